@@ -1,0 +1,78 @@
+//! The command line, as clap types only; `main.rs` acts on them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// ladder: run tournaments between bots for small two-player games.
+#[derive(Debug, Parser)]
+#[command(name = "ladder", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play (or resume) the season a TOML config describes, then print the leaderboard.
+    ///
+    /// Results go to reports/<season>/: games.jsonl (one line per game), leaderboard.md,
+    /// standings.csv and standings.json. Rerunning the same config resumes where it stopped.
+    Run {
+        /// The season config, e.g. configs/breakthrough.toml (keys: docs/CONFIG.md).
+        config: PathBuf,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Play at most this many new games now; a later run resumes the rest.
+        #[arg(long, value_name = "N")]
+        max_games: Option<u64>,
+    },
+    /// Play an ad-hoc match between two built-in bots; reported like a small season.
+    Match {
+        /// The game, e.g. bidding (see `ladder list games`).
+        game: String,
+        /// The bot in the first seat of the first game (see `ladder list bots`).
+        first: String,
+        /// The other bot; seats alternate game by game.
+        second: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        games: u32,
+        /// The match seed; the same seed replays the same games.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// List the games or the built-in bots.
+    List {
+        /// What to list.
+        what: ListWhat,
+        /// Only this game's bots.
+        #[arg(long)]
+        game: Option<String>,
+    },
+}
+
+/// Options shared by `run` and `match`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Worker threads (default: the config's `jobs`, else every core). Results do not depend on it.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// Discard earlier results of this season instead of resuming.
+    #[arg(long)]
+    pub fresh: bool,
+    /// The folder that holds one folder of results per season.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub reports: PathBuf,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ListWhat {
+    Games,
+    Bots,
+}

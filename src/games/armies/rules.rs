@@ -1,0 +1,257 @@
+//! Armies: a repeated contest of committed forces (seed text
+//! `shared/seeds/game-armies.txt`, Stanford GDL "Colonel Blotto's Game, Variant 1").
+//!
+//! Rules:
+//! - Both players start with `armies` armies and 0 points; the game lasts `rounds` rounds.
+//! - Each round both players commit, at once, a whole number of armies from 0 to
+//!   what they hold.
+//! - The larger commitment scores 2 points, the smaller 0; equal commitments score
+//!   1 each.
+//! - With `commit = "spend"` (the default) committed armies are used up: they are
+//!   subtracted from what the player holds. This is what the original GDL game
+//!   does; the seed text's "adding the committed armies" misreads its sum rule.
+//!   With `commit = "add"` (the seed text read literally) committed armies are
+//!   added to what the player holds, so holdings only grow.
+//! - After the last round each player's goal is their score; the higher wins.
+//!
+//! Parameters (defaults): `armies` (20), `rounds` (10), `commit` ("spend").
+//!
+//! Moves are the number of armies committed: `7`.
+//! Observation: `round R of N armies A1 A2 score S1 S2`.
+
+use std::{fmt, str::FromStr};
+
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    game::{Game, IllegalMove},
+    seat::{BySeat, Seat},
+    Rng,
+};
+
+/// What happens to committed armies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Commit {
+    /// Committed armies are subtracted (the original GDL game).
+    Spend,
+    /// Committed armies are added (the seed text read literally).
+    Add,
+}
+
+/// The parameters of an armies game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArmiesParams {
+    pub armies: u32,
+    pub rounds: u32,
+    pub commit: Commit,
+}
+
+impl Default for ArmiesParams {
+    fn default() -> Self {
+        ArmiesParams {
+            armies: 20,
+            rounds: 10,
+            commit: Commit::Spend,
+        }
+    }
+}
+
+/// An armies game in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Armies {
+    pub round: u32,
+    pub rounds: u32,
+    pub commit: Commit,
+    pub armies: BySeat<u32>,
+    pub score: BySeat<i32>,
+}
+
+/// Armies committed in one round.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Commitment(pub u32);
+
+impl fmt::Display for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for Commitment {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        s.parse::<u32>()
+            .map(Commitment)
+            .map_err(|_| format!("a commitment is a whole number of armies, not `{s}`"))
+    }
+}
+
+/// Points per seat for one round's pair of values: 2/0 to the larger, 1/1 when equal.
+pub fn round_points(a: u32, b: u32) -> BySeat<i32> {
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => BySeat::new(2, 0),
+        std::cmp::Ordering::Less => BySeat::new(0, 2),
+        std::cmp::Ordering::Equal => BySeat::new(1, 1),
+    }
+}
+
+/// Holdings grow without bound under `commit = "add"`; this caps them so the
+/// arithmetic never overflows (20 armies doubled for 10 rounds is 20,480).
+const MAX_ARMIES: u32 = 1 << 30;
+
+impl Game for Armies {
+    const NAME: &'static str = "armies";
+    const ABOUT: &'static str =
+        "commit armies each round; the larger commitment scores (committed armies are spent)";
+    type Move = Commitment;
+    type Params = ArmiesParams;
+
+    fn check_params(p: &ArmiesParams) -> Result<(), String> {
+        if p.rounds == 0 || p.rounds > 1000 {
+            return Err(format!("rounds must be 1..=1000, got {}", p.rounds));
+        }
+        if p.armies > 1_000_000 {
+            return Err(format!("armies must be at most 1000000, got {}", p.armies));
+        }
+        Ok(())
+    }
+
+    fn new(p: &ArmiesParams) -> Self {
+        Armies {
+            round: 0,
+            rounds: p.rounds,
+            commit: p.commit,
+            armies: BySeat::new(p.armies, p.armies),
+            score: BySeat::new(0, 0),
+        }
+    }
+
+    fn to_act(&self) -> BySeat<bool> {
+        let acting = self.round < self.rounds;
+        BySeat::new(acting, acting)
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Commitment> {
+        if self.round >= self.rounds {
+            return Vec::new();
+        }
+        (0..=self.armies[seat]).map(Commitment).collect()
+    }
+
+    fn random_move(&self, seat: Seat, rng: &mut Rng) -> Commitment {
+        Commitment(rng.random_range(0..=self.armies[seat]))
+    }
+
+    fn check(&self, seat: Seat, mv: &Commitment) -> Result<(), IllegalMove> {
+        if self.round >= self.rounds {
+            Err(IllegalMove::new("the game is over"))
+        } else if mv.0 > self.armies[seat] {
+            Err(IllegalMove::new(format!(
+                "commits {} armies but holds {}",
+                mv.0, self.armies[seat]
+            )))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn apply(&mut self, moves: &BySeat<Option<Commitment>>) {
+        let commits = moves.map(|m| m.expect("both players commit every round").0);
+        let points = round_points(commits.first, commits.second);
+        for seat in Seat::ALL {
+            self.score[seat] += points[seat];
+            self.armies[seat] = match self.commit {
+                Commit::Spend => self.armies[seat] - commits[seat],
+                Commit::Add => (self.armies[seat] + commits[seat]).min(MAX_ARMIES),
+            };
+        }
+        self.round += 1;
+    }
+
+    fn outcome(&self) -> Option<BySeat<i32>> {
+        (self.round >= self.rounds).then_some(self.score)
+    }
+
+    fn max_goal(&self) -> i32 {
+        2 * self.rounds as i32
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        format!(
+            "round {} of {} armies {} {} score {} {}",
+            self.round + 1,
+            self.rounds,
+            self.armies.first,
+            self.armies.second,
+            self.score.first,
+            self.score.second
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(g: &mut Armies, a: u32, b: u32) {
+        g.check(Seat::First, &Commitment(a)).unwrap();
+        g.check(Seat::Second, &Commitment(b)).unwrap();
+        g.apply(&BySeat::new(Some(Commitment(a)), Some(Commitment(b))));
+    }
+
+    #[test]
+    fn scoring_table() {
+        assert_eq!(round_points(5, 3), BySeat::new(2, 0));
+        assert_eq!(round_points(3, 5), BySeat::new(0, 2));
+        assert_eq!(round_points(4, 4), BySeat::new(1, 1));
+        assert_eq!(round_points(0, 0), BySeat::new(1, 1));
+    }
+
+    #[test]
+    fn committed_armies_are_spent_by_default() {
+        let mut g = Armies::new(&ArmiesParams::default());
+        play(&mut g, 5, 3);
+        assert_eq!(g.armies, BySeat::new(15, 17));
+        assert_eq!(g.score, BySeat::new(2, 0));
+        play(&mut g, 15, 15);
+        assert_eq!(g.armies, BySeat::new(0, 2));
+        assert_eq!(g.score, BySeat::new(3, 1));
+        assert!(
+            g.check(Seat::First, &Commitment(1)).is_err(),
+            "no armies left"
+        );
+        assert!(g.check(Seat::Second, &Commitment(3)).is_err());
+        assert_eq!(g.legal_moves(Seat::First), vec![Commitment(0)]);
+    }
+
+    #[test]
+    fn literal_reading_adds_committed_armies() {
+        let p = ArmiesParams {
+            commit: Commit::Add,
+            ..ArmiesParams::default()
+        };
+        let mut g = Armies::new(&p);
+        play(&mut g, 20, 0);
+        assert_eq!(g.armies, BySeat::new(40, 20));
+        assert!(g.check(Seat::First, &Commitment(40)).is_ok());
+    }
+
+    #[test]
+    fn ends_after_the_last_round_with_scores_as_goals() {
+        let p = ArmiesParams {
+            rounds: 3,
+            ..ArmiesParams::default()
+        };
+        let mut g = Armies::new(&p);
+        for (a, b) in [(1, 2), (1, 1), (9, 0)] {
+            assert_eq!(g.outcome(), None);
+            play(&mut g, a, b);
+        }
+        assert_eq!(g.outcome(), Some(BySeat::new(3, 3)));
+        assert_eq!(g.to_act(), BySeat::new(false, false));
+        assert!(g.legal_moves(Seat::First).is_empty());
+        assert_eq!(g.max_goal(), 6);
+    }
+}

@@ -1,0 +1,460 @@
+//! Breakthrough on an 8x8 board (seed text `shared/seeds/game-breakthrough.txt`).
+//!
+//! Rules:
+//! - White starts on rows 1 and 2, black on rows 7 and 8: sixteen pieces each.
+//!   White moves first; the players alternate.
+//! - A piece steps one row forward (white up, black down): straight ahead only
+//!   into an empty cell, or diagonally into an empty cell or onto an enemy piece,
+//!   which is captured. Nothing ever moves onto a friendly piece or captures
+//!   straight ahead.
+//! - A player wins by reaching the far row (white row 8, black row 1) or by
+//!   capturing every enemy piece. Goals: 100 for the winner, 0 for the loser.
+//!   A side with pieces always has a move, so there are no draws.
+//!
+//! Parameters: none (the board is 8x8).
+//!
+//! Moves are written from-square then to-square, column letter and row number:
+//! `b2c3`. Observation: `turn white board ROWS`, where ROWS is 64 characters,
+//! row 8 first, each row from column a to h: `w` white, `b` black, `.` empty.
+//!
+//! Positions are two bitboards (bit `8 * row + column`, row 0 is row 1), so
+//! move generation is a few shifts and masks.
+
+use std::{fmt, str::FromStr};
+
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    game::{Game, IllegalMove},
+    seat::{BySeat, Seat},
+    Rng,
+};
+
+/// Breakthrough has no parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BreakthroughParams {}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const ROW_1: u64 = 0xFF;
+const ROW_8: u64 = 0xFF << 56;
+
+/// A step of one piece, by square index (`8 * row + column`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub from: u8,
+    pub to: u8,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = [
+            b'a' + self.from % 8,
+            b'1' + self.from / 8,
+            b'a' + self.to % 8,
+            b'1' + self.to / 8,
+        ];
+        f.write_str(std::str::from_utf8(&text).expect("ascii"))
+    }
+}
+
+fn parse_square(s: &[u8]) -> Option<u8> {
+    match s {
+        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') * 8 + (c - b'a')),
+        _ => None,
+    }
+}
+
+impl FromStr for Step {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let b = s.as_bytes();
+        match (
+            b.len(),
+            b.get(0..2).and_then(parse_square),
+            b.get(2..4).and_then(parse_square),
+        ) {
+            (4, Some(from), Some(to)) => Ok(Step { from, to }),
+            _ => Err(format!(
+                "a move is two squares like `b2c3` (column a-h, row 1-8), not `{s}`"
+            )),
+        }
+    }
+}
+
+/// A breakthrough position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakthrough {
+    /// White's pieces (first seat) and black's (second seat).
+    pub pieces: BySeat<u64>,
+    pub to_move: Seat,
+    winner: Option<Seat>,
+}
+
+/// The cells each kind of step lands on, with the square offset back to its origin.
+struct Targets {
+    straight: u64,
+    /// toward column a
+    left: u64,
+    /// toward column h
+    right: u64,
+}
+
+impl Breakthrough {
+    /// A position from bitboards; the winner is worked out from the pieces.
+    pub fn from_pieces(white: u64, black: u64, to_move: Seat) -> Self {
+        let mut g = Breakthrough {
+            pieces: BySeat::new(white, black),
+            to_move,
+            winner: None,
+        };
+        g.winner = g.find_winner();
+        g
+    }
+
+    fn find_winner(&self) -> Option<Seat> {
+        let (w, b) = (self.pieces.first, self.pieces.second);
+        if w & ROW_8 != 0 || b == 0 {
+            Some(Seat::First)
+        } else if b & ROW_1 != 0 || w == 0 {
+            Some(Seat::Second)
+        } else {
+            None
+        }
+    }
+
+    fn targets(&self, seat: Seat) -> Targets {
+        let own = self.pieces[seat];
+        let empty = !(self.pieces.first | self.pieces.second);
+        match seat {
+            Seat::First => Targets {
+                straight: (own << 8) & empty,
+                left: ((own & !FILE_A) << 7) & !own,
+                right: ((own & !FILE_H) << 9) & !own,
+            },
+            Seat::Second => Targets {
+                straight: (own >> 8) & empty,
+                left: ((own & !FILE_A) >> 9) & !own,
+                right: ((own & !FILE_H) >> 7) & !own,
+            },
+        }
+    }
+
+    /// Square offsets `to - from` of the straight, left and right steps of `seat`.
+    fn offsets(seat: Seat) -> [i8; 3] {
+        match seat {
+            Seat::First => [8, 7, 9],
+            Seat::Second => [-8, -9, -7],
+        }
+    }
+
+    /// Counts the leaf positions `depth` moves ahead (games that end early stop there).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 || self.winner.is_some() {
+            return u64::from(depth == 0);
+        }
+        let moves = self.legal_moves(self.to_move);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|step| {
+                let mut next = self.clone();
+                next.play(step);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// Plays a step of the side to move. Precondition: it passed `check`.
+    pub fn play(&mut self, step: Step) {
+        let seat = self.to_move;
+        let (from, to) = (1u64 << step.from, 1u64 << step.to);
+        self.pieces[seat] = (self.pieces[seat] & !from) | to;
+        self.pieces[seat.other()] &= !to;
+        self.to_move = seat.other();
+        self.winner = self.find_winner();
+    }
+}
+
+fn steps_from(mut targets: u64, offset: i8, out: &mut Vec<Step>) {
+    while targets != 0 {
+        let to = targets.trailing_zeros() as u8;
+        out.push(Step {
+            from: (to as i8 - offset) as u8,
+            to,
+        });
+        targets &= targets - 1;
+    }
+}
+
+/// The index of the `n`-th set bit of `x` (from the lowest).
+fn nth_bit(mut x: u64, n: u32) -> u8 {
+    for _ in 0..n {
+        x &= x - 1;
+    }
+    x.trailing_zeros() as u8
+}
+
+impl Game for Breakthrough {
+    const NAME: &'static str = "breakthrough";
+    const ABOUT: &'static str =
+        "8x8 Breakthrough: race a piece to the far row, capturing diagonally";
+    type Move = Step;
+    type Params = BreakthroughParams;
+
+    fn check_params(_: &BreakthroughParams) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn new(_: &BreakthroughParams) -> Self {
+        Breakthrough::from_pieces(0xFFFF, 0xFFFF << 48, Seat::First)
+    }
+
+    fn to_act(&self) -> BySeat<bool> {
+        let acting = self.winner.is_none();
+        BySeat::from_fn(|s| acting && s == self.to_move)
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Step> {
+        let mut out = Vec::with_capacity(48);
+        if self.winner.is_none() && seat == self.to_move {
+            let t = self.targets(seat);
+            let [s, l, r] = Breakthrough::offsets(seat);
+            steps_from(t.straight, s, &mut out);
+            steps_from(t.left, l, &mut out);
+            steps_from(t.right, r, &mut out);
+        }
+        out
+    }
+
+    /// Uniform over the legal moves without listing them: every (kind, target)
+    /// pair is a distinct move, so draw one of the set bits of the three target sets.
+    fn random_move(&self, seat: Seat, rng: &mut Rng) -> Step {
+        let t = self.targets(seat);
+        let [so, lo, ro] = Breakthrough::offsets(seat);
+        let counts = [
+            t.straight.count_ones(),
+            t.left.count_ones(),
+            t.right.count_ones(),
+        ];
+        let mut k = rng.random_range(0..counts.iter().sum::<u32>());
+        for ((set, offset), count) in [(t.straight, so), (t.left, lo), (t.right, ro)]
+            .into_iter()
+            .zip(counts)
+        {
+            if k < count {
+                let to = nth_bit(set, k);
+                return Step {
+                    from: (to as i8 - offset) as u8,
+                    to,
+                };
+            }
+            k -= count;
+        }
+        unreachable!("a side with pieces always has a move")
+    }
+
+    fn check(&self, seat: Seat, step: &Step) -> Result<(), IllegalMove> {
+        if self.winner.is_some() {
+            return Err(IllegalMove::new("the game is over"));
+        }
+        if seat != self.to_move {
+            return Err(IllegalMove::new("not this player's turn"));
+        }
+        let own = self.pieces[seat];
+        let enemy = self.pieces[seat.other()];
+        let (from, to) = (1u64 << step.from, 1u64 << step.to);
+        if own & from == 0 {
+            return Err(IllegalMove::new(format!(
+                "no own piece on {}",
+                &step.to_string()[..2]
+            )));
+        }
+        let forward = match seat {
+            Seat::First => 1,
+            Seat::Second => -1,
+        };
+        let rows = i32::from(step.to / 8) - i32::from(step.from / 8);
+        let cols = i32::from(step.to % 8) - i32::from(step.from % 8);
+        if rows != forward || cols.abs() > 1 {
+            return Err(IllegalMove::new(format!(
+                "{step} is not one step forward, straight or diagonal"
+            )));
+        }
+        if own & to != 0 {
+            return Err(IllegalMove::new(format!(
+                "{step} lands on a friendly piece"
+            )));
+        }
+        if cols == 0 && enemy & to != 0 {
+            return Err(IllegalMove::new(format!("{step} captures straight ahead")));
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, moves: &BySeat<Option<Step>>) {
+        let step = moves[self.to_move].expect("the side to move moves");
+        self.play(step);
+    }
+
+    fn outcome(&self) -> Option<BySeat<i32>> {
+        self.winner
+            .map(|w| BySeat::from_fn(|s| if s == w { 100 } else { 0 }))
+    }
+
+    fn max_goal(&self) -> i32 {
+        100
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        let mut s = String::with_capacity(80);
+        s.push_str(match self.to_move {
+            Seat::First => "turn white board ",
+            Seat::Second => "turn black board ",
+        });
+        for row in (0..8).rev() {
+            for col in 0..8 {
+                let bit = 1u64 << (row * 8 + col);
+                s.push(if self.pieces.first & bit != 0 {
+                    'w'
+                } else if self.pieces.second & bit != 0 {
+                    'b'
+                } else {
+                    '.'
+                });
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> u64 {
+        1u64 << parse_square(name.as_bytes()).unwrap()
+    }
+
+    fn pieces(names: &[&str]) -> u64 {
+        names.iter().map(|n| sq(n)).fold(0, |a, b| a | b)
+    }
+
+    fn step(s: &str) -> Step {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn perft_from_the_start() {
+        let g = Breakthrough::new(&BreakthroughParams {});
+        let counts: Vec<u64> = (1..=4).map(|d| g.perft(d)).collect();
+        assert_eq!(counts, [22, 484, 11132, 256036]);
+    }
+
+    #[test]
+    fn move_text_round_trips() {
+        assert_eq!(step("b2c3"), Step { from: 9, to: 18 });
+        assert_eq!(step("h7h6").to_string(), "h7h6");
+        for bad in ["b2c", "b2c33", "i2c3", "b0c1", "B2C3", "", "b2 c3"] {
+            assert!(bad.parse::<Step>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn rule_table() {
+        // white: d4, e4; black: d5, f5, a7
+        let g = Breakthrough::from_pieces(
+            pieces(&["d4", "e4"]),
+            pieces(&["d5", "f5", "a7"]),
+            Seat::First,
+        );
+        let legal = |s: &str| g.check(Seat::First, &step(s)).is_ok();
+        assert!(!legal("d4d5"), "straight capture is forbidden");
+        assert!(legal("e4d5"), "diagonal capture");
+        assert!(legal("e4f5"), "diagonal capture");
+        assert!(legal("e4e5"), "straight into empty");
+        assert!(legal("d4c5"), "diagonal into empty");
+        assert!(
+            !legal("d4e5") || g.pieces.first & sq("e5") == 0,
+            "diagonal into empty is fine"
+        );
+        assert!(!legal("d4d3"), "backward");
+        assert!(!legal("d4d6"), "two rows");
+        assert!(!legal("d4f5"), "two columns");
+        assert!(!legal("a1a2"), "no piece there");
+        assert!(!legal("d5d4"), "enemy piece");
+        assert!(
+            g.check(Seat::Second, &step("d5c4")).is_err(),
+            "not black's turn"
+        );
+        let mut moves: Vec<String> = g
+            .legal_moves(Seat::First)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        moves.sort();
+        assert_eq!(moves, ["d4c5", "d4e5", "e4d5", "e4e5", "e4f5"]);
+
+        // a friendly piece blocks diagonals too
+        let g = Breakthrough::from_pieces(pieces(&["d4", "e5"]), pieces(&["a7"]), Seat::First);
+        assert!(
+            g.check(Seat::First, &step("d4e5")).is_err(),
+            "onto a friendly piece"
+        );
+    }
+
+    #[test]
+    fn black_moves_down() {
+        let g = Breakthrough::from_pieces(pieces(&["a2"]), pieces(&["c3"]), Seat::Second);
+        let mut moves: Vec<String> = g
+            .legal_moves(Seat::Second)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        moves.sort();
+        assert_eq!(moves, ["c3b2", "c3c2", "c3d2"]);
+        assert!(g.legal_moves(Seat::First).is_empty());
+    }
+
+    #[test]
+    fn reaching_the_far_row_wins() {
+        let mut g = Breakthrough::from_pieces(pieces(&["c7"]), pieces(&["h8", "a2"]), Seat::First);
+        assert_eq!(g.outcome(), None);
+        g.apply(&BySeat::new(Some(step("c7c8")), None));
+        assert_eq!(g.outcome(), Some(BySeat::new(100, 0)));
+        assert_eq!(g.to_act(), BySeat::new(false, false));
+
+        let mut g = Breakthrough::from_pieces(pieces(&["c7", "h6"]), pieces(&["b2"]), Seat::Second);
+        g.apply(&BySeat::new(None, Some(step("b2a1"))));
+        assert_eq!(g.outcome(), Some(BySeat::new(0, 100)));
+    }
+
+    #[test]
+    fn capturing_every_piece_wins() {
+        let mut g = Breakthrough::from_pieces(pieces(&["d4"]), pieces(&["e5"]), Seat::First);
+        g.apply(&BySeat::new(Some(step("d4e5")), None));
+        assert_eq!(g.pieces.second, 0);
+        assert_eq!(g.outcome(), Some(BySeat::new(100, 0)));
+
+        let mut g = Breakthrough::from_pieces(pieces(&["d4"]), pieces(&["e5", "h8"]), Seat::Second);
+        g.apply(&BySeat::new(None, Some(step("e5d4"))));
+        assert_eq!(g.outcome(), Some(BySeat::new(0, 100)));
+    }
+
+    #[test]
+    fn observation_shows_the_board() {
+        let g = Breakthrough::new(&BreakthroughParams {});
+        let obs = g.observation(Seat::First);
+        let expected = format!(
+            "turn white board {}{}{}",
+            "b".repeat(16),
+            ".".repeat(32),
+            "w".repeat(16)
+        );
+        assert_eq!(obs, expected);
+    }
+}

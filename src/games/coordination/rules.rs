@@ -1,0 +1,193 @@
+//! Coordination: a pure coordination game (seed text
+//! `shared/seeds/game-coordination.txt`).
+//!
+//! Rules:
+//! - Each round both players choose `left` or `right` at once.
+//! - If the choices are equal, both score `reward` points; otherwise neither scores.
+//! - After `rounds` rounds each player's goal is their score. Both always score the
+//!   same, so every game is a draw in the standings: the game is cooperative, and
+//!   the mean goal is what tells bots apart.
+//!
+//! Parameters (defaults): `rounds` (20), `reward` (5).
+//!
+//! Moves: `left` or `right`.
+//! Observation: `round R of N score S`.
+
+use std::{fmt, str::FromStr};
+
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    game::{Game, IllegalMove},
+    seat::{BySeat, Seat},
+    Rng,
+};
+
+/// The parameters of a coordination game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoordinationParams {
+    pub rounds: u32,
+    pub reward: u32,
+}
+
+impl Default for CoordinationParams {
+    fn default() -> Self {
+        CoordinationParams {
+            rounds: 20,
+            reward: 5,
+        }
+    }
+}
+
+/// A direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        })
+    }
+}
+
+impl FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "left" => Ok(Side::Left),
+            "right" => Ok(Side::Right),
+            _ => Err(format!("a move is `left` or `right`, not `{s}`")),
+        }
+    }
+}
+
+/// A coordination game in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coordination {
+    pub round: u32,
+    pub rounds: u32,
+    pub reward: u32,
+    /// Both players' score (always equal).
+    pub score: i32,
+}
+
+impl Game for Coordination {
+    const NAME: &'static str = "coordination";
+    const ABOUT: &'static str =
+        "choose left or right each round; both score when the choices match (cooperative)";
+    type Move = Side;
+    type Params = CoordinationParams;
+
+    fn check_params(p: &CoordinationParams) -> Result<(), String> {
+        if p.rounds == 0 || p.rounds > 10_000 {
+            return Err(format!("rounds must be 1..=10000, got {}", p.rounds));
+        }
+        if p.reward > 10_000 {
+            return Err(format!("reward must be at most 10000, got {}", p.reward));
+        }
+        Ok(())
+    }
+
+    fn new(p: &CoordinationParams) -> Self {
+        Coordination {
+            round: 0,
+            rounds: p.rounds,
+            reward: p.reward,
+            score: 0,
+        }
+    }
+
+    fn to_act(&self) -> BySeat<bool> {
+        let acting = self.round < self.rounds;
+        BySeat::new(acting, acting)
+    }
+
+    fn legal_moves(&self, _seat: Seat) -> Vec<Side> {
+        if self.round >= self.rounds {
+            Vec::new()
+        } else {
+            vec![Side::Left, Side::Right]
+        }
+    }
+
+    fn random_move(&self, _seat: Seat, rng: &mut Rng) -> Side {
+        if rng.random::<bool>() {
+            Side::Left
+        } else {
+            Side::Right
+        }
+    }
+
+    fn check(&self, _seat: Seat, _mv: &Side) -> Result<(), IllegalMove> {
+        if self.round >= self.rounds {
+            Err(IllegalMove::new("the game is over"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn apply(&mut self, moves: &BySeat<Option<Side>>) {
+        if moves.first.is_some() && moves.first == moves.second {
+            self.score += self.reward as i32;
+        }
+        self.round += 1;
+    }
+
+    fn outcome(&self) -> Option<BySeat<i32>> {
+        (self.round >= self.rounds).then_some(BySeat::new(self.score, self.score))
+    }
+
+    fn max_goal(&self) -> i32 {
+        (self.rounds * self.reward) as i32
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        format!(
+            "round {} of {} score {}",
+            self.round + 1,
+            self.rounds,
+            self.score
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_choices_score_for_both() {
+        let mut g = Coordination::new(&CoordinationParams {
+            rounds: 4,
+            reward: 5,
+        });
+        let rounds = [
+            (Side::Left, Side::Left),
+            (Side::Left, Side::Right),
+            (Side::Right, Side::Left),
+            (Side::Right, Side::Right),
+        ];
+        for (a, b) in rounds {
+            assert_eq!(g.outcome(), None);
+            g.apply(&BySeat::new(Some(a), Some(b)));
+        }
+        assert_eq!(g.outcome(), Some(BySeat::new(10, 10)));
+        assert_eq!(g.max_goal(), 20);
+        assert!(g.check(Seat::First, &Side::Left).is_err());
+    }
+
+    #[test]
+    fn parse() {
+        assert_eq!("left".parse::<Side>(), Ok(Side::Left));
+        assert_eq!(Side::Right.to_string(), "right");
+        assert!("up".parse::<Side>().is_err());
+        assert!("Left".parse::<Side>().is_err());
+    }
+}

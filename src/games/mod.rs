@@ -1,0 +1,14 @@
+//! The five games, one folder each: `rules.rs` holds the rules, parameters and
+//! rule tests; bots written for one game live beside it in `bots.rs`.
+
+pub mod armies;
+pub mod bidding;
+pub mod breakthrough;
+pub mod coordination;
+pub mod troops;
+
+pub use armies::Armies;
+pub use bidding::Bidding;
+pub use breakthrough::Breakthrough;
+pub use coordination::Coordination;
+pub use troops::Troops;

@@ -1,0 +1,178 @@
+//! The `ladder` binary: parses the command line, runs one function per
+//! subcommand, and maps errors to exit codes (0 ok, 1 runtime failure, 2 bad input).
+
+mod cli;
+
+use std::{fs, path::Path, process::ExitCode};
+
+use anyhow::Result;
+use clap::Parser;
+use ladder::{
+    bot,
+    config::{self, BadInput},
+    game::{Game, GameKind, GameVisitor},
+    tournament::{self, Options, Summary},
+};
+
+use crate::cli::{Cli, Command, ListWhat, RunArgs};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run {
+            config,
+            run,
+            max_games,
+        } => run_season(&config, &run, max_games),
+        Command::Match {
+            game,
+            first,
+            second,
+            games,
+            seed,
+            run,
+        } => play_match(&game, [first, second], games, seed, &run),
+        Command::List { what, game } => list(what, game.as_deref()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            if err.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn options(run: &RunArgs, max_games: Option<u64>, fresh: bool) -> Options {
+    Options {
+        jobs: run.jobs.map(|j| j as usize),
+        fresh,
+        reports: run.reports.clone(),
+        progress: !run.quiet,
+        max_games,
+    }
+}
+
+/// `ladder run CONFIG`
+fn run_season(path: &Path, run: &RunArgs, max_games: Option<u64>) -> Result<()> {
+    let text = fs::read_to_string(path)
+        .map_err(|e| BadInput(format!("{}: cannot read the config: {e}", path.display())))?;
+    let kind = config::game_of(&path.display().to_string(), &text)?;
+    let opts = options(run, max_games, run.fresh);
+    let summary = kind.visit(RunConfig {
+        path,
+        text: &text,
+        opts: &opts,
+    })?;
+    print_summary(&summary);
+    Ok(())
+}
+
+struct RunConfig<'a> {
+    path: &'a Path,
+    text: &'a str,
+    opts: &'a Options,
+}
+
+impl GameVisitor for RunConfig<'_> {
+    type Output = Result<Summary>;
+    fn visit<G: Game>(self) -> Result<Summary> {
+        let plan = config::plan::<G>(self.path, self.text)?;
+        tournament::run(&plan, self.opts)
+    }
+}
+
+/// `ladder match GAME BOT BOT`: always a fresh season of its own.
+fn play_match(game: &str, bots: [String; 2], games: u32, seed: u64, run: &RunArgs) -> Result<()> {
+    let kind = game_kind(game)?;
+    let opts = options(run, None, true);
+    let summary = kind.visit(RunMatch {
+        bots,
+        games,
+        seed,
+        opts: &opts,
+    })?;
+    print_summary(&summary);
+    Ok(())
+}
+
+struct RunMatch<'a> {
+    bots: [String; 2],
+    games: u32,
+    seed: u64,
+    opts: &'a Options,
+}
+
+impl GameVisitor for RunMatch<'_> {
+    type Output = Result<Summary>;
+    fn visit<G: Game>(self) -> Result<Summary> {
+        let plan = config::match_plan::<G>(&self.bots, self.games, self.seed)?;
+        tournament::run(&plan, self.opts)
+    }
+}
+
+fn game_kind(name: &str) -> Result<GameKind> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        BadInput(format!(
+            "unknown game `{name}`; known: {}",
+            known.join(", ")
+        ))
+        .into()
+    })
+}
+
+fn print_summary(s: &Summary) {
+    print!("{}", ladder::report::terminal(&s.header, &s.standings));
+    println!(
+        "\n{} games played now, {} resumed from the journal; reports in {}",
+        s.played,
+        s.resumed,
+        s.dir.display()
+    );
+}
+
+/// `ladder list games|bots`
+fn list(what: ListWhat, game: Option<&str>) -> Result<()> {
+    let kinds = match game {
+        Some(name) => vec![game_kind(name)?],
+        None => GameKind::ALL.to_vec(),
+    };
+    for kind in kinds {
+        print!("{}", kind.visit(Describe(what)));
+    }
+    Ok(())
+}
+
+struct Describe(ListWhat);
+
+impl GameVisitor for Describe {
+    type Output = String;
+    fn visit<G: Game>(self) -> String {
+        match self.0 {
+            ListWhat::Games => {
+                let params = toml::to_string(&G::Params::default()).expect("params serialize");
+                let params: Vec<&str> = params.lines().collect();
+                let params = if params.is_empty() {
+                    "none".to_string()
+                } else {
+                    params.join(", ")
+                };
+                format!(
+                    "{:<13} {}\n{:<13} parameters: {params}\n",
+                    G::NAME,
+                    G::ABOUT,
+                    ""
+                )
+            }
+            ListWhat::Bots => bot::builtin_bots::<G>()
+                .iter()
+                .map(|b| format!("{:<13} {:<10} {}\n", G::NAME, b.name, b.about))
+                .collect(),
+        }
+    }
+}

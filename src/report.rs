@@ -1,0 +1,422 @@
+//! Leaderboards: the standings as comfy-table tables on the terminal, and as
+//! Markdown, CSV and JSON files under `reports/<season>/`.
+//!
+//! The tables follow the 2016 report's win table (opponent, games, won, lost,
+//! tie, win %) and add points, mean goal, an Elo rating with its 95% interval,
+//! a crosstable and the terminations. Rendering is pure (a `String` out); only
+//! [`write_files`] touches the disk. Nothing here depends on time or thread
+//! count, so the same results give byte-identical reports.
+
+use std::{fmt::Write as _, fs, path::Path};
+
+use anyhow::{Context, Result};
+use comfy_table::{presets, CellAlignment, Table};
+use serde::Serialize;
+
+use crate::standings::{percent, Rating, Standings, Tally};
+
+/// What the reports say about the season besides the numbers.
+pub struct Header {
+    pub season: String,
+    pub game: String,
+    pub format: String,
+    /// Games the schedule holds (the standings may hold fewer while it runs).
+    pub scheduled: u64,
+}
+
+fn table(markdown: bool, header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(if markdown {
+        presets::ASCII_MARKDOWN
+    } else {
+        presets::UTF8_FULL_CONDENSED
+    });
+    t.set_header(header.to_vec());
+    t
+}
+
+/// Right-aligns every column but `text_columns`.
+fn align_numbers(t: &mut Table, text_columns: &[usize]) {
+    let n = t.column_count();
+    for i in (0..n).filter(|i| !text_columns.contains(i)) {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+}
+
+fn points(t: &Tally) -> String {
+    format!("{}", t.points())
+}
+
+fn rating(t: &Tally) -> String {
+    match Rating::from_tally(t) {
+        Some(r) => format!("{:+.0} ± {:.0}", r.elo, r.error),
+        None => "-".to_string(),
+    }
+}
+
+/// The standings table: one row per bot, best first.
+pub fn standings_table(s: &Standings, markdown: bool) -> Table {
+    let mut t = table(
+        markdown,
+        &[
+            "Rank",
+            "Bot",
+            "Games",
+            "Won",
+            "Lost",
+            "Tie",
+            "Points",
+            "Win %",
+            "Mean goal",
+            "Elo (95%)",
+            "Forfeits",
+        ],
+    );
+    for (rank, &b) in s.ranking().iter().enumerate() {
+        let tally = &s.totals[b];
+        let forfeits: u64 = s.forfeits[b].values().sum();
+        t.add_row(vec![
+            (rank + 1).to_string(),
+            s.bots[b].clone(),
+            tally.games.to_string(),
+            tally.won.to_string(),
+            tally.lost.to_string(),
+            tally.tie.to_string(),
+            points(tally),
+            format!("{:.1}%", tally.win_percent()),
+            format!("{:.2}", tally.mean_goal()),
+            rating(tally),
+            forfeits.to_string(),
+        ]);
+    }
+    align_numbers(&mut t, &[1]);
+    t
+}
+
+/// The 2016 report's Table 4.1 for bot `b`: its results against each opponent.
+pub fn opponents_table(s: &Standings, b: usize, markdown: bool) -> Table {
+    let mut t = table(
+        markdown,
+        &[
+            "S.No",
+            "Opponent",
+            "Games Played",
+            "Won",
+            "Lost",
+            "Tie",
+            "Win %",
+        ],
+    );
+    let opponents = s
+        .ranking()
+        .into_iter()
+        .filter(|&o| o != b && s.vs[b][o].games > 0);
+    for (n, o) in opponents.enumerate() {
+        let v = &s.vs[b][o];
+        t.add_row(vec![
+            (n + 1).to_string(),
+            s.bots[o].clone(),
+            v.games.to_string(),
+            v.won.to_string(),
+            v.lost.to_string(),
+            v.tie.to_string(),
+            format!("{:.1}%", v.win_percent()),
+        ]);
+    }
+    align_numbers(&mut t, &[1]);
+    t
+}
+
+/// Each row bot's points against each column bot, out of the games they played.
+pub fn crosstable(s: &Standings, markdown: bool) -> Table {
+    let order = s.ranking();
+    let mut header: Vec<&str> = vec!["Bot"];
+    header.extend(order.iter().map(|&b| s.bots[b].as_str()));
+    let mut t = table(markdown, &header);
+    for &a in &order {
+        let mut row = vec![s.bots[a].clone()];
+        for &b in &order {
+            let v = &s.vs[a][b];
+            row.push(match (a == b, v.games) {
+                (true, _) => "-".to_string(),
+                (false, 0) => String::new(),
+                (false, g) => format!("{}/{g}", points(v)),
+            });
+        }
+        t.add_row(row);
+    }
+    align_numbers(&mut t, &[0]);
+    t
+}
+
+/// Games per way of ending.
+pub fn terminations_table(s: &Standings, markdown: bool) -> Table {
+    let mut t = table(markdown, &["Termination", "Games", "Share"]);
+    let total = s.games();
+    for (kind, &n) in &s.terminations {
+        t.add_row(vec![
+            kind.clone(),
+            n.to_string(),
+            format!("{:.1}%", percent(n, total)),
+        ]);
+    }
+    align_numbers(&mut t, &[0]);
+    t
+}
+
+fn title(h: &Header, s: &Standings) -> String {
+    format!(
+        "Season {}: {}, {}, {} bots, {} of {} games",
+        h.season,
+        h.game,
+        h.format,
+        s.bots.len(),
+        s.games(),
+        h.scheduled
+    )
+}
+
+/// What `ladder run` prints when a season ends.
+pub fn terminal(h: &Header, s: &Standings) -> String {
+    format!(
+        "{}\n{}\n\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
+        title(h, s),
+        standings_table(s, false),
+        crosstable(s, false),
+        terminations_table(s, false)
+    )
+}
+
+/// The full Markdown leaderboard, with a Table 4.1 for every bot.
+pub fn markdown(h: &Header, s: &Standings) -> String {
+    let mut out = format!(
+        "# {}\n\n## Standings\n\n{}\n",
+        title(h, s),
+        standings_table(s, true)
+    );
+    out.push_str(
+        "\nPoints: 1 per win, 1/2 per tie. Elo: performance rating against the bot's own \
+         opponents, with the 95% interval.\n",
+    );
+    for &b in &s.ranking() {
+        let _ = write!(
+            out,
+            "\n## {}\n\n{}\n\nOverall win percentage: {:.1}%\n",
+            s.bots[b],
+            opponents_table(s, b, true),
+            s.totals[b].win_percent()
+        );
+    }
+    let _ = write!(
+        out,
+        "\n## Crosstable\n\nRow bot's points / games against the column bot.\n\n{}\n\n## Terminations\n\n{}\n",
+        crosstable(s, true),
+        terminations_table(s, true)
+    );
+    out
+}
+
+/// The standings as CSV, one row per bot, best first.
+pub fn csv(s: &Standings) -> String {
+    let mut out = String::from(
+        "rank,bot,games,won,lost,tie,points,win_percent,mean_goal,elo,elo_error,forfeits\n",
+    );
+    for (rank, &b) in s.ranking().iter().enumerate() {
+        let t = &s.totals[b];
+        let r = Rating::from_tally(t);
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{}",
+            rank + 1,
+            s.bots[b],
+            t.games,
+            t.won,
+            t.lost,
+            t.tie,
+            t.points(),
+            t.win_percent(),
+            t.mean_goal(),
+            r.map_or(String::new(), |r| format!("{:.1}", r.elo)),
+            r.map_or(String::new(), |r| format!("{:.1}", r.error)),
+            s.forfeits[b].values().sum::<u64>()
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonBot<'a> {
+    rank: usize,
+    bot: &'a str,
+    games: u64,
+    won: u64,
+    lost: u64,
+    tie: u64,
+    points: f64,
+    win_percent: f64,
+    mean_goal: f64,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+    forfeits: &'a std::collections::BTreeMap<String, u64>,
+    opponents: Vec<JsonOpponent<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonOpponent<'a> {
+    opponent: &'a str,
+    games: u64,
+    won: u64,
+    lost: u64,
+    tie: u64,
+    win_percent: f64,
+}
+
+/// The standings as JSON, for tools.
+pub fn json(h: &Header, s: &Standings) -> String {
+    let bots: Vec<JsonBot> = s
+        .ranking()
+        .iter()
+        .enumerate()
+        .map(|(rank, &b)| {
+            let t = &s.totals[b];
+            let r = Rating::from_tally(t);
+            JsonBot {
+                rank: rank + 1,
+                bot: &s.bots[b],
+                games: t.games,
+                won: t.won,
+                lost: t.lost,
+                tie: t.tie,
+                points: t.points(),
+                win_percent: t.win_percent(),
+                mean_goal: t.mean_goal(),
+                elo: r.map(|r| r.elo),
+                elo_error: r.map(|r| r.error),
+                forfeits: &s.forfeits[b],
+                opponents: (0..s.bots.len())
+                    .filter(|&o| o != b && s.vs[b][o].games > 0)
+                    .map(|o| {
+                        let v = &s.vs[b][o];
+                        JsonOpponent {
+                            opponent: &s.bots[o],
+                            games: v.games,
+                            won: v.won,
+                            lost: v.lost,
+                            tie: v.tie,
+                            win_percent: v.win_percent(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "season": h.season,
+        "game": h.game,
+        "format": h.format,
+        "games": s.games(),
+        "scheduled": h.scheduled,
+        "standings": bots,
+        "terminations": s.terminations,
+    });
+    serde_json::to_string_pretty(&doc).expect("standings serialize") + "\n"
+}
+
+/// Writes `leaderboard.md`, `standings.csv` and `standings.json` into `dir`.
+pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
+    for (name, text) in [
+        ("leaderboard.md", markdown(h, s)),
+        ("standings.csv", csv(s)),
+        ("standings.json", json(h, s)),
+    ] {
+        let path = dir.join(name);
+        fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{game::GameResult, journal::Record, referee::Termination, seat::BySeat};
+
+    fn standings() -> Standings {
+        let rec = |a: &str, b: &str, result, goals: (i32, i32)| Record {
+            index: 0,
+            pair: 0,
+            seats: BySeat::new(a.into(), b.into()),
+            seed: 0,
+            result,
+            goals: BySeat::new(goals.0, goals.1),
+            termination: Termination::Normal,
+            plies: 1,
+            moves: vec![],
+        };
+        let bots = vec!["dp".to_string(), "random".to_string()];
+        Standings::new(
+            &bots,
+            &[
+                rec("dp", "random", GameResult::First, (100, 0)),
+                rec("random", "dp", GameResult::Draw, (50, 50)),
+            ],
+        )
+    }
+
+    fn header() -> Header {
+        Header {
+            season: "s".into(),
+            game: "bidding".into(),
+            format: "round-robin".into(),
+            scheduled: 2,
+        }
+    }
+
+    #[test]
+    fn markdown_has_the_report_table_for_each_bot() {
+        let md = markdown(&header(), &standings());
+        assert!(
+            md.starts_with("# Season s: bidding, round-robin, 2 bots, 2 of 2 games\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| S.No | Opponent | Games Played | Won | Lost | Tie | Win % |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("|    1 | random   |            2 |   1 |    0 |   1 | 50.0% |"),
+            "{md}"
+        );
+        assert!(md.contains("Overall win percentage: 50.0%"), "{md}");
+        assert!(md.contains("| dp     |     - |  1.5/2 |"), "{md}");
+        assert!(md.contains("| normal      |     2 | 100.0% |"), "{md}");
+    }
+
+    #[test]
+    fn csv_and_json() {
+        let s = standings();
+        let csv = csv(&s);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines[1].starts_with("1,dp,2,1,0,1,1.5,50.0000,75.0000,"),
+            "{csv}"
+        );
+        assert!(
+            lines[2].starts_with("2,random,2,0,1,1,0.5,0.0000,25.0000,"),
+            "{csv}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&json(&header(), &s)).unwrap();
+        assert_eq!(v["standings"][0]["bot"], "dp");
+        assert_eq!(v["standings"][0]["opponents"][0]["tie"], 1);
+        assert_eq!(v["terminations"]["normal"], 2);
+    }
+
+    #[test]
+    fn terminal_output_is_a_table() {
+        let text = terminal(&header(), &standings());
+        assert!(text.contains("│    1 ┆ dp "), "{text}");
+        assert!(text.contains("Terminations"), "{text}");
+    }
+}

@@ -1,0 +1,143 @@
+//! Who plays whom, in which seat, with which seed: the season's list of games,
+//! fixed before anything runs.
+//!
+//! Every game is fully determined by the config and its index in this list, so
+//! results never depend on thread count or timing (and a season could be split
+//! into shards that run anywhere).
+
+use rand::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    seat::{BySeat, Seat},
+    Rng,
+};
+
+/// How bots are paired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "format", rename_all = "kebab-case")]
+pub enum Format {
+    /// Every pair of bots plays.
+    RoundRobin,
+    /// One bot (by index) plays every other bot; the others do not meet.
+    Gauntlet { champion: usize },
+}
+
+/// One scheduled game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// Position in the season, from 0.
+    pub index: u64,
+    /// Which pairing it belongs to, from 0.
+    pub pair: usize,
+    /// The bot (index into the season's bot list) in each seat.
+    pub seats: BySeat<usize>,
+    /// The game's seed; the bots' seeds derive from it.
+    pub seed: u64,
+}
+
+/// The pairings of `bots` bots under `format`, in schedule order.
+pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
+    match *format {
+        Format::RoundRobin => (0..bots)
+            .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
+            .collect(),
+        Format::Gauntlet { champion } => (0..bots)
+            .filter(|&b| b != champion)
+            .map(|b| (champion, b))
+            .collect(),
+    }
+}
+
+/// Every game of a season: each pairing plays `games_per_pair` games with seats
+/// alternating (the pairing's first bot takes the first seat in its even games),
+/// so an even count is balanced between seats.
+pub fn schedule(
+    bots: usize,
+    format: &Format,
+    games_per_pair: u32,
+    season_seed: u64,
+) -> Vec<Fixture> {
+    let mut fixtures = Vec::new();
+    for (pair, (a, b)) in pairings(bots, format).into_iter().enumerate() {
+        for g in 0..games_per_pair {
+            let index = fixtures.len() as u64;
+            let seats = if g % 2 == 0 {
+                BySeat::new(a, b)
+            } else {
+                BySeat::new(b, a)
+            };
+            fixtures.push(Fixture {
+                index,
+                pair,
+                seats,
+                seed: game_seed(season_seed, index),
+            });
+        }
+    }
+    fixtures
+}
+
+/// The seed of game `index`: the first word of ChaCha stream `index` of the season seed.
+pub fn game_seed(season_seed: u64, index: u64) -> u64 {
+    let mut rng = Rng::seed_from_u64(season_seed);
+    rng.set_stream(index);
+    rng.next_u64()
+}
+
+/// The seeds of the two bots of a game, each from its own stream of the game seed.
+pub fn bot_seeds(game_seed: u64) -> BySeat<u64> {
+    BySeat::from_fn(|seat: Seat| {
+        let mut rng = Rng::seed_from_u64(game_seed);
+        rng.set_stream(1 + seat.index() as u64);
+        rng.next_u64()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_meets_every_pair_with_seats_balanced() {
+        let games = schedule(4, &Format::RoundRobin, 4, 7);
+        assert_eq!(games.len(), 6 * 4);
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(g.index, i as u64);
+        }
+        for pair in 0..6 {
+            let of_pair: Vec<_> = games.iter().filter(|g| g.pair == pair).collect();
+            let firsts: Vec<usize> = of_pair.iter().map(|g| g.seats.first).collect();
+            assert_eq!(of_pair.len(), 4);
+            assert_eq!(firsts[0], firsts[2]);
+            assert_eq!(firsts[1], firsts[3]);
+            assert_ne!(firsts[0], firsts[1]);
+        }
+        assert_eq!(pairings(3, &Format::RoundRobin), [(0, 1), (0, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn gauntlet_pairs_the_champion_with_each_other_bot() {
+        assert_eq!(
+            pairings(4, &Format::Gauntlet { champion: 2 }),
+            [(2, 0), (2, 1), (2, 3)]
+        );
+        let games = schedule(4, &Format::Gauntlet { champion: 2 }, 3, 1);
+        assert_eq!(games.len(), 9);
+        assert!(games
+            .iter()
+            .all(|g| g.seats.first == 2 || g.seats.second == 2));
+    }
+
+    #[test]
+    fn seeds_depend_on_season_seed_and_index_only() {
+        let a = schedule(3, &Format::RoundRobin, 2, 42);
+        let b = schedule(5, &Format::RoundRobin, 2, 42);
+        assert_eq!(a[3].seed, b[3].seed, "same index, same seed");
+        assert_ne!(a[3].seed, a[4].seed);
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        let s = bot_seeds(a[0].seed);
+        assert_ne!(s.first, s.second);
+        assert_eq!(s, bot_seeds(a[0].seed));
+    }
+}

@@ -1,0 +1,244 @@
+//! Runs a season: plays the scheduled games that the journal does not hold yet,
+//! in parallel on a rayon pool, and feeds the results to the journal and the reports.
+//!
+//! Workers play games in any order; one writer thread puts the records back in
+//! schedule order before they reach the journal, so the journal and the reports
+//! are the same for any `--jobs`. Aggregation happens only after the parallel
+//! part, on records in schedule order.
+
+use std::{
+    collections::BTreeMap,
+    path::PathBuf,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        mpsc,
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{anyhow, bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::{
+    config::Plan,
+    game::Game,
+    journal::{Journal, Record},
+    referee::play_game,
+    report::{self, Header},
+    schedule::{bot_seeds, schedule, Fixture, Format},
+    seat::BySeat,
+    standings::Standings,
+};
+
+/// How to run a season, beyond what the config says.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads; `None` uses the config's `jobs`, else every core.
+    pub jobs: Option<usize>,
+    /// Discard earlier results of the season instead of resuming.
+    pub fresh: bool,
+    /// The folder that holds one folder per season.
+    pub reports: PathBuf,
+    /// Draw a progress bar on stderr (only when stderr is a terminal).
+    pub progress: bool,
+    /// Play at most this many new games in this run; the rest wait for a rerun.
+    pub max_games: Option<u64>,
+}
+
+/// What a run did and the season's standings after it.
+pub struct Summary {
+    pub header: Header,
+    pub standings: Standings,
+    pub dir: PathBuf,
+    /// Games played in this run.
+    pub played: u64,
+    /// Games the journal already held.
+    pub resumed: u64,
+}
+
+/// Plays one scheduled game with fresh bots.
+pub fn play_fixture<G: Game>(plan: &Plan<G>, fx: &Fixture) -> Record {
+    let names = fx.seats.map(|b| plan.bots[b].name.clone());
+    let mut first = (plan.bots[fx.seats.first].factory)();
+    let mut second = (plan.bots[fx.seats.second].factory)();
+    let played = play_game::<G>(
+        &plan.params,
+        BySeat::new(&mut *first, &mut *second),
+        bot_seeds(fx.seed),
+        plan.max_plies,
+    );
+    Record::new(fx.index, fx.pair, names, fx.seed, played)
+}
+
+fn format_name<G: Game>(plan: &Plan<G>) -> String {
+    match plan.format {
+        Format::RoundRobin => "round-robin".to_string(),
+        Format::Gauntlet { champion } => format!("gauntlet of {}", plan.bots[champion].name),
+    }
+}
+
+/// Runs (or resumes) the season of `plan` and writes its reports.
+pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
+    let fixtures = schedule(
+        plan.bots.len(),
+        &plan.format,
+        plan.games_per_pair,
+        plan.seed,
+    );
+    let dir = opts.reports.join(&plan.name);
+    let (journal, old) = Journal::open(&dir, &plan.describe(), opts.fresh)?;
+    check_journal(plan, &fixtures, &old)
+        .with_context(|| format!("{} does not match the config", dir.display()))?;
+
+    let done: std::collections::HashSet<u64> = old.iter().map(|r| r.index).collect();
+    let mut pending: Vec<&Fixture> = fixtures
+        .iter()
+        .filter(|f| !done.contains(&f.index))
+        .collect();
+    if let Some(max) = opts.max_games {
+        pending.truncate(max as usize);
+    }
+    let jobs = opts
+        .jobs
+        .or(plan.jobs)
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let bar = progress_bar(pending.len() as u64, opts.progress);
+    let new = play_all(plan, &pending, jobs, journal, &bar)?;
+    bar.finish_and_clear();
+
+    let played = new.len() as u64;
+    let resumed = old.len() as u64;
+    let mut records = old;
+    records.extend(new);
+    records.sort_by_key(|r| r.index);
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let standings = Standings::new(&names, &records);
+    let header = Header {
+        season: plan.name.clone(),
+        game: G::NAME.to_string(),
+        format: format_name(plan),
+        scheduled: fixtures.len() as u64,
+    };
+    report::write_files(&dir, &header, &standings)?;
+    Ok(Summary {
+        header,
+        standings,
+        dir,
+        played,
+        resumed,
+    })
+}
+
+/// Plays `pending` on `jobs` threads; a writer thread journals the records in
+/// schedule order, flushing whenever it has caught up with the workers.
+fn play_all<G: Game>(
+    plan: &Plan<G>,
+    pending: &[&Fixture],
+    jobs: usize,
+    mut journal: Journal,
+    bar: &ProgressBar,
+) -> Result<Vec<Record>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("starting worker threads")?;
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Record, f64)>();
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(|| -> Result<Vec<Record>> {
+            let result = write_in_order(rx, &mut journal, pending.len(), bar);
+            if result.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            result
+        });
+        pool.install(|| {
+            pending
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (pos, fx)| {
+                    if failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let start = Instant::now();
+                    let record = play_fixture(plan, fx);
+                    let ms = start.elapsed().as_secs_f64() * 1e3;
+                    let _ = tx.send((pos, record, ms));
+                });
+        });
+        writer
+            .join()
+            .map_err(|_| anyhow!("the journal writer panicked"))?
+    })
+}
+
+fn write_in_order(
+    rx: mpsc::Receiver<(usize, Record, f64)>,
+    journal: &mut Journal,
+    total: usize,
+    bar: &ProgressBar,
+) -> Result<Vec<Record>> {
+    let mut waiting = BTreeMap::new();
+    let mut written = Vec::with_capacity(total);
+    while let Ok(first) = rx.recv() {
+        waiting.insert(first.0, (first.1, first.2));
+        while let Ok((pos, record, ms)) = rx.try_recv() {
+            waiting.insert(pos, (record, ms));
+        }
+        while let Some((record, ms)) = waiting.remove(&written.len()) {
+            journal.append(&record, ms)?;
+            written.push(record);
+        }
+        journal.flush()?;
+        bar.set_position(written.len() as u64);
+    }
+    if written.len() != total {
+        bail!("only {} of {total} games finished", written.len());
+    }
+    Ok(written)
+}
+
+/// Every journal record must be a game of this schedule, once.
+fn check_journal<G: Game>(plan: &Plan<G>, fixtures: &[Fixture], records: &[Record]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for r in records {
+        let Some(fx) = fixtures.get(r.index as usize) else {
+            bail!(
+                "the journal holds game {} but the schedule has {} games",
+                r.index,
+                fixtures.len()
+            );
+        };
+        let names = fx.seats.map(|b| plan.bots[b].name.clone());
+        if r.seats != names || r.seed != fx.seed {
+            bail!(
+                "journal game {} does not match the schedule; rerun with --fresh",
+                r.index
+            );
+        }
+        if !seen.insert(r.index) {
+            bail!(
+                "the journal holds game {} twice; rerun with --fresh",
+                r.index
+            );
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(len: u64, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} {wide_bar} {pos}/{len} games, {per_sec}, ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
