@@ -16,10 +16,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::BadInput,
     game::{Game, GameResult},
     referee::{Played, Termination},
     seat::BySeat,
@@ -180,11 +181,12 @@ fn check_same_season(
     let dir = season_path.parent().unwrap_or(Path::new("."));
     if !season_path.exists() {
         if games_path.exists() && fs::metadata(games_path)?.len() > 0 {
-            bail!(
+            return Err(BadInput(format!(
                 "{} holds games but no {SEASON}, so they cannot be matched to this config; \
                  rerun with --fresh to discard them",
                 dir.display()
-            );
+            ))
+            .into());
         }
         return Ok(());
     }
@@ -211,12 +213,13 @@ fn check_same_season(
         }
         _ => vec!["everything".to_string()],
     };
-    bail!(
+    Err(BadInput(format!(
         "{} holds results of a different season (changed: {}); mixing them would corrupt the standings. \
          Rerun with --fresh to discard them, or give the season another name",
         dir.display(),
         differing.join(", ")
-    )
+    ))
+    .into())
 }
 
 /// Reads a journal, dropping a last line that a crash cut short.

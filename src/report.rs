@@ -51,7 +51,8 @@ fn points(t: &Tally) -> String {
 
 fn rating(t: &Tally) -> String {
     match Rating::from_tally(t) {
-        Some(r) => format!("{:+.0} ± {:.0}", r.elo, r.error),
+        // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
+        Some(r) => format!("{:+.0} ± {:.0}", r.elo.round() + 0.0, r.error),
         None => "-".to_string(),
     }
 }

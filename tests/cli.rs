@@ -1,0 +1,339 @@
+//! End-to-end tests of the `ladder` binary on the shipped configs: seasons,
+//! determinism across `--jobs`, resuming after an interruption, `match`,
+//! `list`, and bad input.
+
+use std::{
+    collections::BTreeSet,
+    fs,
+    path::{Path, PathBuf},
+    process::Command as StdCommand,
+    time::Duration,
+};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+const GAMES: [&str; 5] = [
+    "bidding",
+    "armies",
+    "troops",
+    "coordination",
+    "breakthrough",
+];
+const REPORT_FILES: [&str; 5] = [
+    "games.jsonl",
+    "season.json",
+    "leaderboard.md",
+    "standings.csv",
+    "standings.json",
+];
+
+fn ladder() -> Command {
+    Command::cargo_bin("ladder").unwrap()
+}
+
+fn config(game: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("configs")
+        .join(format!("{game}.toml"))
+}
+
+/// Runs `ladder run CONFIG` with reports under `reports` and extra arguments.
+fn run(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    ladder()
+        .arg("run")
+        .arg(config)
+        .arg("--reports")
+        .arg(reports)
+        .args(extra)
+        .assert()
+}
+
+fn journal_indices(path: &Path) -> Vec<u64> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
+
+fn scheduled(config: &Path) -> u64 {
+    let v: toml::Table = fs::read_to_string(config).unwrap().parse().unwrap();
+    let bots = v["bot"].as_array().unwrap().len() as u64;
+    let gpp = v["season"]["games_per_pair"].as_integer().unwrap() as u64;
+    gpp * bots * (bots - 1) / 2
+}
+
+#[test]
+fn every_shipped_config_plays_a_full_season() {
+    let tmp = TempDir::new().unwrap();
+    for game in GAMES {
+        run(&config(game), tmp.path(), &["--jobs", "2"])
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "Season {game}: {game}, round-robin"
+            )))
+            .stdout(predicate::str::contains("│ Rank ┆ Bot"))
+            .stdout(predicate::str::contains("Crosstable"))
+            .stdout(predicate::str::contains("Terminations"));
+        let dir = tmp.path().join(game);
+        for f in REPORT_FILES {
+            assert!(dir.join(f).is_file(), "{game}: {f} written");
+        }
+        let n = scheduled(&config(game));
+        let indices = journal_indices(&dir.join("games.jsonl"));
+        assert_eq!(
+            indices,
+            (0..n).collect::<Vec<_>>(),
+            "{game}: every game once, in schedule order"
+        );
+        let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
+        assert!(md.contains("| S.No | Opponent | Games Played | Won | Lost | Tie | Win % |"));
+        assert!(md.contains("Overall win percentage:"));
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_jobs() {
+    let (one, two) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    for game in GAMES {
+        run(&config(game), one.path(), &["--jobs", "1"]).success();
+        run(&config(game), two.path(), &["--jobs", "2"]).success();
+        for f in REPORT_FILES {
+            let a = fs::read(one.path().join(game).join(f)).unwrap();
+            let b = fs::read(two.path().join(game).join(f)).unwrap();
+            assert!(a == b, "{game}/{f} differs between --jobs 1 and --jobs 2");
+        }
+    }
+}
+
+#[test]
+fn a_season_resumes_without_losing_or_repeating_games() {
+    let (full, parts) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let cfg = config("bidding");
+    run(&cfg, full.path(), &[]).success();
+    run(&cfg, parts.path(), &["--max-games", "137", "--jobs", "2"])
+        .success()
+        .stdout(predicate::str::contains("137 of 600 games"))
+        .stdout(predicate::str::contains("137 games played now, 0 resumed"));
+    assert_eq!(
+        journal_indices(&parts.path().join("bidding/games.jsonl")).len(),
+        137
+    );
+    // a crash in the middle of writing a line
+    let journal = parts.path().join("bidding/games.jsonl");
+    let mut text = fs::read_to_string(&journal).unwrap();
+    text.push_str("{\"index\":137,\"pair\":0,\"sea");
+    fs::write(&journal, text).unwrap();
+    run(&cfg, parts.path(), &["--jobs", "2"])
+        .success()
+        .stdout(predicate::str::contains(
+            "463 games played now, 137 resumed",
+        ));
+    for f in REPORT_FILES {
+        let a = fs::read(full.path().join("bidding").join(f)).unwrap();
+        let b = fs::read(parts.path().join("bidding").join(f)).unwrap();
+        assert!(
+            a == b,
+            "{f}: the resumed season equals the uninterrupted one"
+        );
+    }
+    // nothing left to play
+    run(&cfg, parts.path(), &[])
+        .success()
+        .stdout(predicate::str::contains("0 games played now, 600 resumed"));
+}
+
+#[test]
+fn a_killed_season_resumes_with_every_game_exactly_once() {
+    let tmp = TempDir::new().unwrap();
+    let text = fs::read_to_string(config("breakthrough"))
+        .unwrap()
+        .replace("games_per_pair = 200", "games_per_pair = 30000");
+    let cfg = tmp.path().join("big.toml");
+    fs::write(&cfg, text).unwrap();
+    let reports = tmp.path().join("reports");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .args(["--jobs", "2", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = reports.join("breakthrough/games.jsonl");
+    // wait until some games are journaled, then kill without warning
+    for _ in 0..500 {
+        if fs::metadata(&journal).map(|m| m.len() > 0).unwrap_or(false) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = journal_indices(&journal).len();
+    eprintln!("killed after {before} games");
+    run(&cfg, &reports, &["--jobs", "2"]).success();
+    let indices = journal_indices(&journal);
+    assert_eq!(
+        indices,
+        (0..90_000).collect::<Vec<u64>>(),
+        "every game once (killed after {before})"
+    );
+    let distinct: BTreeSet<u64> = indices.iter().copied().collect();
+    assert_eq!(distinct.len(), indices.len());
+}
+
+#[test]
+fn a_changed_config_is_refused_unless_fresh() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("s.toml");
+    let text = fs::read_to_string(config("troops")).unwrap();
+    fs::write(&cfg, &text).unwrap();
+    run(&cfg, tmp.path(), &["--max-games", "10"]).success();
+    fs::write(&cfg, text.replace("seed = 2016", "seed = 2017")).unwrap();
+    run(&cfg, tmp.path(), &[])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "holds results of a different season (changed: seed)",
+        ))
+        .stderr(predicate::str::contains("--fresh"));
+    run(&cfg, tmp.path(), &["--fresh", "--max-games", "5"])
+        .success()
+        .stdout(predicate::str::contains("5 games played now, 0 resumed"));
+}
+
+#[test]
+fn bad_configs_name_file_line_and_key_and_write_nothing() {
+    let good = fs::read_to_string(config("bidding")).unwrap();
+    let cases = [
+        (
+            good.replace("games_per_pair = 200", "games_per_pair = -3"),
+            "bad.toml:9:18: key `season.games_per_pair`: invalid value: integer `-3`, expected u32",
+        ),
+        (
+            good.replace("money = 100", "mony = 100"),
+            "bad.toml:14:1: key `season.params.mony`: unknown field `mony`",
+        ),
+        (
+            good.replace("builtin = \"random\"", "builtin = \"oracle\""),
+            "key `bot.builtin`: no built-in bot `oracle` for game bidding; known: random",
+        ),
+        (
+            good.replace("game = \"bidding\"", "game = \"go\""),
+            "bad.toml:7:8: key `season.game`: unknown game `go`",
+        ),
+        (
+            good.replace("start = 5 ", "start = 12"),
+            "key `season.params`: start must lie strictly between 0 and length 10, got 12",
+        ),
+        (
+            good.replace("name = \"random-b\"", "name = \"random-a\""),
+            "two bots are named `random-a`",
+        ),
+        (
+            good.replace("[season]", "[seasn]"),
+            "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected `season` or `bot`",
+        ),
+        ("not toml at all".to_string(), "bad.toml:1:"),
+    ];
+    for (text, want) in cases {
+        let tmp = TempDir::new().unwrap();
+        let cfg = tmp.path().join("bad.toml");
+        fs::write(&cfg, &text).unwrap();
+        let reports = tmp.path().join("reports");
+        run(&cfg, &reports, &[])
+            .code(2)
+            .stderr(predicate::str::contains(want));
+        assert!(!reports.exists(), "nothing written for: {want}");
+    }
+    ladder()
+        .args(["run", "no/such/config.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no/such/config.toml: cannot read the config",
+        ));
+}
+
+#[test]
+fn match_plays_an_ad_hoc_pairing() {
+    let tmp = TempDir::new().unwrap();
+    let args = [
+        "match",
+        "bidding",
+        "random",
+        "random",
+        "--games",
+        "100",
+        "--seed",
+        "7",
+        "--reports",
+    ];
+    ladder()
+        .args(args)
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+        "Season match-bidding-random-1-vs-random-2: bidding, round-robin, 2 bots, 100 of 100 games",
+    ));
+    let dir = tmp.path().join("match-bidding-random-1-vs-random-2");
+    assert_eq!(journal_indices(&dir.join("games.jsonl")).len(), 100);
+    let first = fs::read(dir.join("games.jsonl")).unwrap();
+    // a match always starts afresh, and the same seed replays the same games
+    ladder().args(args).arg(tmp.path()).assert().success();
+    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    ladder()
+        .args(["match", "chess", "random", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown game `chess`"));
+    ladder()
+        .args(["match", "troops", "random", "genius", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no built-in bot `genius` for game troops",
+        ));
+}
+
+#[test]
+fn list_games_and_bots() {
+    let out = ladder().args(["list", "games"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for game in GAMES {
+        assert!(text.contains(game), "{game} listed");
+    }
+    assert!(text.contains("money = 100, start = 5, length = 10"));
+    ladder()
+        .args(["list", "bots", "--game", "breakthrough"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("breakthrough  random"));
+    ladder().args(["list", "planets"]).assert().code(2);
+}
+
+#[test]
+fn help_describes_the_commands() {
+    ladder()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("run"))
+        .stdout(predicate::str::contains("match"))
+        .stdout(predicate::str::contains("list"));
+    ladder()
+        .args(["run", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--jobs"));
+}

@@ -1,0 +1,249 @@
+//! Random playouts of every game, checked against invariants (the idea of
+//! OpenSpiel's `RandomSimTest`): thousands of seeded games per game, where
+//! every random move must be legal and listed, every listed move must pass
+//! `check`, goals must lie in range, and each game must end in bounded time.
+
+use std::collections::HashMap;
+
+use ladder::{
+    games::{
+        armies::{ArmiesParams, Commit},
+        bidding::BiddingParams,
+        breakthrough::BreakthroughParams,
+        coordination::CoordinationParams,
+        troops::TroopsParams,
+        Armies, Bidding, Breakthrough, Coordination, Troops,
+    },
+    BySeat, Game, Rng, Seat,
+};
+use rand::SeedableRng;
+
+/// Plays `games` random games of `G`, calling `step(before, moves, after)` on
+/// every turn, and returns the final positions.
+fn playouts<G: Game>(
+    params: &G::Params,
+    games: u64,
+    max_turns: usize,
+    mut step: impl FnMut(&G, &BySeat<Option<G::Move>>, &G),
+) -> Vec<G> {
+    let mut ends = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::seed_from_u64(seed);
+        let mut game = G::new(params);
+        let mut turns = 0;
+        while game.outcome().is_none() {
+            assert!(
+                turns < max_turns,
+                "{} game {seed} runs past {max_turns} turns",
+                G::NAME
+            );
+            let acting = game.to_act();
+            assert!(
+                acting.first || acting.second,
+                "a running game has a seat to act"
+            );
+            let mut moves = BySeat::default();
+            for seat in Seat::ALL {
+                let legal = game.legal_moves(seat);
+                if !acting[seat] {
+                    assert!(legal.is_empty(), "a seat not to act has no moves");
+                    continue;
+                }
+                assert!(!legal.is_empty(), "an acting seat has moves");
+                if turns < 3 || seed % 50 == 0 {
+                    for m in &legal {
+                        assert_eq!(game.check(seat, m), Ok(()), "listed move {m} passes check");
+                        let text = m.to_string();
+                        assert_eq!(
+                            text.parse::<G::Move>().ok().as_ref(),
+                            Some(m),
+                            "{text} round-trips"
+                        );
+                    }
+                }
+                let m = game.random_move(seat, &mut rng);
+                assert_eq!(game.check(seat, &m), Ok(()), "random move {m} is legal");
+                assert!(legal.contains(&m), "random move {m} is listed");
+                assert!(!game.observation(seat).is_empty());
+                moves[seat] = Some(m);
+            }
+            let before = game.clone();
+            game.apply(&moves);
+            step(&before, &moves, &game);
+            turns += 1;
+        }
+        let goals = game.outcome().unwrap();
+        for seat in Seat::ALL {
+            assert!(
+                (0..=game.max_goal()).contains(&goals[seat]),
+                "goal {} in range",
+                goals[seat]
+            );
+            assert!(game.legal_moves(seat).is_empty(), "no moves once over");
+        }
+        assert_eq!(game.to_act(), BySeat::new(false, false));
+        ends.push(game);
+    }
+    ends
+}
+
+#[test]
+fn bidding_random_playouts() {
+    let p = BiddingParams::default();
+    let ends = playouts::<Bidding>(&p, 3000, 500, |before, moves, after| {
+        let total = |g: &Bidding| g.money.first + g.money.second;
+        // every round one player pays at least 1 while solvent, so money strictly falls
+        assert!(
+            total(after) < total(before),
+            "total money falls every round"
+        );
+        assert!(after.money.first <= p.money && after.money.second <= p.money);
+        assert_eq!(
+            after.position.abs_diff(before.position),
+            1,
+            "the bottle moves one step"
+        );
+        let bids = moves.map(|m| m.unwrap().0);
+        if bids.first == bids.second {
+            assert_ne!(
+                after.advantage, before.advantage,
+                "a tie passes the advantage"
+            );
+        } else {
+            assert_eq!(after.advantage, before.advantage);
+        }
+    });
+    let outcomes: Vec<_> = ends.iter().map(|g| g.outcome().unwrap()).collect();
+    for (g, o) in ends.iter().zip(&outcomes) {
+        match (o.first, o.second) {
+            (100, 0) => assert_eq!(g.position, 0),
+            (0, 100) => assert_eq!(g.position, 10),
+            (50, 50) => assert_eq!(g.money, BySeat::new(0, 0)),
+            other => panic!("unexpected goals {other:?}"),
+        }
+    }
+    assert!(
+        outcomes.iter().any(|o| o.first == 100),
+        "player 1 wins some"
+    );
+    assert!(
+        outcomes.iter().any(|o| o.second == 100),
+        "player 2 wins some"
+    );
+}
+
+#[test]
+fn armies_random_playouts() {
+    for commit in [Commit::Spend, Commit::Add] {
+        let p = ArmiesParams {
+            commit,
+            ..ArmiesParams::default()
+        };
+        let ends = playouts::<Armies>(&p, 2000, 10, |before, moves, after| {
+            let c = moves.map(|m| m.unwrap().0);
+            for seat in Seat::ALL {
+                let expected = match commit {
+                    Commit::Spend => before.armies[seat] - c[seat],
+                    Commit::Add => before.armies[seat] + c[seat],
+                };
+                assert_eq!(after.armies[seat], expected);
+            }
+            let gained = (
+                after.score.first - before.score.first,
+                after.score.second - before.score.second,
+            );
+            assert!(matches!(gained, (2, 0) | (0, 2) | (1, 1)), "{gained:?}");
+            assert_eq!(after.round, before.round + 1);
+        });
+        for g in ends {
+            assert_eq!(g.round, 10);
+            assert_eq!(g.score.first + g.score.second, 20, "2 points per round");
+        }
+    }
+}
+
+#[test]
+fn troops_random_playouts() {
+    let ends = playouts::<Troops>(&TroopsParams::default(), 3000, 5, |before, moves, after| {
+        for seat in Seat::ALL {
+            let split = moves[seat].unwrap().0;
+            assert_eq!(split.iter().sum::<u32>(), 10, "triples sum to 10");
+            assert!(split.iter().all(|&x| x <= 10));
+        }
+        let gained =
+            after.score.first - before.score.first + after.score.second - before.score.second;
+        assert_eq!(gained, 6, "6 points per round");
+    });
+    assert!(ends.iter().all(|g| g.score.first + g.score.second == 30));
+}
+
+#[test]
+fn coordination_random_playouts() {
+    let ends = playouts::<Coordination>(
+        &CoordinationParams::default(),
+        2000,
+        20,
+        |before, moves, after| {
+            let gained = after.score - before.score;
+            assert_eq!(gained, if moves.first == moves.second { 5 } else { 0 });
+        },
+    );
+    let mean = ends.iter().map(|g| g.score as f64).sum::<f64>() / ends.len() as f64;
+    // random play matches half the time: 10 rounds of 5 points
+    assert!((mean - 50.0).abs() < 2.0, "mean score {mean}");
+}
+
+#[test]
+fn breakthrough_random_playouts() {
+    let ends =
+        playouts::<Breakthrough>(&BreakthroughParams {}, 3000, 300, |before, moves, after| {
+            let (w, b) = (after.pieces.first, after.pieces.second);
+            assert_eq!(w & b, 0, "no two pieces share a cell");
+            let mover = before.to_move;
+            assert_eq!(after.to_move, mover.other());
+            assert_eq!(
+                after.pieces[mover].count_ones(),
+                before.pieces[mover].count_ones(),
+                "the mover keeps its pieces"
+            );
+            let lost = before.pieces[mover.other()].count_ones()
+                - after.pieces[mover.other()].count_ones();
+            assert!(lost <= 1, "at most one capture per move");
+            assert!(
+                moves[mover.other()].is_none(),
+                "only the side to move moves"
+            );
+        });
+    let white_wins = ends
+        .iter()
+        .filter(|g| g.outcome().unwrap().first == 100)
+        .count();
+    assert!(
+        white_wins > 0 && white_wins < ends.len(),
+        "both colours win sometimes"
+    );
+}
+
+#[test]
+fn breakthrough_random_moves_are_uniform() {
+    // a middle-game position reached by random play
+    let mut rng = Rng::seed_from_u64(5);
+    let mut game = Breakthrough::new(&BreakthroughParams {});
+    for _ in 0..12 {
+        let seat = game.to_move;
+        let m = game.random_move(seat, &mut rng);
+        game.play(m);
+    }
+    let seat = game.to_move;
+    let legal = game.legal_moves(seat);
+    let draws = 200 * legal.len();
+    let mut counts: HashMap<_, usize> = HashMap::new();
+    for _ in 0..draws {
+        *counts.entry(game.random_move(seat, &mut rng)).or_default() += 1;
+    }
+    assert_eq!(counts.len(), legal.len(), "every legal move is drawn");
+    for (m, c) in counts {
+        // expected 200 each; 6 standard deviations is about 85
+        assert!((115..=285).contains(&c), "{m} drawn {c} times of {draws}");
+    }
+}
