@@ -1,1 +1,104 @@
-fn main() {}
+//! Games per second for random vs random in each game: the bare engine loop
+//! (game + bots, no referee, journal or reports) against the full season runner
+//! (schedule, referee, journal, standings and report files) on one thread.
+//! `docs/PERFORMANCE.md` records the figures and their ratio.
+//!
+//! Run with `cargo bench --bench games`.
+
+use std::path::PathBuf;
+
+use divan::{counter::ItemsCount, Bencher};
+use ladder::{
+    bot::RandomBot,
+    config::{Plan, PlannedBot},
+    games::{Armies, Bidding, Breakthrough, Coordination, Troops},
+    schedule::{bot_seeds, Format},
+    tournament::{self, Options},
+    Bot, BySeat, Game, Seat,
+};
+
+fn main() {
+    divan::main();
+}
+
+/// Plays one game with no referee: ask, apply, until over. Returns the goals.
+fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u64) -> BySeat<i32> {
+    let mut game = G::new(params);
+    let seeds = bot_seeds(seed);
+    for seat in Seat::ALL {
+        Bot::<G>::new_game(&mut bots[seat], &game, seat, seeds[seat]).unwrap();
+    }
+    loop {
+        if let Some(goals) = game.outcome() {
+            return goals;
+        }
+        let acting = game.to_act();
+        let mut moves: BySeat<Option<G::Move>> = BySeat::default();
+        for seat in Seat::ALL {
+            if acting[seat] {
+                moves[seat] = Some(Bot::<G>::choose(&mut bots[seat], &game, seat).unwrap());
+            }
+        }
+        game.apply(&moves);
+    }
+}
+
+/// Games per timed iteration: enough that a season's fixed costs (thread pool,
+/// files, reports) are spread as they are over a real season.
+const GAMES: u32 = 20_000;
+
+#[divan::bench(types = [Bidding, Armies, Troops, Coordination, Breakthrough], sample_count = 20)]
+fn bare_loop<G: Game>(bencher: Bencher) {
+    let params = G::Params::default();
+    let mut bots = BySeat::new(RandomBot::new(), RandomBot::new());
+    let mut seed = 0u64;
+    bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        for _ in 0..GAMES {
+            seed += 1;
+            divan::black_box(bare_game::<G>(&params, &mut bots, seed));
+        }
+    });
+}
+
+fn random_plan<G: Game>() -> Plan<G> {
+    let bot = |name: &str| PlannedBot {
+        name: name.to_string(),
+        spec: ladder::config::BotSpec {
+            builtin: "random".to_string(),
+            params: Default::default(),
+        },
+        factory: ladder::bot::builtin_bot::<G>("random", &Default::default()).unwrap(),
+    };
+    Plan {
+        name: format!("bench-{}", G::NAME),
+        params: G::Params::default(),
+        format: Format::RoundRobin,
+        games_per_pair: GAMES,
+        seed: 1,
+        jobs: Some(1),
+        max_plies: ladder::config::DEFAULT_MAX_PLIES,
+        bots: vec![bot("a"), bot("b")],
+    }
+}
+
+/// The whole season runner with `jobs` worker threads (the journal writer is
+/// one more thread).
+#[divan::bench(
+    types = [Bidding, Armies, Troops, Coordination, Breakthrough],
+    args = [1, 2],
+    sample_count = 20
+)]
+fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
+    let plan = random_plan::<G>();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        jobs: Some(jobs),
+        fresh: true,
+        reports: PathBuf::from(dir.path()),
+        progress: false,
+        max_games: None,
+    };
+    bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        divan::black_box(tournament::run(&plan, &opts).unwrap().played);
+    });
+}

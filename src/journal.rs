@@ -54,35 +54,106 @@ pub struct Record {
     pub moves: Vec<Turn>,
 }
 
-impl Record {
-    /// The journal form of a played game.
-    pub fn new<G: Game>(
-        index: u64,
-        pair: usize,
-        seats: BySeat<String>,
-        seed: u64,
-        played: Played<G>,
-    ) -> Self {
-        let moves = played
-            .turns
-            .iter()
-            .filter_map(|t| match (&t.first, &t.second) {
-                (Some(a), Some(b)) => Some(Turn::Both(BySeat::new(a.to_string(), b.to_string()))),
-                (Some(m), None) | (None, Some(m)) => Some(Turn::One(m.to_string())),
-                (None, None) => None,
-            })
-            .collect();
-        Record {
-            index,
-            pair,
-            seats,
-            seed,
-            result: played.result,
-            goals: played.goals,
-            termination: played.termination,
-            plies: played.turns.len() as u32,
-            moves,
+/// What the standings need of a game: who sat where and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub index: u64,
+    pub seats: BySeat<String>,
+    pub seed: u64,
+    pub result: GameResult,
+    pub goals: BySeat<i32>,
+    pub termination: Termination,
+}
+
+impl From<Record> for Scored {
+    fn from(r: Record) -> Self {
+        Scored {
+            index: r.index,
+            seats: r.seats,
+            seed: r.seed,
+            result: r.result,
+            goals: r.goals,
+            termination: r.termination,
         }
+    }
+}
+
+/// A game just played, with its place in the schedule. It serializes to the
+/// same JSON as [`Record`], writing each move's wire form straight from the
+/// typed move (no string per move: this is the season runner's hot path).
+pub struct Finished<'a, G: Game> {
+    pub index: u64,
+    pub pair: usize,
+    pub seats: BySeat<&'a str>,
+    pub seed: u64,
+    pub played: &'a Played<G>,
+}
+
+impl<G: Game> Finished<'_, G> {
+    pub fn scored(&self) -> Scored {
+        Scored {
+            index: self.index,
+            seats: self.seats.map(str::to_string),
+            seed: self.seed,
+            result: self.played.result,
+            goals: self.played.goals,
+            termination: self.played.termination.clone(),
+        }
+    }
+}
+
+impl<G: Game> Serialize for Finished<'_, G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = self.played;
+        let mut st = s.serialize_struct("Record", 9)?;
+        st.serialize_field("index", &self.index)?;
+        st.serialize_field("pair", &self.pair)?;
+        st.serialize_field("seats", &[self.seats.first, self.seats.second])?;
+        st.serialize_field("seed", &self.seed)?;
+        st.serialize_field("result", &p.result)?;
+        st.serialize_field("goals", &p.goals)?;
+        st.serialize_field("termination", &p.termination)?;
+        st.serialize_field("plies", &(p.turns.len() as u32))?;
+        st.serialize_field("moves", &Moves::<G>(&p.turns))?;
+        st.end()
+    }
+}
+
+/// The turns of a game in the journal's form: `"b2c3"` or `["12","15"]`.
+struct Moves<'a, G: Game>(&'a [BySeat<Option<G::Move>>]);
+
+struct Wire<'a, M>(&'a M);
+
+thread_local! {
+    /// Reused text of one move: formatting into it and writing it as one string
+    /// is several times faster than serde_json's `collect_str` for short moves.
+    static MOVE_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+impl<M: std::fmt::Display> Serialize for Wire<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        MOVE_TEXT.with_borrow_mut(|text| {
+            use std::fmt::Write as _;
+            text.clear();
+            write!(text, "{}", self.0).expect("formatting into a String");
+            s.serialize_str(text)
+        })
+    }
+}
+
+impl<G: Game> Serialize for Moves<'_, G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for turn in self.0 {
+            match (&turn.first, &turn.second) {
+                (Some(a), Some(b)) => seq.serialize_element(&[Wire(a), Wire(b)])?,
+                (Some(m), None) | (None, Some(m)) => seq.serialize_element(&Wire(m))?,
+                (None, None) => {}
+            }
+        }
+        seq.end()
     }
 }
 
@@ -91,6 +162,28 @@ impl Record {
 pub struct Timing {
     pub index: u64,
     pub ms: f64,
+}
+
+/// Journal lines formatted ahead of writing, so that worker threads can do
+/// the formatting and the writer only puts bytes in order.
+#[derive(Debug, Default)]
+pub struct Lines {
+    games: Vec<u8>,
+    timing: Vec<u8>,
+}
+
+impl Lines {
+    /// Formats one game's journal and timing lines.
+    pub fn push<G: Game>(&mut self, game: &Finished<G>, ms: f64) {
+        serde_json::to_writer(&mut self.games, game).expect("records serialize");
+        self.games.push(b'\n');
+        let timing = Timing {
+            index: game.index,
+            ms,
+        };
+        serde_json::to_writer(&mut self.timing, &timing).expect("timings serialize");
+        self.timing.push(b'\n');
+    }
 }
 
 /// An open journal, appending.
@@ -114,7 +207,7 @@ impl Journal {
         dir: &Path,
         season: &serde_json::Value,
         fresh: bool,
-    ) -> Result<(Journal, Vec<Record>)> {
+    ) -> Result<(Journal, Vec<Scored>)> {
         let games_path = dir.join(GAMES);
         let season_path = dir.join(SEASON);
         if fresh {
@@ -131,7 +224,10 @@ impl Journal {
         fs::write(&season_path, text)
             .with_context(|| format!("writing {}", season_path.display()))?;
 
-        let records = read_records(&games_path)?;
+        let records = read_records(&games_path)?
+            .into_iter()
+            .map(Scored::from)
+            .collect();
         let append = |p: &Path| {
             OpenOptions::new()
                 .create(true)
@@ -148,18 +244,18 @@ impl Journal {
     }
 
     /// Appends one game. Call [`Journal::flush`] to make it durable.
-    pub fn append(&mut self, record: &Record, ms: f64) -> Result<()> {
-        let mut line = serde_json::to_vec(record)?;
-        line.push(b'\n');
+    pub fn append<G: Game>(&mut self, game: &Finished<G>, ms: f64) -> Result<()> {
+        let mut lines = Lines::default();
+        lines.push(game, ms);
+        self.append_lines(&lines)
+    }
+
+    /// Appends games already formatted by [`Lines::push`].
+    pub fn append_lines(&mut self, lines: &Lines) -> Result<()> {
         self.games
-            .write_all(&line)
+            .write_all(&lines.games)
             .with_context(|| format!("writing {}", self.path.display()))?;
-        let mut line = serde_json::to_vec(&Timing {
-            index: record.index,
-            ms,
-        })?;
-        line.push(b'\n');
-        self.timing.write_all(&line)?;
+        self.timing.write_all(&lines.timing)?;
         Ok(())
     }
 
@@ -250,49 +346,88 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::ForfeitReason;
-    use crate::seat::Seat;
+    use crate::{
+        games::{bidding::Bid, breakthrough::Step, Bidding, Breakthrough},
+        referee::ForfeitReason,
+        seat::Seat,
+    };
 
-    fn record(index: u64) -> Record {
-        Record {
-            index,
-            pair: 0,
-            seats: BySeat::new("a".into(), "b".into()),
-            seed: 9,
-            result: GameResult::Second,
+    fn played(n: u32) -> Played<Bidding> {
+        Played {
+            turns: (0..n)
+                .map(|i| BySeat::new(Some(Bid(i + 1)), Some(Bid(2))))
+                .collect(),
             goals: BySeat::new(0, 100),
+            result: GameResult::Second,
             termination: Termination::Forfeit {
                 seat: Seat::First,
                 reason: ForfeitReason::IllegalMove,
                 detail: "x".into(),
             },
-            plies: 2,
-            moves: vec![
-                Turn::One("b2c3".into()),
-                Turn::Both(BySeat::new("1".into(), "2".into())),
-            ],
+        }
+    }
+
+    fn finished(index: u64, played: &Played<Bidding>) -> Finished<'_, Bidding> {
+        Finished {
+            index,
+            pair: 0,
+            seats: BySeat::new("a", "b"),
+            seed: 9,
+            played,
         }
     }
 
     #[test]
     fn record_json_shape() {
-        let json = serde_json::to_string(&record(3)).unwrap();
+        let p = played(2);
+        let json = serde_json::to_string(&finished(3, &p)).unwrap();
         assert_eq!(
             json,
-            r#"{"index":3,"pair":0,"seats":["a","b"],"seed":9,"result":"second","goals":[0,100],"termination":{"kind":"forfeit","seat":"first","reason":"illegal-move","detail":"x"},"plies":2,"moves":["b2c3",["1","2"]]}"#
+            r#"{"index":3,"pair":0,"seats":["a","b"],"seed":9,"result":"second","goals":[0,100],"termination":{"kind":"forfeit","seat":"first","reason":"illegal-move","detail":"x"},"plies":2,"moves":[["1","2"],["2","2"]]}"#
         );
-        assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), record(3));
+        let back: Record = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            back.moves[1],
+            Turn::Both(BySeat::new("2".into(), "2".into()))
+        );
+        assert_eq!(Scored::from(back), finished(3, &p).scored());
+
+        // an alternating game writes one move per turn
+        let p = Played::<Breakthrough> {
+            turns: vec![
+                BySeat::new(Some("b2c3".parse::<Step>().unwrap()), None),
+                BySeat::new(None, Some("g7f6".parse().unwrap())),
+            ],
+            goals: BySeat::new(50, 50),
+            result: GameResult::Draw,
+            termination: Termination::PlyLimit,
+        };
+        let f = Finished {
+            index: 0,
+            pair: 1,
+            seats: BySeat::new("x", "y"),
+            seed: 1,
+            played: &p,
+        };
+        let json = serde_json::to_string(&f).unwrap();
+        assert!(
+            json.ends_with(
+                r#""termination":{"kind":"ply-limit"},"plies":2,"moves":["b2c3","g7f6"]}"#
+            ),
+            "{json}"
+        );
     }
 
     #[test]
     fn resumes_and_drops_a_cut_short_last_line() {
         let dir = tempfile::tempdir().unwrap();
         let season = serde_json::json!({"name": "t"});
+        let p = played(1);
         {
             let (mut j, old) = Journal::open(dir.path(), &season, false).unwrap();
             assert!(old.is_empty());
-            j.append(&record(0), 1.0).unwrap();
-            j.append(&record(1), 1.0).unwrap();
+            j.append(&finished(0, &p), 1.0).unwrap();
+            j.append(&finished(1, &p), 1.0).unwrap();
             j.flush().unwrap();
         }
         // a crash in the middle of the third line
@@ -301,13 +436,20 @@ mod tests {
         f.write_all(br#"{"index":2,"pair":0,"se"#).unwrap();
         drop(f);
         let (mut j, old) = Journal::open(dir.path(), &season, false).unwrap();
-        assert_eq!(old, vec![record(0), record(1)]);
-        j.append(&record(2), 1.0).unwrap();
-        j.flush().unwrap();
         assert_eq!(
-            read_records(&path).unwrap(),
-            vec![record(0), record(1), record(2)]
+            old,
+            vec![finished(0, &p).scored(), finished(1, &p).scored()]
         );
+        j.append(&finished(2, &p), 1.0).unwrap();
+        j.flush().unwrap();
+        let indices: Vec<u64> = read_records(&path)
+            .unwrap()
+            .iter()
+            .map(|r| r.index)
+            .collect();
+        assert_eq!(indices, [0, 1, 2]);
+        let timing = fs::read_to_string(dir.path().join(TIMING)).unwrap();
+        assert_eq!(timing.lines().count(), 3);
     }
 
     #[test]
@@ -315,8 +457,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = serde_json::json!({"name": "t", "seed": 1});
         let b = serde_json::json!({"name": "t", "seed": 2});
+        let p = played(1);
         let (mut j, _) = Journal::open(dir.path(), &a, false).unwrap();
-        j.append(&record(0), 1.0).unwrap();
+        j.append(&finished(0, &p), 1.0).unwrap();
         j.flush().unwrap();
         drop(j);
         let err = Journal::open(dir.path(), &b, false)
@@ -333,7 +476,7 @@ mod tests {
     fn a_corrupt_line_in_the_middle_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(GAMES);
-        let good = serde_json::to_string(&record(0)).unwrap();
+        let good = serde_json::to_string(&finished(0, &played(1))).unwrap();
         fs::write(&path, format!("{good}\nnonsense\n{good}\n")).unwrap();
         let err = read_records(&path).unwrap_err().to_string();
         assert!(err.contains(":2:"), "{err}");

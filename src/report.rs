@@ -341,19 +341,16 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{game::GameResult, journal::Record, referee::Termination, seat::BySeat};
+    use crate::{game::GameResult, journal::Scored, referee::Termination, seat::BySeat};
 
     fn standings() -> Standings {
-        let rec = |a: &str, b: &str, result, goals: (i32, i32)| Record {
+        let rec = |a: &str, b: &str, result, goals: (i32, i32)| Scored {
             index: 0,
-            pair: 0,
             seats: BySeat::new(a.into(), b.into()),
             seed: 0,
             result,
             goals: BySeat::new(goals.0, goals.1),
             termination: Termination::Normal,
-            plies: 1,
-            moves: vec![],
         };
         let bots = vec!["dp".to_string(), "random".to_string()];
         Standings::new(

@@ -8,10 +8,7 @@
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    seat::{BySeat, Seat},
-    Rng,
-};
+use crate::{seat::BySeat, Rng};
 
 /// How bots are paired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +55,7 @@ pub fn schedule(
     games_per_pair: u32,
     season_seed: u64,
 ) -> Vec<Fixture> {
+    let mut seeds = Rng::seed_from_u64(season_seed);
     let mut fixtures = Vec::new();
     for (pair, (a, b)) in pairings(bots, format).into_iter().enumerate() {
         for g in 0..games_per_pair {
@@ -71,27 +69,27 @@ pub fn schedule(
                 index,
                 pair,
                 seats,
-                seed: game_seed(season_seed, index),
+                seed: seeds.next_u64(), // equals game_seed(season_seed, index)
             });
         }
     }
     fixtures
 }
 
-/// The seed of game `index`: the first word of ChaCha stream `index` of the season seed.
+/// The seed of game `index`: the `index`-th 64-bit word of the ChaCha stream of
+/// the season seed. [`schedule`] draws them in order, which is much cheaper.
 pub fn game_seed(season_seed: u64, index: u64) -> u64 {
     let mut rng = Rng::seed_from_u64(season_seed);
-    rng.set_stream(index);
+    rng.set_word_pos(2 * u128::from(index));
     rng.next_u64()
 }
 
-/// The seeds of the two bots of a game, each from its own stream of the game seed.
+/// The seeds of the two bots of a game: the first two words of the ChaCha
+/// stream of the game seed, first seat first.
 pub fn bot_seeds(game_seed: u64) -> BySeat<u64> {
-    BySeat::from_fn(|seat: Seat| {
-        let mut rng = Rng::seed_from_u64(game_seed);
-        rng.set_stream(1 + seat.index() as u64);
-        rng.next_u64()
-    })
+    let mut rng = Rng::seed_from_u64(game_seed);
+    let first = rng.next_u64();
+    BySeat::new(first, rng.next_u64())
 }
 
 #[cfg(test)]
@@ -136,6 +134,9 @@ mod tests {
         assert_eq!(a[3].seed, b[3].seed, "same index, same seed");
         assert_ne!(a[3].seed, a[4].seed);
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        for g in &a {
+            assert_eq!(g.seed, game_seed(42, g.index), "drawn in order = looked up");
+        }
         let s = bot_seeds(a[0].seed);
         assert_ne!(s.first, s.second);
         assert_eq!(s, bot_seeds(a[0].seed));

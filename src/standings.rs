@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::{game::GameResult, journal::Record, seat::Seat};
+use crate::{game::GameResult, journal::Scored, seat::Seat};
 
 /// Games, wins, losses, ties and goal total of one bot (against one opponent or all).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,7 +111,7 @@ impl Standings {
     ///
     /// # Panics
     /// If a record names a bot not in `bots`; the tournament checks this first.
-    pub fn new(bots: &[String], records: &[Record]) -> Self {
+    pub fn new(bots: &[String], records: &[Scored]) -> Self {
         let n = bots.len();
         let index = |name: &str| {
             bots.iter()
@@ -174,17 +174,14 @@ mod tests {
         result: GameResult,
         goals: (i32, i32),
         termination: Termination,
-    ) -> Record {
-        Record {
+    ) -> Scored {
+        Scored {
             index: 0,
-            pair: 0,
             seats: BySeat::new(first.into(), second.into()),
             seed: 0,
             result,
             goals: BySeat::new(goals.0, goals.1),
             termination,
-            plies: 0,
-            moves: vec![],
         }
     }
 

@@ -23,8 +23,8 @@ use rayon::prelude::*;
 use crate::{
     config::Plan,
     game::Game,
-    journal::{Journal, Record},
-    referee::play_game,
+    journal::{Finished, Journal, Lines, Scored},
+    referee::{play_game, Played},
     report::{self, Header},
     schedule::{bot_seeds, schedule, Fixture, Format},
     seat::BySeat,
@@ -58,17 +58,15 @@ pub struct Summary {
 }
 
 /// Plays one scheduled game with fresh bots.
-pub fn play_fixture<G: Game>(plan: &Plan<G>, fx: &Fixture) -> Record {
-    let names = fx.seats.map(|b| plan.bots[b].name.clone());
+pub fn play_fixture<G: Game>(plan: &Plan<G>, fx: &Fixture) -> Played<G> {
     let mut first = (plan.bots[fx.seats.first].factory)();
     let mut second = (plan.bots[fx.seats.second].factory)();
-    let played = play_game::<G>(
+    play_game::<G>(
         &plan.params,
         BySeat::new(&mut *first, &mut *second),
         bot_seeds(fx.seed),
         plan.max_plies,
-    );
-    Record::new(fx.index, fx.pair, names, fx.seed, played)
+    )
 }
 
 fn format_name<G: Game>(plan: &Plan<G>) -> String {
@@ -131,24 +129,61 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     })
 }
 
-/// Plays `pending` on `jobs` threads; a writer thread journals the records in
-/// schedule order, flushing whenever it has caught up with the workers.
+/// Games a worker plays before handing them to the writer: enough to keep
+/// channel traffic and flushes rare, few enough to keep every thread busy.
+fn chunk_size(games: usize, jobs: usize) -> usize {
+    (games / (jobs * 8)).clamp(1, 64)
+}
+
+/// A chunk of played games: their journal lines and their scores.
+struct Chunk {
+    lines: Lines,
+    scored: Vec<Scored>,
+}
+
+/// Plays a chunk of fixtures and formats their journal lines.
+fn play_chunk<G: Game>(plan: &Plan<G>, fixtures: &[&Fixture], bar: &ProgressBar) -> Chunk {
+    let mut chunk = Chunk {
+        lines: Lines::default(),
+        scored: Vec::with_capacity(fixtures.len()),
+    };
+    for fx in fixtures {
+        let start = Instant::now();
+        let played = play_fixture(plan, fx);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let finished = Finished {
+            index: fx.index,
+            pair: fx.pair,
+            seats: fx.seats.map(|b| plan.bots[b].name.as_str()),
+            seed: fx.seed,
+            played: &played,
+        };
+        chunk.lines.push(&finished, ms);
+        chunk.scored.push(finished.scored());
+        bar.inc(1);
+    }
+    chunk
+}
+
+/// Plays `pending` on `jobs` threads in chunks; a writer thread journals the
+/// games in schedule order, flushing whenever it has caught up with the workers.
 fn play_all<G: Game>(
     plan: &Plan<G>,
     pending: &[&Fixture],
     jobs: usize,
     mut journal: Journal,
     bar: &ProgressBar,
-) -> Result<Vec<Record>> {
+) -> Result<Vec<Scored>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .context("starting worker threads")?;
+    let chunk = chunk_size(pending.len(), jobs);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Record, f64)>();
+    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
     std::thread::scope(|scope| {
-        let writer = scope.spawn(|| -> Result<Vec<Record>> {
-            let result = write_in_order(rx, &mut journal, pending.len(), bar);
+        let writer = scope.spawn(|| -> Result<Vec<Scored>> {
+            let result = write_in_order(pending.len(), rx, &mut journal);
             if result.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
@@ -156,16 +191,13 @@ fn play_all<G: Game>(
         });
         pool.install(|| {
             pending
-                .par_iter()
+                .par_chunks(chunk)
                 .enumerate()
-                .for_each_with(tx, |tx, (pos, fx)| {
+                .for_each_with(tx, |tx, (c, fixtures)| {
                     if failed.load(Ordering::Relaxed) {
                         return;
                     }
-                    let start = Instant::now();
-                    let record = play_fixture(plan, fx);
-                    let ms = start.elapsed().as_secs_f64() * 1e3;
-                    let _ = tx.send((pos, record, ms));
+                    let _ = tx.send((c, play_chunk(plan, fixtures, bar)));
                 });
         });
         writer
@@ -174,34 +206,35 @@ fn play_all<G: Game>(
     })
 }
 
+/// Journals chunks in schedule order as they arrive, and returns the scores.
 fn write_in_order(
-    rx: mpsc::Receiver<(usize, Record, f64)>,
-    journal: &mut Journal,
     total: usize,
-    bar: &ProgressBar,
-) -> Result<Vec<Record>> {
+    rx: mpsc::Receiver<(usize, Chunk)>,
+    journal: &mut Journal,
+) -> Result<Vec<Scored>> {
     let mut waiting = BTreeMap::new();
-    let mut written = Vec::with_capacity(total);
-    while let Ok(first) = rx.recv() {
-        waiting.insert(first.0, (first.1, first.2));
-        while let Ok((pos, record, ms)) = rx.try_recv() {
-            waiting.insert(pos, (record, ms));
+    let mut next = 0;
+    let mut scored = Vec::with_capacity(total);
+    while let Ok((c, chunk)) = rx.recv() {
+        waiting.insert(c, chunk);
+        while let Ok((c, chunk)) = rx.try_recv() {
+            waiting.insert(c, chunk);
         }
-        while let Some((record, ms)) = waiting.remove(&written.len()) {
-            journal.append(&record, ms)?;
-            written.push(record);
+        while let Some(chunk) = waiting.remove(&next) {
+            journal.append_lines(&chunk.lines)?;
+            scored.extend(chunk.scored);
+            next += 1;
         }
         journal.flush()?;
-        bar.set_position(written.len() as u64);
     }
-    if written.len() != total {
-        bail!("only {} of {total} games finished", written.len());
+    if scored.len() != total {
+        bail!("only {} of {total} games finished", scored.len());
     }
-    Ok(written)
+    Ok(scored)
 }
 
 /// Every journal record must be a game of this schedule, once.
-fn check_journal<G: Game>(plan: &Plan<G>, fixtures: &[Fixture], records: &[Record]) -> Result<()> {
+fn check_journal<G: Game>(plan: &Plan<G>, fixtures: &[Fixture], records: &[Scored]) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
     for r in records {
         let Some(fx) = fixtures.get(r.index as usize) else {
