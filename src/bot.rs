@@ -96,10 +96,7 @@ pub fn builtin_bot<G: Game>(name: &str, params: &toml::Table) -> Result<BotFacto
         return made;
     }
     match name {
-        "random" => {
-            no_params(name, params)?;
-            Ok(std::sync::Arc::new(|| Box::new(RandomBot::new())))
-        }
+        "random" => simple::<G, RandomBot>(name, params),
         _ => {
             let known: Vec<&str> = builtin_bots::<G>().iter().map(|b| b.name).collect();
             Err(format!(
@@ -109,6 +106,16 @@ pub fn builtin_bot<G: Game>(name: &str, params: &toml::Table) -> Result<BotFacto
             ))
         }
     }
+}
+
+/// A factory for a bot that takes no parameters and starts from `Default`:
+/// most built-in bots are registered with just this.
+pub fn simple<G: Game, B: Bot<G> + Default + 'static>(
+    name: &str,
+    params: &toml::Table,
+) -> Result<BotFactory<G>, String> {
+    no_params(name, params)?;
+    Ok(std::sync::Arc::new(|| Box::new(B::default())))
 }
 
 /// Refuses parameters for a bot that takes none.

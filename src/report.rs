@@ -50,11 +50,7 @@ fn points(t: &Tally) -> String {
 }
 
 fn rating(t: &Tally) -> String {
-    match Rating::from_tally(t) {
-        // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
-        Some(r) => format!("{:+.0} ± {:.0}", r.elo.round() + 0.0, r.error),
-        None => "-".to_string(),
-    }
+    Rating::from_tally(t).map_or("-".to_string(), |r| r.text())
 }
 
 /// The standings table: one row per bot, best first.
@@ -222,14 +218,15 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
 /// The standings as CSV, one row per bot, best first.
 pub fn csv(s: &Standings) -> String {
     let mut out = String::from(
-        "rank,bot,games,won,lost,tie,points,win_percent,mean_goal,elo,elo_error,forfeits\n",
+        "rank,bot,games,won,lost,tie,points,win_percent,mean_goal,elo,elo_low,elo_high,forfeits\n",
     );
     for (rank, &b) in s.ranking().iter().enumerate() {
         let t = &s.totals[b];
         let r = Rating::from_tally(t);
+        let num = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.1}"));
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{}",
+            "{},{},{},{},{},{},{},{:.4},{:.4},{},{},{},{}",
             rank + 1,
             s.bots[b],
             t.games,
@@ -239,8 +236,9 @@ pub fn csv(s: &Standings) -> String {
             t.points(),
             t.win_percent(),
             t.mean_goal(),
-            r.map_or(String::new(), |r| format!("{:.1}", r.elo)),
-            r.map_or(String::new(), |r| format!("{:.1}", r.error)),
+            num(r.and_then(|r| r.elo)),
+            num(r.and_then(|r| r.low)),
+            num(r.and_then(|r| r.high)),
             s.forfeits[b].values().sum::<u64>()
         );
     }
@@ -259,7 +257,8 @@ struct JsonBot<'a> {
     win_percent: f64,
     mean_goal: f64,
     elo: Option<f64>,
-    elo_error: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
     forfeits: &'a std::collections::BTreeMap<String, u64>,
     opponents: Vec<JsonOpponent<'a>>,
 }
@@ -293,8 +292,9 @@ pub fn json(h: &Header, s: &Standings) -> String {
                 points: t.points(),
                 win_percent: t.win_percent(),
                 mean_goal: t.mean_goal(),
-                elo: r.map(|r| r.elo),
-                elo_error: r.map(|r| r.error),
+                elo: r.and_then(|r| r.elo),
+                elo_low: r.and_then(|r| r.low),
+                elo_high: r.and_then(|r| r.high),
                 forfeits: &s.forfeits[b],
                 opponents: (0..s.bots.len())
                     .filter(|&o| o != b && s.vs[b][o].games > 0)

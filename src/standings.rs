@@ -55,40 +55,73 @@ pub fn percent(part: u64, whole: u64) -> f64 {
     }
 }
 
-/// An Elo difference against the bot's own opponents, with a 95% interval.
+/// An Elo difference against the bot's own opponents, with its 95% interval.
+///
+/// A perfect score has no finite estimate: then `elo` is `None` and only the
+/// bound the games support is given (`low` after all wins, `high` after all
+/// losses). An interval end is `None` where it is unbounded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
-    pub elo: f64,
-    /// Half the width of the 95% interval.
-    pub error: f64,
+    pub elo: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
 }
 
-/// The Elo difference that scores `score` (0..1) in expectation.
+/// The Elo difference that scores `score` (strictly between 0 and 1) in expectation.
 fn elo_of(score: f64) -> f64 {
-    let s = score.clamp(1e-3, 1.0 - 1e-3);
-    -400.0 * (1.0 / s - 1.0).log10()
+    -400.0 * (1.0 / score - 1.0).log10()
 }
 
 impl Rating {
     /// The performance rating of a bot from its total: the Elo difference to the
-    /// average opponent it met, and the 95% interval from the spread of its
-    /// per-game scores (as cutechess-cli and fastchess report a match).
+    /// average opponent it met, with the 95% interval from the spread of its
+    /// per-game scores (as cutechess-cli and fastchess report a match). After
+    /// `n` wins in `n` games the bound is exact: the score `p` with `p^n = 0.025`.
     pub fn from_tally(t: &Tally) -> Option<Rating> {
         if t.games == 0 {
             return None;
         }
         let n = t.games as f64;
+        if t.won == t.games || t.lost == t.games {
+            let bound = elo_of(0.025f64.powf(1.0 / n));
+            let (low, high) = if t.won == t.games {
+                (Some(bound), None)
+            } else {
+                (None, Some(-bound))
+            };
+            return Some(Rating {
+                elo: None,
+                low,
+                high,
+            });
+        }
         let score = t.points() / n;
         let variance = (t.won as f64 * (1.0 - score).powi(2)
             + t.tie as f64 * (0.5 - score).powi(2)
             + t.lost as f64 * score.powi(2))
             / n;
         let margin = 1.959964 * (variance / n).sqrt();
-        let (lo, hi) = (elo_of(score - margin), elo_of(score + margin));
+        let end = |s: f64| (s > 0.0 && s < 1.0).then(|| elo_of(s));
         Some(Rating {
-            elo: elo_of(score),
-            error: (hi - lo) / 2.0,
+            elo: Some(elo_of(score)),
+            low: end(score - margin),
+            high: end(score + margin),
         })
+    }
+
+    /// `+24 ± 34`; `> +692` or `< -692` where an end is unbounded.
+    pub fn text(&self) -> String {
+        // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
+        let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
+        match (self.elo, self.low, self.high) {
+            (Some(_), Some(lo), Some(hi)) => {
+                let mid = self.elo.unwrap();
+                format!("{} ± {:.0}", signed(mid), (hi - lo) / 2.0)
+            }
+            (_, Some(lo), None) => format!("> {}", signed(lo)),
+            (_, None, Some(hi)) => format!("< {}", signed(hi)),
+            _ => "-".to_string(),
+        }
     }
 }
 
@@ -254,37 +287,64 @@ mod tests {
 
     #[test]
     fn ratings() {
-        let even = Tally {
-            games: 100,
-            won: 40,
-            lost: 40,
-            tie: 20,
+        let tally = |won, lost, tie| Tally {
+            games: won + lost + tie,
+            won,
+            lost,
+            tie,
             goal_sum: 0,
         };
-        let r = Rating::from_tally(&even).unwrap();
-        assert!(r.elo.abs() < 1e-9);
-        // score 0.5, sd 0.447, se 0.0447 -> +-0.0877 in score -> about +-61 Elo
-        assert!((r.error - 61.2).abs() < 1.0, "{r:?}");
-        let strong = Tally {
-            games: 100,
-            won: 75,
-            lost: 25,
-            tie: 0,
-            goal_sum: 0,
-        };
-        let r = Rating::from_tally(&strong).unwrap();
-        assert!((r.elo - 190.8).abs() < 0.5, "{r:?}");
-        let more = Tally {
-            games: 400,
-            won: 300,
-            lost: 100,
-            tie: 0,
-            goal_sum: 0,
-        };
+        let r = Rating::from_tally(&tally(40, 40, 20)).unwrap();
+        assert!(r.elo.unwrap().abs() < 1e-9);
+        // score 0.5, sd 0.447, se 0.0447 -> +-0.0877 in score -> about +-62 Elo
+        let half = (r.high.unwrap() - r.low.unwrap()) / 2.0;
+        assert!((half - 61.6).abs() < 0.5, "{r:?}");
+        assert_eq!(r.text(), "+0 ± 62");
+        let strong = Rating::from_tally(&tally(75, 25, 0)).unwrap();
+        assert!((strong.elo.unwrap() - 190.8).abs() < 0.5, "{strong:?}");
+        let more = Rating::from_tally(&tally(300, 100, 0)).unwrap();
+        let width = |r: &Rating| r.high.unwrap() - r.low.unwrap();
         assert!(
-            Rating::from_tally(&more).unwrap().error < r.error / 1.8,
-            "error shrinks with games"
+            width(&more) < width(&strong) / 1.8,
+            "the interval shrinks with games"
         );
         assert_eq!(Rating::from_tally(&Tally::default()), None);
+    }
+
+    #[test]
+    fn perfect_scores_give_a_bound_not_a_number() {
+        let all = Rating::from_tally(&Tally {
+            games: 200,
+            won: 200,
+            lost: 0,
+            tie: 0,
+            goal_sum: 0,
+        })
+        .unwrap();
+        assert_eq!(all.elo, None);
+        // 0.025^(1/200) = 0.98173 -> 400 log10(0.98173 / 0.01827) = 692
+        assert_eq!(all.text(), "> +692");
+        let none = Rating::from_tally(&Tally {
+            games: 200,
+            won: 0,
+            lost: 200,
+            tie: 0,
+            goal_sum: 0,
+        })
+        .unwrap();
+        assert_eq!(none.text(), "< -692");
+        let almost = Rating::from_tally(&Tally {
+            games: 200,
+            won: 199,
+            lost: 1,
+            tie: 0,
+            goal_sum: 0,
+        })
+        .unwrap();
+        assert!(
+            almost.elo.unwrap() > 900.0 && almost.high.is_none(),
+            "{almost:?}"
+        );
+        assert!(almost.text().starts_with("> +"), "{}", almost.text());
     }
 }

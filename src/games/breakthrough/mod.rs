@@ -1,5 +1,7 @@
-//! The breakthrough game: see `rules.rs` for its rules and parameters.
+//! The breakthrough game: `rules.rs` has its rules and parameters, `bots.rs` its own bots.
 
+mod bots;
 mod rules;
 
+pub use bots::*;
 pub use rules::*;

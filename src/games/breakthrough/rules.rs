@@ -150,6 +150,15 @@ impl Breakthrough {
         }
     }
 
+    /// The cells `seat`'s pieces could capture on (diagonally forward).
+    pub fn attacks(&self, seat: Seat) -> u64 {
+        let own = self.pieces[seat];
+        match seat {
+            Seat::First => ((own & !FILE_A) << 7) | ((own & !FILE_H) << 9),
+            Seat::Second => ((own & !FILE_A) >> 9) | ((own & !FILE_H) >> 7),
+        }
+    }
+
     /// Counts the leaf positions `depth` moves ahead (games that end early stop there).
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 || self.winner.is_some() {
@@ -205,6 +214,17 @@ impl Game for Breakthrough {
         "8x8 Breakthrough: race a piece to the far row, capturing diagonally";
     type Move = Step;
     type Params = BreakthroughParams;
+
+    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+        super::bots::BOTS
+    }
+
+    fn builtin_bot(
+        name: &str,
+        params: &toml::Table,
+    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
+        super::bots::builtin(name, params)
+    }
 
     fn check_params(_: &BreakthroughParams) -> Result<(), String> {
         Ok(())

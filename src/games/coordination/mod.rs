@@ -1,5 +1,7 @@
-//! The coordination game: see `rules.rs` for its rules and parameters.
+//! The coordination game: `rules.rs` has its rules and parameters, `bots.rs` its own bots.
 
+mod bots;
 mod rules;
 
+pub use bots::*;
 pub use rules::*;

@@ -85,6 +85,17 @@ impl Game for Coordination {
     type Move = Side;
     type Params = CoordinationParams;
 
+    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+        super::bots::BOTS
+    }
+
+    fn builtin_bot(
+        name: &str,
+        params: &toml::Table,
+    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
+        super::bots::builtin(name, params)
+    }
+
     fn check_params(p: &CoordinationParams) -> Result<(), String> {
         if p.rounds == 0 || p.rounds > 10_000 {
             return Err(format!("rounds must be 1..=10000, got {}", p.rounds));

@@ -97,6 +97,17 @@ impl Game for Troops {
     type Move = Split;
     type Params = TroopsParams;
 
+    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+        super::bots::BOTS
+    }
+
+    fn builtin_bot(
+        name: &str,
+        params: &toml::Table,
+    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
+        super::bots::builtin(name, params)
+    }
+
     fn check_params(p: &TroopsParams) -> Result<(), String> {
         if p.rounds == 0 || p.rounds > 1000 {
             return Err(format!("rounds must be 1..=1000, got {}", p.rounds));

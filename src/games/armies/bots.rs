@@ -1,0 +1,63 @@
+//! Armies bots beyond `random`.
+
+use super::{Armies, Commit, Commitment};
+use crate::{bot::BotError, game::BotInfo, Bot, Seat};
+
+pub const BOTS: &[BotInfo] = &[BotInfo {
+    name: "even",
+    about: "spreads its armies evenly over the rounds left (all in when armies are added)",
+}];
+
+/// Commits its armies divided by the rounds left, so it never runs dry early.
+#[derive(Default)]
+pub struct Even;
+
+impl Bot<Armies> for Even {
+    fn choose(&mut self, game: &Armies, seat: Seat) -> Result<Commitment, BotError> {
+        let armies = game.armies[seat];
+        let left = game.rounds - game.round;
+        Ok(Commitment(match game.commit {
+            Commit::Spend => armies / left.max(1),
+            // committing more only grows the armies: always commit everything
+            Commit::Add => armies,
+        }))
+    }
+}
+
+/// This game's bots by name.
+pub fn builtin(
+    name: &str,
+    params: &toml::Table,
+) -> Option<Result<crate::game::BotFactory<Armies>, String>> {
+    match name {
+        "even" => Some(crate::bot::simple::<Armies, Even>(name, params)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        bot::RandomBot, games::armies::ArmiesParams, referee::play_game, BySeat, GameResult,
+    };
+
+    #[test]
+    fn even_spreads_its_armies_and_beats_random() {
+        let params = ArmiesParams::default();
+        let mut won = 0;
+        for g in 0..400u64 {
+            let (mut a, mut b) = (Even, RandomBot::new());
+            let p = play_game(
+                &params,
+                BySeat::new(&mut b, &mut a),
+                BySeat::new(g, g + 7),
+                100,
+            );
+            let commits: Vec<u32> = p.turns.iter().map(|t| t.second.unwrap().0).collect();
+            assert_eq!(commits, vec![2; 10], "20 armies over 10 rounds");
+            won += usize::from(p.result == GameResult::Second);
+        }
+        assert!(won >= 300, "even won only {won} of 400");
+    }
+}
