@@ -96,6 +96,14 @@ impl Rating {
             });
         }
         let score = t.points() / n;
+        if t.tie == t.games {
+            // no spread to estimate an interval from
+            return Some(Rating {
+                elo: Some(0.0),
+                low: None,
+                high: None,
+            });
+        }
         let variance = (t.won as f64 * (1.0 - score).powi(2)
             + t.tie as f64 * (0.5 - score).powi(2)
             + t.lost as f64 * score.powi(2))
@@ -109,18 +117,17 @@ impl Rating {
         })
     }
 
-    /// `+24 ± 34`; `> +692` or `< -692` where an end is unbounded.
+    /// `+24 ± 34`; `> +692` or `< -692` where an end is unbounded; `+0`
+    /// after nothing but draws (no spread to estimate an interval from).
     pub fn text(&self) -> String {
         // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
         let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
         match (self.elo, self.low, self.high) {
-            (Some(_), Some(lo), Some(hi)) => {
-                let mid = self.elo.unwrap();
-                format!("{} ± {:.0}", signed(mid), (hi - lo) / 2.0)
-            }
+            (Some(elo), Some(lo), Some(hi)) => format!("{} ± {:.0}", signed(elo), (hi - lo) / 2.0),
             (_, Some(lo), None) => format!("> {}", signed(lo)),
             (_, None, Some(hi)) => format!("< {}", signed(hi)),
-            _ => "-".to_string(),
+            (Some(elo), None, None) => signed(elo),
+            (None, None, None) | (None, Some(_), Some(_)) => "-".to_string(),
         }
     }
 }
@@ -346,5 +353,14 @@ mod tests {
             "{almost:?}"
         );
         assert!(almost.text().starts_with("> +"), "{}", almost.text());
+        let draws = Rating::from_tally(&Tally {
+            games: 50,
+            won: 0,
+            lost: 0,
+            tie: 50,
+            goal_sum: 0,
+        })
+        .unwrap();
+        assert_eq!(draws.text(), "+0", "all draws: no spread, no interval");
     }
 }
