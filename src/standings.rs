@@ -181,13 +181,21 @@ impl Standings {
         s
     }
 
-    /// Bot indices from first place to last: by points, then mean goal, then name.
+    /// Bot indices from first place to last: by points per game (in a gauntlet
+    /// the champion plays more games than the others), then mean goal, then name.
     pub fn ranking(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.bots.len()).collect();
+        let score = |t: &Tally| {
+            if t.games == 0 {
+                0.0
+            } else {
+                t.points() / t.games as f64
+            }
+        };
         order.sort_by(|&a, &b| {
             let (ta, tb) = (&self.totals[a], &self.totals[b]);
-            tb.points()
-                .total_cmp(&ta.points())
+            score(tb)
+                .total_cmp(&score(ta))
                 .then(tb.mean_goal().total_cmp(&ta.mean_goal()))
                 .then(self.bots[a].cmp(&self.bots[b]))
         });
@@ -290,6 +298,51 @@ mod tests {
         // every game counted once per side
         let total_games: u64 = s.totals.iter().map(|t| t.games).sum();
         assert_eq!(total_games, 2 * records.len() as u64);
+    }
+
+    #[test]
+    fn ranking_is_by_points_per_game() {
+        // a gauntlet: "champ" plays both others, who never meet
+        let bots: Vec<String> = ["champ", "x", "y"].map(String::from).to_vec();
+        let records = [
+            rec(
+                "champ",
+                "x",
+                GameResult::First,
+                (100, 0),
+                Termination::Normal,
+            ),
+            rec(
+                "x",
+                "champ",
+                GameResult::First,
+                (100, 0),
+                Termination::Normal,
+            ),
+            rec(
+                "champ",
+                "y",
+                GameResult::Second,
+                (0, 100),
+                Termination::Normal,
+            ),
+            rec(
+                "y",
+                "champ",
+                GameResult::First,
+                (100, 0),
+                Termination::Normal,
+            ),
+        ];
+        let s = Standings::new(&bots, &records);
+        // champ: 1 point in 4 games; x: 1 in 2; y: 2 in 2
+        assert_eq!(s.totals[0].points(), 1.0);
+        assert_eq!(s.totals[1].points(), 1.0);
+        assert_eq!(
+            s.ranking(),
+            vec![2, 1, 0],
+            "by points per game: y 1.0, x 0.5, champ 0.25"
+        );
     }
 
     #[test]

@@ -105,6 +105,42 @@ fn every_shipped_config_plays_a_full_season() {
 }
 
 #[test]
+fn a_gauntlet_pairs_the_champion_with_every_other_bot_only() {
+    let tmp = TempDir::new().unwrap();
+    run(&config("gauntlet"), tmp.path(), &[])
+        .success()
+        .stdout(predicate::str::contains(
+            "Season gauntlet: coordination, gauntlet of copycat, 3 bots, 200 of 200 games",
+        ));
+    let journal = fs::read_to_string(tmp.path().join("gauntlet/games.jsonl")).unwrap();
+    let mut seatings = BTreeSet::new();
+    for line in journal.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let seats = (
+            v["seats"][0].as_str().unwrap().to_string(),
+            v["seats"][1].as_str().unwrap().to_string(),
+        );
+        assert!(seats.0 == "copycat" || seats.1 == "copycat", "{seats:?}");
+        seatings.insert(seats);
+    }
+    assert_eq!(
+        seatings.len(),
+        4,
+        "the champion takes both seats against both bots"
+    );
+    // left and random never met: their crosstable cells are blank
+    let md = fs::read_to_string(tmp.path().join("gauntlet/leaderboard.md")).unwrap();
+    assert!(
+        md.contains("| left    |      - |  50/100 |        |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| random  |        |  50/100 |      - |"),
+        "{md}"
+    );
+}
+
+#[test]
 fn results_do_not_depend_on_jobs() {
     let (one, two) = (TempDir::new().unwrap(), TempDir::new().unwrap());
     for game in GAMES {
