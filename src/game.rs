@@ -30,6 +30,23 @@ impl IllegalMove {
     }
 }
 
+/// Checks that parameter `key` lies in `range`, for [`Game::check_params`].
+pub fn check_range(
+    key: &str,
+    value: u32,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<(), String> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{key} must be {}..={}, got {value}",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
 /// Makes a fresh in-process bot for each game.
 pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
 

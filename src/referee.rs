@@ -268,22 +268,26 @@ mod tests {
         )
     }
 
-    #[test]
-    fn an_illegal_move_forfeits_and_the_opponent_wins() {
-        let played = bidding(&mut Fixed(101), &mut RandomBot::new(), 1000);
-        assert_eq!(played.result, GameResult::Second);
-        assert_eq!(played.goals, BySeat::new(0, 100));
+    fn assert_forfeit<G: Game>(played: &Played<G>, by: Seat, why: ForfeitReason, detail_has: &str) {
         match &played.termination {
             Termination::Forfeit {
                 seat,
                 reason,
                 detail,
             } => {
-                assert_eq!((*seat, *reason), (Seat::First, ForfeitReason::IllegalMove));
-                assert!(detail.contains("101"), "{detail}");
+                assert_eq!((*seat, *reason), (by, why));
+                assert!(detail.contains(detail_has), "{detail}");
             }
             t => panic!("expected a forfeit, got {t:?}"),
         }
+    }
+
+    #[test]
+    fn an_illegal_move_forfeits_and_the_opponent_wins() {
+        let played = bidding(&mut Fixed(101), &mut RandomBot::new(), 1000);
+        assert_eq!(played.result, GameResult::Second);
+        assert_eq!(played.goals, BySeat::new(0, 100));
+        assert_forfeit(&played, Seat::First, ForfeitReason::IllegalMove, "101");
         assert_eq!(played.termination.kind(), "forfeit: illegal move");
         assert!(played.turns.is_empty());
     }
@@ -310,17 +314,7 @@ mod tests {
     fn a_panicking_bot_forfeits_as_a_crash() {
         let played = bidding(&mut RandomBot::new(), &mut Panics, 1000);
         assert_eq!(played.result, GameResult::First);
-        match &played.termination {
-            Termination::Forfeit {
-                seat,
-                reason,
-                detail,
-            } => {
-                assert_eq!((*seat, *reason), (Seat::Second, ForfeitReason::Crash));
-                assert!(detail.contains("bot bug"), "{detail}");
-            }
-            t => panic!("expected a forfeit, got {t:?}"),
-        }
+        assert_forfeit(&played, Seat::Second, ForfeitReason::Crash, "bot bug");
     }
 
     #[test]

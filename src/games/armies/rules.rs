@@ -25,7 +25,7 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{Game, IllegalMove},
+    game::{check_range, Game, IllegalMove},
     seat::{BySeat, Seat},
     Rng,
 };
@@ -120,13 +120,8 @@ impl Game for Armies {
     }
 
     fn check_params(p: &ArmiesParams) -> Result<(), String> {
-        if p.rounds == 0 || p.rounds > 1000 {
-            return Err(format!("rounds must be 1..=1000, got {}", p.rounds));
-        }
-        if p.armies > 1_000_000 {
-            return Err(format!("armies must be at most 1000000, got {}", p.armies));
-        }
-        Ok(())
+        check_range("rounds", p.rounds, 1..=1000)?;
+        check_range("armies", p.armies, 0..=1_000_000)
     }
 
     fn new(p: &ArmiesParams) -> Self {

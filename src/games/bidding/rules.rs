@@ -25,7 +25,7 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{Game, IllegalMove},
+    game::{check_range, Game, IllegalMove},
     seat::{BySeat, Seat},
     Rng,
 };
@@ -115,17 +115,13 @@ impl Game for Bidding {
     type Params = BiddingParams;
 
     fn check_params(p: &BiddingParams) -> Result<(), String> {
-        if p.length < 2 {
-            return Err(format!("length must be at least 2, got {}", p.length));
-        }
+        check_range("length", p.length, 2..=1000)?;
+        check_range("money", p.money, 0..=1_000_000)?;
         if p.start == 0 || p.start >= p.length {
             return Err(format!(
                 "start must lie strictly between 0 and length {}, got {}",
                 p.length, p.start
             ));
-        }
-        if p.money > 1_000_000 {
-            return Err(format!("money must be at most 1000000, got {}", p.money));
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{Game, IllegalMove},
+    game::{check_range, Game, IllegalMove},
     seat::{BySeat, Seat},
     Rng,
 };
@@ -97,13 +97,8 @@ impl Game for Coordination {
     }
 
     fn check_params(p: &CoordinationParams) -> Result<(), String> {
-        if p.rounds == 0 || p.rounds > 10_000 {
-            return Err(format!("rounds must be 1..=10000, got {}", p.rounds));
-        }
-        if p.reward > 10_000 {
-            return Err(format!("reward must be at most 10000, got {}", p.reward));
-        }
-        Ok(())
+        check_range("rounds", p.rounds, 1..=10_000)?;
+        check_range("reward", p.reward, 0..=10_000)
     }
 
     fn new(p: &CoordinationParams) -> Self {

@@ -19,7 +19,7 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{Game, IllegalMove},
+    game::{check_range, Game, IllegalMove},
     games::armies::round_points,
     seat::{BySeat, Seat},
     Rng,
@@ -109,13 +109,8 @@ impl Game for Troops {
     }
 
     fn check_params(p: &TroopsParams) -> Result<(), String> {
-        if p.rounds == 0 || p.rounds > 1000 {
-            return Err(format!("rounds must be 1..=1000, got {}", p.rounds));
-        }
-        if p.troops == 0 || p.troops > 1000 {
-            return Err(format!("troops must be 1..=1000, got {}", p.troops));
-        }
-        Ok(())
+        check_range("rounds", p.rounds, 1..=1000)?;
+        check_range("troops", p.troops, 1..=1000)
     }
 
     fn new(p: &TroopsParams) -> Self {
