@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use divan::{counter::ItemsCount, Bencher};
 use ladder::{
     bot::RandomBot,
-    config::{Plan, PlannedBot},
+    config::Plan,
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
-    schedule::{bot_seeds, Format},
+    schedule::bot_seeds,
     tournament::{self, Options},
     Bot, BySeat, Game, Seat,
 };
@@ -61,24 +61,8 @@ fn bare_loop<G: Game>(bencher: Bencher) {
 }
 
 fn random_plan<G: Game>() -> Plan<G> {
-    let bot = |name: &str| PlannedBot {
-        name: name.to_string(),
-        spec: ladder::config::BotSpec {
-            builtin: "random".to_string(),
-            params: Default::default(),
-        },
-        factory: ladder::bot::builtin_bot::<G>("random", &Default::default()).unwrap(),
-    };
-    Plan {
-        name: format!("bench-{}", G::NAME),
-        params: G::Params::default(),
-        format: Format::RoundRobin,
-        games_per_pair: GAMES,
-        seed: 1,
-        jobs: Some(1),
-        max_plies: ladder::config::DEFAULT_MAX_PLIES,
-        bots: vec![bot("a"), bot("b")],
-    }
+    let bots = ["random".to_string(), "random".to_string()];
+    ladder::config::match_plan::<G>(&bots, GAMES, 1, 1000).unwrap()
 }
 
 /// The whole season runner with `jobs` worker threads (the journal writer is

@@ -27,11 +27,15 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         max_games: Option<u64>,
     },
-    /// Play an ad-hoc match between two built-in bots; reported like a small season.
+    /// Play an ad-hoc match between two bots; reported like a small season.
+    ///
+    /// A bot is a built-in name (see `ladder list bots`), `cmd:PROGRAM ARGS...` for a program
+    /// speaking the line protocol (docs/PROTOCOL.md), or `hackerrank:PROGRAM ARGS...` for an
+    /// unmodified HackerRank bidding bot. Quote it: `"cmd:python3 bots/python/bidding_bot.py"`.
     Match {
         /// The game, e.g. bidding (see `ladder list games`).
         game: String,
-        /// The bot in the first seat of the first game (see `ladder list bots`).
+        /// The bot in the first seat of the first game.
         first: String,
         /// The other bot; seats alternate game by game.
         second: String,
@@ -41,6 +45,9 @@ pub enum Command {
         /// The match seed; the same seed replays the same games.
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
+        /// Time an external bot has per move, in milliseconds.
+        #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
+        move_time_ms: u32,
         #[command(flatten)]
         run: RunArgs,
     },

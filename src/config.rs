@@ -6,13 +6,14 @@
 //! the file, line, column and key ([`BadInput`]), and is found before anything
 //! is written. `docs/CONFIG.md` documents every key.
 
-use std::{fmt, ops::Range, path::Path};
+use std::{fmt, ops::Range, path::Path, time::Duration};
 
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::{
     bot::builtin_bot,
+    external::{self, Protocol},
     game::{BotFactory, Game, GameKind},
     schedule::Format,
 };
@@ -25,6 +26,10 @@ pub struct BadInput(pub String);
 
 /// The default cap on turns per game; every shipped game ends far sooner.
 pub const DEFAULT_MAX_PLIES: u32 = 10_000;
+/// The default time an external bot has for one move.
+pub const DEFAULT_MOVE_TIME_MS: u32 = 1000;
+/// The default time an external bot has from its start to `ready`.
+pub const DEFAULT_STARTUP_TIME_MS: u32 = 5000;
 
 /// The `[season]` table as written.
 #[derive(Debug, Deserialize)]
@@ -39,6 +44,8 @@ struct RawSeason<P> {
     seed: Option<u64>,
     jobs: Option<Spanned<usize>>,
     max_plies: Option<Spanned<u32>>,
+    move_time_ms: Option<Spanned<u32>>,
+    startup_time_ms: Option<Spanned<u32>>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -46,9 +53,11 @@ struct RawSeason<P> {
 #[serde(deny_unknown_fields)]
 struct RawBot {
     name: Spanned<String>,
-    builtin: Spanned<String>,
-    #[serde(default)]
+    builtin: Option<Spanned<String>>,
     params: Option<Spanned<toml::Table>>,
+    command: Option<Spanned<Vec<String>>>,
+    protocol: Option<Spanned<String>>,
+    dir: Option<Spanned<String>>,
 }
 
 /// A whole config file as written; `P` is the game's parameter type.
@@ -60,18 +69,34 @@ struct RawConfig<P> {
     bots: Vec<RawBot>,
 }
 
-/// A bot of the season: its name, what it is, and how to make one per game.
+/// A bot of the season: its name, what it is as written, and how to run it.
 pub struct PlannedBot<G: Game> {
     pub name: String,
     pub spec: BotSpec,
-    pub factory: BotFactory<G>,
+    pub kind: BotKind<G>,
 }
 
-/// What a bot is, as recorded in `season.json`.
+/// How a planned bot runs.
+pub enum BotKind<G: Game> {
+    /// In-process: a fresh bot from the factory for every game.
+    Builtin(BotFactory<G>),
+    /// A program, with its command resolved against the file system.
+    External(external::Command, Protocol),
+}
+
+/// What a bot is, as written in the config and recorded in `season.json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BotSpec {
-    pub builtin: String,
-    pub params: toml::Table,
+#[serde(untagged)]
+pub enum BotSpec {
+    Builtin {
+        builtin: String,
+        params: toml::Table,
+    },
+    External {
+        command: Vec<String>,
+        protocol: Protocol,
+        dir: Option<String>,
+    },
 }
 
 /// A validated season of game `G`.
@@ -85,6 +110,8 @@ pub struct Plan<G: Game> {
     /// Worker threads asked for in the config (the command line overrides it).
     pub jobs: Option<usize>,
     pub max_plies: u32,
+    /// Time limits of external bots.
+    pub limits: external::Limits,
     pub bots: Vec<PlannedBot<G>>,
 }
 
@@ -95,7 +122,11 @@ impl<G: Game> Plan<G> {
         let bots: Vec<_> = self
             .bots
             .iter()
-            .map(|b| serde_json::json!({"name": b.name, "builtin": b.spec.builtin, "params": b.spec.params}))
+            .map(|b| {
+                let mut v = serde_json::to_value(&b.spec).expect("bot specs serialize");
+                v["name"] = serde_json::Value::String(b.name.clone());
+                v
+            })
             .collect();
         let (format, champion) = match &self.format {
             Format::RoundRobin => ("round-robin", None),
@@ -110,6 +141,8 @@ impl<G: Game> Plan<G> {
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
             "max_plies": self.max_plies,
+            "move_time_ms": self.limits.move_time.as_millis() as u64,
+            "startup_time_ms": self.limits.startup_time.as_millis() as u64,
             "bots": bots,
         })
     }
@@ -225,24 +258,11 @@ pub fn plan<G: Game>(path: &Path, text: &str) -> Result<Plan<G>, BadInput> {
         if bots.iter().any(|p| &p.name == name) {
             return Err(src.error(Some(b.name.span()), format!("two bots are named `{name}`")));
         }
-        let params = b
-            .params
-            .as_ref()
-            .map(|p| p.get_ref().clone())
-            .unwrap_or_default();
-        let span = match &b.params {
-            Some(p) if !params.is_empty() => p.span(),
-            _ => b.builtin.span(),
-        };
-        let factory =
-            builtin_bot::<G>(b.builtin.get_ref(), &params).map_err(|e| src.error(Some(span), e))?;
+        let (spec, kind) = plan_bot::<G>(&src, b)?;
         bots.push(PlannedBot {
             name: name.clone(),
-            spec: BotSpec {
-                builtin: b.builtin.get_ref().clone(),
-                params,
-            },
-            factory,
+            spec,
+            kind,
         });
     }
     if bots.len() < 2 {
@@ -289,6 +309,17 @@ pub fn plan<G: Game>(path: &Path, text: &str) -> Result<Plan<G>, BadInput> {
     };
     let games_per_pair = positive(&src, s.games_per_pair, 2, "games_per_pair")?;
     let max_plies = positive(&src, s.max_plies, DEFAULT_MAX_PLIES, "max_plies")?;
+    let move_ms = positive(&src, s.move_time_ms, DEFAULT_MOVE_TIME_MS, "move_time_ms")?;
+    let startup_ms = positive(
+        &src,
+        s.startup_time_ms,
+        DEFAULT_STARTUP_TIME_MS,
+        "startup_time_ms",
+    )?;
+    let limits = external::Limits {
+        move_time: Duration::from_millis(move_ms.into()),
+        startup_time: Duration::from_millis(startup_ms.into()),
+    };
     let jobs = match s.jobs {
         Some(j) if *j.get_ref() == 0 => {
             return Err(src.error(Some(j.span()), "jobs must be at least 1"))
@@ -303,33 +334,121 @@ pub fn plan<G: Game>(path: &Path, text: &str) -> Result<Plan<G>, BadInput> {
         seed: s.seed.unwrap_or(1),
         jobs,
         max_plies,
+        limits,
         bots,
     })
 }
 
-/// The plan of `ladder match`: two built-in bots, `games` games, seats alternating.
-/// Equal names get suffixes (`random-1`, `random-2`) so the standings can tell them apart.
-pub fn match_plan<G: Game>(bots: &[String; 2], games: u32, seed: u64) -> Result<Plan<G>, BadInput> {
+/// One `[[bot]]` entry: a built-in bot, or a command with its protocol.
+fn plan_bot<G: Game>(src: &Source, b: &RawBot) -> Result<(BotSpec, BotKind<G>), BadInput> {
+    let name_span = Some(b.name.span());
+    match (&b.builtin, &b.command) {
+        (Some(builtin), None) => {
+            for (key, span) in [
+                ("protocol", b.protocol.as_ref().map(|p| p.span())),
+                ("dir", b.dir.as_ref().map(|d| d.span())),
+            ] {
+                if span.is_some() {
+                    return Err(src.error(
+                        span,
+                        format!("`{key}` is for bots with a `command`, not built-in ones"),
+                    ));
+                }
+            }
+            let params = b
+                .params
+                .as_ref()
+                .map(|p| p.get_ref().clone())
+                .unwrap_or_default();
+            let span = match &b.params {
+                Some(p) if !params.is_empty() => p.span(),
+                _ => builtin.span(),
+            };
+            let factory = builtin_bot::<G>(builtin.get_ref(), &params)
+                .map_err(|e| src.error(Some(span), e))?;
+            let spec = BotSpec::Builtin {
+                builtin: builtin.get_ref().clone(),
+                params,
+            };
+            Ok((spec, BotKind::Builtin(factory)))
+        }
+        (None, Some(command)) => {
+            if let Some(p) = &b.params {
+                return Err(src.error(
+                    Some(p.span()),
+                    "`params` is for built-in bots; pass a program its options in `command`",
+                ));
+            }
+            let protocol = match b.protocol.as_ref().map(|p| p.get_ref().as_str()) {
+                None | Some("line") => Protocol::Line,
+                Some("hackerrank") if G::NAME == "bidding" => Protocol::Hackerrank,
+                Some("hackerrank") => {
+                    let span = b.protocol.as_ref().map(|p| p.span());
+                    return Err(src.error(
+                        span,
+                        format!(
+                            "protocol \"hackerrank\" is for the bidding game, not {}",
+                            G::NAME
+                        ),
+                    ));
+                }
+                Some(other) => {
+                    let span = b.protocol.as_ref().map(|p| p.span());
+                    return Err(src.error(
+                        span,
+                        format!("unknown protocol `{other}`; known: line, hackerrank"),
+                    ));
+                }
+            };
+            let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
+            let resolved = external::Command::resolve(
+                command.get_ref(),
+                dir.as_deref().map(Path::new),
+                protocol == Protocol::Hackerrank,
+            )
+            .map_err(|e| src.error(Some(command.span()), e))?;
+            let spec = BotSpec::External {
+                command: command.get_ref().clone(),
+                protocol,
+                dir,
+            };
+            Ok((spec, BotKind::External(resolved, protocol)))
+        }
+        (Some(_), Some(c)) => Err(src.error(
+            Some(c.span()),
+            "a bot has either `builtin` or `command`, not both",
+        )),
+        (None, None) => Err(src.error(
+            name_span,
+            "a bot needs `builtin` (an in-process bot) or `command` (a program)",
+        )),
+    }
+}
+
+/// The plan of `ladder match`: two bots, `games` games, seats alternating.
+///
+/// A bot is a built-in name (`random`), `cmd:PROGRAM ARGS...` for a program
+/// speaking the line protocol, or `hackerrank:PROGRAM ARGS...` for a
+/// HackerRank-style bidding bot; the words are split at blanks, with no shell.
+/// Equal names get suffixes (`random-1`, `random-2`).
+pub fn match_plan<G: Game>(
+    bots: &[String; 2],
+    games: u32,
+    seed: u64,
+    move_time_ms: u32,
+) -> Result<Plan<G>, BadInput> {
     if games == 0 {
         return Err(BadInput("--games must be at least 1".to_string()));
     }
-    let names = if bots[0] == bots[1] {
-        [format!("{}-1", bots[0]), format!("{}-2", bots[1])]
-    } else {
-        bots.clone()
-    };
-    let mut planned = Vec::new();
-    for (builtin, name) in bots.iter().zip(names) {
-        check_name(&name).map_err(BadInput)?;
-        let factory = builtin_bot::<G>(builtin, &toml::Table::new()).map_err(BadInput)?;
-        planned.push(PlannedBot {
-            name,
-            spec: BotSpec {
-                builtin: builtin.clone(),
-                params: toml::Table::new(),
-            },
-            factory,
-        });
+    let mut planned: Vec<PlannedBot<G>> = Vec::new();
+    for text in bots {
+        let (name, spec, kind) = match_bot::<G>(text)?;
+        planned.push(PlannedBot { name, spec, kind });
+    }
+    if planned[0].name == planned[1].name {
+        let name = planned[0].name.clone();
+        planned[0].name = format!("{name}-1");
+        planned[1].name = format!("{name}-2");
     }
     Ok(Plan {
         name: format!(
@@ -344,8 +463,84 @@ pub fn match_plan<G: Game>(bots: &[String; 2], games: u32, seed: u64) -> Result<
         seed,
         jobs: None,
         max_plies: DEFAULT_MAX_PLIES,
+        limits: external::Limits {
+            move_time: Duration::from_millis(move_time_ms.into()),
+            startup_time: Duration::from_millis(DEFAULT_STARTUP_TIME_MS.into()),
+        },
         bots: planned,
     })
+}
+
+/// One bot of `ladder match`: its name, spec and kind.
+fn match_bot<G: Game>(text: &str) -> Result<(String, BotSpec, BotKind<G>), BadInput> {
+    let external = [
+        ("cmd:", Protocol::Line),
+        ("hackerrank:", Protocol::Hackerrank),
+    ]
+    .into_iter()
+    .find_map(|(prefix, protocol)| text.strip_prefix(prefix).map(|rest| (rest, protocol)));
+    let Some((rest, protocol)) = external else {
+        let factory = builtin_bot::<G>(text, &toml::Table::new()).map_err(BadInput)?;
+        let spec = BotSpec::Builtin {
+            builtin: text.to_string(),
+            params: toml::Table::new(),
+        };
+        return Ok((
+            check_name(text).map_err(BadInput)?,
+            spec,
+            BotKind::Builtin(factory),
+        ));
+    };
+    if protocol == Protocol::Hackerrank && G::NAME != "bidding" {
+        return Err(BadInput(format!(
+            "hackerrank: bots play the bidding game, not {}",
+            G::NAME
+        )));
+    }
+    let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+    let command = external::Command::resolve(&argv, None, protocol == Protocol::Hackerrank)
+        .map_err(|e| BadInput(format!("`{text}`: {e}")))?;
+    let spec = BotSpec::External {
+        command: argv.clone(),
+        protocol,
+        dir: None,
+    };
+    Ok((
+        bot_name_of(&argv),
+        spec,
+        BotKind::External(command, protocol),
+    ))
+}
+
+/// A bot name from a command: the file name of its last argument that names a
+/// file (a script), else of the program, without extension, reduced to the
+/// characters names allow.
+pub fn bot_name_of(argv: &[String]) -> String {
+    let last = argv[1..]
+        .iter()
+        .rev()
+        .find(|a| Path::new(a).is_file())
+        .or(argv.first())
+        .map_or("bot", String::as_str);
+    let stem = Path::new(last)
+        .file_stem()
+        .map_or("bot".into(), |s| s.to_string_lossy());
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "bot".to_string()
+    } else {
+        name
+    }
 }
 
 fn positive(

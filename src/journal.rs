@@ -217,6 +217,11 @@ impl Journal {
                     fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
                 }
             }
+            let logs = dir.join("logs");
+            if logs.is_dir() {
+                fs::remove_dir_all(&logs)
+                    .with_context(|| format!("removing {}", logs.display()))?;
+            }
         }
         check_same_season(&season_path, &games_path, season)?;
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

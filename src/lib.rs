@@ -11,9 +11,11 @@
 
 pub mod bot;
 pub mod config;
+pub mod external;
 pub mod game;
 pub mod games;
 pub mod journal;
+pub mod protocol;
 pub mod referee;
 pub mod report;
 pub mod schedule;

@@ -18,6 +18,7 @@ use crate::cli::{Cli, Command, ListWhat, RunArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    ladder::external::process::install_cleanup();
     let result = match cli.command {
         Command::Run {
             config,
@@ -30,8 +31,9 @@ fn main() -> ExitCode {
             second,
             games,
             seed,
+            move_time_ms,
             run,
-        } => play_match(&game, [first, second], games, seed, &run),
+        } => play_match(&game, [first, second], games, seed, move_time_ms, &run),
         Command::List { what, game } => list(what, game.as_deref()),
     };
     match result {
@@ -87,13 +89,21 @@ impl GameVisitor for RunConfig<'_> {
 }
 
 /// `ladder match GAME BOT BOT`: always a fresh season of its own.
-fn play_match(game: &str, bots: [String; 2], games: u32, seed: u64, run: &RunArgs) -> Result<()> {
+fn play_match(
+    game: &str,
+    bots: [String; 2],
+    games: u32,
+    seed: u64,
+    move_time_ms: u32,
+    run: &RunArgs,
+) -> Result<()> {
     let kind = game_kind(game)?;
     let opts = options(run, None, true);
     let summary = kind.visit(RunMatch {
         bots,
         games,
         seed,
+        move_time_ms,
         opts: &opts,
     })?;
     print_summary(&summary);
@@ -104,13 +114,14 @@ struct RunMatch<'a> {
     bots: [String; 2],
     games: u32,
     seed: u64,
+    move_time_ms: u32,
     opts: &'a Options,
 }
 
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
     fn visit<G: Game>(self) -> Result<Summary> {
-        let plan = config::match_plan::<G>(&self.bots, self.games, self.seed)?;
+        let plan = config::match_plan::<G>(&self.bots, self.games, self.seed, self.move_time_ms)?;
         tournament::run(&plan, self.opts)
     }
 }

@@ -7,8 +7,10 @@
 //! part, on records in schedule order.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, HashMap},
+    path::Path,
     path::PathBuf,
+    sync::Arc,
     sync::{
         atomic::{AtomicBool, Ordering},
         mpsc,
@@ -21,7 +23,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::{
-    config::Plan,
+    config::{BotKind, Plan},
+    external::{self, process::Log, Protocol},
+    game::BotFactory,
     game::Game,
     journal::{Finished, Journal, Lines, Scored},
     referee::{play_game, Played},
@@ -29,6 +33,7 @@ use crate::{
     schedule::{bot_seeds, schedule, Fixture, Format},
     seat::BySeat,
     standings::Standings,
+    Bot,
 };
 
 /// How to run a season, beyond what the config says.
@@ -57,16 +62,99 @@ pub struct Summary {
     pub resumed: u64,
 }
 
-/// Plays one scheduled game with fresh bots.
-pub fn play_fixture<G: Game>(plan: &Plan<G>, fx: &Fixture) -> Played<G> {
-    let mut first = (plan.bots[fx.seats.first].factory)();
-    let mut second = (plan.bots[fx.seats.second].factory)();
-    play_game::<G>(
+/// How the tournament makes one bot of the season.
+pub struct Maker<G: Game> {
+    factory: BotFactory<G>,
+    /// One bot (a process) serves all of a pairing's games on a worker,
+    /// instead of a fresh one per game.
+    persistent: bool,
+}
+
+/// Makers for the bots of `plan`; external bots log stderr to `dir/logs/<bot>.log`.
+pub fn makers<G: Game>(plan: &Plan<G>, dir: &Path) -> Result<Vec<Maker<G>>> {
+    let params = serde_json::to_value(&plan.params)?;
+    plan.bots
+        .iter()
+        .map(|b| {
+            Ok(match &b.kind {
+                BotKind::Builtin(factory) => Maker {
+                    factory: Arc::clone(factory),
+                    persistent: false,
+                },
+                BotKind::External(command, protocol) => {
+                    let path = dir.join("logs").join(format!("{}.log", b.name));
+                    let log = Log::open(Some(&path))
+                        .with_context(|| format!("opening {}", path.display()))?;
+                    Maker {
+                        factory: external::factory::<G>(
+                            command,
+                            *protocol,
+                            &plan.limits,
+                            log,
+                            &params,
+                        ),
+                        persistent: *protocol == Protocol::Line,
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// The persistent bots a worker holds for the pairing it is playing.
+pub struct Lineup<G: Game> {
+    pair: usize,
+    bots: HashMap<usize, Box<dyn Bot<G>>>,
+}
+
+impl<G: Game> Default for Lineup<G> {
+    fn default() -> Self {
+        Lineup {
+            pair: usize::MAX,
+            bots: HashMap::new(),
+        }
+    }
+}
+
+impl<G: Game> Lineup<G> {
+    /// Bot `b` for a game of pairing `pair`: the one kept from the pairing's
+    /// earlier games if it is persistent, else a fresh one. Moving on to another
+    /// pairing ends the previous pairing's bots.
+    fn take(&mut self, makers: &[Maker<G>], b: usize, pair: usize) -> Box<dyn Bot<G>> {
+        if pair != self.pair {
+            self.bots.clear();
+            self.pair = pair;
+        }
+        self.bots
+            .remove(&b)
+            .unwrap_or_else(|| (makers[b].factory)())
+    }
+
+    fn give_back(&mut self, makers: &[Maker<G>], b: usize, bot: Box<dyn Bot<G>>) {
+        if makers[b].persistent {
+            self.bots.insert(b, bot);
+        }
+    }
+}
+
+/// Plays one scheduled game.
+pub fn play_fixture<G: Game>(
+    plan: &Plan<G>,
+    makers: &[Maker<G>],
+    lineup: &mut Lineup<G>,
+    fx: &Fixture,
+) -> Played<G> {
+    let mut first = lineup.take(makers, fx.seats.first, fx.pair);
+    let mut second = lineup.take(makers, fx.seats.second, fx.pair);
+    let played = play_game::<G>(
         &plan.params,
         BySeat::new(&mut *first, &mut *second),
         bot_seeds(fx.seed),
         plan.max_plies,
-    )
+    );
+    lineup.give_back(makers, fx.seats.first, first);
+    lineup.give_back(makers, fx.seats.second, second);
+    played
 }
 
 fn format_name<G: Game>(plan: &Plan<G>) -> String {
@@ -100,10 +188,10 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let jobs = opts
         .jobs
         .or(plan.jobs)
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let bar = progress_bar(pending.len() as u64, opts.progress);
-    let new = play_all(plan, &pending, jobs, journal, &bar)?;
+    let makers = makers(plan, &dir)?;
+    let new = play_all(plan, &makers, &pending, jobs, journal, &bar)?;
     bar.finish_and_clear();
 
     let played = new.len() as u64;
@@ -142,14 +230,20 @@ struct Chunk {
 }
 
 /// Plays a chunk of fixtures and formats their journal lines.
-fn play_chunk<G: Game>(plan: &Plan<G>, fixtures: &[&Fixture], bar: &ProgressBar) -> Chunk {
+fn play_chunk<G: Game>(
+    plan: &Plan<G>,
+    makers: &[Maker<G>],
+    lineup: &mut Lineup<G>,
+    fixtures: &[&Fixture],
+    bar: &ProgressBar,
+) -> Chunk {
     let mut chunk = Chunk {
         lines: Lines::default(),
         scored: Vec::with_capacity(fixtures.len()),
     };
     for fx in fixtures {
         let start = Instant::now();
-        let played = play_fixture(plan, fx);
+        let played = play_fixture(plan, makers, lineup, fx);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let finished = Finished {
             index: fx.index,
@@ -169,6 +263,7 @@ fn play_chunk<G: Game>(plan: &Plan<G>, fixtures: &[&Fixture], bar: &ProgressBar)
 /// games in schedule order, flushing whenever it has caught up with the workers.
 fn play_all<G: Game>(
     plan: &Plan<G>,
+    makers: &[Maker<G>],
     pending: &[&Fixture],
     jobs: usize,
     mut journal: Journal,
@@ -189,16 +284,19 @@ fn play_all<G: Game>(
             }
             result
         });
+        let mut tx = Some(tx);
         pool.install(|| {
-            pending
-                .par_chunks(chunk)
-                .enumerate()
-                .for_each_with(tx, |tx, (c, fixtures)| {
+            let tx = tx.take().expect("the sender, once");
+            pending.par_chunks(chunk).enumerate().for_each_init(
+                || (tx.clone(), Lineup::default()),
+                |(tx, lineup), (c, fixtures)| {
                     if failed.load(Ordering::Relaxed) {
                         return;
                     }
-                    let _ = tx.send((c, play_chunk(plan, fixtures, bar)));
-                });
+                    let _ = tx.send((c, play_chunk(plan, makers, lineup, fixtures, bar)));
+                },
+            );
+            drop(tx); // the writer stops when every sender is gone
         });
         writer
             .join()

@@ -1,0 +1,145 @@
+//! Unmodified HackerRank "The Bidding Game" bots: one process per move.
+//!
+//! For every move ladder starts the program afresh in the bot's own working
+//! directory (a fresh one per game, kept for the whole game, since some bots
+//! keep state in files) and writes four lines to its stdin, then closes it:
+//!
+//! ```text
+//! 1                 the bot's player id (1 or 2)
+//! 5                 the bottle's position, 0..10; player 1 wants 0
+//! 20 17             player 1's earlier bids, space-separated (empty at first)
+//! 21 17             player 2's earlier bids
+//! ```
+//!
+//! It reads one integer from stdout (a line end is optional). Anything else,
+//! no answer in time, or a bid the rules forbid, forfeits the game.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Instant,
+};
+
+use super::{
+    line::shorten,
+    process::{Child, Log},
+    Command, Limits,
+};
+use crate::{
+    bot::{Bot, BotError},
+    games::bidding::{Bid, Bidding},
+    seat::{BySeat, Seat},
+};
+
+/// A HackerRank-style bidding bot.
+pub struct HackerRankBot {
+    command: Command,
+    limits: Limits,
+    log: Arc<Mutex<Log>>,
+    workdir: Option<tempfile::TempDir>,
+    bids: BySeat<Vec<u32>>,
+}
+
+impl HackerRankBot {
+    /// `command` must not depend on its working directory: every path in it
+    /// is made absolute when the config is read.
+    pub fn new(command: Command, limits: Limits, log: Arc<Mutex<Log>>) -> Self {
+        HackerRankBot {
+            command,
+            limits,
+            log,
+            workdir: None,
+            bids: BySeat::default(),
+        }
+    }
+
+    /// The four input lines for `seat` in `game`.
+    pub fn input(&self, game: &Bidding, seat: Seat) -> String {
+        let list = |bids: &[u32]| {
+            bids.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}\n{}\n{}\n{}\n",
+            seat.number(),
+            game.position,
+            list(&self.bids.first),
+            list(&self.bids.second)
+        )
+    }
+}
+
+impl Bot<Bidding> for HackerRankBot {
+    fn new_game(&mut self, _: &Bidding, _: Seat, _: u64) -> Result<(), BotError> {
+        self.bids = BySeat::default();
+        let dir = tempfile::Builder::new()
+            .prefix("ladder-hackerrank-")
+            .tempdir()
+            .map_err(|e| BotError::Crash(format!("cannot make a working directory: {e}")))?;
+        self.workdir = Some(dir);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        let deadline = Instant::now() + self.limits.move_time;
+        let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
+        let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log)?;
+        let input = self.input(game, seat);
+        child.send_text(&input)?;
+        child.close_stdin();
+        let line = child.recv(deadline, "bid")?;
+        let bid = line
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| BotError::BadOutput(format!("`{}` is not a bid", shorten(line.trim()))))?;
+        // the process may finish in its own time; dropping it ends the group
+        Ok(Bid(bid))
+    }
+
+    fn observe(&mut self, _: &Bidding, moves: &BySeat<Option<Bid>>) -> Result<(), BotError> {
+        for seat in Seat::ALL {
+            if let Some(Bid(b)) = moves[seat] {
+                self.bids[seat].push(b);
+            }
+        }
+        Ok(())
+    }
+
+    fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) {
+        self.workdir = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{games::bidding::BiddingParams, Game};
+    use std::time::Duration;
+
+    #[test]
+    fn input_lines() {
+        let limits = Limits {
+            move_time: Duration::from_secs(1),
+            startup_time: Duration::from_secs(1),
+        };
+        let log = Log::open(None).unwrap();
+        let mut bot = HackerRankBot::new(
+            Command {
+                argv: vec!["true".into()],
+                dir: None,
+            },
+            limits,
+            log,
+        );
+        let mut game = Bidding::new(&BiddingParams::default());
+        assert_eq!(bot.input(&game, Seat::First), "1\n5\n\n\n");
+        let round = BySeat::new(Some(Bid(20)), Some(Bid(21)));
+        game.apply(&round);
+        bot.observe(&game, &round).unwrap();
+        let round = BySeat::new(Some(Bid(17)), Some(Bid(17)));
+        game.apply(&round);
+        bot.observe(&game, &round).unwrap();
+        assert_eq!(bot.input(&game, Seat::Second), "2\n5\n20 17\n21 17\n");
+    }
+}

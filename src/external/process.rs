@@ -1,0 +1,348 @@
+//! A child process owned by a value that cleans up after it.
+//!
+//! Every bot process runs without a shell in a process group of its own, with
+//! stdout read by a thread (lines capped in length, so a flood cannot exhaust
+//! memory), stderr always drained into a size-capped log file, and a deadline
+//! on every read. Dropping a [`Child`] ends the whole group: SIGTERM, a short
+//! grace period, then SIGKILL, and the process is always reaped. A registry of
+//! live groups lets [`kill_all`] end every child on Ctrl-C, SIGTERM or a panic,
+//! and on Linux each child also gets SIGKILL if ladder itself dies.
+
+use std::{
+    collections::HashSet,
+    fs::{File, OpenOptions},
+    io::{self, BufRead, BufReader, Read, Write},
+    os::unix::process::CommandExt,
+    path::{Path, PathBuf},
+    process::{ChildStdin, Stdio},
+    sync::{mpsc, Arc, Mutex, OnceLock},
+    thread,
+    time::{Duration, Instant},
+};
+
+use crate::bot::BotError;
+
+/// The longest line a bot may write; longer is a forfeit (`bad output`).
+pub const MAX_LINE: usize = 64 * 1024;
+/// What a bot's stderr log may grow to; the rest is dropped, with a note.
+pub const MAX_LOG: u64 = 1024 * 1024;
+/// How long a terminated bot gets to exit before SIGKILL.
+const GRACE: Duration = Duration::from_millis(100);
+
+fn live_groups() -> &'static Mutex<HashSet<i32>> {
+    static GROUPS: OnceLock<Mutex<HashSet<i32>>> = OnceLock::new();
+    GROUPS.get_or_init(Default::default)
+}
+
+/// Kills every live bot process group at once (SIGKILL): for Ctrl-C, SIGTERM
+/// and panics, when there is no time for a grace period.
+pub fn kill_all() {
+    let groups = live_groups().lock().unwrap_or_else(|e| e.into_inner());
+    for &pgid in groups.iter() {
+        // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Installs the Ctrl-C / SIGTERM handler and the panic hook that kill every
+/// bot process before ladder exits. Call once, early in `main`.
+pub fn install_cleanup() {
+    let _ = ctrlc::set_handler(|| {
+        kill_all();
+        eprintln!("\ninterrupted: every finished game is in the journal; rerun to resume");
+        std::process::exit(130);
+    });
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        kill_all();
+        default_hook(info);
+    }));
+}
+
+/// A stderr log shared by every process of one bot, capped at [`MAX_LOG`] bytes.
+pub struct Log {
+    file: Option<File>,
+    written: u64,
+    path: PathBuf,
+}
+
+impl Log {
+    /// Opens (appending) the log at `path`; `None` discards stderr.
+    pub fn open(path: Option<&Path>) -> io::Result<Arc<Mutex<Log>>> {
+        let file = match path {
+            Some(p) => {
+                if let Some(dir) = p.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                Some(OpenOptions::new().create(true).append(true).open(p)?)
+            }
+            None => None,
+        };
+        let written = file
+            .as_ref()
+            .map_or(0, |f| f.metadata().map_or(0, |m| m.len()));
+        Ok(Arc::new(Mutex::new(Log {
+            file,
+            written,
+            path: path.map(Path::to_path_buf).unwrap_or_default(),
+        })))
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        if self.written >= MAX_LOG {
+            return;
+        }
+        let room = (MAX_LOG - self.written) as usize;
+        let (part, cut) = if bytes.len() > room {
+            (&bytes[..room], true)
+        } else {
+            (bytes, false)
+        };
+        let _ = file.write_all(part);
+        self.written += part.len() as u64;
+        if cut {
+            let _ = writeln!(
+                file,
+                "\n[ladder: log capped at {MAX_LOG} bytes; the rest is dropped]"
+            );
+            self.written = MAX_LOG;
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// What the stdout reader saw.
+enum Event {
+    Line(String),
+    TooLong,
+    Closed,
+}
+
+/// A running bot process.
+pub struct Child {
+    child: std::process::Child,
+    pgid: i32,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<Event>,
+    label: String,
+}
+
+impl Child {
+    /// Starts `argv` in `dir` with piped stdin and stdout and stderr drained to `log`.
+    pub fn spawn(
+        argv: &[String],
+        dir: Option<&Path>,
+        log: &Arc<Mutex<Log>>,
+    ) -> Result<Child, BotError> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| BotError::Crash("empty command".to_string()))?;
+        let mut cmd = std::process::Command::new(program);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe and only sets a flag on the new process.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| BotError::Crash(format!("cannot start `{}`: {e}", argv.join(" "))))?;
+        let pgid = child.id() as i32;
+        live_groups()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(pgid);
+
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, lines) = mpsc::sync_channel(256);
+        thread::spawn(move || read_lines(stdout, tx));
+        let log = Arc::clone(log);
+        thread::spawn(move || drain(stderr, &log));
+        Ok(Child {
+            child,
+            pgid,
+            stdin,
+            lines,
+            label: argv.join(" "),
+        })
+    }
+
+    /// Writes one line (a newline is added).
+    pub fn send(&mut self, line: &str) -> Result<(), BotError> {
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        text.push('\n');
+        self.send_text(&text)
+    }
+
+    /// Writes `text` exactly as it is.
+    pub fn send_text(&mut self, text: &str) -> Result<(), BotError> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| BotError::Crash("stdin is closed".to_string()))?;
+        match stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| stdin.flush())
+        {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.crashed("while being written to")),
+        }
+    }
+
+    /// Closes stdin: the bot reads end of file.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line from stdout, waiting until `deadline`.
+    pub fn recv(&mut self, deadline: Instant, what: &str) -> Result<String, BotError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(BotError::BadOutput(format!(
+                "a line longer than {MAX_LINE} bytes"
+            ))),
+            Ok(Event::Closed) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(self.crashed(what))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(BotError::Timeout(format!(
+                "no {what} within the time limit"
+            ))),
+        }
+    }
+
+    /// A line already written, if any, without waiting.
+    pub fn try_recv(&mut self) -> Option<Result<String, BotError>> {
+        match self.lines.try_recv() {
+            Ok(Event::Line(line)) => Some(Ok(line)),
+            Ok(Event::TooLong) => Some(Err(BotError::BadOutput(format!(
+                "a line longer than {MAX_LINE} bytes"
+            )))),
+            Ok(Event::Closed) | Err(mpsc::TryRecvError::Disconnected) => None,
+            Err(mpsc::TryRecvError::Empty) => None,
+        }
+    }
+
+    /// Waits until the process exits or `deadline` passes; its exit status if it did.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<std::process::ExitStatus> {
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// A crash error, with the exit status if the process has ended.
+    fn crashed(&mut self, what: &str) -> BotError {
+        let status = self.wait_until(Instant::now() + Duration::from_millis(50));
+        let how = match status {
+            Some(s) => format!("exited ({s})"),
+            None => "closed its output".to_string(),
+        };
+        BotError::Crash(format!("`{}` {how} {what}", self.label))
+    }
+
+    /// Ends the process group: SIGTERM, a grace period, SIGKILL; then reaps it.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            // SAFETY: signals the bot's own process group only.
+            unsafe {
+                libc::kill(-self.pgid, libc::SIGTERM);
+            }
+            if self.wait_until(Instant::now() + GRACE).is_none() {
+                // SAFETY: as above.
+                unsafe {
+                    libc::kill(-self.pgid, libc::SIGKILL);
+                }
+            }
+        } else {
+            // the leader is gone; make sure nothing it started lives on
+            // SAFETY: as above.
+            unsafe {
+                libc::kill(-self.pgid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.wait();
+        live_groups()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.pgid);
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Sends stdout lines (without the line end) until end of file; stops at a
+/// line longer than [`MAX_LINE`].
+fn read_lines(stdout: impl Read, tx: mpsc::SyncSender<Event>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // a read error ends the stream like end of file
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .unwrap_or_default();
+        if n == 0 {
+            let _ = tx.send(Event::Closed);
+            return;
+        }
+        if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE {
+            let _ = tx.send(Event::TooLong);
+            return;
+        }
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        if tx
+            .send(Event::Line(String::from_utf8_lossy(&buf).into_owned()))
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Copies stderr into the log until end of file; never blocks the bot.
+fn drain(mut stderr: impl Read, log: &Mutex<Log>) {
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = stderr.read(&mut buf) {
+        if n == 0 {
+            return;
+        }
+        log.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .write(&buf[..n]);
+    }
+}

@@ -1,0 +1,140 @@
+//! The line protocol between ladder and an external bot: the text of every
+//! message, and the parsing of the bot's answers. No I/O here; `docs/PROTOCOL.md`
+//! is the bot author's guide.
+//!
+//! ```text
+//! ladder -> bot   ladder 1 bidding move_ms=1000 length=10 money=100 start=5
+//! bot -> ladder   ready
+//! ladder -> bot   new seat=1 seed=8411936
+//! ladder -> bot   turn position 5 money 100 100 advantage 1
+//! bot -> ladder   12
+//! ladder -> bot   played 12 15
+//!                 ... more turns ...
+//! ladder -> bot   over 0 100 loss
+//! ladder -> bot   quit
+//! ```
+//!
+//! Every `turn` gets exactly one answer line, the move in the game's notation.
+//! Lines a bot writes that start with `#` are comments: skipped, so a bot can
+//! log to stdout without breaking the protocol.
+
+use std::{fmt, str::FromStr};
+
+use crate::{
+    game::GameResult,
+    seat::{BySeat, Seat},
+};
+
+/// The protocol version ladder speaks; the first word after `ladder`.
+pub const VERSION: u32 = 1;
+
+/// The last message to a bot process.
+pub const QUIT: &str = "quit";
+
+/// The first line to a new process: version, game, time per move, and the
+/// game's parameters as `key=value` words, in alphabetical order.
+pub fn hello(game: &str, move_ms: u64, params: &serde_json::Value) -> String {
+    let mut line = format!("ladder {VERSION} {game} move_ms={move_ms}");
+    if let Some(map) = params.as_object() {
+        for (key, value) in map {
+            match value {
+                serde_json::Value::String(s) => line.push_str(&format!(" {key}={s}")),
+                other => line.push_str(&format!(" {key}={other}")),
+            }
+        }
+    }
+    line
+}
+
+/// Whether a bot's answer to [`hello`] accepts: the word `ready`, optionally
+/// followed by anything (a name, a version).
+pub fn is_ready(line: &str) -> bool {
+    line.split_whitespace().next() == Some("ready")
+}
+
+/// The start of a game: the bot's seat (1 or 2) and a seed for its own random numbers.
+pub fn new_game(seat: Seat, seed: u64) -> String {
+    format!("new seat={} seed={seed}", seat.number())
+}
+
+/// A request for a move, carrying everything the seat may see.
+pub fn turn(observation: &str) -> String {
+    format!("turn {observation}")
+}
+
+/// What each seat played this turn, first seat first; `-` for a seat that did not move.
+pub fn played<M: fmt::Display>(moves: &BySeat<Option<M>>) -> String {
+    let word = |m: &Option<M>| m.as_ref().map_or("-".to_string(), M::to_string);
+    format!("played {} {}", word(&moves.first), word(&moves.second))
+}
+
+/// The end of a game: both goals, first seat first, and the result for `seat`.
+pub fn over(goals: BySeat<i32>, seat: Seat) -> String {
+    let result = GameResult::from_goals(goals);
+    let word = match result {
+        GameResult::Draw => "draw",
+        r if r == GameResult::win(seat) => "win",
+        _ => "loss",
+    };
+    format!("over {} {} {word}", goals.first, goals.second)
+}
+
+/// Whether a bot's line is a comment, to be skipped.
+pub fn is_comment(line: &str) -> bool {
+    line.trim_start().starts_with('#')
+}
+
+/// The move in a bot's answer: the line without surrounding blanks.
+pub fn parse_move<M: FromStr>(line: &str) -> Result<M, String> {
+    let text = line.trim();
+    text.parse::<M>().map_err(|_| {
+        let shown: String = text.chars().take(80).collect();
+        format!("`{shown}` is not a move")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bidding::{Bid, BiddingParams};
+
+    #[test]
+    fn messages() {
+        let params = serde_json::to_value(BiddingParams::default()).unwrap();
+        assert_eq!(
+            hello("bidding", 1000, &params),
+            "ladder 1 bidding move_ms=1000 length=10 money=100 start=5"
+        );
+        let armies = serde_json::json!({"armies": 20, "commit": "spend"});
+        assert_eq!(
+            hello("armies", 50, &armies),
+            "ladder 1 armies move_ms=50 armies=20 commit=spend"
+        );
+        assert_eq!(new_game(Seat::Second, 42), "new seat=2 seed=42");
+        assert_eq!(turn("position 5"), "turn position 5");
+        assert_eq!(
+            played(&BySeat::new(Some(Bid(3)), Some(Bid(4)))),
+            "played 3 4"
+        );
+        assert_eq!(played(&BySeat::new(None, Some("b2c3"))), "played - b2c3");
+        assert_eq!(over(BySeat::new(0, 100), Seat::First), "over 0 100 loss");
+        assert_eq!(over(BySeat::new(0, 100), Seat::Second), "over 0 100 win");
+        assert_eq!(over(BySeat::new(75, 75), Seat::Second), "over 75 75 draw");
+    }
+
+    #[test]
+    fn answers() {
+        assert!(is_ready("ready"));
+        assert!(is_ready("ready mybot 0.3"));
+        assert!(!is_ready("READY"));
+        assert!(!is_ready(""));
+        assert!(is_comment("# thinking"));
+        assert!(is_comment("   #x"));
+        assert!(!is_comment("12"));
+        assert_eq!(parse_move::<Bid>(" 12 \r"), Ok(Bid(12)));
+        assert_eq!(
+            parse_move::<Bid>("twelve"),
+            Err("`twelve` is not a move".to_string())
+        );
+    }
+}
