@@ -1,0 +1,439 @@
+//! External bots end to end, with real child processes: every way a bot can
+//! fail, in every game, ends as the right named forfeit; seasons complete; no
+//! child outlives ladder (checked in the process table); an interrupted or
+//! killed season resumes with every game exactly once.
+
+use std::{
+    collections::BTreeSet,
+    fs,
+    path::{Path, PathBuf},
+    process::{Command as StdCommand, Stdio},
+    time::{Duration, Instant},
+};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
+const GAMES: [&str; 5] = [
+    "bidding",
+    "armies",
+    "troops",
+    "coordination",
+    "breakthrough",
+];
+
+fn ladder() -> Command {
+    Command::cargo_bin("ladder").unwrap()
+}
+
+/// Processes whose command line contains `tag`.
+fn running_with(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(tag) && !text.contains("ladder run") {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+/// Waits up to two seconds for every process tagged `tag` to be gone.
+fn assert_no_bot_left(tag: &str) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !running_with(tag).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        running_with(tag),
+        Vec::<String>::new(),
+        "bot processes outlived ladder"
+    );
+}
+
+/// A season config: the testbot with `flags` (and a unique tag) against random.
+fn season(dir: &Path, game: &str, flags: &str, tag: &str, games_per_pair: u32) -> PathBuf {
+    let mut command = vec![TESTBOT.to_string()];
+    command.extend(flags.split_whitespace().map(str::to_string));
+    command.extend(["--tag".to_string(), tag.to_string()]);
+    let text = format!(
+        r#"
+[season]
+name = "s"
+game = "{game}"
+games_per_pair = {games_per_pair}
+seed = 3
+move_time_ms = 300
+startup_time_ms = 500
+
+[[bot]]
+name = "testbot"
+command = {command:?}
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#
+    );
+    let path = dir.join(format!("{tag}.toml"));
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn journal(reports: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(reports.join("s/games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The forfeit reason of a journal game, if the testbot forfeited it.
+fn testbot_forfeit(game: &serde_json::Value) -> Option<String> {
+    let t = &game["termination"];
+    if t["kind"] != "forfeit" {
+        return None;
+    }
+    let seat = if t["seat"] == "first" { 0 } else { 1 };
+    assert_eq!(
+        game["seats"][seat], "testbot",
+        "only the testbot forfeits: {game}"
+    );
+    Some(t["reason"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn every_fault_in_every_game_is_the_right_forfeit() {
+    let faults = [
+        ("--crash-at 2", "crash"),
+        ("--crash-at 0", "crash"),
+        ("--hang-at 2", "timeout"),
+        ("--no-handshake", "timeout"),
+        ("--garbage-at 2", "bad-output"),
+        ("--illegal-at 2", "illegal-move"),
+        ("--flood-at 2", "bad-output"),
+        ("--long-line-at 2", "bad-output"),
+        ("--chatter-at 1", "bad-output"),
+    ];
+    let tmp = TempDir::new().unwrap();
+    for game in GAMES {
+        for (n, (flags, reason)) in faults.iter().enumerate() {
+            // coordination has no move that parses yet breaks the rules
+            let reason = if game == "coordination" && *reason == "illegal-move" {
+                "bad-output"
+            } else {
+                reason
+            };
+            let tag = format!("fault-{game}-{n}");
+            let cfg = season(tmp.path(), game, flags, &tag, 2);
+            let reports = tmp.path().join(&tag);
+            ladder()
+                .arg("run")
+                .arg(&cfg)
+                .arg("--reports")
+                .arg(&reports)
+                .assert()
+                .success()
+                .stdout(predicate::str::contains("2 of 2 games"));
+            let games = journal(&reports);
+            assert_eq!(games.len(), 2, "{game} {flags}: the season completes");
+            for g in &games {
+                assert_eq!(
+                    testbot_forfeit(g).as_deref(),
+                    Some(reason),
+                    "{game} {flags}: {g}"
+                );
+            }
+            let board = fs::read_to_string(reports.join("s/leaderboard.md")).unwrap();
+            assert!(
+                board.contains(&format!("forfeit: {}", reason.replace('-', " "))),
+                "{board}"
+            );
+            assert_no_bot_left(&tag);
+        }
+    }
+}
+
+#[test]
+fn well_behaved_bots_play_every_game_normally_and_slow_starts_are_allowed() {
+    let tmp = TempDir::new().unwrap();
+    for game in GAMES {
+        let tag = format!("good-{game}");
+        let cfg = season(tmp.path(), game, "--slow-start 200 --stderr-spam", &tag, 6);
+        let reports = tmp.path().join(&tag);
+        ladder()
+            .arg("run")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(&reports)
+            .assert()
+            .success();
+        let games = journal(&reports);
+        assert_eq!(games.len(), 6);
+        for g in &games {
+            assert_eq!(g["termination"]["kind"], "normal", "{game}: {g}");
+        }
+        // stderr went to the bot's log, capped in size
+        let log = fs::metadata(reports.join("s/logs/testbot.log")).unwrap();
+        assert!(
+            log.len() > 0 && log.len() <= 1024 * 1024 + 200,
+            "log size {}",
+            log.len()
+        );
+        assert_no_bot_left(&tag);
+    }
+}
+
+#[test]
+fn a_failed_bot_is_restarted_for_its_next_game() {
+    let tmp = TempDir::new().unwrap();
+    let tag = "restart";
+    // crashes at its 3rd move of every game: each game must reach move 3
+    // with a fresh process, or the forfeit would come earlier
+    let cfg = season(tmp.path(), "troops", "--crash-at 3", tag, 6);
+    let reports = tmp.path().join(tag);
+    ladder()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .assert()
+        .success();
+    for g in journal(&reports) {
+        assert_eq!(testbot_forfeit(&g).as_deref(), Some("crash"));
+        assert_eq!(g["plies"], 2, "two rounds played before the crash: {g}");
+        let detail = g["termination"]["detail"].as_str().unwrap();
+        assert!(detail.contains("exited"), "{detail}");
+    }
+    assert_no_bot_left(tag);
+}
+
+#[test]
+fn hackerrank_bots_play_and_their_faults_forfeit() {
+    let tmp = TempDir::new().unwrap();
+    for (flags, expected) in [
+        ("", None),
+        ("--crash-at 2", Some("crash")),
+        ("--garbage-at 2", Some("bad-output")),
+        ("--illegal-at 2", Some("illegal-move")),
+        ("--hang-at 2", Some("timeout")),
+    ] {
+        let tag = format!("hr{}", flags.replace(' ', ""));
+        let text = format!(
+            "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 500\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\", {}\"--tag\", \"{tag}\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+            flags.split_whitespace().map(|w| format!("\"{w}\", ")).collect::<String>()
+        );
+        let cfg = tmp.path().join(format!("{tag}.toml"));
+        fs::write(&cfg, text).unwrap();
+        let reports = tmp.path().join(&tag);
+        ladder()
+            .arg("run")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(&reports)
+            .assert()
+            .success();
+        for g in journal(&reports) {
+            let t = &g["termination"];
+            match expected {
+                None => assert_eq!(t["kind"], "normal", "{g}"),
+                Some(reason) => {
+                    assert_eq!(t["reason"], reason, "{flags}: {g}");
+                    let seat = if t["seat"] == "first" { 0 } else { 1 };
+                    assert_eq!(g["seats"][seat], "hr");
+                }
+            }
+        }
+        assert_no_bot_left(&tag);
+    }
+}
+
+/// Starts `ladder run` on `cfg` in the background.
+fn spawn_run(cfg: &Path, reports: &Path) -> std::process::Child {
+    StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(cfg)
+        .arg("--reports")
+        .arg(reports)
+        .args(["--jobs", "2", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the journal holds at least `n` games.
+fn wait_for_games(reports: &Path, n: usize) {
+    let path = reports.join("s/games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        let count = fs::read_to_string(&path)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if count >= n {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the season did not reach {n} games");
+}
+
+fn assert_each_game_once(reports: &Path, total: usize) {
+    let indices: Vec<u64> = journal(reports)
+        .iter()
+        .map(|g| g["index"].as_u64().unwrap())
+        .collect();
+    let distinct: BTreeSet<u64> = indices.iter().copied().collect();
+    assert_eq!(distinct.len(), indices.len(), "no game twice");
+    assert_eq!(
+        indices,
+        (0..total as u64).collect::<Vec<_>>(),
+        "every game once, in order"
+    );
+}
+
+#[test]
+fn a_sigkilled_season_leaves_no_bot_and_resumes_exactly_once() {
+    let tmp = TempDir::new().unwrap();
+    let tag = "sigkill";
+    let cfg = season(tmp.path(), "coordination", "", tag, 400);
+    let reports = tmp.path().join(tag);
+    let mut child = spawn_run(&cfg, &reports);
+    wait_for_games(&reports, 64);
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let before = journal(&reports).len();
+    assert!(
+        before < 400,
+        "killed after the season ended: nothing was tested"
+    );
+    assert_no_bot_left(tag);
+    ladder()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .assert()
+        .success();
+    assert_each_game_once(&reports, 400);
+    assert_no_bot_left(tag);
+}
+
+#[test]
+fn ctrl_c_kills_every_bot_and_the_season_resumes() {
+    let tmp = TempDir::new().unwrap();
+    let tag = "ctrlc";
+    let cfg = season(tmp.path(), "coordination", "", tag, 400);
+    let reports = tmp.path().join(tag);
+    let mut child = spawn_run(&cfg, &reports);
+    wait_for_games(&reports, 64);
+    // SAFETY: signals the child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "exit code after Ctrl-C");
+    assert_no_bot_left(tag);
+    ladder()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .assert()
+        .success();
+    assert_each_game_once(&reports, 400);
+    assert_no_bot_left(tag);
+}
+
+#[test]
+fn bad_external_bot_configs_are_refused() {
+    let tmp = TempDir::new().unwrap();
+    let cases = [
+        (
+            "command = [\"no-such-program-xyz\"]",
+            "program `no-such-program-xyz` not found on PATH",
+        ),
+        (
+            "command = [\"./missing.py\"]",
+            "program `./missing.py` not found in",
+        ),
+        ("command = []", "the command is empty"),
+        (
+            "builtin = \"random\"\ncommand = [\"true\"]",
+            "either `builtin` or `command`, not both",
+        ),
+        (
+            "command = [\"true\"]\nprotocol = \"uci\"",
+            "unknown protocol `uci`; known: line, hackerrank",
+        ),
+        (
+            "command = [\"true\"]\nprotocol = \"hackerrank\"",
+            "protocol \"hackerrank\" is for the bidding game, not troops",
+        ),
+        (
+            "command = [\"true\"]\ndir = \"no/such/dir\"",
+            "dir `no/such/dir` is not a directory",
+        ),
+        (
+            "builtin = \"random\"\nprotocol = \"line\"",
+            "`protocol` is for bots with a `command`",
+        ),
+        (
+            "",
+            "a bot needs `builtin` (an in-process bot) or `command` (a program)",
+        ),
+    ];
+    for (bot, want) in cases {
+        let text = format!("[season]\ngame = \"troops\"\n\n[[bot]]\nname = \"x\"\n{bot}\n\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n");
+        let cfg = tmp.path().join("bad.toml");
+        fs::write(&cfg, text).unwrap();
+        ladder()
+            .arg("run")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(tmp.path().join("reports"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(want));
+    }
+}
+
+#[test]
+fn match_takes_command_bots() {
+    let tmp = TempDir::new().unwrap();
+    ladder()
+        .args([
+            "match",
+            "breakthrough",
+            &format!("cmd:{TESTBOT} --tag matchcmd"),
+            "greedy",
+            "--games",
+            "4",
+            "--reports",
+        ])
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Season match-breakthrough-testbot-vs-greedy",
+        ));
+    assert_no_bot_left("matchcmd");
+    ladder()
+        .args([
+            "match",
+            "troops",
+            &format!("hackerrank:{TESTBOT}"),
+            "random",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "hackerrank: bots play the bidding game, not troops",
+        ));
+}
