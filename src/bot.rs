@@ -24,6 +24,15 @@ pub enum BotError {
     BadOutput(String),
 }
 
+impl BotError {
+    /// What happened, without the kind (the forfeit reason names the kind).
+    pub fn detail(&self) -> &str {
+        match self {
+            BotError::Timeout(d) | BotError::Crash(d) | BotError::BadOutput(d) => d,
+        }
+    }
+}
+
 /// A player of game `G`.
 pub trait Bot<G: Game>: Send {
     /// Called once before the first move, with the bot's seat and a seed for its

@@ -51,6 +51,27 @@ pub enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Check that a bot program speaks the protocol: start-up, greeting, a few games
+    /// against `random`, and `quit`; every problem is listed with the bot's own words.
+    ///
+    /// Example: ladder check --game troops -- python3 bots/python/troops_bot.py
+    Check {
+        /// The game the bot plays (`hackerrank` bots play bidding).
+        #[arg(long)]
+        game: Option<String>,
+        /// How ladder talks to the bot.
+        #[arg(long, value_enum, default_value_t = CheckProtocol::Line)]
+        protocol: CheckProtocol,
+        /// Games to play against `random`.
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        games: u32,
+        /// Time the bot has per move, in milliseconds.
+        #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
+        move_time_ms: u32,
+        /// The bot's program and arguments, after `--`.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// List the games or the built-in bots.
     List {
         /// What to list.
@@ -76,6 +97,13 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// The protocols `ladder check` can test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckProtocol {
+    Line,
+    Hackerrank,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

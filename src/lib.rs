@@ -10,6 +10,7 @@
 //! place where a game's name becomes its type.
 
 pub mod bot;
+pub mod check;
 pub mod config;
 pub mod external;
 pub mod game;

@@ -3,18 +3,19 @@
 
 mod cli;
 
-use std::{fs, path::Path, process::ExitCode};
+use std::{fs, path::Path, process::ExitCode, time::Duration};
 
 use anyhow::Result;
 use clap::Parser;
 use ladder::{
     bot,
     config::{self, BadInput},
+    external::{self, Protocol},
     game::{Game, GameKind, GameVisitor},
     tournament::{self, Options, Summary},
 };
 
-use crate::cli::{Cli, Command, ListWhat, RunArgs};
+use crate::cli::{CheckProtocol, Cli, Command, ListWhat, RunArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -35,6 +36,13 @@ fn main() -> ExitCode {
             run,
         } => play_match(&game, [first, second], games, seed, move_time_ms, &run),
         Command::List { what, game } => list(what, game.as_deref()),
+        Command::Check {
+            game,
+            protocol,
+            games,
+            move_time_ms,
+            command,
+        } => check_bot(game.as_deref(), protocol, games, move_time_ms, &command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -145,6 +153,65 @@ fn print_summary(s: &Summary) {
         s.resumed,
         s.dir.display()
     );
+}
+
+/// `ladder check -- COMMAND...`: exits 1 when the bot has problems.
+fn check_bot(
+    game: Option<&str>,
+    protocol: CheckProtocol,
+    games: u32,
+    move_time_ms: u32,
+    argv: &[String],
+) -> Result<()> {
+    let protocol = match protocol {
+        CheckProtocol::Line => Protocol::Line,
+        CheckProtocol::Hackerrank => Protocol::Hackerrank,
+    };
+    let kind = match (game, protocol) {
+        (Some(name), _) => game_kind(name)?,
+        (None, Protocol::Hackerrank) => GameKind::Bidding,
+        (None, Protocol::Line) => {
+            return Err(BadInput(
+                "which game does the bot play? add --game GAME (see `ladder list games`)".into(),
+            )
+            .into())
+        }
+    };
+    if protocol == Protocol::Hackerrank && kind != GameKind::Bidding {
+        return Err(BadInput(format!("hackerrank bots play the bidding game, not {kind}")).into());
+    }
+    let command = external::Command::resolve(argv, None, protocol == Protocol::Hackerrank)
+        .map_err(BadInput)?;
+    let limits = external::Limits {
+        move_time: Duration::from_millis(move_time_ms.into()),
+        startup_time: Duration::from_millis(config::DEFAULT_STARTUP_TIME_MS.into()),
+    };
+    let report = kind.visit(CheckBot {
+        command: &command,
+        protocol,
+        limits: &limits,
+        games,
+    })?;
+    print!("{}", report.render());
+    std::io::Write::flush(&mut std::io::stdout())?;
+    if report.problems() > 0 {
+        anyhow::bail!("the bot has {} problem(s); see above", report.problems());
+    }
+    Ok(())
+}
+
+struct CheckBot<'a> {
+    command: &'a external::Command,
+    protocol: Protocol,
+    limits: &'a external::Limits,
+    games: u32,
+}
+
+impl GameVisitor for CheckBot<'_> {
+    type Output = Result<ladder::check::CheckReport>;
+    fn visit<G: Game>(self) -> Self::Output {
+        ladder::check::check::<G>(self.command, self.protocol, self.limits, self.games)
+    }
 }
 
 /// `ladder list games|bots`

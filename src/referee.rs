@@ -193,7 +193,7 @@ fn guarded<T>(call: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError>
 }
 
 fn bot_failed(seat: Seat, e: &BotError) -> (Termination, BySeat<i32>) {
-    forfeit(seat, ForfeitReason::from(e), e.to_string())
+    forfeit(seat, ForfeitReason::from(e), e.detail().to_string())
 }
 
 /// A forfeit by `seat`; the goals are filled in by the caller, which knows the game.

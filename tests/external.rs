@@ -437,3 +437,79 @@ fn match_takes_command_bots() {
             "hackerrank: bots play the bidding game, not troops",
         ));
 }
+
+#[test]
+fn check_lists_every_problem_of_a_bot() {
+    ladder()
+        .args([
+            "check", "--game", "troops", "--", TESTBOT, "--tag", "check-ok",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ok    answers `ladder 1 troops move_ms=1000 rounds=5 troops=10` with `ready`",
+        ))
+        .stdout(predicate::str::contains("ok    exits on `quit`"))
+        .stdout(predicate::str::contains("ok    game 4 as player 2"))
+        .stdout(predicate::str::contains("no problems found"));
+    ladder()
+        .args([
+            "check",
+            "--game",
+            "bidding",
+            "--",
+            TESTBOT,
+            "--garbage-at",
+            "3",
+            "--tag",
+            "check-bad",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "FAIL  game 1 as player 1: forfeit after 2 moves: bad output: `xyzzy` is not a move",
+        ))
+        .stdout(predicate::str::contains("4 problems found"));
+    ladder()
+        .args([
+            "check",
+            "--game",
+            "armies",
+            "--move-time-ms",
+            "200",
+            "--",
+            TESTBOT,
+            "--no-handshake",
+            "--tag",
+            "check-quiet",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "FAIL  greeting `ladder 1 armies move_ms=200",
+        ))
+        .stdout(predicate::str::contains("no `ready` within the time limit"));
+    ladder()
+        .args([
+            "check",
+            "--protocol",
+            "hackerrank",
+            "--",
+            TESTBOT,
+            "--hackerrank",
+            "--tag",
+            "check-hr",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("HackerRank format"))
+        .stdout(predicate::str::contains("no problems found"));
+    ladder()
+        .args(["check", "--", TESTBOT])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("add --game GAME"));
+    for tag in ["check-ok", "check-bad", "check-quiet", "check-hr"] {
+        assert_no_bot_left(tag);
+    }
+}
