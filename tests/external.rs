@@ -513,3 +513,68 @@ fn check_lists_every_problem_of_a_bot() {
         assert_no_bot_left(tag);
     }
 }
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn the_example_python_bots_pass_the_check() {
+    for game in GAMES {
+        let script = repo(&format!("bots/python/{game}_bot.py"));
+        ladder()
+            .args(["check", "--game", game, "--", "python3"])
+            .arg(&script)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("no problems found"));
+    }
+    ladder()
+        .args(["check", "--protocol", "hackerrank", "--", "python3"])
+        .arg(repo("bots/python/hackerrank_bidding.py"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no problems found"));
+}
+
+#[test]
+fn the_shipped_external_season_plays_python_bots_of_both_protocols() {
+    let tmp = TempDir::new().unwrap();
+    ladder()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "configs/external.toml", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Season external: bidding, round-robin, 3 bots, 60 of 60 games",
+        ));
+    let text = fs::read_to_string(tmp.path().join("external/games.jsonl")).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 60);
+    let mut python_wins_vs_random = 0;
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "normal", "{g}");
+        let seats = [
+            g["seats"][0].as_str().unwrap(),
+            g["seats"][1].as_str().unwrap(),
+        ];
+        if let Some(r) = seats.iter().position(|s| *s == "random") {
+            let winner = match g["result"].as_str().unwrap() {
+                "first" => 0,
+                "second" => 1,
+                _ => continue,
+            };
+            python_wins_vs_random += usize::from(winner != r);
+        }
+    }
+    // both Python bots spread their money over the steps to go: random bidding cannot keep up
+    assert!(
+        python_wins_vs_random >= 36,
+        "Python bots won only {python_wins_vs_random} of 40 against random"
+    );
+    assert!(tmp.path().join("external/logs/spread-py.log").exists());
+}

@@ -14,7 +14,7 @@
 //! Parameters: none (the board is 8x8).
 //!
 //! Moves are written from-square then to-square, column letter and row number:
-//! `b2c3`. Observation: `turn white board ROWS`, where ROWS is 64 characters,
+//! `b2c3`. Observation: `side white board ROWS` (the side to move), where ROWS is 64 characters,
 //! row 8 first, each row from column a to h: `w` white, `b` black, `.` empty.
 //!
 //! Positions are two bitboards (bit `8 * row + column`, row 0 is row 1), so
@@ -333,8 +333,8 @@ impl Game for Breakthrough {
     fn observation(&self, _seat: Seat) -> String {
         let mut s = String::with_capacity(80);
         s.push_str(match self.to_move {
-            Seat::First => "turn white board ",
-            Seat::Second => "turn black board ",
+            Seat::First => "side white board ",
+            Seat::Second => "side black board ",
         });
         for row in (0..8).rev() {
             for col in 0..8 {
@@ -470,7 +470,7 @@ mod tests {
         let g = Breakthrough::new(&BreakthroughParams {});
         let obs = g.observation(Seat::First);
         let expected = format!(
-            "turn white board {}{}{}",
+            "side white board {}{}{}",
             "b".repeat(16),
             ".".repeat(32),
             "w".repeat(16)
