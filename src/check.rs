@@ -177,7 +177,7 @@ fn handshake(
     findings: &mut Vec<Finding>,
 ) -> bool {
     let start = Instant::now();
-    let mut child = match Child::spawn(&command.argv, command.dir.as_deref(), log) {
+    let mut child = match Child::spawn(&command.argv, command.dir.as_deref(), log, true) {
         Ok(c) => c,
         Err(e) => {
             findings.push(Finding {

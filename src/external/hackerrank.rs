@@ -84,7 +84,7 @@ impl Bot<Bidding> for HackerRankBot {
     fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
         let deadline = Instant::now() + self.limits.move_time;
         let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
-        let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log)?;
+        let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log, false)?;
         let input = self.input(game, seat);
         child.send_text(&input)?;
         child.close_stdin();
@@ -93,7 +93,8 @@ impl Bot<Bidding> for HackerRankBot {
             .trim()
             .parse::<u32>()
             .map_err(|_| BotError::BadOutput(format!("`{}` is not a bid", shorten(line.trim()))))?;
-        // the process may finish in its own time; dropping it ends the group
+        // let it exit by itself; whatever is left at the deadline is killed on drop
+        child.finish(deadline);
         Ok(Bid(bid))
     }
 

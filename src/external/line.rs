@@ -56,7 +56,12 @@ impl LineBot {
 
     /// Starts the process and waits for its `ready`.
     fn start(&mut self) -> Result<(), BotError> {
-        let mut child = Child::spawn(&self.command.argv, self.command.dir.as_deref(), &self.log)?;
+        let mut child = Child::spawn(
+            &self.command.argv,
+            self.command.dir.as_deref(),
+            &self.log,
+            true,
+        )?;
         child.send(&self.hello)?;
         let deadline = Instant::now() + self.limits.startup_time;
         let line = answer(&mut child, deadline, "`ready` at start-up")?;

@@ -1,9 +1,9 @@
 //! A child process owned by a value that cleans up after it.
 //!
 //! Every bot process runs without a shell in a process group of its own, with
-//! stdout read by a thread (lines capped in length, so a flood cannot exhaust
-//! memory), stderr always drained into a size-capped log file, and a deadline
-//! on every read. Dropping a [`Child`] ends the whole group: SIGTERM, a short
+//! stdout read in the caller's thread with a deadline on every read (lines
+//! capped in length, so a flood cannot exhaust memory), and stderr always
+//! drained by a thread into a size-capped log file. Dropping a [`Child`] ends the whole group: SIGTERM, a short
 //! grace period, then SIGKILL, and the process is always reaped. A registry of
 //! live groups lets [`kill_all`] end every child on Ctrl-C, SIGTERM or a panic,
 //! and on Linux each child also gets SIGKILL if ladder itself dies.
@@ -11,11 +11,12 @@
 use std::{
     collections::HashSet,
     fs::{File, OpenOptions},
-    io::{self, BufRead, BufReader, Read, Write},
+    io::{self, Read, Write},
+    os::fd::AsRawFd,
     os::unix::process::CommandExt,
     path::{Path, PathBuf},
-    process::{ChildStdin, Stdio},
-    sync::{mpsc, Arc, Mutex, OnceLock},
+    process::{ChildStdin, ChildStdout, Stdio},
+    sync::{Arc, Mutex, OnceLock},
     thread,
     time::{Duration, Instant},
 };
@@ -119,11 +120,90 @@ impl Log {
     }
 }
 
-/// What the stdout reader saw.
-enum Event {
+/// What reading a bot's stdout gave.
+enum Next {
     Line(String),
     TooLong,
     Closed,
+    Timeout,
+}
+
+/// A bot's stdout, read line by line in the caller's thread, waiting with
+/// poll(2) until a deadline: no reader thread, so an answer costs no more
+/// wake-ups than a raw pipe round trip. The buffer never holds much more
+/// than [`MAX_LINE`] bytes, whatever the bot writes.
+struct StdoutLines {
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    eof: bool,
+}
+
+impl StdoutLines {
+    /// A whole line already read, a too-long line, or end of file.
+    fn buffered(&mut self) -> Option<Next> {
+        if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
+            if end > MAX_LINE {
+                return Some(Next::TooLong);
+            }
+            let mut line: Vec<u8> = self.buf.drain(..=end).collect();
+            while matches!(line.last(), Some(b'\n' | b'\r')) {
+                line.pop();
+            }
+            return Some(Next::Line(String::from_utf8_lossy(&line).into_owned()));
+        }
+        if self.buf.len() > MAX_LINE {
+            return Some(Next::TooLong);
+        }
+        if self.eof {
+            // a last line without a line end still counts (HackerRank bots print just a number)
+            if self.buf.is_empty() {
+                return Some(Next::Closed);
+            }
+            let line = String::from_utf8_lossy(&self.buf).trim_end().to_string();
+            self.buf.clear();
+            return Some(Next::Line(line));
+        }
+        None
+    }
+
+    /// The next line, waiting until `deadline` (`None`: only what is there now).
+    fn next(&mut self, deadline: Option<Instant>) -> Next {
+        loop {
+            if let Some(next) = self.buffered() {
+                return next;
+            }
+            let timeout_ms = deadline.map_or(0, |d| {
+                let left = d.saturating_duration_since(Instant::now());
+                // round up, so a wait never ends before the deadline
+                left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+            });
+            let mut fd = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, owned by this frame, for the call's duration.
+            let ready = unsafe { libc::poll(&mut fd, 1, timeout_ms) };
+            if ready < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                self.eof = true;
+                continue;
+            }
+            if ready == 0 {
+                if deadline.is_none_or(|d| Instant::now() >= d) {
+                    return Next::Timeout;
+                }
+                continue;
+            }
+            let mut chunk = [0u8; 8192];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) | Err(_) => self.eof = true,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    }
 }
 
 /// A running bot process.
@@ -131,16 +211,22 @@ pub struct Child {
     child: std::process::Child,
     pgid: i32,
     stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Event>,
+    lines: StdoutLines,
     label: String,
 }
 
 impl Child {
     /// Starts `argv` in `dir` with piped stdin and stdout and stderr drained to `log`.
+    ///
+    /// `long_lived` processes (line-protocol bots) also get SIGKILL on Linux if
+    /// ladder dies. That needs `fork` instead of the faster `posix_spawn`, so
+    /// one-move processes (HackerRank bots) go without: each is ended at its
+    /// move's deadline anyway.
     pub fn spawn(
         argv: &[String],
         dir: Option<&Path>,
         log: &Arc<Mutex<Log>>,
+        long_lived: bool,
     ) -> Result<Child, BotError> {
         let (program, args) = argv
             .split_first()
@@ -155,12 +241,14 @@ impl Child {
             cmd.current_dir(dir);
         }
         #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe and only sets a flag on the new process.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
+        if long_lived {
+            // SAFETY: prctl is async-signal-safe and only sets a flag on the new process.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
         }
         let mut child = cmd
             .spawn()
@@ -174,8 +262,11 @@ impl Child {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, lines) = mpsc::sync_channel(256);
-        thread::spawn(move || read_lines(stdout, tx));
+        let lines = StdoutLines {
+            stdout,
+            buf: Vec::new(),
+            eof: false,
+        };
         let log = Arc::clone(log);
         thread::spawn(move || drain(stderr, &log));
         Ok(Child {
@@ -217,35 +308,44 @@ impl Child {
 
     /// The next line from stdout, waiting until `deadline`.
     pub fn recv(&mut self, deadline: Instant, what: &str) -> Result<String, BotError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::TooLong) => Err(BotError::BadOutput(format!(
-                "a line longer than {MAX_LINE} bytes"
-            ))),
-            Ok(Event::Closed) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(self.crashed(what))
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(BotError::Timeout(format!(
+        match self.lines.next(Some(deadline)) {
+            Next::Line(line) => Ok(line),
+            Next::TooLong => Err(too_long()),
+            Next::Closed => Err(self.crashed(what)),
+            Next::Timeout => Err(BotError::Timeout(format!(
                 "no {what} within the time limit"
             ))),
         }
     }
 
+    /// Waits until the bot closes its stdout (normally: it exits) or `deadline`
+    /// passes, skipping any further lines; then reaps it if it has exited.
+    pub fn finish(&mut self, deadline: Instant) {
+        loop {
+            match self.lines.next(Some(deadline)) {
+                Next::Line(_) => continue,
+                Next::TooLong | Next::Closed => break,
+                Next::Timeout => return,
+            }
+        }
+        // stdout is closed: the exit is a moment away
+        self.wait_until(deadline);
+    }
+
     /// A line already written, if any, without waiting.
     pub fn try_recv(&mut self) -> Option<Result<String, BotError>> {
-        match self.lines.try_recv() {
-            Ok(Event::Line(line)) => Some(Ok(line)),
-            Ok(Event::TooLong) => Some(Err(BotError::BadOutput(format!(
-                "a line longer than {MAX_LINE} bytes"
-            )))),
-            Ok(Event::Closed) | Err(mpsc::TryRecvError::Disconnected) => None,
-            Err(mpsc::TryRecvError::Empty) => None,
+        match self.lines.next(None) {
+            Next::Line(line) => Some(Ok(line)),
+            Next::TooLong => Some(Err(too_long())),
+            Next::Closed | Next::Timeout => None,
         }
     }
 
     /// Waits until the process exits or `deadline` passes; its exit status if it did.
     pub fn wait_until(&mut self, deadline: Instant) -> Option<std::process::ExitStatus> {
+        // a process that is exiting is usually gone within microseconds: poll
+        // often at first, then back off to once a millisecond
+        let mut pause = Duration::from_micros(20);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Some(status);
@@ -253,7 +353,8 @@ impl Child {
             if Instant::now() >= deadline {
                 return None;
             }
-            thread::sleep(Duration::from_millis(1));
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(1));
         }
     }
 
@@ -302,36 +403,8 @@ impl Drop for Child {
     }
 }
 
-/// Sends stdout lines (without the line end) until end of file; stops at a
-/// line longer than [`MAX_LINE`].
-fn read_lines(stdout: impl Read, tx: mpsc::SyncSender<Event>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        // a read error ends the stream like end of file
-        let n = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .unwrap_or_default();
-        if n == 0 {
-            let _ = tx.send(Event::Closed);
-            return;
-        }
-        if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE {
-            let _ = tx.send(Event::TooLong);
-            return;
-        }
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-            buf.pop();
-        }
-        if tx
-            .send(Event::Line(String::from_utf8_lossy(&buf).into_owned()))
-            .is_err()
-        {
-            return;
-        }
-    }
+fn too_long() -> BotError {
+    BotError::BadOutput(format!("a line longer than {MAX_LINE} bytes"))
 }
 
 /// Copies stderr into the log until end of file; never blocks the bot.

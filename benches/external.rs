@@ -1,0 +1,142 @@
+//! External bots against raw baselines measured in the same run:
+//! - a move through the line protocol (`LineBot::choose`) against a raw pipe
+//!   ping-pong with the same compiled bot;
+//! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
+//!   against a raw spawn-and-wait of the same program;
+//! - a season of external bots at `--jobs 1` and `--jobs 2`.
+//!
+//! Run with `cargo bench --bench external` (it builds `testbot` first).
+//! `docs/PERFORMANCE.md` records the figures.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    path::PathBuf,
+    process::{Command as StdCommand, Stdio},
+    time::Duration,
+};
+
+use divan::{counter::ItemsCount, Bencher};
+use ladder::{
+    external::{hackerrank::HackerRankBot, line::LineBot, process::Log, Command, Limits},
+    games::{bidding::BiddingParams, coordination::CoordinationParams, Bidding, Coordination},
+    tournament::{self, Options},
+    Bot, Game, Seat,
+};
+
+fn main() {
+    divan::main();
+}
+
+/// The test bot, built by cargo for this package.
+fn testbot() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let bot = dir.join("testbot");
+    assert!(
+        bot.exists(),
+        "build it first: cargo build --release --bin testbot"
+    );
+    bot.to_string_lossy().into_owned()
+}
+
+fn limits() -> Limits {
+    Limits {
+        move_time: Duration::from_secs(5),
+        startup_time: Duration::from_secs(5),
+    }
+}
+
+/// Baseline: write a line to the bot, read its answer; no protocol, no threads.
+#[divan::bench]
+fn raw_pipe_round_trip(bencher: Bencher) {
+    let mut child = StdCommand::new(testbot())
+        .arg("--echo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    bencher.bench_local(|| {
+        stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
+        stdin.flush().unwrap();
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+    });
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// One coordination move through the line protocol: request, answer, parse.
+#[divan::bench]
+fn line_protocol_move(bencher: Bencher) {
+    let log = Log::open(None).unwrap();
+    let params = serde_json::to_value(CoordinationParams::default()).unwrap();
+    let command = Command {
+        argv: vec![testbot()],
+        dir: None,
+    };
+    let mut bot = LineBot::new(command, limits(), log, "coordination", &params);
+    let game = Coordination::new(&CoordinationParams::default());
+    Bot::<Coordination>::new_game(&mut bot, &game, Seat::First, 1).unwrap();
+    bencher.bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First).unwrap());
+}
+
+/// Baseline: start the HackerRank-mode bot, give it the four lines, wait for it.
+#[divan::bench(sample_count = 50)]
+fn raw_spawn_and_wait(bencher: Bencher) {
+    let bot = testbot();
+    bencher.bench_local(|| {
+        let mut child = StdCommand::new(&bot)
+            .arg("--hackerrank")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"1\n5\n\n\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(!out.stdout.is_empty());
+    });
+}
+
+/// One HackerRank move: a fresh process in the game's directory, four lines, one bid.
+#[divan::bench(sample_count = 50)]
+fn hackerrank_move(bencher: Bencher) {
+    let log = Log::open(None).unwrap();
+    let command = Command {
+        argv: vec![testbot(), "--hackerrank".to_string()],
+        dir: None,
+    };
+    let mut bot = HackerRankBot::new(command, limits(), log);
+    let game = Bidding::new(&BiddingParams::default());
+    bot.new_game(&game, Seat::First, 1).unwrap();
+    bencher.bench_local(|| bot.choose(&game, Seat::First).unwrap());
+}
+
+const SEASON_GAMES: u32 = 200;
+
+/// A coordination season of two line-protocol test bots (20 moves per bot per game).
+#[divan::bench(args = [1, 2], sample_count = 10)]
+fn external_season(bencher: Bencher, jobs: usize) {
+    let bot = format!("cmd:{}", testbot());
+    let plan =
+        ladder::config::match_plan::<Coordination>(&[bot.clone(), bot], SEASON_GAMES, 1, 5000)
+            .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        jobs: Some(jobs),
+        fresh: true,
+        reports: PathBuf::from(dir.path()),
+        progress: false,
+        max_games: None,
+    };
+    bencher
+        .counter(ItemsCount::new(SEASON_GAMES))
+        .bench_local(|| tournament::run(&plan, &opts).unwrap().played);
+}
