@@ -578,3 +578,27 @@ fn the_shipped_external_season_plays_python_bots_of_both_protocols() {
     );
     assert!(tmp.path().join("external/logs/spread-py.log").exists());
 }
+
+#[test]
+fn seeded_external_bots_give_the_same_journal_for_any_jobs() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = season(tmp.path(), "breakthrough", "", "jobs-same", 40);
+    let mut journals = Vec::new();
+    for jobs in ["1", "2"] {
+        let reports = tmp.path().join(format!("jobs{jobs}"));
+        ladder()
+            .arg("run")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(&reports)
+            .args(["--jobs", jobs])
+            .assert()
+            .success();
+        journals.push(fs::read(reports.join("s/games.jsonl")).unwrap());
+    }
+    assert!(
+        journals[0] == journals[1],
+        "the journals differ between --jobs 1 and 2"
+    );
+    assert_no_bot_left("jobs-same");
+}
