@@ -72,6 +72,32 @@ pub enum Command {
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
+    /// Solve a game exactly and print the solution (only `bidding` has a solver).
+    ///
+    /// With a state: its value and each player's bids that secure it. Without: the start value,
+    /// a table of the least money with which player 1 forces a win, and counts of won and drawn states.
+    Solve {
+        /// The game to solve.
+        game: String,
+        /// The bottle's position (default: the start).
+        #[arg(long)]
+        position: Option<u32>,
+        /// Player 1's money (default: the budget).
+        #[arg(long)]
+        money1: Option<u32>,
+        /// Player 2's money (default: the budget).
+        #[arg(long)]
+        money2: Option<u32>,
+        /// Who wins a tie: 1 or 2.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        advantage: Option<u8>,
+        /// Each player's budget (the game's `money`).
+        #[arg(long, default_value_t = 100)]
+        money: u32,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the games or the built-in bots.
     List {
         /// What to list.

@@ -21,6 +21,7 @@ pub mod referee;
 pub mod report;
 pub mod schedule;
 pub mod seat;
+pub mod solve;
 pub mod standings;
 pub mod tournament;
 

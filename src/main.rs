@@ -12,6 +12,10 @@ use ladder::{
     config::{self, BadInput},
     external::{self, Protocol},
     game::{Game, GameKind, GameVisitor},
+    games::{
+        bidding::{solver, BiddingParams},
+        Bidding,
+    },
     tournament::{self, Options, Summary},
 };
 
@@ -36,6 +40,15 @@ fn main() -> ExitCode {
             run,
         } => play_match(&game, [first, second], games, seed, move_time_ms, &run),
         Command::List { what, game } => list(what, game.as_deref()),
+        Command::Solve {
+            game,
+            position,
+            money1,
+            money2,
+            advantage,
+            money,
+            json,
+        } => solve(&game, [position, money1, money2], advantage, money, json),
         Command::Check {
             game,
             protocol,
@@ -212,6 +225,50 @@ impl GameVisitor for CheckBot<'_> {
     fn visit<G: Game>(self) -> Self::Output {
         ladder::check::check::<G>(self.command, self.protocol, self.limits, self.games)
     }
+}
+
+/// `ladder solve bidding [--position P --money1 A --money2 B --advantage 1|2]`
+fn solve(
+    game: &str,
+    state: [Option<u32>; 3],
+    advantage: Option<u8>,
+    money: u32,
+    json: bool,
+) -> Result<()> {
+    if game_kind(game)? != GameKind::Bidding {
+        return Err(BadInput(format!("only the bidding game has a solver, not {game}")).into());
+    }
+    let params = BiddingParams {
+        money,
+        ..BiddingParams::default()
+    };
+    Bidding::check_params(&params).map_err(BadInput)?;
+    let [position, money1, money2] = state;
+    let st = ladder::solve::state_of(
+        position.unwrap_or(params.start),
+        money1.unwrap_or(money),
+        money2.unwrap_or(money),
+        advantage.unwrap_or(1),
+    );
+    if st.position > params.length || st.money.first > money || st.money.second > money {
+        return Err(BadInput(format!(
+            "the state must have position 0..={} and money 0..={money} each (use --money for larger budgets)",
+            params.length
+        ))
+        .into());
+    }
+    let solution = solver::Solution::solve(ladder::BySeat::new(money, money), params.length);
+    let any_state =
+        position.is_some() || money1.is_some() || money2.is_some() || advantage.is_some();
+    print!(
+        "{}",
+        if any_state {
+            ladder::solve::state(&solution, &st, json)
+        } else {
+            ladder::solve::overview(&solution, &st, json)
+        }
+    );
+    Ok(())
 }
 
 /// `ladder list games|bots`

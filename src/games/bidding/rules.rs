@@ -114,6 +114,17 @@ impl Game for Bidding {
     type Move = Bid;
     type Params = BiddingParams;
 
+    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+        super::bots::BOTS
+    }
+
+    fn builtin_bot(
+        name: &str,
+        params: &toml::Table,
+    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
+        super::bots::builtin(name, params)
+    }
+
     fn check_params(p: &BiddingParams) -> Result<(), String> {
         check_range("length", p.length, 2..=1000)?;
         check_range("money", p.money, 0..=1_000_000)?;

@@ -1,0 +1,378 @@
+//! Bidding-game bots: the 2016 report's random and DP bidders, and `optimal`,
+//! which plays the exact solution ([`super::solver`]).
+//!
+//! # The report's DP bidder, and what is implemented
+//!
+//! The report (sections 3.2-3.3) assumes "every bid is equi-probable" for the
+//! opponent and computes, by dynamic programming over (opponent money, own
+//! money, position, tie holder), the probability of winning for each bid,
+//! then bids "the least amount" among the bids with the highest probability,
+//! and "always an amount greater than 1" unless 1 is the only possible bid.
+//! Its pseudocode is inconsistent: it takes a maximum over *both* players'
+//! bids and then divides by the number of bid pairs (mixing a max with an
+//! average), loops bids over `range(1, money)` (never bidding all-in), and in
+//! `bid` evaluates one fixed successor for every candidate bid.
+//!
+//! Implemented here, as a well-defined algorithm with the same intent: the
+//! bot's value of a state is its probability of winning when the opponent
+//! bids uniformly at random among its legal bids (the report's model) and the
+//! bot itself bids best in every later state:
+//!
+//! ```text
+//! D(s) = max over own bids b of  mean over opponent bids x of  D(next(s, b, x))
+//! ```
+//!
+//! with D = 1 where the bot has won, 0 where it has lost or drawn. It bids the
+//! smallest bid reaching the highest expected value, never 1 when it has a
+//! larger legal bid (the report's rule). Every non-final round lowers the total
+//! money, so D is computed by increasing total money, once per process and
+//! money setting, and shared by every game and thread ([`DpTable::shared`]).
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rand::{Rng as _, SeedableRng};
+
+use super::{
+    solver::{self, Solution, State},
+    Bid, Bidding, BiddingParams,
+};
+use crate::{
+    bot::BotError,
+    game::{BotFactory, BotInfo},
+    seat::{BySeat, Seat},
+    Bot, Rng,
+};
+
+pub const BOTS: &[BotInfo] = &[
+    BotInfo {
+        name: "random",
+        about:
+            "the 2016 report's random bidder, made legal: uniform in 1..=min(max, money) (max = 20)",
+    },
+    BotInfo {
+        name: "dp",
+        about:
+            "the 2016 report's DP bidder: best win probability against a uniformly random opponent",
+    },
+    BotInfo {
+        name: "optimal",
+        about: "exact play: never loses a won or drawn position, and sets the most traps",
+    },
+];
+
+/// The legal bids of a player holding `money`.
+fn bids(money: u32) -> std::ops::RangeInclusive<u32> {
+    Bidding::bid_range(money)
+}
+
+/// The report's random bidder: uniform in `1..=min(max, money)`, 0 when broke.
+pub struct RandomBidder {
+    max: u32,
+    rng: Rng,
+}
+
+impl Bot<Bidding> for RandomBidder {
+    fn new_game(&mut self, _: &Bidding, _: Seat, seed: u64) -> Result<(), BotError> {
+        self.rng = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        let money = game.money[seat];
+        Ok(Bid(if money == 0 {
+            0
+        } else {
+            self.rng.random_range(1..=money.min(self.max))
+        }))
+    }
+}
+
+/// The DP bidder's win probabilities for every state, from each seat's side.
+pub struct DpTable {
+    money: u32,
+    length: u32,
+    /// Indexed by seat, then like the solver's states.
+    values: BySeat<Vec<f64>>,
+}
+
+impl DpTable {
+    fn index(&self, st: &State) -> usize {
+        let w = self.money as usize + 1;
+        ((st.advantage.index() * (self.length as usize + 1) + st.position as usize) * w
+            + st.money.first as usize)
+            * w
+            + st.money.second as usize
+    }
+
+    /// `seat`'s win probability in `st`, terminal states included.
+    fn d(&self, seat: Seat, st: &State) -> f64 {
+        let winner = if st.position == 0 {
+            Some(Seat::First)
+        } else if st.position >= self.length {
+            Some(Seat::Second)
+        } else {
+            None
+        };
+        match winner {
+            Some(w) => f64::from(u8::from(w == seat)),
+            None if st.money.first == 0 && st.money.second == 0 => 0.0,
+            None => self.values[seat][self.index(st)],
+        }
+    }
+
+    /// Expected win probability of each own bid (in order of `bids`) of `seat`
+    /// in `st` against a uniformly random opponent.
+    pub fn expectations(&self, seat: Seat, st: &State) -> Vec<f64> {
+        let other = seat.other();
+        let (own, opp) = (st.money[seat], st.money[other]);
+        let with = |mine: u32, theirs: u32| -> State {
+            let (b1, b2) = if seat == Seat::First {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            Solution::next(st, b1, b2)
+        };
+        let opp_bids = bids(opp);
+        let n = (opp_bids.end() - opp_bids.start() + 1) as f64;
+        // suffix[x]: sum over opponent bids >= x of the outcome when the opponent outbids
+        let hi = *opp_bids.end() as usize;
+        let mut suffix = vec![0.0; hi + 2];
+        for x in opp_bids.clone().rev().filter(|&x| x > 0) {
+            suffix[x as usize] = suffix[x as usize + 1] + self.d(seat, &with(0, x));
+        }
+        bids(own)
+            .map(|b| {
+                let below = opp_bids.clone().filter(|&x| x < b).count() as f64;
+                let mut total = 0.0;
+                if below > 0.0 {
+                    total += below * self.d(seat, &with(b, 0));
+                }
+                if opp_bids.contains(&b) {
+                    total += self.d(seat, &with(b, b));
+                }
+                if (b as usize) < hi {
+                    total += suffix[b as usize + 1];
+                }
+                total / n
+            })
+            .collect()
+    }
+
+    /// Computes the table for `money` per player and a line of `length`.
+    pub fn build(money: u32, length: u32) -> DpTable {
+        let w = money as usize + 1;
+        let size = 2 * (length as usize + 1) * w * w;
+        let mut t = DpTable {
+            money,
+            length,
+            values: BySeat::new(vec![0.0; size], vec![0.0; size]),
+        };
+        for total in 0..=2 * money {
+            for m1 in total.saturating_sub(money)..=total.min(money) {
+                let m2 = total - m1;
+                if total == 0 {
+                    continue;
+                }
+                for position in 1..length {
+                    for advantage in Seat::ALL {
+                        let st = State {
+                            position,
+                            money: BySeat::new(m1, m2),
+                            advantage,
+                        };
+                        let i = t.index(&st);
+                        for seat in Seat::ALL {
+                            let best = t.expectations(seat, &st).into_iter().fold(0.0, f64::max);
+                            t.values[seat][i] = best;
+                        }
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// The table for `params`, built once per process and shared across threads.
+    pub fn shared(params: &BiddingParams) -> Arc<DpTable> {
+        static CACHE: OnceLock<Mutex<Vec<((u32, u32), Arc<DpTable>)>>> = OnceLock::new();
+        let key = (params.money, params.length);
+        let mut cache = CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = cache.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(DpTable::build(params.money, params.length));
+        cache.push((key, Arc::clone(&t)));
+        t
+    }
+
+    /// The DP bidder's bid: the smallest bid with the highest expected value,
+    /// never 1 while a larger bid is legal.
+    pub fn bid(&self, seat: Seat, st: &State) -> u32 {
+        let own = st.money[seat];
+        if own == 0 {
+            return 0;
+        }
+        let values = self.expectations(seat, st);
+        let candidates = || {
+            bids(own)
+                .zip(values.iter().copied())
+                .filter(|&(b, _)| own == 1 || b > 1)
+        };
+        let best = candidates().map(|(_, v)| v).fold(f64::MIN, f64::max);
+        candidates()
+            .find(|&(_, v)| v >= best - 1e-12)
+            .map_or(1, |(b, _)| b)
+    }
+}
+
+/// The report's DP bidder.
+pub struct DpBidder {
+    table: Arc<DpTable>,
+}
+
+impl Bot<Bidding> for DpBidder {
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        Ok(Bid(self.table.bid(seat, &State::from(game))))
+    }
+}
+
+/// Exact play from the solution.
+pub struct Optimal {
+    solution: Arc<Solution>,
+}
+
+impl Optimal {
+    /// The bid `optimal` plays: a bid that secures the state's value; among
+    /// those, in a won state the smallest (it keeps the most money), else the
+    /// one that leaves the opponent the most replies that hand `seat` a
+    /// better value (the most chances to blunder), the smallest on a tie.
+    pub fn bid(solution: &Solution, st: &State, seat: Seat) -> u32 {
+        let value = solution.value(st).for_seat(seat);
+        let secure = solution.secure_bids(st, seat);
+        if value == 1 {
+            return secure[0];
+        }
+        let traps = |b: u32| {
+            bids(st.money[seat.other()])
+                .filter(|&x| {
+                    let (b1, b2) = if seat == Seat::First { (b, x) } else { (x, b) };
+                    solution.value(&Solution::next(st, b1, b2)).for_seat(seat) > value
+                })
+                .count()
+        };
+        let mut best = (secure[0], traps(secure[0]));
+        for &b in &secure[1..] {
+            let t = traps(b);
+            if t > best.1 {
+                best = (b, t);
+            }
+        }
+        best.0
+    }
+}
+
+impl Bot<Bidding> for Optimal {
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        Ok(Bid(Optimal::bid(&self.solution, &State::from(game), seat)))
+    }
+}
+
+/// The bot `name` with `params`; the tables come from the game's parameters
+/// when the bot first plays.
+pub fn builtin(name: &str, params: &toml::Table) -> Option<Result<BotFactory<Bidding>, String>> {
+    let made: Result<BotFactory<Bidding>, String> = match name {
+        "random" => random_max(params).map(|max| -> BotFactory<Bidding> {
+            Arc::new(move || {
+                Box::new(RandomBidder {
+                    max,
+                    rng: Rng::seed_from_u64(0),
+                })
+            })
+        }),
+        "dp" => crate::bot::no_params(name, params).map(|()| -> BotFactory<Bidding> {
+            Arc::new(|| Box::new(Lazy::<DpBidder>::default()))
+        }),
+        "optimal" => crate::bot::no_params(name, params)
+            .map(|()| -> BotFactory<Bidding> { Arc::new(|| Box::new(Lazy::<Optimal>::default())) }),
+        _ => return None,
+    };
+    Some(made)
+}
+
+fn random_max(params: &toml::Table) -> Result<u32, String> {
+    let mut max = 20;
+    for (key, value) in params {
+        match (key.as_str(), value.as_integer()) {
+            ("max", Some(m)) if m >= 1 && m <= i64::from(u32::MAX) => max = m as u32,
+            ("max", _) => {
+                return Err(format!(
+                    "bot `random`: `max` must be a whole number at least 1, got {value}"
+                ))
+            }
+            (other, _) => return Err(format!("bot `random` takes only `max`, got `{other}`")),
+        }
+    }
+    Ok(max)
+}
+
+/// A bot whose table is fetched (built once per process) for the game's
+/// parameters at its first game: the factory does not know them.
+struct Lazy<B> {
+    bot: Option<B>,
+}
+
+impl<B> Default for Lazy<B> {
+    fn default() -> Self {
+        Lazy { bot: None }
+    }
+}
+
+/// Bots built from the game's parameters.
+trait FromParams {
+    fn from_params(params: &BiddingParams) -> Self;
+}
+
+impl FromParams for DpBidder {
+    fn from_params(params: &BiddingParams) -> Self {
+        DpBidder {
+            table: DpTable::shared(params),
+        }
+    }
+}
+
+impl FromParams for Optimal {
+    fn from_params(params: &BiddingParams) -> Self {
+        Optimal {
+            solution: solver::shared(params),
+        }
+    }
+}
+
+/// The parameters of a game in progress (its budget is the larger money now:
+/// a game starts with both players at `money`).
+fn params_of(game: &Bidding) -> BiddingParams {
+    BiddingParams {
+        money: game.money.first.max(game.money.second),
+        start: game.position.clamp(1, game.length - 1),
+        length: game.length,
+    }
+}
+
+impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
+    fn new_game(&mut self, game: &Bidding, seat: Seat, seed: u64) -> Result<(), BotError> {
+        let params = params_of(game);
+        let bot = self.bot.get_or_insert_with(|| B::from_params(&params));
+        bot.new_game(game, seat, seed)
+    }
+
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        let params = params_of(game);
+        self.bot
+            .get_or_insert_with(|| B::from_params(&params))
+            .choose(game, seat)
+    }
+}

@@ -1,0 +1,200 @@
+//! `ladder solve bidding`: the exact solution of the bidding game, for people
+//! (text) and tools (`--json`).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::{
+    games::bidding::solver::{Solution, State, Value},
+    seat::{BySeat, Seat},
+};
+
+/// Bids as ranges: `[3, 4, 5, 9]` is `3-5, 9`.
+pub fn ranges(bids: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < bids.len() {
+        let start = bids[i];
+        while i + 1 < bids.len() && bids[i + 1] == bids[i] + 1 {
+            i += 1;
+        }
+        out.push(if bids[i] == start {
+            start.to_string()
+        } else {
+            format!("{start}-{}", bids[i])
+        });
+        i += 1;
+    }
+    out.join(", ")
+}
+
+#[derive(Serialize)]
+struct StateReport {
+    position: u32,
+    money: [u32; 2],
+    advantage: u8,
+    value: Value,
+    secure_bids: [String; 2],
+}
+
+fn state_report(solution: &Solution, st: &State) -> StateReport {
+    let secure = Seat::ALL.map(|seat| ranges(&solution.secure_bids(st, seat)));
+    StateReport {
+        position: st.position,
+        money: [st.money.first, st.money.second],
+        advantage: st.advantage.number(),
+        value: solution.value(st),
+        secure_bids: secure,
+    }
+}
+
+/// One state: its value and each player's bids that secure it.
+pub fn state(solution: &Solution, st: &State, json: bool) -> String {
+    let r = state_report(solution, st);
+    if json {
+        return serde_json::to_string_pretty(&r).expect("serializes") + "\n";
+    }
+    format!(
+        "position {}, money {} and {}, advantage player {}: {}\n\
+         bids that secure it for player 1: {}\n\
+         bids that secure it for player 2: {}\n",
+        r.position,
+        r.money[0],
+        r.money[1],
+        r.advantage,
+        r.value,
+        r.secure_bids[0],
+        r.secure_bids[1]
+    )
+}
+
+/// Opponent budgets shown in the threshold table.
+fn opponent_columns(money: u32) -> Vec<u32> {
+    let mut cols: Vec<u32> = [money, money / 2, money / 5, money / 10]
+        .into_iter()
+        .filter(|&m| m > 0)
+        .collect();
+    cols.dedup();
+    cols
+}
+
+#[derive(Serialize)]
+struct Threshold {
+    position: u32,
+    opponent_money: u32,
+    advantage: u8,
+    least_money_to_win: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct Overview {
+    money: u32,
+    length: u32,
+    start: StateReport,
+    pure_bids_suffice: bool,
+    states: Counts,
+    thresholds: Vec<Threshold>,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    player1_wins: u64,
+    player2_wins: u64,
+    draw: u64,
+}
+
+/// The start value, the threshold table and the state counts.
+pub fn overview(solution: &Solution, start: &State, json: bool) -> String {
+    let money = solution.max_money.first;
+    let cols = opponent_columns(solution.max_money.second);
+    let mut thresholds = Vec::new();
+    for advantage in Seat::ALL {
+        for position in 1..solution.length {
+            for &opponent in &cols {
+                thresholds.push(Threshold {
+                    position,
+                    opponent_money: opponent,
+                    advantage: advantage.number(),
+                    least_money_to_win: solution.threshold(position, opponent, advantage),
+                });
+            }
+        }
+    }
+    let (p1, p2, d) = solution.counts();
+    let o = Overview {
+        money,
+        length: solution.length,
+        start: state_report(solution, start),
+        pure_bids_suffice: solution.is_determined(),
+        states: Counts {
+            player1_wins: p1,
+            player2_wins: p2,
+            draw: d,
+        },
+        thresholds,
+    };
+    if json {
+        return serde_json::to_string_pretty(&o).expect("serializes") + "\n";
+    }
+    let mut out = state(solution, start, false);
+    let _ = writeln!(
+        out,
+        "\npure bids suffice in every state: {}\nstates with money left: {} won by player 1, {} won by player 2, {} drawn",
+        if o.pure_bids_suffice { "yes" } else { "no" },
+        p1,
+        p2,
+        d
+    );
+    for advantage in Seat::ALL {
+        let _ = writeln!(
+            out,
+            "\nthe least money with which player 1 forces a win (player {} holds the advantage; - : none up to {money})",
+            advantage.number()
+        );
+        let mut table = comfy_table::Table::new();
+        table.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+        let mut header = vec!["position".to_string()];
+        header.extend(cols.iter().map(|c| format!("vs {c}")));
+        table.set_header(header);
+        for position in 1..solution.length {
+            let mut row = vec![position.to_string()];
+            for &opponent in &cols {
+                row.push(
+                    solution
+                        .threshold(position, opponent, advantage)
+                        .map_or("-".to_string(), |m| m.to_string()),
+                );
+            }
+            table.add_row(row);
+        }
+        let _ = writeln!(out, "{table}");
+    }
+    out
+}
+
+/// A state from the command line's numbers.
+pub fn state_of(position: u32, money1: u32, money2: u32, advantage: u8) -> State {
+    State {
+        position,
+        money: BySeat::new(money1, money2),
+        advantage: if advantage == 2 {
+            Seat::Second
+        } else {
+            Seat::First
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bid_ranges() {
+        assert_eq!(ranges(&[3, 4, 5, 9]), "3-5, 9");
+        assert_eq!(ranges(&[1]), "1");
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(ranges(&[10, 11, 12, 13, 14, 15, 16]), "10-16");
+    }
+}
