@@ -684,9 +684,9 @@ builtin = "random"
             (
                 GOOD.replace(
                     "builtin = \"random\"\n\n",
-                    "builtin = \"random\"\nparams = { max = 3 }\n\n",
+                    "builtin = \"random\"\nparams = { depth = 3 }\n\n",
                 ),
-                "x.toml:14:10: key `bot.params`: bot `random` takes no parameters, got `max`",
+                "x.toml:14:10: key `bot.params`: bot `random` takes only `max`, got `depth`",
             ),
             ("[season\n".to_string(), "x.toml:1:8: "),
         ];

@@ -263,7 +263,7 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
         ),
         (
             good.replace("builtin = \"random\"", "builtin = \"oracle\""),
-            "key `bot.builtin`: no built-in bot `oracle` for game bidding; known: random",
+            "key `bot.builtin`: no built-in bot `oracle` for game bidding; known: random, dp, optimal",
         ),
         (
             good.replace("game = \"bidding\"", "game = \"go\""),

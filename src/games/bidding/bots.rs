@@ -28,7 +28,7 @@
 //! money, so D is computed by increasing total money, once per process and
 //! money setting, and shared by every game and thread ([`DpTable::shared`]).
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use rand::{Rng as _, SeedableRng};
 
@@ -195,18 +195,8 @@ impl DpTable {
 
     /// The table for `params`, built once per process and shared across threads.
     pub fn shared(params: &BiddingParams) -> Arc<DpTable> {
-        static CACHE: OnceLock<Mutex<Vec<((u32, u32), Arc<DpTable>)>>> = OnceLock::new();
-        let key = (params.money, params.length);
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = cache.iter().find(|(k, _)| *k == key) {
-            return Arc::clone(t);
-        }
-        let t = Arc::new(DpTable::build(params.money, params.length));
-        cache.push((key, Arc::clone(&t)));
-        t
+        static TABLES: solver::Shared<DpTable> = solver::Shared::new();
+        TABLES.get(params, || DpTable::build(params.money, params.length))
     }
 
     /// The DP bidder's bid: the smallest bid with the highest expected value,

@@ -352,22 +352,208 @@ impl Solution {
     }
 }
 
+/// Tables computed once per process for each money setting and shared by
+/// every game and thread (the solution here, the DP bidder's table in `bots.rs`).
+pub struct Shared<T> {
+    tables: OnceLock<Mutex<Tables<T>>>,
+}
+
+/// The tables built so far, by money per player and the line's length.
+type Tables<T> = Vec<((u32, u32), Arc<T>)>;
+
+impl<T> Shared<T> {
+    pub const fn new() -> Self {
+        Shared {
+            tables: OnceLock::new(),
+        }
+    }
+
+    /// The table for `params`, built by `build` the first time it is asked for.
+    pub fn get(&self, params: &BiddingParams, build: impl FnOnce() -> T) -> Arc<T> {
+        let key = (params.money, params.length);
+        let mut tables = self
+            .tables
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(build());
+        tables.push((key, Arc::clone(&t)));
+        t
+    }
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared::new()
+    }
+}
+
 /// The solution for a game's parameters, solved once per process and shared
 /// across threads.
 pub fn shared(params: &BiddingParams) -> Arc<Solution> {
-    static CACHE: OnceLock<Mutex<Vec<((u32, u32), Arc<Solution>)>>> = OnceLock::new();
-    let key = (params.money, params.length);
-    let mut cache = CACHE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, s)) = cache.iter().find(|(k, _)| *k == key) {
-        return Arc::clone(s);
+    static SOLUTIONS: Shared<Solution> = Shared::new();
+    SOLUTIONS.get(params, || {
+        Solution::solve(BySeat::new(params.money, params.money), params.length)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn st(position: u32, m1: u32, m2: u32, advantage: Seat) -> State {
+        State {
+            position,
+            money: BySeat::new(m1, m2),
+            advantage,
+        }
     }
-    let s = Arc::new(Solution::solve(
-        BySeat::new(params.money, params.money),
-        params.length,
-    ));
-    cache.push((key, Arc::clone(&s)));
-    s
+
+    /// Direct minimax over the full bid matrix, memoized: (max-min, min-max).
+    fn brute(s: &State, length: u32, memo: &mut HashMap<State, i8>) -> i8 {
+        if s.position == 0 {
+            return 1;
+        }
+        if s.position >= length {
+            return -1;
+        }
+        if s.money.first == 0 && s.money.second == 0 {
+            return 0;
+        }
+        if let Some(&v) = memo.get(s) {
+            return v;
+        }
+        let matrix: Vec<Vec<i8>> = bids(s.money.first)
+            .map(|b1| {
+                bids(s.money.second)
+                    .map(|b2| brute(&Solution::next(s, b1, b2), length, memo))
+                    .collect()
+            })
+            .collect();
+        let lower = matrix
+            .iter()
+            .map(|row| *row.iter().min().unwrap())
+            .max()
+            .unwrap();
+        let upper = (0..matrix[0].len())
+            .map(|j| matrix.iter().map(|row| row[j]).max().unwrap())
+            .min()
+            .unwrap();
+        assert_eq!(lower, upper, "pure bids suffice at {s:?}");
+        memo.insert(*s, lower);
+        lower
+    }
+
+    #[test]
+    fn agrees_with_brute_force_minimax_for_small_budgets() {
+        let (money, length) = (12, 10);
+        let solution = Solution::solve(BySeat::new(money, money), length);
+        assert!(solution.is_determined());
+        let mut memo = HashMap::new();
+        for position in 1..length {
+            for m1 in 0..=money {
+                for m2 in 0..=money {
+                    for adv in Seat::ALL {
+                        let s = st(position, m1, m2, adv);
+                        let want = brute(&s, length, &mut memo);
+                        assert_eq!(solution.v(&s), want, "{s:?}");
+                        if m1 + m2 == 0 {
+                            continue;
+                        }
+                        // secure bids: exactly those whose worst case keeps the value
+                        let secure1: Vec<u32> = bids(m1)
+                            .filter(|&b1| {
+                                bids(m2).all(|b2| {
+                                    brute(&Solution::next(&s, b1, b2), length, &mut memo) >= want
+                                })
+                            })
+                            .collect();
+                        let secure2: Vec<u32> = bids(m2)
+                            .filter(|&b2| {
+                                bids(m1).all(|b1| {
+                                    brute(&Solution::next(&s, b1, b2), length, &mut memo) <= want
+                                })
+                            })
+                            .collect();
+                        assert_eq!(solution.secure_bids(&s, Seat::First), secure1, "{s:?}");
+                        assert_eq!(solution.secure_bids(&s, Seat::Second), secure2, "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_symmetry_and_monotonicity() {
+        let (money, length) = (40, 10);
+        let s = Solution::solve(BySeat::new(money, money), length);
+        for position in 1..length {
+            for m1 in 0..=money {
+                for m2 in 0..=money {
+                    for adv in Seat::ALL {
+                        let v = s.v(&st(position, m1, m2, adv));
+                        // the same state seen from the other side of the line
+                        let mirror = s.v(&st(length - position, m2, m1, adv.other()));
+                        assert_eq!(v, -mirror, "mirror of {position} {m1} {m2} {adv:?}");
+                        if m1 < money {
+                            assert!(
+                                s.v(&st(position, m1 + 1, m2, adv)) >= v,
+                                "more money never hurts player 1"
+                            );
+                        }
+                        if m2 < money {
+                            assert!(
+                                s.v(&st(position, m1, m2 + 1, adv)) <= v,
+                                "more money never hurts player 2"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hand_checked_tiny_states() {
+        let s = Solution::solve(BySeat::new(3, 3), 10);
+        let v = |p, m1, m2, a| s.value(&st(p, m1, m2, a));
+        // one step from the goal with the only money: outbid a broke opponent
+        assert_eq!(v(1, 1, 0, Seat::Second), Value::Player1Wins);
+        // a broke player 1 watches player 2 spend its last coin: both broke, a draw
+        assert_eq!(v(1, 0, 1, Seat::First), Value::Draw);
+        // ... unless that coin reaches player 2's goal
+        assert_eq!(v(9, 0, 1, Seat::First), Value::Player2Wins);
+        // 1 against 1 with the advantage one step from the goal: the tie wins
+        assert_eq!(v(1, 1, 1, Seat::First), Value::Player1Wins);
+        // without the advantage player 2 wins the tie, then player 1 its last bid: a draw
+        assert_eq!(v(1, 1, 1, Seat::Second), Value::Draw);
+        assert_eq!(
+            s.secure_bids(&st(1, 1, 1, Seat::First), Seat::First),
+            vec![1]
+        );
+        // in the middle, 1 against 1 goes back and forth to a draw
+        assert_eq!(v(5, 1, 1, Seat::First), Value::Draw);
+    }
+
+    #[test]
+    fn the_standard_game_is_a_draw_with_pure_bids() {
+        let s = Solution::solve(BySeat::new(100, 100), 10);
+        assert!(s.is_determined());
+        let start = st(5, 100, 100, Seat::First);
+        assert_eq!(s.value(&start), Value::Draw);
+        assert_eq!(
+            s.secure_bids(&start, Seat::First),
+            (10..=16).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            s.secure_bids(&start, Seat::Second),
+            (11..=16).collect::<Vec<_>>()
+        );
+        let (p1, p2, _) = s.counts();
+        assert_eq!(p1, p2, "symmetric");
+    }
 }

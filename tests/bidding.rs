@@ -1,0 +1,305 @@
+//! The bidding game's bots and solver, played: `optimal` never loses a won or
+//! drawn position, against any bot; `dp` beats the report's random bidder;
+//! `ladder solve` prints the solution.
+
+use assert_cmd::Command;
+use ladder::{
+    bot::builtin_bot,
+    games::{
+        bidding::{
+            solver::{self, Solution, State, Value},
+            Bid, BiddingParams, Optimal,
+        },
+        Bidding,
+    },
+    Bot, BotError, BySeat, Game, GameResult, Rng, Seat,
+};
+use predicates::prelude::*;
+use rand::{Rng as _, SeedableRng};
+
+fn bot(name: &str) -> Box<dyn Bot<Bidding>> {
+    builtin_bot::<Bidding>(name, &Default::default()).unwrap()()
+}
+
+/// Plays from `game` to the end; returns the winner (None: a draw).
+fn play_from(
+    mut game: Bidding,
+    bots: &mut BySeat<Box<dyn Bot<Bidding>>>,
+    seed: u64,
+) -> Option<Seat> {
+    for seat in Seat::ALL {
+        bots[seat]
+            .new_game(&game, seat, seed + seat.index() as u64)
+            .unwrap();
+    }
+    while game.outcome().is_none() {
+        let moves = BySeat::from_fn(|seat| {
+            let bid = bots[seat].choose(&game, seat).unwrap();
+            game.check(seat, &bid)
+                .unwrap_or_else(|e| panic!("{seat:?} bid {bid}: {e}"));
+            Some(bid)
+        });
+        game.apply(&moves);
+    }
+    match GameResult::from_goals(game.outcome().unwrap()) {
+        GameResult::First => Some(Seat::First),
+        GameResult::Second => Some(Seat::Second),
+        GameResult::Draw => None,
+    }
+}
+
+#[test]
+fn optimal_never_loses_from_the_start() {
+    for opponent in ["random", "dp", "optimal"] {
+        let mut lost = 0;
+        for g in 0..1000u64 {
+            let seat = if g % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            let mut bots = match seat {
+                Seat::First => BySeat::new(bot("optimal"), bot(opponent)),
+                Seat::Second => BySeat::new(bot(opponent), bot("optimal")),
+            };
+            let winner = play_from(Bidding::new(&BiddingParams::default()), &mut bots, g);
+            lost += usize::from(winner == Some(seat.other()));
+        }
+        assert_eq!(
+            lost, 0,
+            "optimal lost {lost} of 1000 games against {opponent}"
+        );
+    }
+}
+
+#[test]
+fn optimal_keeps_every_won_and_drawn_position() {
+    let solution = solver::shared(&BiddingParams::default());
+    let mut rng = Rng::seed_from_u64(11);
+    let (mut won_kept, mut tried) = (0, 0);
+    while tried < 2000 {
+        let st = State {
+            position: rng.random_range(1..10),
+            money: BySeat::new(rng.random_range(0..=100), rng.random_range(0..=100)),
+            advantage: if rng.random::<bool>() {
+                Seat::First
+            } else {
+                Seat::Second
+            },
+        };
+        if st.money.first + st.money.second == 0 {
+            continue;
+        }
+        let seat = if rng.random::<bool>() {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let value = solution.value(&st).for_seat(seat);
+        if value < 0 {
+            continue; // a lost position: nothing to keep
+        }
+        tried += 1;
+        let opponent = ["random", "dp", "optimal"][tried % 3];
+        let mut bots = match seat {
+            Seat::First => BySeat::new(bot("optimal"), bot(opponent)),
+            Seat::Second => BySeat::new(bot(opponent), bot("optimal")),
+        };
+        let game = Bidding {
+            position: st.position,
+            length: 10,
+            money: st.money,
+            advantage: st.advantage,
+        };
+        let winner = play_from(game, &mut bots, tried as u64);
+        assert_ne!(
+            winner,
+            Some(seat.other()),
+            "optimal lost from {st:?} as {seat:?} against {opponent}"
+        );
+        if value == 1 {
+            assert_eq!(
+                winner,
+                Some(seat),
+                "optimal did not win the won position {st:?} as {seat:?}"
+            );
+            won_kept += 1;
+        }
+    }
+    assert!(
+        won_kept > 100,
+        "the test reached enough won positions ({won_kept})"
+    );
+}
+
+#[test]
+fn dp_beats_the_reports_random_bidder_clearly() {
+    let mut won = 0;
+    for g in 0..400u64 {
+        let seat = if g % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let mut bots = match seat {
+            Seat::First => BySeat::new(bot("dp"), bot("random")),
+            Seat::Second => BySeat::new(bot("random"), bot("dp")),
+        };
+        won += usize::from(
+            play_from(Bidding::new(&BiddingParams::default()), &mut bots, g) == Some(seat),
+        );
+    }
+    assert!(won >= 360, "dp won only {won} of 400 against random");
+}
+
+/// A minimal safe bot: the smallest bid that secures the value, no traps.
+struct MinimalSafe(std::sync::Arc<Solution>);
+
+impl Bot<Bidding> for MinimalSafe {
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        Ok(Bid(self.0.secure_bids(&State::from(game), seat)[0]))
+    }
+}
+
+/// A strong but fallible opponent: a random securing bid, except that one
+/// move in four is off by up to 2.
+struct Sloppy(std::sync::Arc<Solution>, Rng);
+
+impl Bot<Bidding> for Sloppy {
+    fn new_game(&mut self, _: &Bidding, _: Seat, seed: u64) -> Result<(), BotError> {
+        self.1 = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+        let money = game.money[seat];
+        if money == 0 {
+            return Ok(Bid(0));
+        }
+        let secure = self.0.secure_bids(&State::from(game), seat);
+        let b = secure[self.1.random_range(0..secure.len())];
+        if self.1.random_range(0..4) == 0 {
+            return Ok(Bid(self
+                .1
+                .random_range(b.saturating_sub(2).max(1)..=(b + 2).min(money))));
+        }
+        Ok(Bid(b))
+    }
+}
+
+#[test]
+fn optimal_sets_traps_that_a_minimal_safe_bot_does_not() {
+    let solution = solver::shared(&BiddingParams::default());
+    let count_wins = |make: &dyn Fn() -> Box<dyn Bot<Bidding>>| {
+        let mut wins = 0;
+        for g in 0..300u64 {
+            let seat = if g % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            let sloppy: Box<dyn Bot<Bidding>> =
+                Box::new(Sloppy(solution.clone(), Rng::seed_from_u64(0)));
+            let mut bots = match seat {
+                Seat::First => BySeat::new(make(), sloppy),
+                Seat::Second => BySeat::new(sloppy, make()),
+            };
+            let winner = play_from(Bidding::new(&BiddingParams::default()), &mut bots, g);
+            assert_ne!(
+                winner,
+                Some(seat.other()),
+                "a value-securing bot never loses the drawn start"
+            );
+            wins += usize::from(winner == Some(seat));
+        }
+        wins
+    };
+    let optimal = count_wins(&|| bot("optimal"));
+    let minimal = count_wins(&|| Box::new(MinimalSafe(solution.clone())));
+    // measured: 197 against 133 of 300
+    assert!(
+        optimal >= minimal + 30,
+        "optimal won {optimal}, the minimal safe bot {minimal} of 300"
+    );
+    let start = State::from(&Bidding::new(&BiddingParams::default()));
+    assert_eq!(solution.value(&start), Value::Draw);
+    let b = Optimal::bid(&solution, &start, Seat::First);
+    assert!(solution.secure_bids(&start, Seat::First).contains(&b));
+}
+
+#[test]
+fn random_bidder_respects_its_max() {
+    let mut b = builtin_bot::<Bidding>("random", &toml::toml! { max = 5 }).unwrap()();
+    let game = Bidding::new(&BiddingParams::default());
+    b.new_game(&game, Seat::First, 1).unwrap();
+    for _ in 0..200 {
+        let Bid(x) = b.choose(&game, Seat::First).unwrap();
+        assert!((1..=5).contains(&x), "{x}");
+    }
+    assert!(builtin_bot::<Bidding>("random", &toml::toml! { max = 0 }).is_err());
+    assert!(builtin_bot::<Bidding>("random", &toml::toml! { mx = 3 }).is_err());
+}
+
+#[test]
+fn solve_prints_the_start_and_any_state() {
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "bidding"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "position 5, money 100 and 100, advantage player 1: draw",
+        ))
+        .stdout(predicate::str::contains(
+            "bids that secure it for player 1: 10-16",
+        ))
+        .stdout(predicate::str::contains(
+            "bids that secure it for player 2: 11-16",
+        ))
+        .stdout(predicate::str::contains(
+            "pure bids suffice in every state: yes",
+        ))
+        .stdout(predicate::str::contains(
+            "| position | vs 100 | vs 50 | vs 20 | vs 10 |",
+        ));
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "bidding", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["start"]["value"], "draw");
+    assert_eq!(v["start"]["secure_bids"][0], "10-16");
+    assert_eq!(v["pure_bids_suffice"], true);
+    assert_eq!(v["states"]["player1_wins"], v["states"]["player2_wins"]);
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args([
+            "solve",
+            "bidding",
+            "--position",
+            "1",
+            "--money1",
+            "1",
+            "--money2",
+            "1",
+            "--advantage",
+            "1",
+            "--money",
+            "10",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], "player1-wins");
+    assert_eq!(v["secure_bids"][0], "1");
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "troops"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "only the bidding game has a solver",
+        ));
+}
