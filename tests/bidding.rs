@@ -303,3 +303,25 @@ fn solve_prints_the_start_and_any_state() {
             "only the bidding game has a solver",
         ));
 }
+
+#[test]
+fn the_committed_report_reproduction_is_what_the_config_gives() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .current_dir(root)
+        .args(["run", "configs/report-2016.toml", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    for file in ["leaderboard.md", "standings.csv", "games.jsonl"] {
+        let fresh = std::fs::read_to_string(tmp.path().join("report-2016").join(file)).unwrap();
+        let committed =
+            std::fs::read_to_string(root.join("reports/report-2016").join(file)).unwrap();
+        assert!(
+            fresh == committed,
+            "reports/report-2016/{file} is out of date: rerun configs/report-2016.toml"
+        );
+    }
+}

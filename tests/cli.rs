@@ -274,8 +274,8 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
             "key `season.params`: start must lie strictly between 0 and length 10, got 12",
         ),
         (
-            good.replace("name = \"random-b\"", "name = \"random-a\""),
-            "two bots are named `random-a`",
+            good.replace("name = \"dp\"", "name = \"optimal\""),
+            "two bots are named `optimal`",
         ),
         (
             good.replace("[season]", "[seasn]"),
