@@ -116,7 +116,6 @@ impl Solution {
             determined: true,
         };
         let total_max = max_money.first + max_money.second;
-        let mut scratch = Vec::new();
         for total in 0..=total_max {
             let lo = total.saturating_sub(max_money.second);
             for m1 in lo..=total.min(max_money.first) {
@@ -131,7 +130,7 @@ impl Solution {
                         if m1 == 0 && m2 == 0 {
                             continue; // a draw: the table's 0
                         }
-                        let (lower, upper) = s.bounds(&state, &mut scratch);
+                        let (lower, upper) = s.bounds(&state);
                         if lower != upper {
                             s.determined = false;
                         }
@@ -212,21 +211,81 @@ impl Solution {
         self.v(&Solution::next(st, b1, b2))
     }
 
-    /// Max-min and min-max of the round's matrix game (player 1 maximizes).
-    fn bounds(&self, st: &State, scratch: &mut Vec<i8>) -> (i8, i8) {
-        let rows = self
-            .row_minima(st, scratch)
-            .iter()
-            .copied()
-            .max()
-            .expect("a legal bid");
-        let cols = self
-            .column_maxima(st, scratch)
-            .iter()
-            .copied()
-            .min()
-            .expect("a legal bid");
-        (rows, cols)
+    /// Max-min and min-max of the round's matrix game (player 1 maximizes):
+    /// the solver's hot loop, so it walks the bids from the top down keeping
+    /// running extremes, with no allocation, and stops once a bound is reached.
+    fn bounds(&self, st: &State) -> (i8, i8) {
+        let (m1, m2) = (st.money.first, st.money.second);
+        let (adv, pos) = (st.advantage, st.position);
+        // the outcome when player 1 wins the bid with b1, player 2 with b2, or a tie at b
+        let win1 = |b1: u32| {
+            self.v(&State {
+                position: pos - 1,
+                money: BySeat::new(m1 - b1, m2),
+                advantage: adv,
+            })
+        };
+        let win2 = |b2: u32| {
+            self.v(&State {
+                position: pos + 1,
+                money: BySeat::new(m1, m2 - b2),
+                advantage: adv,
+            })
+        };
+        let tie = |b: u32| match adv {
+            Seat::First => self.v(&State {
+                position: pos - 1,
+                money: BySeat::new(m1 - b, m2),
+                advantage: Seat::Second,
+            }),
+            Seat::Second => self.v(&State {
+                position: pos + 1,
+                money: BySeat::new(m1, m2 - b),
+                advantage: Seat::First,
+            }),
+        };
+        let (lo1, lo2) = (*bids(m1).start(), *bids(m2).start());
+
+        // max over b1 of min(win1 if b2 < b1 possible, tie if b1 is a bid of player 2, min win2 above b1)
+        let mut lower = i8::MIN;
+        // min of win2(b2) over player 2's bids above b1: those above m1 first
+        let mut above = ((m1 + 1).max(lo2)..=m2).map(win2).min().unwrap_or(i8::MAX);
+        for b1 in (lo1..=m1).rev() {
+            if b1 < m1.min(m2) && b1 + 1 >= lo2 {
+                above = above.min(win2(b1 + 1));
+            }
+            let mut worst = above;
+            if lo2 < b1 {
+                worst = worst.min(win1(b1));
+            }
+            if b1 >= lo2 && b1 <= m2 {
+                worst = worst.min(tie(b1));
+            }
+            lower = lower.max(worst);
+            if lower == 1 {
+                break;
+            }
+        }
+        let mut upper = i8::MAX;
+        // max of win1(b1) over player 1's bids above b2: those above m2 first
+        let mut above = ((m2 + 1).max(lo1)..=m1).map(win1).max().unwrap_or(i8::MIN);
+        for b2 in (lo2..=m2).rev() {
+            if b2 < m1.min(m2) && b2 + 1 >= lo1 {
+                above = above.max(win1(b2 + 1));
+            }
+            let mut best = above;
+            if lo1 < b2 {
+                best = best.max(win2(b2));
+            }
+            if b2 >= lo1 && b2 <= m1 {
+                best = best.max(tie(b2));
+            }
+            upper = upper.min(best);
+            if upper == -1 {
+                break;
+            }
+        }
+        (lower, upper)
     }
 
     /// For each bid of player 1 (in order of `bids`), the worst outcome over
