@@ -325,3 +325,31 @@ fn the_committed_report_reproduction_is_what_the_config_gives() {
         );
     }
 }
+
+#[test]
+fn table_bots_refuse_budgets_too_large_for_their_tables_by_forfeit() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let cfg = tmp.path().join("big.toml");
+    std::fs::write(
+        &cfg,
+        "[season]\ngame = \"bidding\"\ngames_per_pair = 2\n[season.params]\nmoney = 5000\n\
+         [[bot]]\nname = \"o\"\nbuiltin = \"optimal\"\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(tmp.path())
+        .assert()
+        .success();
+    let journal = std::fs::read_to_string(tmp.path().join("big/games.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 2);
+    for line in journal.lines() {
+        assert!(
+            line.contains("dp and optimal support money up to 2000"),
+            "{line}"
+        );
+    }
+}

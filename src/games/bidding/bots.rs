@@ -352,9 +352,19 @@ fn params_of(game: &Bidding) -> BiddingParams {
     }
 }
 
+/// The largest money per player the table-based bots accept: their tables
+/// grow with the square of it (2000 each: about 350 MiB for `dp`).
+pub const MAX_TABLE_MONEY: u32 = 2000;
+
 impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
     fn new_game(&mut self, game: &Bidding, seat: Seat, seed: u64) -> Result<(), BotError> {
         let params = params_of(game);
+        if params.money > MAX_TABLE_MONEY || params.length > 100 {
+            return Err(BotError::Crash(format!(
+                "dp and optimal support money up to {MAX_TABLE_MONEY} and length up to 100, not {} and {}",
+                params.money, params.length
+            )));
+        }
         let bot = self.bot.get_or_insert_with(|| B::from_params(&params));
         bot.new_game(game, seat, seed)
     }

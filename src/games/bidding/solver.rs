@@ -12,10 +12,11 @@
 //!
 //! The solver checks in every state that the best pure bid of each player
 //! secures the same value (max-min equals min-max): then pure bids suffice and
-//! no state needs a mixed strategy. For the standard game this holds for every
-//! budget the tests try (up to 100 each); a budget where it failed would be
-//! reported by [`Solution::is_determined`], and the secure-bid sets would then
-//! only guarantee the pure max-min value.
+//! no state needs a mixed strategy. This holds for every budget the tests try
+//! (each from 1 to 60, and 100, on a line of 10; 30 on lines of 2, 3, 6 and
+//! 15), so no matrix game needs a mixed solution. A setting where it failed
+//! would be reported by [`Solution::is_determined`] (and `ladder solve`), and
+//! the secure bids would then guarantee only the pure max-min value.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -573,6 +574,22 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn pure_bids_suffice_for_every_budget_up_to_60_and_other_lengths() {
+        for money in 1..=60 {
+            assert!(
+                Solution::solve(BySeat::new(money, money), 10).is_determined(),
+                "money {money}"
+            );
+        }
+        for length in [2, 3, 6, 15] {
+            assert!(
+                Solution::solve(BySeat::new(30, 30), length).is_determined(),
+                "length {length}"
+            );
         }
     }
 
