@@ -157,18 +157,18 @@ fn results_do_not_depend_on_jobs() {
 #[test]
 fn a_season_resumes_without_losing_or_repeating_games() {
     let (full, parts) = (TempDir::new().unwrap(), TempDir::new().unwrap());
-    let cfg = config("bidding");
+    let cfg = config("coordination");
     run(&cfg, full.path(), &[]).success();
     run(&cfg, parts.path(), &["--max-games", "137", "--jobs", "2"])
         .success()
         .stdout(predicate::str::contains("137 of 600 games"))
         .stdout(predicate::str::contains("137 games played now, 0 resumed"));
     assert_eq!(
-        journal_indices(&parts.path().join("bidding/games.jsonl")).len(),
+        journal_indices(&parts.path().join("coordination/games.jsonl")).len(),
         137
     );
     // a crash in the middle of writing a line
-    let journal = parts.path().join("bidding/games.jsonl");
+    let journal = parts.path().join("coordination/games.jsonl");
     let mut text = fs::read_to_string(&journal).unwrap();
     text.push_str("{\"index\":137,\"pair\":0,\"sea");
     fs::write(&journal, text).unwrap();
@@ -178,8 +178,8 @@ fn a_season_resumes_without_losing_or_repeating_games() {
             "463 games played now, 137 resumed",
         ));
     for f in REPORT_FILES {
-        let a = fs::read(full.path().join("bidding").join(f)).unwrap();
-        let b = fs::read(parts.path().join("bidding").join(f)).unwrap();
+        let a = fs::read(full.path().join("coordination").join(f)).unwrap();
+        let b = fs::read(parts.path().join("coordination").join(f)).unwrap();
         assert!(
             a == b,
             "{f}: the resumed season equals the uninterrupted one"
@@ -254,7 +254,7 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
     let good = fs::read_to_string(config("bidding")).unwrap();
     let cases = [
         (
-            good.replace("games_per_pair = 200", "games_per_pair = -3"),
+            good.replace("games_per_pair = 500", "games_per_pair = -3"),
             "bad.toml:9:18: key `season.games_per_pair`: invalid value: integer `-3`, expected u32",
         ),
         (
