@@ -92,17 +92,21 @@ pub const GENERIC_BOTS: &[BotInfo] = &[BotInfo {
 
 /// Every built-in bot of game `G`: its own first, then the generic ones it does not replace.
 pub fn builtin_bots<G: Game>() -> Vec<BotInfo> {
-    let own = G::builtin_bots();
+    let own = G::builtin_bots().iter().map(|b| BotInfo {
+        name: b.name,
+        about: b.about,
+    });
     let generic = GENERIC_BOTS
         .iter()
-        .filter(|g| own.iter().all(|o| o.name != g.name));
-    own.iter().chain(generic).copied().collect()
+        .filter(|g| G::builtin_bots().iter().all(|o| o.name != g.name))
+        .copied();
+    own.chain(generic).collect()
 }
 
 /// A factory for built-in bot `name` of game `G` with `params`, or why there is none.
 pub fn builtin_bot<G: Game>(name: &str, params: &toml::Table) -> Result<BotFactory<G>, String> {
-    if let Some(made) = G::builtin_bot(name, params) {
-        return made;
+    if let Some(own) = G::builtin_bots().iter().find(|b| b.name == name) {
+        return (own.make)(name, params);
     }
     match name {
         "random" => simple::<G, RandomBot>(name, params),

@@ -50,11 +50,20 @@ pub fn check_range(
 /// Makes a fresh in-process bot for each game.
 pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
 
-/// A game's built-in bot as `ladder list bots` shows it.
+/// A built-in bot as `ladder list bots` shows it.
 #[derive(Clone, Copy, Debug)]
 pub struct BotInfo {
     pub name: &'static str,
     pub about: &'static str,
+}
+
+/// A game's own built-in bot: its name, one line for `ladder list bots`, and
+/// how to make a factory for it from its `params` (the first argument is the
+/// bot's name, for error messages).
+pub struct Builtin<G: Game> {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub make: fn(&str, &toml::Table) -> Result<BotFactory<G>, String>,
 }
 
 /// The rules of one two-player game.
@@ -107,15 +116,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Everything `seat` may see now, as one line of words (the protocol's state line).
     fn observation(&self, seat: Seat) -> String;
 
-    /// This game's own built-in bots (the generic `random` is always there too).
-    fn builtin_bots() -> &'static [BotInfo] {
+    /// This game's own built-in bots; the generic `random` is there too unless
+    /// the game has its own.
+    fn builtin_bots() -> &'static [Builtin<Self>] {
         &[]
-    }
-
-    /// Makes a factory for the game's own built-in bot `name`, or `None` if the
-    /// game has no bot of that name.
-    fn builtin_bot(_name: &str, _params: &toml::Table) -> Option<Result<BotFactory<Self>, String>> {
-        None
     }
 }
 

@@ -55,6 +55,16 @@ fn assert_no_bot_left(tag: &str) {
     );
 }
 
+/// `ladder run CONFIG --reports REPORTS`.
+fn run_season(cfg: &Path, reports: &Path) -> assert_cmd::assert::Assert {
+    ladder()
+        .arg("run")
+        .arg(cfg)
+        .arg("--reports")
+        .arg(reports)
+        .assert()
+}
+
 /// A season config: the testbot with `flags` (and a unique tag) against random.
 fn season(dir: &Path, game: &str, flags: &str, tag: &str, games_per_pair: u32) -> PathBuf {
     let mut command = vec![TESTBOT.to_string()];
@@ -131,12 +141,7 @@ fn every_fault_in_every_game_is_the_right_forfeit() {
             let tag = format!("fault-{game}-{n}");
             let cfg = season(tmp.path(), game, flags, &tag, 2);
             let reports = tmp.path().join(&tag);
-            ladder()
-                .arg("run")
-                .arg(&cfg)
-                .arg("--reports")
-                .arg(&reports)
-                .assert()
+            run_season(&cfg, &reports)
                 .success()
                 .stdout(predicate::str::contains("2 of 2 games"));
             let games = journal(&reports);
@@ -165,13 +170,7 @@ fn well_behaved_bots_play_every_game_normally_and_slow_starts_are_allowed() {
         let tag = format!("good-{game}");
         let cfg = season(tmp.path(), game, "--slow-start 200 --stderr-spam", &tag, 6);
         let reports = tmp.path().join(&tag);
-        ladder()
-            .arg("run")
-            .arg(&cfg)
-            .arg("--reports")
-            .arg(&reports)
-            .assert()
-            .success();
+        run_season(&cfg, &reports).success();
         let games = journal(&reports);
         assert_eq!(games.len(), 6);
         for g in &games {
@@ -196,13 +195,7 @@ fn a_failed_bot_is_restarted_for_its_next_game() {
     // with a fresh process, or the forfeit would come earlier
     let cfg = season(tmp.path(), "troops", "--crash-at 3", tag, 6);
     let reports = tmp.path().join(tag);
-    ladder()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(&reports)
-        .assert()
-        .success();
+    run_season(&cfg, &reports).success();
     for g in journal(&reports) {
         assert_eq!(testbot_forfeit(&g).as_deref(), Some("crash"));
         assert_eq!(g["plies"], 2, "two rounds played before the crash: {g}");
@@ -232,13 +225,7 @@ fn hackerrank_bots_play_and_their_faults_forfeit() {
         let cfg = tmp.path().join(format!("{tag}.toml"));
         fs::write(&cfg, text).unwrap();
         let reports = tmp.path().join(&tag);
-        ladder()
-            .arg("run")
-            .arg(&cfg)
-            .arg("--reports")
-            .arg(&reports)
-            .assert()
-            .success();
+        run_season(&cfg, &reports).success();
         for g in journal(&reports) {
             let t = &g["termination"];
             match expected {
@@ -298,57 +285,44 @@ fn assert_each_game_once(reports: &Path, total: usize) {
     );
 }
 
-#[test]
-fn a_sigkilled_season_leaves_no_bot_and_resumes_exactly_once() {
+/// Starts a 400-game season of the testbot, interrupts it with `interrupt`
+/// once 64 games are journaled, checks that no bot is left, and resumes it.
+fn interrupt_and_resume(tag: &str, interrupt: impl FnOnce(&mut std::process::Child)) {
     let tmp = TempDir::new().unwrap();
-    let tag = "sigkill";
     let cfg = season(tmp.path(), "coordination", "", tag, 400);
     let reports = tmp.path().join(tag);
     let mut child = spawn_run(&cfg, &reports);
     wait_for_games(&reports, 64);
-    child.kill().unwrap(); // SIGKILL: no chance to clean up
-    child.wait().unwrap();
+    interrupt(&mut child);
     let before = journal(&reports).len();
     assert!(
         before < 400,
-        "killed after the season ended: nothing was tested"
+        "interrupted after the season ended: nothing was tested"
     );
     assert_no_bot_left(tag);
-    ladder()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(&reports)
-        .assert()
-        .success();
+    run_season(&cfg, &reports).success();
     assert_each_game_once(&reports, 400);
     assert_no_bot_left(tag);
 }
 
 #[test]
+fn a_sigkilled_season_leaves_no_bot_and_resumes_exactly_once() {
+    interrupt_and_resume("sigkill", |child| {
+        child.kill().unwrap(); // SIGKILL: no chance to clean up
+        child.wait().unwrap();
+    });
+}
+
+#[test]
 fn ctrl_c_kills_every_bot_and_the_season_resumes() {
-    let tmp = TempDir::new().unwrap();
-    let tag = "ctrlc";
-    let cfg = season(tmp.path(), "coordination", "", tag, 400);
-    let reports = tmp.path().join(tag);
-    let mut child = spawn_run(&cfg, &reports);
-    wait_for_games(&reports, 64);
-    // SAFETY: signals the child we started.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "exit code after Ctrl-C");
-    assert_no_bot_left(tag);
-    ladder()
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(&reports)
-        .assert()
-        .success();
-    assert_each_game_once(&reports, 400);
-    assert_no_bot_left(tag);
+    interrupt_and_resume("ctrlc", |child| {
+        // SAFETY: signals the child we started.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "exit code after Ctrl-C");
+    });
 }
 
 #[test]

@@ -1,11 +1,16 @@
 //! Armies bots beyond `random`.
 
 use super::{Armies, Commit, Commitment};
-use crate::{bot::BotError, game::BotInfo, Bot, Seat};
+use crate::{
+    bot::{simple, BotError},
+    game::Builtin,
+    Bot, Seat,
+};
 
-pub const BOTS: &[BotInfo] = &[BotInfo {
+pub const BOTS: &[Builtin<Armies>] = &[Builtin {
     name: "even",
     about: "spreads its armies evenly over the rounds left (all in when armies are added)",
+    make: simple::<Armies, Even>,
 }];
 
 /// Commits its armies divided by the rounds left, so it never runs dry early.
@@ -21,17 +26,6 @@ impl Bot<Armies> for Even {
             // committing more only grows the armies: always commit everything
             Commit::Add => armies,
         }))
-    }
-}
-
-/// This game's bots by name.
-pub fn builtin(
-    name: &str,
-    params: &toml::Table,
-) -> Option<Result<crate::game::BotFactory<Armies>, String>> {
-    match name {
-        "even" => Some(crate::bot::simple::<Armies, Even>(name, params)),
-        _ => None,
     }
 }
 

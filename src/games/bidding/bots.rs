@@ -38,25 +38,28 @@ use super::{
 };
 use crate::{
     bot::BotError,
-    game::{BotFactory, BotInfo},
+    game::{BotFactory, Builtin},
     seat::{BySeat, Seat},
     Bot, Rng,
 };
 
-pub const BOTS: &[BotInfo] = &[
-    BotInfo {
+pub const BOTS: &[Builtin<Bidding>] = &[
+    Builtin {
         name: "random",
         about:
             "the 2016 report's random bidder, made legal: uniform in 1..=min(max, money) (max = 20)",
+        make: make_random,
     },
-    BotInfo {
+    Builtin {
         name: "dp",
         about:
             "the 2016 report's DP bidder: best win probability against a uniformly random opponent",
+        make: make_lazy::<DpBidder>,
     },
-    BotInfo {
+    Builtin {
         name: "optimal",
         about: "exact play: never loses a won or drawn position, and sets the most traps",
+        make: make_lazy::<Optimal>,
     },
 ];
 
@@ -271,26 +274,24 @@ impl Bot<Bidding> for Optimal {
     }
 }
 
-/// The bot `name` with `params`; the tables come from the game's parameters
-/// when the bot first plays.
-pub fn builtin(name: &str, params: &toml::Table) -> Option<Result<BotFactory<Bidding>, String>> {
-    let made: Result<BotFactory<Bidding>, String> = match name {
-        "random" => random_max(params).map(|max| -> BotFactory<Bidding> {
-            Arc::new(move || {
-                Box::new(RandomBidder {
-                    max,
-                    rng: Rng::seed_from_u64(0),
-                })
-            })
-        }),
-        "dp" => crate::bot::no_params(name, params).map(|()| -> BotFactory<Bidding> {
-            Arc::new(|| Box::new(Lazy::<DpBidder>::default()))
-        }),
-        "optimal" => crate::bot::no_params(name, params)
-            .map(|()| -> BotFactory<Bidding> { Arc::new(|| Box::new(Lazy::<Optimal>::default())) }),
-        _ => return None,
-    };
-    Some(made)
+/// The report's random bidder, with its `max`.
+fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, String> {
+    let max = random_max(params)?;
+    Ok(Arc::new(move || {
+        Box::new(RandomBidder {
+            max,
+            rng: Rng::seed_from_u64(0),
+        })
+    }))
+}
+
+/// A table-based bot; its table comes from the game's parameters when it first plays.
+fn make_lazy<B: FromParams + Bot<Bidding> + 'static>(
+    name: &str,
+    params: &toml::Table,
+) -> Result<BotFactory<Bidding>, String> {
+    crate::bot::no_params(name, params)?;
+    Ok(Arc::new(|| Box::new(Lazy::<B>::default())))
 }
 
 fn random_max(params: &toml::Table) -> Result<u32, String> {

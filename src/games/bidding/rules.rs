@@ -114,15 +114,8 @@ impl Game for Bidding {
     type Move = Bid;
     type Params = BiddingParams;
 
-    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
         super::bots::BOTS
-    }
-
-    fn builtin_bot(
-        name: &str,
-        params: &toml::Table,
-    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
-        super::bots::builtin(name, params)
     }
 
     fn check_params(p: &BiddingParams) -> Result<(), String> {

@@ -3,11 +3,16 @@
 use rand::{seq::IndexedRandom, SeedableRng};
 
 use super::{Breakthrough, Step};
-use crate::{bot::BotError, game::BotInfo, Bot, Game, Rng, Seat};
+use crate::{
+    bot::{simple, BotError},
+    game::Builtin,
+    Bot, Game, Rng, Seat,
+};
 
-pub const BOTS: &[BotInfo] = &[BotInfo {
+pub const BOTS: &[Builtin<Breakthrough>] = &[Builtin {
     name: "greedy",
     about: "wins at once if it can, else captures the most advanced enemy piece, else steps where no enemy can capture",
+    make: simple::<Breakthrough, Greedy>,
 }];
 
 /// One-ply greedy play: a winning step, else the capture of the enemy piece
@@ -66,17 +71,6 @@ impl Bot<Breakthrough> for Greedy {
             .collect();
         let chosen = pick(&mut self.rng, &safe).or_else(|| pick(&mut self.rng, &moves));
         chosen.ok_or_else(|| BotError::BadOutput("no legal move".into()))
-    }
-}
-
-/// This game's bots by name.
-pub fn builtin(
-    name: &str,
-    params: &toml::Table,
-) -> Option<Result<crate::game::BotFactory<Breakthrough>, String>> {
-    match name {
-        "greedy" => Some(crate::bot::simple::<Breakthrough, Greedy>(name, params)),
-        _ => None,
     }
 }
 

@@ -215,15 +215,8 @@ impl Game for Breakthrough {
     type Move = Step;
     type Params = BreakthroughParams;
 
-    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
         super::bots::BOTS
-    }
-
-    fn builtin_bot(
-        name: &str,
-        params: &toml::Table,
-    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
-        super::bots::builtin(name, params)
     }
 
     fn check_params(_: &BreakthroughParams) -> Result<(), String> {

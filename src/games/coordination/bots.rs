@@ -1,16 +1,22 @@
 //! Coordination bots beyond `random`.
 
 use super::{Coordination, Side};
-use crate::{bot::BotError, game::BotInfo, Bot, BySeat, Seat};
+use crate::{
+    bot::{simple, BotError},
+    game::Builtin,
+    Bot, BySeat, Seat,
+};
 
-pub const BOTS: &[BotInfo] = &[
-    BotInfo {
+pub const BOTS: &[Builtin<Coordination>] = &[
+    Builtin {
         name: "left",
         about: "always left: a fixed convention",
+        make: simple::<Coordination, Left>,
     },
-    BotInfo {
+    Builtin {
         name: "copycat",
         about: "plays left first, then whatever the other player chose last round",
+        make: simple::<Coordination, Copycat>,
     },
 ];
 
@@ -49,18 +55,6 @@ impl Bot<Coordination> for Copycat {
             self.last = moves[seat.other()];
         }
         Ok(())
-    }
-}
-
-/// This game's bots by name.
-pub fn builtin(
-    name: &str,
-    params: &toml::Table,
-) -> Option<Result<crate::game::BotFactory<Coordination>, String>> {
-    match name {
-        "left" => Some(crate::bot::simple::<Coordination, Left>(name, params)),
-        "copycat" => Some(crate::bot::simple::<Coordination, Copycat>(name, params)),
-        _ => None,
     }
 }
 

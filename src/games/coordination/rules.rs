@@ -85,15 +85,8 @@ impl Game for Coordination {
     type Move = Side;
     type Params = CoordinationParams;
 
-    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
         super::bots::BOTS
-    }
-
-    fn builtin_bot(
-        name: &str,
-        params: &toml::Table,
-    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
-        super::bots::builtin(name, params)
     }
 
     fn check_params(p: &CoordinationParams) -> Result<(), String> {

@@ -3,11 +3,16 @@
 use rand::{seq::SliceRandom, SeedableRng};
 
 use super::{Split, Troops};
-use crate::{bot::BotError, game::BotInfo, Bot, Rng, Seat};
+use crate::{
+    bot::{simple, BotError},
+    game::Builtin,
+    Bot, Rng, Seat,
+};
 
-pub const BOTS: &[BotInfo] = &[BotInfo {
+pub const BOTS: &[Builtin<Troops>] = &[Builtin {
     name: "balanced",
     about: "splits the troops as evenly as possible (3,3,4), the larger share on a random field",
+    make: simple::<Troops, Balanced>,
 }];
 
 /// The most even split, shuffled over the fields each round.
@@ -34,17 +39,6 @@ impl Bot<Troops> for Balanced {
         let mut split = [0, 1, 2].map(|field| base + u32::from(field < extra));
         split.shuffle(&mut self.rng);
         Ok(Split(split))
-    }
-}
-
-/// This game's bots by name.
-pub fn builtin(
-    name: &str,
-    params: &toml::Table,
-) -> Option<Result<crate::game::BotFactory<Troops>, String>> {
-    match name {
-        "balanced" => Some(crate::bot::simple::<Troops, Balanced>(name, params)),
-        _ => None,
     }
 }
 

@@ -97,15 +97,8 @@ impl Game for Troops {
     type Move = Split;
     type Params = TroopsParams;
 
-    fn builtin_bots() -> &'static [crate::game::BotInfo] {
+    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
         super::bots::BOTS
-    }
-
-    fn builtin_bot(
-        name: &str,
-        params: &toml::Table,
-    ) -> Option<Result<crate::game::BotFactory<Self>, String>> {
-        super::bots::builtin(name, params)
     }
 
     fn check_params(p: &TroopsParams) -> Result<(), String> {
