@@ -325,6 +325,11 @@ impl<B> Default for Lazy<B> {
 /// Bots built from the game's parameters.
 trait FromParams {
     fn from_params(params: &BiddingParams) -> Self;
+
+    /// Why the bot cannot play these parameters, if it cannot.
+    fn unusable(&self) -> Option<String> {
+        None
+    }
 }
 
 impl FromParams for DpBidder {
@@ -340,6 +345,14 @@ impl FromParams for Optimal {
         Optimal {
             solution: solver::shared(params),
         }
+    }
+
+    /// Pure bids suffice for every setting tried (see `solver.rs`); where they
+    /// would not, `optimal` says so rather than play bids that are not safe.
+    fn unusable(&self) -> Option<String> {
+        (!self.solution.is_determined()).then(|| {
+            "this money and length need mixed strategies, which optimal does not play".to_string()
+        })
     }
 }
 
@@ -367,6 +380,9 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
             )));
         }
         let bot = self.bot.get_or_insert_with(|| B::from_params(&params));
+        if let Some(why) = bot.unusable() {
+            return Err(BotError::Crash(why));
+        }
         bot.new_game(game, seat, seed)
     }
 

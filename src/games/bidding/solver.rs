@@ -12,11 +12,13 @@
 //!
 //! The solver checks in every state that the best pure bid of each player
 //! secures the same value (max-min equals min-max): then pure bids suffice and
-//! no state needs a mixed strategy. This holds for every budget the tests try
-//! (each from 1 to 60, and 100, on a line of 10; 30 on lines of 2, 3, 6 and
-//! 15), so no matrix game needs a mixed solution. A setting where it failed
-//! would be reported by [`Solution::is_determined`] (and `ladder solve`), and
-//! the secure bids would then guarantee only the pure max-min value.
+//! no state needs a mixed strategy. This holds for every setting tried: the
+//! test suite checks budgets 1 to 60 and 100 on a line of 10 and 30 on lines
+//! of 2, 3, 6 and 15, and a sweep run by hand (`determinacy_sweep`) every
+//! line from 2 to 20 with budgets 1 to 60, and budgets up to 200 on a line of
+//! 10. So no matrix game needs a mixed solution. A setting where it failed
+//! would be reported by [`Solution::is_determined`] (and `ladder solve`);
+//! the `optimal` bot then refuses to play it rather than play unsafe bids.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -589,6 +591,26 @@ mod tests {
             assert!(
                 Solution::solve(BySeat::new(30, 30), length).is_determined(),
                 "length {length}"
+            );
+        }
+    }
+
+    /// A wider sweep than the test suite runs: `cargo test --release -- --ignored determinacy`.
+    #[test]
+    #[ignore = "slow: a sweep over many settings, run by hand"]
+    fn determinacy_sweep() {
+        for length in 2..=20 {
+            for money in 1..=60 {
+                assert!(
+                    Solution::solve(BySeat::new(money, money), length).is_determined(),
+                    "money {money}, length {length}"
+                );
+            }
+        }
+        for money in 61..=200 {
+            assert!(
+                Solution::solve(BySeat::new(money, money), 10).is_determined(),
+                "money {money}"
             );
         }
     }
