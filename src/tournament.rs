@@ -8,12 +8,10 @@
 
 use std::{
     collections::{BTreeMap, HashMap},
-    path::Path,
-    path::PathBuf,
-    sync::Arc,
+    path::{Path, PathBuf},
     sync::{
         atomic::{AtomicBool, Ordering},
-        mpsc,
+        mpsc, Arc,
     },
     time::{Duration, Instant},
 };
@@ -25,8 +23,7 @@ use rayon::prelude::*;
 use crate::{
     config::{BotKind, Plan},
     external::{self, process::Log, Protocol},
-    game::BotFactory,
-    game::Game,
+    game::{BotFactory, Game},
     journal::{Finished, Journal, Lines, Scored},
     referee::{play_game, Played},
     report::{self, Header},

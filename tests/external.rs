@@ -28,14 +28,19 @@ fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
 }
 
-/// Processes whose command line contains `tag`.
+/// Test-bot processes started with `--tag TAG`.
 fn running_with(tag: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().flatten() {
         if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(tag) && !text.contains("ladder run") {
-                found.push(text);
+            let args: Vec<String> = cmdline
+                .split(|&b| b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            let is_testbot = args.first().is_some_and(|p| p.ends_with("testbot"));
+            let tagged = args.windows(2).any(|w| w[0] == "--tag" && w[1] == tag);
+            if is_testbot && tagged {
+                found.push(args.join(" "));
             }
         }
     }
@@ -285,23 +290,25 @@ fn assert_each_game_once(reports: &Path, total: usize) {
     );
 }
 
-/// Starts a 400-game season of the testbot, interrupts it with `interrupt`
-/// once 64 games are journaled, checks that no bot is left, and resumes it.
+/// Starts a 2000-game season of the testbot (about a second's work),
+/// interrupts it with `interrupt` once 64 games are journaled, checks that no
+/// bot is left, and resumes it.
 fn interrupt_and_resume(tag: &str, interrupt: impl FnOnce(&mut std::process::Child)) {
+    const GAMES: usize = 2000;
     let tmp = TempDir::new().unwrap();
-    let cfg = season(tmp.path(), "coordination", "", tag, 400);
+    let cfg = season(tmp.path(), "coordination", "", tag, GAMES as u32);
     let reports = tmp.path().join(tag);
     let mut child = spawn_run(&cfg, &reports);
     wait_for_games(&reports, 64);
     interrupt(&mut child);
     let before = journal(&reports).len();
     assert!(
-        before < 400,
+        before < GAMES,
         "interrupted after the season ended: nothing was tested"
     );
     assert_no_bot_left(tag);
     run_season(&cfg, &reports).success();
-    assert_each_game_once(&reports, 400);
+    assert_each_game_once(&reports, GAMES);
     assert_no_bot_left(tag);
 }
 
