@@ -171,26 +171,11 @@ impl DpTable {
             length,
             values: BySeat::new(vec![0.0; size], vec![0.0; size]),
         };
-        for total in 0..=2 * money {
-            for m1 in total.saturating_sub(money)..=total.min(money) {
-                let m2 = total - m1;
-                if total == 0 {
-                    continue;
-                }
-                for position in 1..length {
-                    for advantage in Seat::ALL {
-                        let st = State {
-                            position,
-                            money: BySeat::new(m1, m2),
-                            advantage,
-                        };
-                        let i = t.index(&st);
-                        for seat in Seat::ALL {
-                            let best = t.expectations(seat, &st).into_iter().fold(0.0, f64::max);
-                            t.values[seat][i] = best;
-                        }
-                    }
-                }
+        for st in solver::states_by_total_money(BySeat::new(money, money), length) {
+            let i = t.index(&st);
+            for seat in Seat::ALL {
+                let best = t.expectations(seat, &st).into_iter().fold(0.0, f64::max);
+                t.values[seat][i] = best;
             }
         }
         t

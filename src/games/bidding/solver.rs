@@ -89,6 +89,24 @@ impl From<&Bidding> for State {
     }
 }
 
+/// Every state that is not over (the bottle between the ends, some money
+/// left), in an order where each comes after every state a round can lead to:
+/// by increasing total money.
+pub fn states_by_total_money(max_money: BySeat<u32>, length: u32) -> impl Iterator<Item = State> {
+    (1..=max_money.first + max_money.second).flat_map(move |total| {
+        let m1s = total.saturating_sub(max_money.second)..=total.min(max_money.first);
+        m1s.flat_map(move |m1| {
+            (1..length).flat_map(move |position| {
+                Seat::ALL.into_iter().map(move |advantage| State {
+                    position,
+                    money: BySeat::new(m1, total - m1),
+                    advantage,
+                })
+            })
+        })
+    })
+}
+
 /// The solved game for budgets up to `max_money` per player and a line of `length`.
 pub struct Solution {
     pub max_money: BySeat<u32>,
@@ -118,30 +136,13 @@ impl Solution {
             values: vec![0; 2 * (length as usize + 1) * w1 * w2],
             determined: true,
         };
-        let total_max = max_money.first + max_money.second;
-        for total in 0..=total_max {
-            let lo = total.saturating_sub(max_money.second);
-            for m1 in lo..=total.min(max_money.first) {
-                let m2 = total - m1;
-                for position in 1..length {
-                    for advantage in Seat::ALL {
-                        let state = State {
-                            position,
-                            money: BySeat::new(m1, m2),
-                            advantage,
-                        };
-                        if m1 == 0 && m2 == 0 {
-                            continue; // a draw: the table's 0
-                        }
-                        let (lower, upper) = s.bounds(&state);
-                        if lower != upper {
-                            s.determined = false;
-                        }
-                        let i = s.index(&state);
-                        s.values[i] = lower;
-                    }
-                }
+        for state in states_by_total_money(max_money, length) {
+            let (lower, upper) = s.bounds(&state);
+            if lower != upper {
+                s.determined = false;
             }
+            let i = s.index(&state);
+            s.values[i] = lower;
         }
         s
     }
@@ -375,25 +376,11 @@ impl Solution {
     /// won by player 2, and drawn.
     pub fn counts(&self) -> (u64, u64, u64) {
         let (mut p1, mut p2, mut d) = (0, 0, 0);
-        for adv in Seat::ALL {
-            for position in 1..self.length {
-                for m1 in 0..=self.max_money.first {
-                    for m2 in 0..=self.max_money.second {
-                        if m1 == 0 && m2 == 0 {
-                            continue;
-                        }
-                        let st = State {
-                            position,
-                            money: BySeat::new(m1, m2),
-                            advantage: adv,
-                        };
-                        match self.v(&st) {
-                            1 => p1 += 1,
-                            -1 => p2 += 1,
-                            _ => d += 1,
-                        }
-                    }
-                }
+        for st in states_by_total_money(self.max_money, self.length) {
+            match self.v(&st) {
+                1 => p1 += 1,
+                -1 => p2 += 1,
+                _ => d += 1,
             }
         }
         (p1, p2, d)
