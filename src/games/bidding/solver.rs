@@ -209,167 +209,133 @@ impl Solution {
         n
     }
 
-    /// The outcome, from player 1's side, of each bid of `seat` when the other
-    /// player answers with `other`'s bid: a function of one bid each way.
-    fn outcome(&self, st: &State, b1: u32, b2: u32) -> i8 {
-        self.v(&Solution::next(st, b1, b2))
+    /// The value (player 1's side) after player 1 outbids player 2 with `b1`:
+    /// it does not depend on player 2's bid.
+    fn win1(&self, st: &State, b1: u32) -> i8 {
+        let money = BySeat::new(st.money.first - b1, st.money.second);
+        self.v(&State {
+            position: st.position - 1,
+            money,
+            ..*st
+        })
     }
 
-    /// Max-min and min-max of the round's matrix game (player 1 maximizes):
-    /// the solver's hot loop, so it walks the bids from the top down keeping
-    /// running extremes, with no allocation, and stops once a bound is reached.
-    fn bounds(&self, st: &State) -> (i8, i8) {
-        let (m1, m2) = (st.money.first, st.money.second);
-        let (adv, pos) = (st.advantage, st.position);
-        // the outcome when player 1 wins the bid with b1, player 2 with b2, or a tie at b
-        let win1 = |b1: u32| {
-            self.v(&State {
-                position: pos - 1,
-                money: BySeat::new(m1 - b1, m2),
-                advantage: adv,
-            })
-        };
-        let win2 = |b2: u32| {
-            self.v(&State {
-                position: pos + 1,
-                money: BySeat::new(m1, m2 - b2),
-                advantage: adv,
-            })
-        };
-        let tie = |b: u32| match adv {
-            Seat::First => self.v(&State {
-                position: pos - 1,
-                money: BySeat::new(m1 - b, m2),
-                advantage: Seat::Second,
-            }),
-            Seat::Second => self.v(&State {
-                position: pos + 1,
-                money: BySeat::new(m1, m2 - b),
-                advantage: Seat::First,
-            }),
-        };
-        let (lo1, lo2) = (*bids(m1).start(), *bids(m2).start());
+    /// The value after player 2 outbids player 1 with `b2`.
+    fn win2(&self, st: &State, b2: u32) -> i8 {
+        let money = BySeat::new(st.money.first, st.money.second - b2);
+        self.v(&State {
+            position: st.position + 1,
+            money,
+            ..*st
+        })
+    }
 
-        // max over b1 of min(win1 if b2 < b1 possible, tie if b1 is a bid of player 2, min win2 above b1)
-        let mut lower = i8::MIN;
-        // min of win2(b2) over player 2's bids above b1: those above m1 first
-        let mut above = ((m1 + 1).max(lo2)..=m2).map(win2).min().unwrap_or(i8::MAX);
+    /// The value after both bid `b`: the advantage holder wins the bid and
+    /// passes the advantage on.
+    fn tie(&self, st: &State, b: u32) -> i8 {
+        let after = State {
+            advantage: st.advantage.other(),
+            ..*st
+        };
+        match st.advantage {
+            Seat::First => self.win1(&after, b),
+            Seat::Second => self.win2(&after, b),
+        }
+    }
+
+    /// Walks player 1's bids from the highest down, giving each bid's worst
+    /// outcome over player 2's answers (a row minimum of the round's matrix),
+    /// until `visit` returns false. The outcome of outbidding depends on one
+    /// bid only, so a running minimum over player 2's higher bids does it in
+    /// O(money), with no matrix and no allocation.
+    fn walk_rows(&self, st: &State, mut visit: impl FnMut(u32, i8) -> bool) {
+        let (m1, m2) = (st.money.first, st.money.second);
+        let (lo1, lo2) = (*bids(m1).start(), *bids(m2).start());
+        // min of win2 over player 2's bids above b1: those above m1 first
+        let mut above = ((m1 + 1).max(lo2)..=m2)
+            .map(|b2| self.win2(st, b2))
+            .min()
+            .unwrap_or(i8::MAX);
         for b1 in (lo1..=m1).rev() {
             if b1 < m1.min(m2) && b1 + 1 >= lo2 {
-                above = above.min(win2(b1 + 1));
+                above = above.min(self.win2(st, b1 + 1));
             }
             let mut worst = above;
             if lo2 < b1 {
-                worst = worst.min(win1(b1));
+                worst = worst.min(self.win1(st, b1));
             }
             if b1 >= lo2 && b1 <= m2 {
-                worst = worst.min(tie(b1));
+                worst = worst.min(self.tie(st, b1));
             }
-            lower = lower.max(worst);
-            if lower == 1 {
-                break;
+            if !visit(b1, worst) {
+                return;
             }
         }
-        let mut upper = i8::MAX;
-        // max of win1(b1) over player 1's bids above b2: those above m2 first
-        let mut above = ((m2 + 1).max(lo1)..=m1).map(win1).max().unwrap_or(i8::MIN);
+    }
+
+    /// Walks player 2's bids from the highest down, giving each bid's best
+    /// outcome for player 1 over player 1's answers (a column maximum), until
+    /// `visit` returns false: [`Solution::walk_rows`] from the other side.
+    fn walk_columns(&self, st: &State, mut visit: impl FnMut(u32, i8) -> bool) {
+        let (m1, m2) = (st.money.first, st.money.second);
+        let (lo1, lo2) = (*bids(m1).start(), *bids(m2).start());
+        let mut above = ((m2 + 1).max(lo1)..=m1)
+            .map(|b1| self.win1(st, b1))
+            .max()
+            .unwrap_or(i8::MIN);
         for b2 in (lo2..=m2).rev() {
             if b2 < m1.min(m2) && b2 + 1 >= lo1 {
-                above = above.max(win1(b2 + 1));
+                above = above.max(self.win1(st, b2 + 1));
             }
             let mut best = above;
             if lo1 < b2 {
-                best = best.max(win2(b2));
+                best = best.max(self.win2(st, b2));
             }
             if b2 >= lo1 && b2 <= m1 {
-                best = best.max(tie(b2));
+                best = best.max(self.tie(st, b2));
             }
+            if !visit(b2, best) {
+                return;
+            }
+        }
+    }
+
+    /// Max-min and min-max of the round's matrix game (player 1 maximizes),
+    /// each walk stopping once its bound cannot improve.
+    fn bounds(&self, st: &State) -> (i8, i8) {
+        let (mut lower, mut upper) = (i8::MIN, i8::MAX);
+        self.walk_rows(st, |_, worst| {
+            lower = lower.max(worst);
+            lower < 1
+        });
+        self.walk_columns(st, |_, best| {
             upper = upper.min(best);
-            if upper == -1 {
-                break;
-            }
-        }
+            upper > -1
+        });
         (lower, upper)
-    }
-
-    /// For each bid of player 1 (in order of `bids`), the worst outcome over
-    /// player 2's answers.
-    fn row_minima<'a>(&self, st: &State, out: &'a mut Vec<i8>) -> &'a [i8] {
-        let (r1, r2) = (bids(st.money.first), bids(st.money.second));
-        // suffix[k]: min over player 2 bids >= k of the outcome when player 2 wins the bid
-        let hi2 = *r2.end();
-        let mut suffix = vec![i8::MAX; hi2 as usize + 2];
-        for b2 in r2.clone().rev().filter(|&b| b > 0) {
-            // player 2 outbids any lower bid of player 1; the outcome depends on b2 only
-            let o = self.outcome(st, 0, b2);
-            suffix[b2 as usize] = suffix[b2 as usize + 1].min(o);
-        }
-        out.clear();
-        for b1 in r1 {
-            let mut worst = i8::MAX;
-            if *r2.start() < b1 {
-                worst = worst.min(self.outcome(st, b1, 0)); // player 1 wins the bid
-            }
-            if r2.contains(&b1) {
-                worst = worst.min(self.outcome(st, b1, b1)); // a tie
-            }
-            if b1 < hi2 {
-                worst = worst.min(suffix[b1 as usize + 1]);
-            }
-            out.push(worst);
-        }
-        out
-    }
-
-    /// For each bid of player 2, the best outcome (for player 1) over player 1's answers.
-    fn column_maxima<'a>(&self, st: &State, out: &'a mut Vec<i8>) -> &'a [i8] {
-        let (r1, r2) = (bids(st.money.first), bids(st.money.second));
-        let hi1 = *r1.end();
-        let mut suffix = vec![i8::MIN; hi1 as usize + 2];
-        for b1 in r1.clone().rev().filter(|&b| b > 0) {
-            let o = self.outcome(st, b1, 0);
-            suffix[b1 as usize] = suffix[b1 as usize + 1].max(o);
-        }
-        out.clear();
-        for b2 in r2 {
-            let mut best = i8::MIN;
-            if *r1.start() < b2 {
-                best = best.max(self.outcome(st, 0, b2));
-            }
-            if r1.contains(&b2) {
-                best = best.max(self.outcome(st, b2, b2));
-            }
-            if b2 < hi1 {
-                best = best.max(suffix[b2 as usize + 1]);
-            }
-            out.push(best);
-        }
-        out
     }
 
     /// The bids of `seat` that secure the state's value whatever the other
     /// player bids, in increasing order.
     pub fn secure_bids(&self, st: &State, seat: Seat) -> Vec<u32> {
         let value = self.v(st);
-        let mut scratch = Vec::new();
+        let mut secure = Vec::new();
         match seat {
-            Seat::First => {
-                let mins = self.row_minima(st, &mut scratch);
-                bids(st.money.first)
-                    .zip(mins.iter())
-                    .filter(|(_, &m)| m >= value)
-                    .map(|(b, _)| b)
-                    .collect()
-            }
-            Seat::Second => {
-                let maxs = self.column_maxima(st, &mut scratch);
-                bids(st.money.second)
-                    .zip(maxs.iter())
-                    .filter(|(_, &m)| m <= value)
-                    .map(|(b, _)| b)
-                    .collect()
-            }
+            Seat::First => self.walk_rows(st, |b, worst| {
+                if worst >= value {
+                    secure.push(b);
+                }
+                true
+            }),
+            Seat::Second => self.walk_columns(st, |b, best| {
+                if best <= value {
+                    secure.push(b);
+                }
+                true
+            }),
         }
+        secure.reverse();
+        secure
     }
 
     /// Counts of non-terminal states (with some money left) won by player 1,
