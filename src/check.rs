@@ -14,7 +14,7 @@ use anyhow::Result;
 use crate::{
     bot::RandomBot,
     external::{
-        self,
+        self, line,
         process::{Child, Log},
         Command, Limits, Protocol,
     },
@@ -188,12 +188,9 @@ fn handshake(
         }
     };
     let hello = protocol::hello(game, limits.move_time.as_millis() as u64, params);
-    let answer = child.send(&hello).and_then(|()| loop {
-        let line = child.recv(start + limits.startup_time, "`ready`")?;
-        if !protocol::is_comment(&line) {
-            break Ok(line);
-        }
-    });
+    let answer = child
+        .send(&hello)
+        .and_then(|()| line::answer(&mut child, start + limits.startup_time, "`ready`"));
     match answer {
         Ok(line) if protocol::is_ready(&line) => findings.push(Finding {
             ok: true,

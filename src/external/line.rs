@@ -110,7 +110,7 @@ impl LineBot {
 }
 
 /// The next line that is not a comment, before `deadline`.
-fn answer(child: &mut Child, deadline: Instant, what: &str) -> Result<String, BotError> {
+pub(crate) fn answer(child: &mut Child, deadline: Instant, what: &str) -> Result<String, BotError> {
     for _ in 0..=MAX_COMMENTS {
         let line = child.recv(deadline, what)?;
         if !protocol::is_comment(&line) {

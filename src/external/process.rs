@@ -14,7 +14,7 @@ use std::{
     io::{self, Read, Write},
     os::fd::AsRawFd,
     os::unix::process::CommandExt,
-    path::{Path, PathBuf},
+    path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
     sync::{Arc, Mutex, OnceLock},
     thread,
@@ -66,7 +66,6 @@ pub fn install_cleanup() {
 pub struct Log {
     file: Option<File>,
     written: u64,
-    path: PathBuf,
 }
 
 impl Log {
@@ -84,11 +83,7 @@ impl Log {
         let written = file
             .as_ref()
             .map_or(0, |f| f.metadata().map_or(0, |m| m.len()));
-        Ok(Arc::new(Mutex::new(Log {
-            file,
-            written,
-            path: path.map(Path::to_path_buf).unwrap_or_default(),
-        })))
+        Ok(Arc::new(Mutex::new(Log { file, written })))
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -113,10 +108,6 @@ impl Log {
             );
             self.written = MAX_LOG;
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 }
 
