@@ -146,7 +146,8 @@ impl DpTable {
         }
         bids(own)
             .map(|b| {
-                let below = opp_bids.clone().filter(|&x| x < b).count() as f64;
+                // opponent bids x with lo <= x < b
+                let below = b.min(*opp_bids.end() + 1).saturating_sub(*opp_bids.start()) as f64;
                 let mut total = 0.0;
                 if below > 0.0 {
                     total += below * self.d(seat, &with(b, 0));
@@ -372,9 +373,8 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
     }
 
     fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
-        let params = params_of(game);
         self.bot
-            .get_or_insert_with(|| B::from_params(&params))
+            .get_or_insert_with(|| B::from_params(&params_of(game)))
             .choose(game, seat)
     }
 }
