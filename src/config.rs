@@ -99,6 +99,33 @@ pub enum BotSpec {
     },
 }
 
+/// A built-in bot's spec and kind, or why there is no such bot.
+fn builtin_spec<G: Game>(name: &str, params: toml::Table) -> Result<(BotSpec, BotKind<G>), String> {
+    let factory = builtin_bot::<G>(name, &params)?;
+    let spec = BotSpec::Builtin {
+        builtin: name.to_string(),
+        params,
+    };
+    Ok((spec, BotKind::Builtin(factory)))
+}
+
+/// An external bot's spec (as written) and kind (its command resolved), or
+/// why the command cannot run.
+fn external_spec<G: Game>(
+    argv: &[String],
+    protocol: Protocol,
+    dir: Option<String>,
+) -> Result<(BotSpec, BotKind<G>), String> {
+    let hackerrank = protocol == Protocol::Hackerrank;
+    let command = external::Command::resolve(argv, dir.as_deref().map(Path::new), hackerrank)?;
+    let spec = BotSpec::External {
+        command: argv.to_vec(),
+        protocol,
+        dir,
+    };
+    Ok((spec, BotKind::External(command, protocol)))
+}
+
 /// A validated season of game `G`.
 pub struct Plan<G: Game> {
     /// Names the folder under `reports/`.
@@ -364,13 +391,7 @@ fn plan_bot<G: Game>(src: &Source, b: &RawBot) -> Result<(BotSpec, BotKind<G>), 
                 Some(p) if !params.is_empty() => p.span(),
                 _ => builtin.span(),
             };
-            let factory = builtin_bot::<G>(builtin.get_ref(), &params)
-                .map_err(|e| src.error(Some(span), e))?;
-            let spec = BotSpec::Builtin {
-                builtin: builtin.get_ref().clone(),
-                params,
-            };
-            Ok((spec, BotKind::Builtin(factory)))
+            builtin_spec::<G>(builtin.get_ref(), params).map_err(|e| src.error(Some(span), e))
         }
         (None, Some(command)) => {
             if let Some(p) = &b.params {
@@ -401,18 +422,8 @@ fn plan_bot<G: Game>(src: &Source, b: &RawBot) -> Result<(BotSpec, BotKind<G>), 
                 }
             };
             let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
-            let resolved = external::Command::resolve(
-                command.get_ref(),
-                dir.as_deref().map(Path::new),
-                protocol == Protocol::Hackerrank,
-            )
-            .map_err(|e| src.error(Some(command.span()), e))?;
-            let spec = BotSpec::External {
-                command: command.get_ref().clone(),
-                protocol,
-                dir,
-            };
-            Ok((spec, BotKind::External(resolved, protocol)))
+            external_spec::<G>(command.get_ref(), protocol, dir)
+                .map_err(|e| src.error(Some(command.span()), e))
         }
         (Some(_), Some(c)) => Err(src.error(
             Some(c.span()),
@@ -480,16 +491,8 @@ fn match_bot<G: Game>(text: &str) -> Result<(String, BotSpec, BotKind<G>), BadIn
     .into_iter()
     .find_map(|(prefix, protocol)| text.strip_prefix(prefix).map(|rest| (rest, protocol)));
     let Some((rest, protocol)) = external else {
-        let factory = builtin_bot::<G>(text, &toml::Table::new()).map_err(BadInput)?;
-        let spec = BotSpec::Builtin {
-            builtin: text.to_string(),
-            params: toml::Table::new(),
-        };
-        return Ok((
-            check_name(text).map_err(BadInput)?,
-            spec,
-            BotKind::Builtin(factory),
-        ));
+        let (spec, kind) = builtin_spec::<G>(text, toml::Table::new()).map_err(BadInput)?;
+        return Ok((check_name(text).map_err(BadInput)?, spec, kind));
     };
     if protocol == Protocol::Hackerrank && G::NAME != "bidding" {
         return Err(BadInput(format!(
@@ -498,18 +501,9 @@ fn match_bot<G: Game>(text: &str) -> Result<(String, BotSpec, BotKind<G>), BadIn
         )));
     }
     let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
-    let command = external::Command::resolve(&argv, None, protocol == Protocol::Hackerrank)
+    let (spec, kind) = external_spec::<G>(&argv, protocol, None)
         .map_err(|e| BadInput(format!("`{text}`: {e}")))?;
-    let spec = BotSpec::External {
-        command: argv.clone(),
-        protocol,
-        dir: None,
-    };
-    Ok((
-        bot_name_of(&argv),
-        spec,
-        BotKind::External(command, protocol),
-    ))
+    Ok((bot_name_of(&argv), spec, kind))
 }
 
 /// A bot name from a command: the file name of its last argument that names a
