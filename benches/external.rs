@@ -17,10 +17,19 @@ use std::{
 
 use divan::{counter::ItemsCount, Bencher};
 use ladder::{
-    external::{hackerrank::HackerRankBot, line::LineBot, process::Log, Command, Limits},
-    games::{bidding::BiddingParams, coordination::CoordinationParams, Bidding, Coordination},
-    tournament::{self, Options},
-    Bot, Game, Seat,
+    catalog,
+    core::{clock::TimeControl, referee::Referee},
+    external::{line::LineBot, process::Log, Command, Launch},
+    games::{
+        bidding::{hackerrank::HackerRankBot, BiddingParams},
+        coordination::CoordinationParams,
+        Bidding, Coordination,
+    },
+    season::{
+        plan::match_plan,
+        tournament::{self, Options},
+    },
+    Bot, Game, Seat, TimeLeft,
 };
 
 fn main() {
@@ -39,12 +48,28 @@ fn testbot() -> String {
     bot.to_string_lossy().into_owned()
 }
 
-fn limits() -> Limits {
-    Limits {
-        move_time: Duration::from_secs(5),
-        startup_time: Duration::from_secs(5),
+/// Five seconds a move: no benchmarked move comes near it.
+fn time() -> TimeControl {
+    TimeControl {
+        startup: Duration::from_secs(5),
+        ..TimeControl::per_move(Duration::from_secs(5))
     }
 }
+
+fn launch(argv: Vec<String>, game: &str, params: serde_json::Value) -> Launch {
+    Launch {
+        command: Command { argv, dir: None },
+        log: Log::open(None).unwrap(),
+        game: game.to_string(),
+        params,
+        time: time(),
+    }
+}
+
+const MOVE: TimeLeft = TimeLeft {
+    budget: Duration::from_secs(5),
+    limit: Duration::from_secs(5),
+};
 
 /// Baseline: write a line to the bot, read its answer; no protocol, no threads.
 #[divan::bench]
@@ -71,16 +96,12 @@ fn raw_pipe_round_trip(bencher: Bencher) {
 /// One coordination move through the line protocol: request, answer, parse.
 #[divan::bench]
 fn line_protocol_move(bencher: Bencher) {
-    let log = Log::open(None).unwrap();
     let params = serde_json::to_value(CoordinationParams::default()).unwrap();
-    let command = Command {
-        argv: vec![testbot()],
-        dir: None,
-    };
-    let mut bot = LineBot::new(command, limits(), log, "coordination", &params);
-    let game = Coordination::new(&CoordinationParams::default());
+    let game = Coordination::new(&CoordinationParams::default()).unwrap();
+    let mut bot = LineBot::new(&launch(vec![testbot()], game.name(), params));
     Bot::<Coordination>::new_game(&mut bot, &game, Seat::First, 1).unwrap();
-    bencher.bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First).unwrap());
+    bencher
+        .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
 }
 
 /// Baseline: start the HackerRank-mode bot, give it the four lines, wait for it.
@@ -108,15 +129,11 @@ fn raw_spawn_and_wait(bencher: Bencher) {
 /// One HackerRank move: a fresh process in the game's directory, four lines, one bid.
 #[divan::bench(sample_count = 50)]
 fn hackerrank_move(bencher: Bencher) {
-    let log = Log::open(None).unwrap();
-    let command = Command {
-        argv: vec![testbot(), "--hackerrank".to_string()],
-        dir: None,
-    };
-    let mut bot = HackerRankBot::new(command, limits(), log);
-    let game = Bidding::new(&BiddingParams::default());
+    let game = Bidding::new(&BiddingParams::default()).unwrap();
+    let argv = vec![testbot(), "--hackerrank".to_string()];
+    let mut bot = HackerRankBot::new(&launch(argv, game.name(), serde_json::Value::Null));
     bot.new_game(&game, Seat::First, 1).unwrap();
-    bencher.bench_local(|| bot.choose(&game, Seat::First).unwrap());
+    bencher.bench_local(|| bot.choose(&game, Seat::First, MOVE).unwrap());
 }
 
 const SEASON_GAMES: u32 = 200;
@@ -125,9 +142,12 @@ const SEASON_GAMES: u32 = 200;
 #[divan::bench(args = [1, 2], sample_count = 10)]
 fn external_season(bencher: Bencher, jobs: usize) {
     let bot = format!("cmd:{}", testbot());
-    let plan =
-        ladder::config::match_plan::<Coordination>(&[bot.clone(), bot], SEASON_GAMES, 1, 5000)
-            .unwrap();
+    let referee = Referee {
+        max_plies: Referee::DEFAULT_MAX_PLIES,
+        time: time(),
+    };
+    let bots = [bot.clone(), bot];
+    let plan = match_plan(&catalog::COORDINATION, &bots, SEASON_GAMES, 1, referee).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         jobs: Some(jobs),

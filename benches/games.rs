@@ -9,12 +9,14 @@ use std::path::PathBuf;
 
 use divan::{counter::ItemsCount, Bencher};
 use ladder::{
-    bot::RandomBot,
-    config::Plan,
+    core::{bot::RandomBot, referee::Referee},
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
-    schedule::bot_seeds,
-    tournament::{self, Options},
-    Bot, BySeat, Game, Seat,
+    season::{
+        plan::{match_plan, Plan, Roster},
+        schedule::bot_seeds,
+        tournament::{self, Options},
+    },
+    Bot, BySeat, Game, Seat, TimeLeft,
 };
 
 fn main() {
@@ -22,8 +24,8 @@ fn main() {
 }
 
 /// Plays one game with no referee: ask, apply, until over. Returns the goals.
-fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u64) -> BySeat<i32> {
-    let mut game = G::new(params);
+fn bare_game<G: Game>(start: &G, bots: &mut BySeat<RandomBot>, seed: u64) -> BySeat<i32> {
+    let mut game = start.clone();
     let seeds = bot_seeds(seed);
     for seat in Seat::ALL {
         Bot::<G>::new_game(&mut bots[seat], &game, seat, seeds[seat]).unwrap();
@@ -36,12 +38,18 @@ fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u6
         let mut moves: BySeat<Option<G::Move>> = BySeat::default();
         for seat in Seat::ALL {
             if acting[seat] {
-                moves[seat] = Some(Bot::<G>::choose(&mut bots[seat], &game, seat).unwrap());
+                moves[seat] = Some(Bot::<G>::choose(&mut bots[seat], &game, seat, TIME).unwrap());
             }
         }
         game.apply(&moves);
     }
 }
+
+/// The time a bare-loop move is told it has (random bots ignore it).
+const TIME: TimeLeft = TimeLeft {
+    budget: std::time::Duration::from_secs(1),
+    limit: std::time::Duration::from_secs(1),
+};
 
 /// Games per timed iteration: enough that a season's fixed costs (thread pool,
 /// files, reports) are spread as they are over a real season.
@@ -49,20 +57,27 @@ const GAMES: u32 = 20_000;
 
 #[divan::bench(types = [Bidding, Armies, Troops, Coordination, Breakthrough], sample_count = 20)]
 fn bare_loop<G: Game>(bencher: Bencher) {
-    let params = G::Params::default();
+    let start = G::new(&toml::Table::new().try_into().unwrap()).unwrap();
     let mut bots = BySeat::new(RandomBot::new(), RandomBot::new());
     let mut seed = 0u64;
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         for _ in 0..GAMES {
             seed += 1;
-            divan::black_box(bare_game::<G>(&params, &mut bots, seed));
+            divan::black_box(bare_game::<G>(&start, &mut bots, seed));
         }
     });
 }
 
 fn random_plan<G: Game>() -> Plan<G> {
     let bots = ["random".to_string(), "random".to_string()];
-    ladder::config::match_plan::<G>(&bots, GAMES, 1, 1000).unwrap()
+    // the generic `random` needs no game's own entry
+    let roster = Roster::<G> {
+        game: "bench",
+        builtins: &[],
+        protocols: &[],
+        elsewhere: Vec::new,
+    };
+    match_plan(&roster, &bots, GAMES, 1, Referee::new(1000)).unwrap()
 }
 
 /// The whole season runner with `jobs` worker threads (the journal writer is

@@ -1,5 +1,6 @@
 //! `ladder check`: a conformance check for bot authors (fastchess's compliance
-//! mode, for this project's protocols). It starts the bot, checks the greeting,
+//! mode, for this project's protocols). A tool above the season floor: it
+//! plays a few games with the referee, no season around them. It starts the bot, checks the greeting,
 //! plays a few games against `random`, checks that `quit` ends the process,
 //! and lists every problem with the bot's own words.
 
@@ -9,21 +10,21 @@ use std::{
     time::{Duration, Instant},
 };
 
-use anyhow::Result;
-
 use crate::{
-    bot::RandomBot,
-    external::{
-        self, line,
-        process::{Child, Log},
-        Command, Limits, Protocol,
+    core::{
+        bot::{Bot, BotError, RandomBot},
+        clock::{TimeControl, TimeLeft, Watch},
+        error::{Error, Result},
+        game::Game,
+        referee::{Referee, Termination},
+        seat::{BySeat, Seat},
     },
-    game::Game,
-    protocol,
-    referee::{play_game, Termination},
-    schedule::{bot_seeds, game_seed},
-    seat::{BySeat, Seat},
-    Bot,
+    external::{
+        line,
+        process::{Child, Log, SharedLog},
+        protocol, Command, Launch, ProcessProtocol,
+    },
+    season::schedule::{bot_seeds, game_seed},
 };
 
 /// One checked step.
@@ -64,46 +65,48 @@ impl CheckReport {
     }
 }
 
-/// Checks the bot `command` speaking `protocol` in game `G` over `games` games.
+/// Checks the bot `command` speaking `protocol` in game `G`, from `start`,
+/// over `games` games.
 pub fn check<G: Game>(
+    start: &G,
+    params: &G::Params,
     command: &Command,
-    protocol: Protocol,
-    limits: &Limits,
+    protocol: ProcessProtocol<G>,
+    time: &TimeControl,
     games: u32,
 ) -> Result<CheckReport> {
-    let logdir = tempfile::tempdir()?;
+    let logdir = tempfile::tempdir().map_err(Error::io("creating", std::env::temp_dir()))?;
     let log_path = logdir.path().join("stderr.log");
-    let log = Log::open(Some(&log_path))?;
-    let kind = match protocol {
-        Protocol::Line => "line protocol",
-        Protocol::Hackerrank => "HackerRank format, one process per move",
-    };
+    let log = Log::open(Some(&log_path)).map_err(Error::io("opening", &log_path))?;
     let mut report = CheckReport {
         title: format!(
-            "ladder check: `{}` playing {}, {kind}",
+            "ladder check: `{}` playing {}, {}",
             command.argv.join(" "),
-            G::NAME
+            start.name(),
+            protocol.about
         ),
         findings: Vec::new(),
         stderr_tail: String::new(),
     };
-    let params = serde_json::to_value(G::Params::default())?;
-    if protocol == Protocol::Line {
-        let started = handshake(
-            command,
-            limits,
-            &log,
-            &params,
-            G::NAME,
-            &mut report.findings,
-        );
+    let launch = Launch {
+        command: command.clone(),
+        log,
+        game: start.name().to_string(),
+        params: serde_json::to_value(params).expect("parameters serialize"),
+        time: time.clone(),
+    };
+    if protocol.persistent {
+        let started = handshake(&launch, &mut report.findings);
         if !started {
             report.stderr_tail = tail(&log_path);
             return Ok(report);
         }
     }
-    let factory = external::factory::<G>(command, protocol, limits, log, &params);
-    let mut bot = factory();
+    let mut bot = (protocol.make)(&launch);
+    let referee = Referee {
+        max_plies: Referee::DEFAULT_MAX_PLIES,
+        time: time.clone(),
+    };
     let mut slowest = Duration::ZERO;
     for g in 0..games {
         let seat = if g % 2 == 0 {
@@ -120,11 +123,11 @@ pub fn check<G: Game>(
             Seat::First => BySeat::new(&mut timed, &mut random),
             Seat::Second => BySeat::new(&mut random, &mut timed),
         };
-        let played = play_game(
-            &G::Params::default(),
+        let played = referee.play(
+            start,
             bots,
             bot_seeds(game_seed(1, u64::from(g))),
-            10_000,
+            &Watch::default(),
         );
         slowest = slowest.max(timed.slowest);
         let moves = played.turns.iter().filter(|t| t[seat].is_some()).count();
@@ -134,6 +137,7 @@ pub fn check<G: Game>(
                 seat: s,
                 reason,
                 detail,
+                ..
             } if *s == seat => Finding {
                 ok: false,
                 text: format!("{text}forfeit after {moves} moves: {reason}: {detail}"),
@@ -152,12 +156,13 @@ pub fn check<G: Game>(
             }
         });
     }
+    let limit = time.move_time.unwrap_or(Duration::MAX);
     report.findings.push(Finding {
-        ok: slowest <= limits.move_time,
+        ok: slowest <= limit,
         text: format!(
             "slowest answer {} ms (limit {} ms)",
             slowest.as_millis(),
-            limits.move_time.as_millis()
+            time.announced_move_ms()
         ),
     });
     drop(bot);
@@ -168,14 +173,8 @@ pub fn check<G: Game>(
 }
 
 /// Starts the bot, checks `ready`, then `quit`; records both steps.
-fn handshake(
-    command: &Command,
-    limits: &Limits,
-    log: &std::sync::Arc<std::sync::Mutex<Log>>,
-    params: &serde_json::Value,
-    game: &str,
-    findings: &mut Vec<Finding>,
-) -> bool {
+fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
+    let (command, log): (&Command, &SharedLog) = (&launch.command, &launch.log);
     let start = Instant::now();
     let mut child = match Child::spawn(&command.argv, command.dir.as_deref(), log, true) {
         Ok(c) => c,
@@ -187,10 +186,10 @@ fn handshake(
             return false;
         }
     };
-    let hello = protocol::hello(game, limits.move_time.as_millis() as u64, params);
+    let hello = protocol::hello(&launch.game, &launch.time, &launch.params);
     let answer = child
         .send(&hello)
-        .and_then(|()| line::answer(&mut child, start + limits.startup_time, "`ready`"));
+        .and_then(|()| line::answer(&mut child, start, launch.time.startup, "`ready`"));
     match answer {
         Ok(line) if protocol::is_ready(&line) => findings.push(Finding {
             ok: true,
@@ -237,24 +236,23 @@ struct Timed<'a, G: Game> {
 }
 
 impl<G: Game> Bot<G> for Timed<'_, G> {
-    fn new_game(&mut self, game: &G, seat: Seat, seed: u64) -> Result<(), crate::BotError> {
+    fn new_game(&mut self, game: &G, seat: Seat, seed: u64) -> Result<(), BotError> {
         self.inner.new_game(game, seat, seed)
     }
-    fn choose(&mut self, game: &G, seat: Seat) -> Result<G::Move, crate::BotError> {
+    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
         let start = Instant::now();
-        let result = self.inner.choose(game, seat);
+        let result = self.inner.choose(game, seat, time);
         self.slowest = self.slowest.max(start.elapsed());
         result
     }
-    fn observe(
-        &mut self,
-        game: &G,
-        moves: &BySeat<Option<G::Move>>,
-    ) -> Result<(), crate::BotError> {
+    fn observe(&mut self, game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
         self.inner.observe(game, moves)
     }
     fn game_over(&mut self, game: &G, goals: BySeat<i32>) {
         self.inner.game_over(game, goals)
+    }
+    fn keeps_deadlines(&self) -> bool {
+        self.inner.keeps_deadlines()
     }
 }
 

@@ -45,9 +45,8 @@ pub enum Command {
         /// The match seed; the same seed replays the same games.
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
-        /// Time an external bot has per move, in milliseconds.
-        #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
-        move_time_ms: u32,
+        #[command(flatten)]
+        time: TimeArgs,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -59,44 +58,32 @@ pub enum Command {
         /// The game the bot plays (`hackerrank` bots play bidding).
         #[arg(long)]
         game: Option<String>,
-        /// How ladder talks to the bot.
-        #[arg(long, value_enum, default_value_t = CheckProtocol::Line)]
-        protocol: CheckProtocol,
+        /// How ladder talks to the bot: `line`, or a game's own protocol (`hackerrank`).
+        #[arg(long, default_value = "line")]
+        protocol: String,
         /// Games to play against `random`.
         #[arg(long, default_value_t = 4, value_name = "N")]
         games: u32,
-        /// Time the bot has per move, in milliseconds.
-        #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
-        move_time_ms: u32,
+        #[command(flatten)]
+        time: TimeArgs,
         /// The bot's program and arguments, after `--`.
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
     /// Solve a game exactly and print the solution (only `bidding` has a solver).
     ///
-    /// With a state: its value and each player's bids that secure it. Without: the start value,
-    /// a table of the least money with which player 1 forces a win, and counts of won and drawn states.
+    /// The options after the game's name are the game's own: `ladder solve bidding --help`
+    /// lists them. Bidding: `--position P --money1 A --money2 B --advantage 1|2 --money M --json`.
     Solve {
         /// The game to solve.
         game: String,
-        /// The bottle's position (default: the start).
-        #[arg(long)]
-        position: Option<u32>,
-        /// Player 1's money (default: the budget).
-        #[arg(long)]
-        money1: Option<u32>,
-        /// Player 2's money (default: the budget).
-        #[arg(long)]
-        money2: Option<u32>,
-        /// Who wins a tie: 1 or 2.
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-        advantage: Option<u8>,
-        /// Each player's budget (the game's `money`).
-        #[arg(long, default_value_t = 100)]
-        money: u32,
-        /// Machine-readable output.
-        #[arg(long)]
-        json: bool,
+        /// The game's own options.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTIONS"
+        )]
+        args: Vec<String>,
     },
     /// List the games or the built-in bots.
     List {
@@ -125,11 +112,19 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// The protocols `ladder check` can test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckProtocol {
-    Line,
-    Hackerrank,
+/// The time control of `match` and `check` (a season's config has the same keys).
+#[derive(Debug, Args)]
+pub struct TimeArgs {
+    /// Time a bot has per move, in milliseconds [default: 1000, or none with --time-control].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub move_time_ms: Option<u32>,
+    /// A game clock per bot, BASE+INCREMENT in seconds (e.g. 60+0.5); with it,
+    /// moves have no budget of their own unless --move-time-ms is given too.
+    #[arg(long, value_name = "TC")]
+    pub time_control: Option<String>,
+    /// How far past its budget a bot may answer, in milliseconds.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub margin_ms: u32,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

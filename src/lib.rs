@@ -1,33 +1,29 @@
 //! ladder: a bot tournament and ladder runner for small two-player games.
 //!
-//! A season flows through these modules in order:
-//! [`config`] (TOML to a validated plan) → [`schedule`] (pairings and seeds) →
-//! [`tournament`] (games in parallel) → [`referee`] (one game, two bots) →
-//! [`journal`] (one JSON line per finished game, resumable) →
-//! [`standings`] (tables from records) → [`report`] (terminal and files).
+//! The code is built in floors; a module uses only the floors below it
+//! (`docs/ARCHITECTURE.md` draws them, and `tests/architecture.rs` checks it):
 //!
-//! Games implement [`Game`]; bots implement [`Bot`]. [`GameKind`] is the one
-//! place where a game's name becomes its type.
+//! - [`catalog`]: the one list of games, and the only code that names one;
+//! - [`check`]: `ladder check`, a conformance test for bot programs;
+//! - [`games`]: one folder per game: rules, bots, and what belongs to that game alone;
+//! - [`season`]: config → plan → schedule → tournament → journal → standings → report;
+//! - [`external`]: bot programs: child processes and the line protocol;
+//! - [`core`]: seats, the `Game` and `Bot` traits, the referee and its clock, errors.
 
-pub mod bot;
+pub mod catalog;
 pub mod check;
-pub mod config;
+pub mod core;
 pub mod external;
-pub mod game;
 pub mod games;
-pub mod journal;
-pub mod protocol;
-pub mod referee;
-pub mod report;
-pub mod schedule;
-pub mod seat;
-pub mod solve;
-pub mod standings;
-pub mod tournament;
+pub mod season;
 
-pub use bot::{Bot, BotError};
-pub use game::{Game, GameKind, GameResult, IllegalMove};
-pub use seat::{BySeat, Seat};
+pub use crate::core::{
+    bot::{Bot, BotError},
+    clock::TimeLeft,
+    error::{Error, Result},
+    game::{Game, GameResult, IllegalMove},
+    seat::{BySeat, Seat},
+};
 
 /// The random number generator of games and bots: seeded, portable, and fast.
 pub type Rng = rand_chacha::ChaCha8Rng;

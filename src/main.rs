@@ -1,29 +1,33 @@
 //! The `ladder` binary: parses the command line, runs one function per
-//! subcommand, and maps errors to exit codes (0 ok, 1 runtime failure, 2 bad input).
+//! subcommand, and maps errors to exit codes in one place
+//! ([`ladder::Error::exit_code`]: 0 ok, 1 runtime failure, 2 bad input).
 
 mod cli;
 
-use std::{fs, path::Path, process::ExitCode, time::Duration};
+use std::{path::Path, process::ExitCode, time::Duration};
 
-use anyhow::Result;
 use clap::Parser;
 use ladder::{
-    bot,
-    config::{self, BadInput},
-    external::{self, Protocol},
-    game::{Game, GameKind, GameVisitor},
-    games::{
-        bidding::{solver, BiddingParams},
-        Bidding,
+    catalog::{self, GameKind, GameVisitor},
+    check,
+    core::{
+        clock::{GameClock, TimeControl},
+        referee::Referee,
     },
-    tournament::{self, Options, Summary},
+    external::{self, process::cleanup},
+    season::{
+        config::{self, ConfigFile},
+        plan::{self, Roster},
+        tournament::{self, Options, Summary},
+    },
+    Error, Game, Result,
 };
 
-use crate::cli::{CheckProtocol, Cli, Command, ListWhat, RunArgs};
+use crate::cli::{Cli, Command, ListWhat, RunArgs, TimeArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    ladder::external::process::install_cleanup();
+    cleanup::install_cleanup();
     let result = match cli.command {
         Command::Run {
             config,
@@ -36,36 +40,24 @@ fn main() -> ExitCode {
             second,
             games,
             seed,
-            move_time_ms,
+            time,
             run,
-        } => play_match(&game, [first, second], games, seed, move_time_ms, &run),
+        } => play_match(&game, [first, second], games, seed, &time, &run),
         Command::List { what, game } => list(what, game.as_deref()),
-        Command::Solve {
-            game,
-            position,
-            money1,
-            money2,
-            advantage,
-            money,
-            json,
-        } => solve(&game, [position, money1, money2], advantage, money, json),
+        Command::Solve { game, args } => solve(&game, &args),
         Command::Check {
             game,
             protocol,
             games,
-            move_time_ms,
+            time,
             command,
-        } => check_bot(game.as_deref(), protocol, games, move_time_ms, &command),
+        } => check_bot(game.as_deref(), &protocol, games, &time, &command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
-            if err.downcast_ref::<BadInput>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
-            }
+            eprintln!("error: {err}");
+            ExitCode::from(err.exit_code())
         }
     }
 }
@@ -80,15 +72,35 @@ fn options(run: &RunArgs, max_games: Option<u64>, fresh: bool) -> Options {
     }
 }
 
+/// The time control of `--move-time-ms`, `--time-control` and `--margin-ms`.
+fn time_control(t: &TimeArgs) -> Result<TimeControl> {
+    let clock = match &t.time_control {
+        Some(text) => Some(
+            text.parse::<GameClock>()
+                .map_err(|e| Error::Usage(format!("--time-control: {e}")))?,
+        ),
+        None => None,
+    };
+    let move_ms = t
+        .move_time_ms
+        .or(clock.is_none().then_some(TimeControl::DEFAULT_MOVE_TIME_MS));
+    Ok(TimeControl {
+        move_time: move_ms.map(|ms| Duration::from_millis(ms.into())),
+        clock,
+        margin: Duration::from_millis(t.margin_ms.into()),
+        ..TimeControl::default()
+    })
+}
+
 /// `ladder run CONFIG`
 fn run_season(path: &Path, run: &RunArgs, max_games: Option<u64>) -> Result<()> {
-    let text = fs::read_to_string(path)
-        .map_err(|e| BadInput(format!("{}: cannot read the config: {e}", path.display())))?;
-    let kind = config::game_of(&path.display().to_string(), &text)?;
+    let file = ConfigFile::read(path)?;
+    let game = file.game()?;
+    let kind = GameKind::from_name(game.get_ref())
+        .ok_or_else(|| file.error(Some(game.span()), catalog::unknown_game(game.get_ref())))?;
     let opts = options(run, max_games, run.fresh);
     let summary = kind.visit(RunConfig {
-        path,
-        text: &text,
+        file: &file,
         opts: &opts,
     })?;
     print_summary(&summary);
@@ -96,15 +108,14 @@ fn run_season(path: &Path, run: &RunArgs, max_games: Option<u64>) -> Result<()> 
 }
 
 struct RunConfig<'a> {
-    path: &'a Path,
-    text: &'a str,
+    file: &'a ConfigFile,
     opts: &'a Options,
 }
 
 impl GameVisitor for RunConfig<'_> {
     type Output = Result<Summary>;
-    fn visit<G: Game>(self) -> Result<Summary> {
-        let plan = config::plan::<G>(self.path, self.text)?;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
+        let plan = config::plan(self.file, roster)?;
         tournament::run(&plan, self.opts)
     }
 }
@@ -115,16 +126,20 @@ fn play_match(
     bots: [String; 2],
     games: u32,
     seed: u64,
-    move_time_ms: u32,
+    time: &TimeArgs,
     run: &RunArgs,
 ) -> Result<()> {
-    let kind = game_kind(game)?;
+    let kind = GameKind::named(game)?;
     let opts = options(run, None, true);
+    let referee = Referee {
+        max_plies: Referee::DEFAULT_MAX_PLIES,
+        time: time_control(time)?,
+    };
     let summary = kind.visit(RunMatch {
         bots,
         games,
         seed,
-        move_time_ms,
+        referee,
         opts: &opts,
     })?;
     print_summary(&summary);
@@ -135,162 +150,137 @@ struct RunMatch<'a> {
     bots: [String; 2],
     games: u32,
     seed: u64,
-    move_time_ms: u32,
+    referee: Referee,
     opts: &'a Options,
 }
 
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
-    fn visit<G: Game>(self) -> Result<Summary> {
-        let plan = config::match_plan::<G>(&self.bots, self.games, self.seed, self.move_time_ms)?;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
+        let plan = plan::match_plan(roster, &self.bots, self.games, self.seed, self.referee)?;
         tournament::run(&plan, self.opts)
     }
 }
 
-fn game_kind(name: &str) -> Result<GameKind> {
-    GameKind::from_name(name).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        BadInput(format!(
-            "unknown game `{name}`; known: {}",
-            known.join(", ")
-        ))
-        .into()
-    })
-}
-
 fn print_summary(s: &Summary) {
-    print!("{}", ladder::report::terminal(&s.header, &s.standings));
+    print!(
+        "{}",
+        ladder::season::report::terminal(&s.header, &s.standings)
+    );
     println!(
         "\n{} games played now, {} resumed from the journal; reports in {}",
         s.played,
         s.resumed,
         s.dir.display()
     );
+    if s.abandoned > 0 {
+        println!(
+            "{} worker(s) were stuck in a bot that would not return; their games were replayed",
+            s.abandoned
+        );
+    }
 }
 
 /// `ladder check -- COMMAND...`: exits 1 when the bot has problems.
 fn check_bot(
     game: Option<&str>,
-    protocol: CheckProtocol,
+    protocol: &str,
     games: u32,
-    move_time_ms: u32,
+    time: &TimeArgs,
     argv: &[String],
 ) -> Result<()> {
-    let protocol = match protocol {
-        CheckProtocol::Line => Protocol::Line,
-        CheckProtocol::Hackerrank => Protocol::Hackerrank,
-    };
-    let kind = match (game, protocol) {
-        (Some(name), _) => game_kind(name)?,
-        (None, Protocol::Hackerrank) => GameKind::Bidding,
-        (None, Protocol::Line) => {
-            return Err(BadInput(
-                "which game does the bot play? add --game GAME (see `ladder list games`)".into(),
-            )
-            .into())
-        }
-    };
-    if protocol == Protocol::Hackerrank && kind != GameKind::Bidding {
-        return Err(BadInput(format!("hackerrank bots play the bidding game, not {kind}")).into());
-    }
-    let command = external::Command::resolve(argv, None, protocol == Protocol::Hackerrank)
-        .map_err(BadInput)?;
-    let limits = external::Limits {
-        move_time: Duration::from_millis(move_time_ms.into()),
-        startup_time: Duration::from_millis(config::DEFAULT_STARTUP_TIME_MS.into()),
+    let kind = match game {
+        Some(name) => GameKind::named(name)?,
+        None => match GameKind::speaking(protocol).as_slice() {
+            [only] if protocol != "line" => *only,
+            [] => {
+                return Err(Error::Usage(format!(
+                    "no game speaks the protocol `{protocol}`"
+                )))
+            }
+            _ => {
+                return Err(Error::Usage(
+                    "which game does the bot play? add --game GAME (see `ladder list games`)"
+                        .into(),
+                ))
+            }
+        },
     };
     let report = kind.visit(CheckBot {
-        command: &command,
+        argv,
         protocol,
-        limits: &limits,
+        time: time_control(time)?,
         games,
     })?;
     print!("{}", report.render());
-    std::io::Write::flush(&mut std::io::stdout())?;
     if report.problems() > 0 {
-        anyhow::bail!("the bot has {} problem(s); see above", report.problems());
+        return Err(Error::BotFailed {
+            problems: report.problems(),
+        });
     }
     Ok(())
 }
 
 struct CheckBot<'a> {
-    command: &'a external::Command,
-    protocol: Protocol,
-    limits: &'a external::Limits,
+    argv: &'a [String],
+    protocol: &'a str,
+    time: TimeControl,
     games: u32,
 }
 
 impl GameVisitor for CheckBot<'_> {
-    type Output = Result<ladder::check::CheckReport>;
-    fn visit<G: Game>(self) -> Self::Output {
-        ladder::check::check::<G>(self.command, self.protocol, self.limits, self.games)
+    type Output = Result<check::CheckReport>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+        let protocol = roster
+            .protocol(self.protocol)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        let command = external::Command::resolve(self.argv, None, protocol.own_dir)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        let params: G::Params = toml::Table::new()
+            .try_into()
+            .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
+        let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+        check::check(&start, &params, &command, protocol, &self.time, self.games)
     }
 }
 
-/// `ladder solve bidding [--position P --money1 A --money2 B --advantage 1|2]`
-fn solve(
-    game: &str,
-    state: [Option<u32>; 3],
-    advantage: Option<u8>,
-    money: u32,
-    json: bool,
-) -> Result<()> {
-    if game_kind(game)? != GameKind::Bidding {
-        return Err(BadInput(format!("only the bidding game has a solver, not {game}")).into());
-    }
-    let params = BiddingParams {
-        money,
-        ..BiddingParams::default()
-    };
-    Bidding::check_params(&params).map_err(BadInput)?;
-    let [position, money1, money2] = state;
-    let st = ladder::solve::state_of(
-        position.unwrap_or(params.start),
-        money1.unwrap_or(money),
-        money2.unwrap_or(money),
-        advantage.unwrap_or(1),
-    );
-    if st.position > params.length || st.money.first > money || st.money.second > money {
-        return Err(BadInput(format!(
-            "the state must have position 0..={} and money 0..={money} each (use --money for larger budgets)",
-            params.length
-        ))
-        .into());
-    }
-    let solution = solver::Solution::solve(ladder::BySeat::new(money, money), params.length);
-    let any_state =
-        position.is_some() || money1.is_some() || money2.is_some() || advantage.is_some();
-    print!(
-        "{}",
-        if any_state {
-            ladder::solve::state(&solution, &st, json)
-        } else {
-            ladder::solve::overview(&solution, &st, json)
-        }
-    );
+/// `ladder solve GAME [OPTIONS]`: the game's own solver command.
+fn solve(game: &str, args: &[String]) -> Result<()> {
+    let kind = GameKind::named(game)?;
+    let solve = kind
+        .solve()
+        .ok_or_else(|| Error::Usage(catalog::no_solver(game)))?;
+    print!("{}", solve(args)?);
     Ok(())
 }
 
 /// `ladder list games|bots`
 fn list(what: ListWhat, game: Option<&str>) -> Result<()> {
     let kinds = match game {
-        Some(name) => vec![game_kind(name)?],
+        Some(name) => vec![GameKind::named(name)?],
         None => GameKind::ALL.to_vec(),
     };
     for kind in kinds {
-        print!("{}", kind.visit(Describe(what)));
+        print!("{}", kind.visit(Describe { what, kind }));
     }
     Ok(())
 }
 
-struct Describe(ListWhat);
+struct Describe {
+    what: ListWhat,
+    kind: GameKind,
+}
 
 impl GameVisitor for Describe {
     type Output = String;
-    fn visit<G: Game>(self) -> String {
-        match self.0 {
+    fn visit<G: Game>(self, roster: &Roster<G>) -> String {
+        let name = self.kind.name();
+        match self.what {
             ListWhat::Games => {
-                let params = toml::to_string(&G::Params::default()).expect("params serialize");
+                let params = match toml::Table::new().try_into::<G::Params>() {
+                    Ok(p) => toml::to_string(&p).expect("params serialize"),
+                    Err(e) => format!("required ({})", e.message()),
+                };
                 let params: Vec<&str> = params.lines().collect();
                 let params = if params.is_empty() {
                     "none".to_string()
@@ -299,14 +289,15 @@ impl GameVisitor for Describe {
                 };
                 format!(
                     "{:<13} {}\n{:<13} parameters: {params}\n",
-                    G::NAME,
-                    G::ABOUT,
+                    name,
+                    self.kind.about(),
                     ""
                 )
             }
-            ListWhat::Bots => bot::builtin_bots::<G>()
+            ListWhat::Bots => roster
+                .bots()
                 .iter()
-                .map(|b| format!("{:<13} {:<10} {}\n", G::NAME, b.name, b.about))
+                .map(|b| format!("{:<13} {:<10} {}\n", name, b.name, b.about))
                 .collect(),
         }
     }

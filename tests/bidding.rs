@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 use ladder::{
-    bot::builtin_bot,
+    core::bot::builtin_bot,
     games::{
         bidding::{
             solver::{self, Solution, State, Value},
@@ -12,13 +12,19 @@ use ladder::{
         },
         Bidding,
     },
-    Bot, BotError, BySeat, Game, GameResult, Rng, Seat,
+    Bot, BotError, BySeat, Game, GameResult, Rng, Seat, TimeLeft,
+};
+
+/// Time enough for any move: these tests call bots directly.
+const TIME: TimeLeft = TimeLeft {
+    budget: std::time::Duration::from_secs(60),
+    limit: std::time::Duration::from_secs(60),
 };
 use predicates::prelude::*;
 use rand::{Rng as _, SeedableRng};
 
 fn bot(name: &str) -> Box<dyn Bot<Bidding>> {
-    builtin_bot::<Bidding>(name, &Default::default()).unwrap()()
+    builtin_bot::<Bidding>(ladder::games::bidding::BOTS, name, &Default::default()).unwrap()()
 }
 
 /// Plays from `game` to the end; returns the winner (None: a draw).
@@ -34,7 +40,7 @@ fn play_from(
     }
     while game.outcome().is_none() {
         let moves = BySeat::from_fn(|seat| {
-            let bid = bots[seat].choose(&game, seat).unwrap();
+            let bid = bots[seat].choose(&game, seat, TIME).unwrap();
             game.check(seat, &bid)
                 .unwrap_or_else(|e| panic!("{seat:?} bid {bid}: {e}"));
             Some(bid)
@@ -62,7 +68,11 @@ fn optimal_never_loses_from_the_start() {
                 Seat::First => BySeat::new(bot("optimal"), bot(opponent)),
                 Seat::Second => BySeat::new(bot(opponent), bot("optimal")),
             };
-            let winner = play_from(Bidding::new(&BiddingParams::default()), &mut bots, g);
+            let winner = play_from(
+                Bidding::new(&BiddingParams::default()).unwrap(),
+                &mut bots,
+                g,
+            );
             lost += usize::from(winner == Some(seat.other()));
         }
         assert_eq!(
@@ -146,7 +156,11 @@ fn dp_beats_the_reports_random_bidder_clearly() {
             Seat::Second => BySeat::new(bot("random"), bot("dp")),
         };
         won += usize::from(
-            play_from(Bidding::new(&BiddingParams::default()), &mut bots, g) == Some(seat),
+            play_from(
+                Bidding::new(&BiddingParams::default()).unwrap(),
+                &mut bots,
+                g,
+            ) == Some(seat),
         );
     }
     assert!(won >= 360, "dp won only {won} of 400 against random");
@@ -156,7 +170,7 @@ fn dp_beats_the_reports_random_bidder_clearly() {
 struct MinimalSafe(std::sync::Arc<Solution>);
 
 impl Bot<Bidding> for MinimalSafe {
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         Ok(Bid(self.0.secure_bids(&State::from(game), seat)[0]))
     }
 }
@@ -171,7 +185,7 @@ impl Bot<Bidding> for Sloppy {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         let money = game.money[seat];
         if money == 0 {
             return Ok(Bid(0));
@@ -204,7 +218,11 @@ fn optimal_sets_traps_that_a_minimal_safe_bot_does_not() {
                 Seat::First => BySeat::new(make(), sloppy),
                 Seat::Second => BySeat::new(sloppy, make()),
             };
-            let winner = play_from(Bidding::new(&BiddingParams::default()), &mut bots, g);
+            let winner = play_from(
+                Bidding::new(&BiddingParams::default()).unwrap(),
+                &mut bots,
+                g,
+            );
             assert_ne!(
                 winner,
                 Some(seat.other()),
@@ -221,7 +239,7 @@ fn optimal_sets_traps_that_a_minimal_safe_bot_does_not() {
         optimal >= minimal + 30,
         "optimal won {optimal}, the minimal safe bot {minimal} of 300"
     );
-    let start = State::from(&Bidding::new(&BiddingParams::default()));
+    let start = State::from(&Bidding::new(&BiddingParams::default()).unwrap());
     assert_eq!(solution.value(&start), Value::Draw);
     let b = Optimal::bid(&solution, &start, Seat::First);
     assert!(solution.secure_bids(&start, Seat::First).contains(&b));
@@ -229,15 +247,30 @@ fn optimal_sets_traps_that_a_minimal_safe_bot_does_not() {
 
 #[test]
 fn random_bidder_respects_its_max() {
-    let mut b = builtin_bot::<Bidding>("random", &toml::toml! { max = 5 }).unwrap()();
-    let game = Bidding::new(&BiddingParams::default());
+    let mut b = builtin_bot::<Bidding>(
+        ladder::games::bidding::BOTS,
+        "random",
+        &toml::toml! { max = 5 },
+    )
+    .unwrap()();
+    let game = Bidding::new(&BiddingParams::default()).unwrap();
     b.new_game(&game, Seat::First, 1).unwrap();
     for _ in 0..200 {
-        let Bid(x) = b.choose(&game, Seat::First).unwrap();
+        let Bid(x) = b.choose(&game, Seat::First, TIME).unwrap();
         assert!((1..=5).contains(&x), "{x}");
     }
-    assert!(builtin_bot::<Bidding>("random", &toml::toml! { max = 0 }).is_err());
-    assert!(builtin_bot::<Bidding>("random", &toml::toml! { mx = 3 }).is_err());
+    assert!(builtin_bot::<Bidding>(
+        ladder::games::bidding::BOTS,
+        "random",
+        &toml::toml! { max = 0 }
+    )
+    .is_err());
+    assert!(builtin_bot::<Bidding>(
+        ladder::games::bidding::BOTS,
+        "random",
+        &toml::toml! { mx = 3 }
+    )
+    .is_err());
 }
 
 #[test]

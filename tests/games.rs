@@ -29,13 +29,13 @@ fn playouts<G: Game>(
     let mut ends = Vec::new();
     for seed in 0..games {
         let mut rng = Rng::seed_from_u64(seed);
-        let mut game = G::new(params);
+        let mut game = G::new(params).expect("valid parameters");
         let mut turns = 0;
         while game.outcome().is_none() {
             assert!(
                 turns < max_turns,
                 "{} game {seed} runs past {max_turns} turns",
-                G::NAME
+                game.name()
             );
             let acting = game.to_act();
             assert!(
@@ -228,7 +228,7 @@ fn breakthrough_random_playouts() {
 fn breakthrough_random_moves_are_uniform() {
     // a middle-game position reached by random play
     let mut rng = Rng::seed_from_u64(5);
-    let mut game = Breakthrough::new(&BreakthroughParams {});
+    let mut game = Breakthrough::new(&BreakthroughParams {}).unwrap();
     for _ in 0..12 {
         let seat = game.to_move;
         let m = game.random_move(seat, &mut rng);

@@ -4,19 +4,16 @@
 //! game and reused until it fails or ladder is done with it. Any failure ends
 //! the game as a forfeit and kills the process; the next game starts a fresh one.
 
-use std::{
-    sync::{Arc, Mutex},
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use super::{
-    process::{Child, Log},
-    Command, Limits,
+    process::{Child, SharedLog},
+    protocol, Command, Launch,
 };
-use crate::{
-    bot::{Bot, BotError},
+use crate::core::{
+    bot::{BadOutput, Bot, BotError, Crash},
+    clock::TimeLeft,
     game::Game,
-    protocol,
     seat::{BySeat, Seat},
 };
 
@@ -26,28 +23,22 @@ const MAX_COMMENTS: usize = 10_000;
 /// A line-protocol bot process.
 pub struct LineBot {
     command: Command,
-    limits: Limits,
-    log: Arc<Mutex<Log>>,
+    startup: Duration,
+    log: SharedLog,
     hello: String,
     child: Option<Child>,
     seat: Seat,
 }
 
 impl LineBot {
-    /// A bot that will start `command` for game `game_name` with `params`
-    /// (the game's parameters as JSON, sent in the greeting).
-    pub fn new(
-        command: Command,
-        limits: Limits,
-        log: Arc<Mutex<Log>>,
-        game_name: &str,
-        params: &serde_json::Value,
-    ) -> Self {
-        let hello = protocol::hello(game_name, limits.move_time.as_millis() as u64, params);
+    /// A bot that will start `launch.command`; the greeting tells it the
+    /// game, its parameters and the time control.
+    pub fn new(launch: &Launch) -> Self {
+        let hello = protocol::hello(&launch.game, &launch.time, &launch.params);
         LineBot {
-            command,
-            limits,
-            log,
+            command: launch.command.clone(),
+            startup: launch.time.startup,
+            log: launch.log.clone(),
             hello,
             child: None,
             seat: Seat::First,
@@ -62,14 +53,11 @@ impl LineBot {
             &self.log,
             true,
         )?;
+        let started = Instant::now();
         child.send(&self.hello)?;
-        let deadline = Instant::now() + self.limits.startup_time;
-        let line = answer(&mut child, deadline, "`ready` at start-up")?;
+        let line = answer(&mut child, started, self.startup, "`ready` at start-up")?;
         if !protocol::is_ready(&line) {
-            return Err(BotError::BadOutput(format!(
-                "expected `ready` at start-up, got `{}`",
-                shorten(&line)
-            )));
+            return Err(BotError::BadOutput(BadOutput::NotReady(shorten(&line))));
         }
         self.child = Some(child);
         Ok(())
@@ -79,7 +67,7 @@ impl LineBot {
     fn child(&mut self) -> Result<&mut Child, BotError> {
         self.child
             .as_mut()
-            .ok_or_else(|| BotError::Crash("the bot process is not running".to_string()))
+            .ok_or(BotError::Crash(Crash::NotRunning))
     }
 
     /// Runs `step`; on failure kills the process, so the next game starts afresh.
@@ -99,27 +87,27 @@ impl LineBot {
         while let Some(line) = child.try_recv() {
             let line = line?;
             if !protocol::is_comment(&line) {
-                return Err(BotError::BadOutput(format!(
-                    "unrequested output `{}`",
-                    shorten(&line)
-                )));
+                return Err(BotError::BadOutput(BadOutput::Unrequested(shorten(&line))));
             }
         }
         Ok(())
     }
 }
 
-/// The next line that is not a comment, before `deadline`.
-pub(crate) fn answer(child: &mut Child, deadline: Instant, what: &str) -> Result<String, BotError> {
+/// The next line that is not a comment, within `limit` after `started`.
+pub fn answer(
+    child: &mut Child,
+    started: Instant,
+    limit: Duration,
+    what: &str,
+) -> Result<String, BotError> {
     for _ in 0..=MAX_COMMENTS {
-        let line = child.recv(deadline, what)?;
+        let line = child.recv(started, limit, what)?;
         if !protocol::is_comment(&line) {
             return Ok(line);
         }
     }
-    Err(BotError::BadOutput(format!(
-        "a flood of more than {MAX_COMMENTS} comment lines"
-    )))
+    Err(BotError::BadOutput(BadOutput::Flood(MAX_COMMENTS)))
 }
 
 /// At most 80 characters of a bot's line, for error messages.
@@ -144,13 +132,13 @@ impl<G: Game> Bot<G> for LineBot {
         })
     }
 
-    fn choose(&mut self, game: &G, seat: Seat) -> Result<G::Move, BotError> {
-        let move_time = self.limits.move_time;
+    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
         self.guard(|bot| {
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
+            let started = Instant::now();
             child.send(&protocol::turn(&game.observation(seat)))?;
-            let line = answer(child, Instant::now() + move_time, "move")?;
+            let line = answer(child, started, time.limit, "move")?;
             protocol::parse_move::<G::Move>(&line).map_err(BotError::BadOutput)
         })
     }
@@ -162,6 +150,10 @@ impl<G: Game> Bot<G> for LineBot {
     fn game_over(&mut self, _game: &G, goals: BySeat<i32>) {
         let seat = self.seat;
         let _ = self.guard(|bot| bot.child()?.send(&protocol::over(goals, seat)));
+    }
+
+    fn keeps_deadlines(&self) -> bool {
+        true
     }
 }
 

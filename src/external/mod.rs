@@ -1,80 +1,64 @@
-//! Bots that run as separate programs: the line protocol (`line.rs`), the
-//! HackerRank bidding format (`hackerrank.rs`), and the child-process handling
-//! both share (`process.rs`).
+//! Bots that run as separate programs, in any language: the line protocol
+//! ([`protocol`] for its text, [`line`] for the bot), the child processes
+//! ([`process`]), and [`ProcessProtocol`], the type by which a game adds a
+//! protocol of its own (the bidding game's HackerRank format lives in
+//! `games/bidding/`).
 
-pub mod hackerrank;
 pub mod line;
 pub mod process;
+pub mod protocol;
 
-use std::{
-    any::Any,
-    path::{Path, PathBuf},
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::path::{Path, PathBuf};
 
-use crate::{
-    game::{BotFactory, Game},
-    games::Bidding,
-    Bot,
-};
-use process::Log;
+use crate::core::{bot::Bot, clock::TimeControl, error::Invalid, game::Game};
+use process::SharedLog;
 
-/// How ladder talks to an external bot.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// The line protocol of `docs/PROTOCOL.md`: one process for many games.
-    Line,
-    /// HackerRank's bidding-game format: one process per move.
-    Hackerrank,
+/// Everything a protocol needs to start a bot program in a season.
+#[derive(Clone)]
+pub struct Launch {
+    pub command: Command,
+    /// Where the program's stderr goes.
+    pub log: SharedLog,
+    /// The game's name and parameters (as JSON), for the greeting.
+    pub game: String,
+    pub params: serde_json::Value,
+    pub time: TimeControl,
 }
 
-/// Makes a bot of `command` for each game; every process of it logs its
-/// stderr to `log`. `params` (the game's parameters) go into the greeting.
-///
-/// # Panics
-/// The bot made by the factory panics for `Protocol::Hackerrank` unless `G`
-/// is the bidding game; the config refuses that combination.
-pub fn factory<G: Game>(
-    command: &Command,
-    protocol: Protocol,
-    limits: &Limits,
-    log: Arc<Mutex<Log>>,
-    params: &serde_json::Value,
-) -> BotFactory<G> {
-    let (command, limits) = (command.clone(), limits.clone());
-    match protocol {
-        Protocol::Line => {
-            let params = params.clone();
-            Arc::new(move || {
-                Box::new(line::LineBot::new(
-                    command.clone(),
-                    limits.clone(),
-                    Arc::clone(&log),
-                    G::NAME,
-                    &params,
-                ))
-            })
-        }
-        Protocol::Hackerrank => Arc::new(move || {
-            let bot =
-                hackerrank::HackerRankBot::new(command.clone(), limits.clone(), Arc::clone(&log));
-            let boxed: Box<dyn Any> = Box::new(Box::new(bot) as Box<dyn Bot<Bidding>>);
-            *boxed
-                .downcast::<Box<dyn Bot<G>>>()
-                .expect("hackerrank bots play the bidding game only")
-        }),
+/// A way of talking to a bot program.
+pub struct ProcessProtocol<G: Game> {
+    /// The name configs use (`protocol = "line"`).
+    pub name: &'static str,
+    /// One line for `ladder list protocols`.
+    pub about: &'static str,
+    /// Whether the program runs in a directory of its own, with every
+    /// argument naming a file made absolute (as HackerRank bots expect),
+    /// rather than in the bot's `dir`.
+    pub own_dir: bool,
+    /// Whether one process serves many games of a pairing (kept by the
+    /// season's workers) rather than one game.
+    pub persistent: bool,
+    /// Makes the bot for one game, or for the games of one pairing.
+    pub make: fn(&Launch) -> Box<dyn Bot<G>>,
+}
+
+impl<G: Game> Clone for ProcessProtocol<G> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// Time limits of an external bot.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Per move: from the request to the answer.
-    pub move_time: Duration,
-    /// From the start of the process to its `ready`.
-    pub startup_time: Duration,
+impl<G: Game> Copy for ProcessProtocol<G> {}
+
+/// The line protocol of `docs/PROTOCOL.md`, which every game speaks.
+pub fn line_protocol<G: Game>() -> ProcessProtocol<G> {
+    ProcessProtocol {
+        name: "line",
+        about: "the line protocol of docs/PROTOCOL.md: one process for many games",
+        own_dir: false,
+        persistent: true,
+        make: |launch| Box::new(line::LineBot::new(launch)),
+    }
 }
 
 /// How to start an external bot.
@@ -98,30 +82,38 @@ impl Command {
         argv: &[String],
         dir: Option<&Path>,
         absolute_args: bool,
-    ) -> Result<Command, String> {
+    ) -> Result<Command, Invalid> {
         let Some((program, args)) = argv.split_first() else {
-            return Err("the command is empty: give the program and its arguments, e.g. [\"python3\", \"bot.py\"]".to_string());
+            return Err(Invalid::new("the command is empty: give the program and its arguments, e.g. [\"python3\", \"bot.py\"]"));
         };
         let base = match dir {
             Some(d) if d.is_dir() => d
                 .canonicalize()
-                .map_err(|e| format!("dir `{}`: {e}", d.display()))?,
-            Some(d) => return Err(format!("dir `{}` is not a directory", d.display())),
-            None => std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?,
+                .map_err(|e| Invalid::new(format!("dir `{}`: {e}", d.display())))?,
+            Some(d) => {
+                return Err(Invalid::new(format!(
+                    "dir `{}` is not a directory",
+                    d.display()
+                )))
+            }
+            None => std::env::current_dir()
+                .map_err(|e| Invalid::new(format!("the working directory: {e}")))?,
         };
         let program = if program.contains('/') {
             let path = base.join(program);
             if !path.is_file() {
-                return Err(format!(
+                return Err(Invalid::new(format!(
                     "program `{program}` not found in {}",
                     base.display()
-                ));
+                )));
             }
             path.to_string_lossy().into_owned()
         } else if on_path(program) {
             program.clone()
         } else {
-            return Err(format!("program `{program}` not found on PATH"));
+            return Err(Invalid::new(format!(
+                "program `{program}` not found on PATH"
+            )));
         };
         let mut resolved = vec![program];
         for arg in args {

@@ -2,9 +2,8 @@
 
 use super::{Armies, Commit, Commitment};
 use crate::{
-    bot::{simple, BotError},
-    game::Builtin,
-    Bot, Seat,
+    core::bot::{simple, BotError, Builtin},
+    Bot, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Armies>] = &[Builtin {
@@ -18,7 +17,7 @@ pub const BOTS: &[Builtin<Armies>] = &[Builtin {
 pub struct Even;
 
 impl Bot<Armies> for Even {
-    fn choose(&mut self, game: &Armies, seat: Seat) -> Result<Commitment, BotError> {
+    fn choose(&mut self, game: &Armies, seat: Seat, _: TimeLeft) -> Result<Commitment, BotError> {
         let armies = game.armies[seat];
         let left = game.rounds - game.round;
         Ok(Commitment(match game.commit {
@@ -33,7 +32,9 @@ impl Bot<Armies> for Even {
 mod tests {
     use super::*;
     use crate::{
-        bot::RandomBot, games::armies::ArmiesParams, referee::play_game, BySeat, GameResult,
+        core::{bot::RandomBot, referee::play_game},
+        games::armies::ArmiesParams,
+        BySeat, Game, GameResult,
     };
 
     #[test]
@@ -43,7 +44,7 @@ mod tests {
         for g in 0..400u64 {
             let (mut a, mut b) = (Even, RandomBot::new());
             let p = play_game(
-                &params,
+                &Armies::new(&params).unwrap(),
                 BySeat::new(&mut b, &mut a),
                 BySeat::new(g, g + 7),
                 100,

@@ -25,8 +25,11 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{check_range, Game, IllegalMove},
-    seat::{BySeat, Seat},
+    core::{
+        error::Invalid,
+        game::{check_range, Game, IllegalMove},
+        seat::{BySeat, Seat},
+    },
     Rng,
 };
 
@@ -101,30 +104,29 @@ pub fn round_points(a: u32, b: u32) -> BySeat<i32> {
 /// arithmetic never overflows (20 armies doubled for 10 rounds is 20,480).
 const MAX_ARMIES: u32 = 1 << 30;
 
+/// The name configs and the command line use.
+pub const NAME: &str = "armies";
+/// One line for `ladder list games`.
+pub const ABOUT: &str =
+    "commit armies each round; the larger commitment scores (committed armies are spent)";
+
 impl Game for Armies {
-    const NAME: &'static str = "armies";
-    const ABOUT: &'static str =
-        "commit armies each round; the larger commitment scores (committed armies are spent)";
     type Move = Commitment;
     type Params = ArmiesParams;
 
-    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
-        super::bots::BOTS
-    }
-
-    fn check_params(p: &ArmiesParams) -> Result<(), String> {
-        check_range("rounds", p.rounds, 1..=1000)?;
-        check_range("armies", p.armies, 0..=1_000_000)
-    }
-
-    fn new(p: &ArmiesParams) -> Self {
-        Armies {
+    fn new(p: &ArmiesParams) -> Result<Self, Invalid> {
+        check_params(p)?;
+        Ok(Armies {
             round: 0,
             rounds: p.rounds,
             commit: p.commit,
             armies: BySeat::new(p.armies, p.armies),
             score: BySeat::new(0, 0),
-        }
+        })
+    }
+
+    fn name(&self) -> &str {
+        NAME
     }
 
     fn to_act(&self) -> BySeat<bool> {
@@ -190,6 +192,12 @@ impl Game for Armies {
     }
 }
 
+/// Checks parameter values that types cannot (ranges, relations).
+fn check_params(p: &ArmiesParams) -> Result<(), Invalid> {
+    check_range("rounds", p.rounds, 1..=1000)?;
+    check_range("armies", p.armies, 0..=1_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,7 +218,7 @@ mod tests {
 
     #[test]
     fn committed_armies_are_spent_by_default() {
-        let mut g = Armies::new(&ArmiesParams::default());
+        let mut g = Armies::new(&ArmiesParams::default()).unwrap();
         play(&mut g, 5, 3);
         assert_eq!(g.armies, BySeat::new(15, 17));
         assert_eq!(g.score, BySeat::new(2, 0));
@@ -231,7 +239,7 @@ mod tests {
             commit: Commit::Add,
             ..ArmiesParams::default()
         };
-        let mut g = Armies::new(&p);
+        let mut g = Armies::new(&p).unwrap();
         play(&mut g, 20, 0);
         assert_eq!(g.armies, BySeat::new(40, 20));
         assert!(g.check(Seat::First, &Commitment(40)).is_ok());
@@ -243,7 +251,7 @@ mod tests {
             rounds: 3,
             ..ArmiesParams::default()
         };
-        let mut g = Armies::new(&p);
+        let mut g = Armies::new(&p).unwrap();
         for (a, b) in [(1, 2), (1, 1), (9, 0)] {
             assert_eq!(g.outcome(), None);
             play(&mut g, a, b);

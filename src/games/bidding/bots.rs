@@ -37,10 +37,11 @@ use super::{
     Bid, Bidding, BiddingParams,
 };
 use crate::{
-    bot::BotError,
-    game::{BotFactory, Builtin},
-    seat::{BySeat, Seat},
-    Bot, Rng,
+    core::{
+        bot::{BotError, BotFactory, Builtin, Crash},
+        error::Invalid,
+    },
+    Bot, BySeat, Rng, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Bidding>] = &[
@@ -80,7 +81,7 @@ impl Bot<Bidding> for RandomBidder {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         let money = game.money[seat];
         Ok(Bid(if money == 0 {
             0
@@ -214,7 +215,7 @@ pub struct DpBidder {
 }
 
 impl Bot<Bidding> for DpBidder {
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         Ok(Bid(self.table.bid(seat, &State::from(game))))
     }
 }
@@ -255,13 +256,13 @@ impl Optimal {
 }
 
 impl Bot<Bidding> for Optimal {
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         Ok(Bid(Optimal::bid(&self.solution, &State::from(game), seat)))
     }
 }
 
 /// The report's random bidder, with its `max`.
-fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, String> {
+fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, Invalid> {
     let max = random_max(params)?;
     Ok(Arc::new(move || {
         Box::new(RandomBidder {
@@ -275,22 +276,28 @@ fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, Str
 fn make_lazy<B: FromParams + Bot<Bidding> + 'static>(
     name: &str,
     params: &toml::Table,
-) -> Result<BotFactory<Bidding>, String> {
-    crate::bot::no_params(name, params)?;
+) -> Result<BotFactory<Bidding>, Invalid> {
+    crate::core::bot::no_params(name, params)?;
     Ok(Arc::new(|| Box::new(Lazy::<B>::default())))
 }
 
-fn random_max(params: &toml::Table) -> Result<u32, String> {
+fn random_max(params: &toml::Table) -> Result<u32, Invalid> {
     let mut max = 20;
     for (key, value) in params {
         match (key.as_str(), value.as_integer()) {
             ("max", Some(m)) if m >= 1 && m <= i64::from(u32::MAX) => max = m as u32,
             ("max", _) => {
-                return Err(format!(
-                    "bot `random`: `max` must be a whole number at least 1, got {value}"
+                return Err(Invalid::of(
+                    "max",
+                    format!("bot `random`: `max` must be a whole number at least 1, got {value}"),
                 ))
             }
-            (other, _) => return Err(format!("bot `random` takes only `max`, got `{other}`")),
+            (other, _) => {
+                return Err(Invalid::of(
+                    other,
+                    format!("bot `random` takes only `max`, got `{other}`"),
+                ))
+            }
         }
     }
     Ok(max)
@@ -360,21 +367,21 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
     fn new_game(&mut self, game: &Bidding, seat: Seat, seed: u64) -> Result<(), BotError> {
         let params = params_of(game);
         if params.money > MAX_TABLE_MONEY || params.length > 100 {
-            return Err(BotError::Crash(format!(
+            return Err(BotError::Crash(Crash::Unplayable(format!(
                 "dp and optimal support money up to {MAX_TABLE_MONEY} and length up to 100, not {} and {}",
                 params.money, params.length
-            )));
+            ))));
         }
         let bot = self.bot.get_or_insert_with(|| B::from_params(&params));
         if let Some(why) = bot.unusable() {
-            return Err(BotError::Crash(why));
+            return Err(BotError::Crash(Crash::Unplayable(why)));
         }
         bot.new_game(game, seat, seed)
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, time: TimeLeft) -> Result<Bid, BotError> {
         self.bot
             .get_or_insert_with(|| B::from_params(&params_of(game)))
-            .choose(game, seat)
+            .choose(game, seat, time)
     }
 }

@@ -1,9 +1,12 @@
-//! The bidding game: `rules.rs` has its rules and parameters, `solver.rs` its
-//! exact solution, `bots.rs` its bots (the 2016 report's random and DP bidders,
-//! and `optimal`).
+//! The bidding game: `rules.rs` has its rules and parameters, `bots.rs` its
+//! bots (the 2016 report's random and DP bidders, and `optimal`), `solver.rs`
+//! its exact solution and `solve.rs` the `ladder solve bidding` command, and
+//! `hackerrank.rs` the HackerRank bot format, a protocol only this game speaks.
 
 mod bots;
+pub mod hackerrank;
 mod rules;
+pub mod solve;
 pub mod solver;
 
 pub use bots::*;

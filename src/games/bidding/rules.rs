@@ -25,8 +25,11 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{check_range, Game, IllegalMove},
-    seat::{BySeat, Seat},
+    core::{
+        error::Invalid,
+        game::{check_range, Game, IllegalMove},
+        seat::{BySeat, Seat},
+    },
     Rng,
 };
 
@@ -107,36 +110,28 @@ impl Bidding {
     }
 }
 
+/// The name configs and the command line use.
+pub const NAME: &str = "bidding";
+/// One line for `ladder list games`.
+pub const ABOUT: &str =
+    "the scotch-bottle bidding game: bid each round to move the bottle your way";
+
 impl Game for Bidding {
-    const NAME: &'static str = "bidding";
-    const ABOUT: &'static str =
-        "the scotch-bottle bidding game: bid each round to move the bottle your way";
     type Move = Bid;
     type Params = BiddingParams;
 
-    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
-        super::bots::BOTS
-    }
-
-    fn check_params(p: &BiddingParams) -> Result<(), String> {
-        check_range("length", p.length, 2..=1000)?;
-        check_range("money", p.money, 0..=1_000_000)?;
-        if p.start == 0 || p.start >= p.length {
-            return Err(format!(
-                "start must lie strictly between 0 and length {}, got {}",
-                p.length, p.start
-            ));
-        }
-        Ok(())
-    }
-
-    fn new(p: &BiddingParams) -> Self {
-        Bidding {
+    fn new(p: &BiddingParams) -> Result<Self, Invalid> {
+        check_params(p)?;
+        Ok(Bidding {
             position: p.start,
             length: p.length,
             money: BySeat::new(p.money, p.money),
             advantage: Seat::First,
-        }
+        })
+    }
+
+    fn name(&self) -> &str {
+        NAME
     }
 
     fn to_act(&self) -> BySeat<bool> {
@@ -213,6 +208,22 @@ impl Game for Bidding {
     }
 }
 
+/// Checks parameter values that types cannot (ranges, relations).
+fn check_params(p: &BiddingParams) -> Result<(), Invalid> {
+    check_range("length", p.length, 2..=1000)?;
+    check_range("money", p.money, 0..=1_000_000)?;
+    if p.start == 0 || p.start >= p.length {
+        return Err(Invalid::of(
+            "start",
+            format!(
+                "start must lie strictly between 0 and length {}, got {}",
+                p.length, p.start
+            ),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,7 +246,7 @@ mod tests {
 
     #[test]
     fn start_state() {
-        let g = Bidding::new(&BiddingParams::default());
+        let g = Bidding::new(&BiddingParams::default()).unwrap();
         assert_eq!(g, state(5, 100, 100, Seat::First));
         assert_eq!(g.to_act(), BySeat::new(true, true));
         assert_eq!(g.outcome(), None);
@@ -337,7 +348,7 @@ mod tests {
     #[test]
     fn params_are_checked() {
         let ok = BiddingParams::default();
-        assert!(Bidding::check_params(&ok).is_ok());
+        assert!(Bidding::new(&ok).is_ok());
         for bad in [
             BiddingParams {
                 start: 0,
@@ -353,7 +364,7 @@ mod tests {
                 ..ok.clone()
             },
         ] {
-            assert!(Bidding::check_params(&bad).is_err(), "{bad:?}");
+            assert!(Bidding::new(&bad).is_err(), "{bad:?}");
         }
     }
 }

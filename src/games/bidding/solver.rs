@@ -23,7 +23,7 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Bidding, BiddingParams};
-use crate::seat::{BySeat, Seat};
+use crate::core::seat::{BySeat, Seat};
 
 /// Who wins a state with best play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

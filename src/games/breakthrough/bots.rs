@@ -4,9 +4,8 @@ use rand::{seq::IndexedRandom, SeedableRng};
 
 use super::{Breakthrough, Step};
 use crate::{
-    bot::{simple, BotError},
-    game::Builtin,
-    Bot, Game, Rng, Seat,
+    core::bot::{simple, BotError, Builtin, Crash},
+    Bot, Game, Rng, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Breakthrough>] = &[Builtin {
@@ -44,7 +43,7 @@ impl Bot<Breakthrough> for Greedy {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Breakthrough, seat: Seat) -> Result<Step, BotError> {
+    fn choose(&mut self, game: &Breakthrough, seat: Seat, _: TimeLeft) -> Result<Step, BotError> {
         let moves = game.legal_moves(seat);
         let enemy = game.pieces[seat.other()];
         let pick = |rng: &mut Rng, steps: &[Step]| steps.choose(rng).copied();
@@ -70,7 +69,7 @@ impl Bot<Breakthrough> for Greedy {
             .filter(|s| attacked & (1 << s.to) == 0)
             .collect();
         let chosen = pick(&mut self.rng, &safe).or_else(|| pick(&mut self.rng, &moves));
-        chosen.ok_or_else(|| BotError::BadOutput("no legal move".into()))
+        chosen.ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))
     }
 }
 
@@ -78,8 +77,9 @@ impl Bot<Breakthrough> for Greedy {
 mod tests {
     use super::*;
     use crate::{
-        bot::RandomBot, games::breakthrough::BreakthroughParams, referee::play_game, BySeat,
-        GameResult,
+        core::{bot::RandomBot, referee::play_game},
+        games::breakthrough::BreakthroughParams,
+        BySeat, GameResult,
     };
 
     #[test]
@@ -88,7 +88,13 @@ mod tests {
         let mut bot = Greedy::default();
         // white can win from c7 and could also capture on d5
         let g = Breakthrough::from_pieces(sq("c7") | sq("c4"), sq("d5") | sq("h8"), Seat::First);
-        let step = bot.choose(&g, Seat::First).unwrap();
+        let step = bot
+            .choose(
+                &g,
+                Seat::First,
+                TimeLeft::new(std::time::Duration::from_secs(1), std::time::Duration::ZERO),
+            )
+            .unwrap();
         assert_eq!(
             (step.from, step.to / 8),
             (sq("c7").trailing_zeros() as u8, 7),
@@ -100,7 +106,16 @@ mod tests {
             sq("b2") | sq("f5") | sq("h8"),
             Seat::First,
         );
-        assert_eq!(bot.choose(&g, Seat::First).unwrap().to_string(), "a1b2");
+        assert_eq!(
+            bot.choose(
+                &g,
+                Seat::First,
+                TimeLeft::new(std::time::Duration::from_secs(1), std::time::Duration::ZERO)
+            )
+            .unwrap()
+            .to_string(),
+            "a1b2"
+        );
     }
 
     #[test]
@@ -118,7 +133,12 @@ mod tests {
                 Seat::First => BySeat::new(&mut greedy, &mut random),
                 Seat::Second => BySeat::new(&mut random, &mut greedy),
             };
-            let played = play_game(&params, bots, BySeat::new(game, game + 1000), 1000);
+            let played = play_game(
+                &Breakthrough::new(&params).unwrap(),
+                bots,
+                BySeat::new(game, game + 1000),
+                1000,
+            );
             wins += usize::from(played.result == GameResult::win(seat));
         }
         assert!(wins >= 180, "greedy won only {wins} of 200");

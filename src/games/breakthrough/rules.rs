@@ -26,8 +26,11 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{Game, IllegalMove},
-    seat::{BySeat, Seat},
+    core::{
+        error::Invalid,
+        game::{Game, IllegalMove},
+        seat::{BySeat, Seat},
+    },
     Rng,
 };
 
@@ -208,23 +211,21 @@ fn nth_bit(mut x: u64, n: u32) -> u8 {
     x.trailing_zeros() as u8
 }
 
+/// The name configs and the command line use.
+pub const NAME: &str = "breakthrough";
+/// One line for `ladder list games`.
+pub const ABOUT: &str = "8x8 Breakthrough: race a piece to the far row, capturing diagonally";
+
 impl Game for Breakthrough {
-    const NAME: &'static str = "breakthrough";
-    const ABOUT: &'static str =
-        "8x8 Breakthrough: race a piece to the far row, capturing diagonally";
     type Move = Step;
     type Params = BreakthroughParams;
 
-    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
-        super::bots::BOTS
+    fn new(_: &BreakthroughParams) -> Result<Self, Invalid> {
+        Ok(Breakthrough::from_pieces(0xFFFF, 0xFFFF << 48, Seat::First))
     }
 
-    fn check_params(_: &BreakthroughParams) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn new(_: &BreakthroughParams) -> Self {
-        Breakthrough::from_pieces(0xFFFF, 0xFFFF << 48, Seat::First)
+    fn name(&self) -> &str {
+        NAME
     }
 
     fn to_act(&self) -> BySeat<bool> {
@@ -363,7 +364,7 @@ mod tests {
 
     #[test]
     fn perft_from_the_start() {
-        let g = Breakthrough::new(&BreakthroughParams {});
+        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
         let counts: Vec<u64> = (1..=4).map(|d| g.perft(d)).collect();
         assert_eq!(counts, [22, 484, 11132, 256036]);
     }
@@ -460,7 +461,7 @@ mod tests {
 
     #[test]
     fn observation_shows_the_board() {
-        let g = Breakthrough::new(&BreakthroughParams {});
+        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
         let obs = g.observation(Seat::First);
         let expected = format!(
             "side white board {}{}{}",

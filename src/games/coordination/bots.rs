@@ -2,9 +2,8 @@
 
 use super::{Coordination, Side};
 use crate::{
-    bot::{simple, BotError},
-    game::Builtin,
-    Bot, BySeat, Seat,
+    core::bot::{simple, BotError, Builtin},
+    Bot, BySeat, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Coordination>] = &[
@@ -25,7 +24,7 @@ pub const BOTS: &[Builtin<Coordination>] = &[
 pub struct Left;
 
 impl Bot<Coordination> for Left {
-    fn choose(&mut self, _: &Coordination, _: Seat) -> Result<Side, BotError> {
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
         Ok(Side::Left)
     }
 }
@@ -46,7 +45,7 @@ impl Bot<Coordination> for Copycat {
         Ok(())
     }
 
-    fn choose(&mut self, _: &Coordination, _: Seat) -> Result<Side, BotError> {
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
         Ok(self.last.unwrap_or(Side::Left))
     }
 
@@ -61,13 +60,17 @@ impl Bot<Coordination> for Copycat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{bot::RandomBot, games::coordination::CoordinationParams, referee::play_game};
+    use crate::{
+        core::{bot::RandomBot, referee::play_game},
+        games::coordination::CoordinationParams,
+        Game,
+    };
 
     fn mean_goal(a: &mut dyn Bot<Coordination>, b: &mut dyn Bot<Coordination>, games: u64) -> f64 {
         let total: i32 = (0..games)
             .map(|g| {
                 let p = play_game(
-                    &CoordinationParams::default(),
+                    &Coordination::new(&CoordinationParams::default()).unwrap(),
                     BySeat::new(&mut *a, &mut *b),
                     BySeat::new(g, g + 99),
                     100,

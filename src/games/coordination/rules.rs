@@ -19,8 +19,11 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{check_range, Game, IllegalMove},
-    seat::{BySeat, Seat},
+    core::{
+        error::Invalid,
+        game::{check_range, Game, IllegalMove},
+        seat::{BySeat, Seat},
+    },
     Rng,
 };
 
@@ -78,29 +81,28 @@ pub struct Coordination {
     pub score: i32,
 }
 
+/// The name configs and the command line use.
+pub const NAME: &str = "coordination";
+/// One line for `ladder list games`.
+pub const ABOUT: &str =
+    "choose left or right each round; both score when the choices match (cooperative)";
+
 impl Game for Coordination {
-    const NAME: &'static str = "coordination";
-    const ABOUT: &'static str =
-        "choose left or right each round; both score when the choices match (cooperative)";
     type Move = Side;
     type Params = CoordinationParams;
 
-    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
-        super::bots::BOTS
-    }
-
-    fn check_params(p: &CoordinationParams) -> Result<(), String> {
-        check_range("rounds", p.rounds, 1..=10_000)?;
-        check_range("reward", p.reward, 0..=10_000)
-    }
-
-    fn new(p: &CoordinationParams) -> Self {
-        Coordination {
+    fn new(p: &CoordinationParams) -> Result<Self, Invalid> {
+        check_params(p)?;
+        Ok(Coordination {
             round: 0,
             rounds: p.rounds,
             reward: p.reward,
             score: 0,
-        }
+        })
+    }
+
+    fn name(&self) -> &str {
+        NAME
     }
 
     fn to_act(&self) -> BySeat<bool> {
@@ -157,6 +159,12 @@ impl Game for Coordination {
     }
 }
 
+/// Checks parameter values that types cannot (ranges, relations).
+fn check_params(p: &CoordinationParams) -> Result<(), Invalid> {
+    check_range("rounds", p.rounds, 1..=10_000)?;
+    check_range("reward", p.reward, 0..=10_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,7 +174,8 @@ mod tests {
         let mut g = Coordination::new(&CoordinationParams {
             rounds: 4,
             reward: 5,
-        });
+        })
+        .unwrap();
         let rounds = [
             (Side::Left, Side::Left),
             (Side::Left, Side::Right),

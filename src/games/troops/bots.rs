@@ -4,9 +4,8 @@ use rand::{seq::SliceRandom, SeedableRng};
 
 use super::{Split, Troops};
 use crate::{
-    bot::{simple, BotError},
-    game::Builtin,
-    Bot, Rng, Seat,
+    core::bot::{simple, BotError, Builtin},
+    Bot, Rng, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Troops>] = &[Builtin {
@@ -34,7 +33,7 @@ impl Bot<Troops> for Balanced {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Troops, _: Seat) -> Result<Split, BotError> {
+    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
         let (base, extra) = (game.troops / 3, game.troops % 3);
         let mut split = [0, 1, 2].map(|field| base + u32::from(field < extra));
         split.shuffle(&mut self.rng);
@@ -46,7 +45,9 @@ impl Bot<Troops> for Balanced {
 mod tests {
     use super::*;
     use crate::{
-        bot::RandomBot, games::troops::TroopsParams, referee::play_game, BySeat, GameResult,
+        core::{bot::RandomBot, referee::play_game},
+        games::troops::TroopsParams,
+        BySeat, Game, GameResult,
     };
 
     #[test]
@@ -56,12 +57,12 @@ mod tests {
         for g in 0..400u64 {
             let (mut a, mut b) = (Balanced::default(), RandomBot::new());
             let p = play_game(
-                &params,
+                &Troops::new(&params).unwrap(),
                 BySeat::new(&mut a, &mut b),
                 BySeat::new(g, g + 7),
                 100,
             );
-            assert_eq!(p.termination, crate::referee::Termination::Normal);
+            assert_eq!(p.termination, crate::core::referee::Termination::Normal);
             for t in &p.turns {
                 let mut s = t.first.unwrap().0;
                 s.sort();

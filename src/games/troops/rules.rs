@@ -19,9 +19,12 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    game::{check_range, Game, IllegalMove},
+    core::{
+        error::Invalid,
+        game::{check_range, Game, IllegalMove},
+        seat::{BySeat, Seat},
+    },
     games::armies::round_points,
-    seat::{BySeat, Seat},
     Rng,
 };
 
@@ -90,29 +93,28 @@ pub fn split_points(a: Split, b: Split) -> BySeat<i32> {
     total
 }
 
+/// The name configs and the command line use.
+pub const NAME: &str = "troops";
+/// One line for `ladder list games`.
+pub const ABOUT: &str =
+    "Colonel Blotto: split troops over three fields each round; larger wins a field";
+
 impl Game for Troops {
-    const NAME: &'static str = "troops";
-    const ABOUT: &'static str =
-        "Colonel Blotto: split troops over three fields each round; larger wins a field";
     type Move = Split;
     type Params = TroopsParams;
 
-    fn builtin_bots() -> &'static [crate::game::Builtin<Self>] {
-        super::bots::BOTS
-    }
-
-    fn check_params(p: &TroopsParams) -> Result<(), String> {
-        check_range("rounds", p.rounds, 1..=1000)?;
-        check_range("troops", p.troops, 1..=1000)
-    }
-
-    fn new(p: &TroopsParams) -> Self {
-        Troops {
+    fn new(p: &TroopsParams) -> Result<Self, Invalid> {
+        check_params(p)?;
+        Ok(Troops {
             troops: p.troops,
             round: 0,
             rounds: p.rounds,
             score: BySeat::new(0, 0),
-        }
+        })
+    }
+
+    fn name(&self) -> &str {
+        NAME
     }
 
     fn to_act(&self) -> BySeat<bool> {
@@ -183,6 +185,12 @@ impl Game for Troops {
     }
 }
 
+/// Checks parameter values that types cannot (ranges, relations).
+fn check_params(p: &TroopsParams) -> Result<(), Invalid> {
+    check_range("rounds", p.rounds, 1..=1000)?;
+    check_range("troops", p.troops, 1..=1000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,7 +215,7 @@ mod tests {
 
     #[test]
     fn parse_and_check() {
-        let g = Troops::new(&TroopsParams::default());
+        let g = Troops::new(&TroopsParams::default()).unwrap();
         assert_eq!("3,3,4".parse::<Split>(), Ok(Split([3, 3, 4])));
         assert_eq!(Split([3, 3, 4]).to_string(), "3,3,4");
         for bad in ["3,3", "3,3,4,0", "a,b,c", "3 3 4", "", "-1,5,6"] {
@@ -231,7 +239,8 @@ mod tests {
         let g = Troops::new(&TroopsParams {
             troops: 3,
             rounds: 1,
-        });
+        })
+        .unwrap();
         let legal = g.legal_moves(Seat::First);
         assert_eq!(legal.len(), 10);
         let mut rng = Rng::seed_from_u64(1);
@@ -251,7 +260,7 @@ mod tests {
 
     #[test]
     fn five_rounds_then_scores_decide() {
-        let mut g = Troops::new(&TroopsParams::default());
+        let mut g = Troops::new(&TroopsParams::default()).unwrap();
         for _ in 0..5 {
             assert_eq!(g.outcome(), None);
             g.apply(&BySeat::new(Some(Split([4, 4, 2])), Some(Split([3, 3, 4]))));

@@ -1,14 +1,85 @@
 //! `ladder solve bidding`: the exact solution of the bidding game, for people
-//! (text) and tools (`--json`).
+//! (text) and tools (`--json`). The command's options are the bidding game's
+//! own, parsed here; the catalogue hands over the words after the game's name.
 
 use std::fmt::Write as _;
 
+use clap::Parser;
 use serde::Serialize;
 
-use crate::{
-    games::bidding::solver::{Solution, State, Value},
-    seat::{BySeat, Seat},
+use super::{
+    solver::{Solution, State, Value},
+    Bidding, BiddingParams,
 };
+use crate::{
+    core::{
+        error::Error,
+        seat::{BySeat, Seat},
+    },
+    Game,
+};
+
+/// Solve the bidding game exactly and print the solution.
+///
+/// With a state: its value and each player's bids that secure it. Without: the start value,
+/// a table of the least money with which player 1 forces a win, and counts of won and drawn states.
+#[derive(Debug, Parser)]
+#[command(name = "ladder solve bidding")]
+struct SolveArgs {
+    /// The bottle's position (default: the start).
+    #[arg(long)]
+    position: Option<u32>,
+    /// Player 1's money (default: the budget).
+    #[arg(long)]
+    money1: Option<u32>,
+    /// Player 2's money (default: the budget).
+    #[arg(long)]
+    money2: Option<u32>,
+    /// Who wins a tie: 1 or 2.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    advantage: Option<u8>,
+    /// Each player's budget (the game's `money`).
+    #[arg(long, default_value_t = 100)]
+    money: u32,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `ladder solve bidding ARGS...`: the text to print, or why not.
+pub fn command(args: &[String]) -> Result<String, Error> {
+    let words = std::iter::once("ladder solve bidding".to_string()).chain(args.iter().cloned());
+    let a = match SolveArgs::try_parse_from(words) {
+        Ok(a) => a,
+        Err(e) if !e.use_stderr() => return Ok(e.to_string()), // --help
+        Err(e) => return Err(Error::Usage(e.to_string().trim_end().to_string())),
+    };
+    let params = BiddingParams {
+        money: a.money,
+        ..BiddingParams::default()
+    };
+    Bidding::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let st = state_of(
+        a.position.unwrap_or(params.start),
+        a.money1.unwrap_or(a.money),
+        a.money2.unwrap_or(a.money),
+        a.advantage.unwrap_or(1),
+    );
+    if st.position > params.length || st.money.first > a.money || st.money.second > a.money {
+        return Err(Error::Usage(format!(
+            "the state must have position 0..={} and money 0..={} each (use --money for larger budgets)",
+            params.length, a.money
+        )));
+    }
+    let solution = Solution::solve(BySeat::new(a.money, a.money), params.length);
+    let any_state =
+        a.position.is_some() || a.money1.is_some() || a.money2.is_some() || a.advantage.is_some();
+    Ok(if any_state {
+        state(&solution, &st, a.json)
+    } else {
+        overview(&solution, &st, a.json)
+    })
+}
 
 /// Bids as ranges: `[3, 4, 5, 9]` is `3-5, 9`.
 pub fn ranges(bids: &[u32]) -> String {

@@ -20,7 +20,9 @@
 
 use std::{fmt, str::FromStr};
 
-use crate::{
+use crate::core::{
+    bot::BadOutput,
+    clock::TimeControl,
     game::GameResult,
     seat::{BySeat, Seat},
 };
@@ -31,10 +33,18 @@ pub const VERSION: u32 = 1;
 /// The last message to a bot process.
 pub const QUIT: &str = "quit";
 
-/// The first line to a new process: version, game, time per move, and the
-/// game's parameters as `key=value` words, in alphabetical order.
-pub fn hello(game: &str, move_ms: u64, params: &serde_json::Value) -> String {
-    let mut line = format!("ladder {VERSION} {game} move_ms={move_ms}");
+/// The first line to a new process: version, game, time per move (and the
+/// game clock as `time_control=BASE+INCREMENT` in seconds, when the season
+/// has one), and the game's parameters as `key=value` words, in
+/// alphabetical order.
+pub fn hello(game: &str, time: &TimeControl, params: &serde_json::Value) -> String {
+    let mut line = format!(
+        "ladder {VERSION} {game} move_ms={}",
+        time.announced_move_ms()
+    );
+    if let Some(clock) = time.clock {
+        line.push_str(&format!(" time_control={clock}"));
+    }
     if let Some(map) = params.as_object() {
         for (key, value) in map {
             match value {
@@ -85,30 +95,39 @@ pub fn is_comment(line: &str) -> bool {
 }
 
 /// The move in a bot's answer: the line without surrounding blanks.
-pub fn parse_move<M: FromStr>(line: &str) -> Result<M, String> {
+pub fn parse_move<M: FromStr>(line: &str) -> Result<M, BadOutput> {
     let text = line.trim();
-    text.parse::<M>().map_err(|_| {
-        let shown: String = text.chars().take(80).collect();
-        format!("`{shown}` is not a move")
-    })
+    text.parse::<M>()
+        .map_err(|_| BadOutput::NotAMove(text.chars().take(80).collect()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::bidding::{Bid, BiddingParams};
+    use std::time::Duration;
 
     #[test]
     fn messages() {
         let params = serde_json::to_value(BiddingParams::default()).unwrap();
+        let ms = |n| TimeControl::per_move(Duration::from_millis(n));
         assert_eq!(
-            hello("bidding", 1000, &params),
-            "ladder 1 bidding move_ms=1000 length=10 money=100 start=5"
+            hello("somegame", &ms(1000), &params),
+            "ladder 1 somegame move_ms=1000 length=10 money=100 start=5"
         );
         let armies = serde_json::json!({"armies": 20, "commit": "spend"});
         assert_eq!(
-            hello("armies", 50, &armies),
+            hello("armies", &ms(50), &armies),
             "ladder 1 armies move_ms=50 armies=20 commit=spend"
+        );
+        let clock = TimeControl {
+            move_time: None,
+            clock: Some("60+0.5".parse().unwrap()),
+            ..TimeControl::default()
+        };
+        assert_eq!(
+            hello("armies", &clock, &armies),
+            "ladder 1 armies move_ms=60000 time_control=60+0.5 armies=20 commit=spend"
         );
         assert_eq!(new_game(Seat::Second, 42), "new seat=2 seed=42");
         assert_eq!(turn("position 5"), "turn position 5");
@@ -133,8 +152,8 @@ mod tests {
         assert!(!is_comment("12"));
         assert_eq!(parse_move::<Bid>(" 12 \r"), Ok(Bid(12)));
         assert_eq!(
-            parse_move::<Bid>("twelve"),
-            Err("`twelve` is not a move".to_string())
+            parse_move::<Bid>("twelve").unwrap_err().to_string(),
+            "`twelve` is not a move"
         );
     }
 }

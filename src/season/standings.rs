@@ -4,7 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::{game::GameResult, journal::Scored, seat::Seat};
+use crate::{
+    core::{game::GameResult, referee::Termination, seat::Seat},
+    season::record::Scored,
+};
 
 /// Games, wins, losses, ties and goal total of one bot (against one opponent or all).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,17 +150,10 @@ pub struct Standings {
 }
 
 impl Standings {
-    /// Tallies `records` (any order) for the bots named `bots`.
-    ///
-    /// # Panics
-    /// If a record names a bot not in `bots`; the tournament checks this first.
+    /// Tallies `records` (any order) for the bots named `bots`; a record's
+    /// seats are indices into `bots`.
     pub fn new(bots: &[String], records: &[Scored]) -> Self {
         let n = bots.len();
-        let index = |name: &str| {
-            bots.iter()
-                .position(|b| b == name)
-                .expect("record names a known bot")
-        };
         let mut s = Standings {
             bots: bots.to_vec(),
             totals: vec![Tally::default(); n],
@@ -166,14 +162,14 @@ impl Standings {
             forfeits: vec![BTreeMap::new(); n],
         };
         for r in records {
-            let seats = r.seats.as_ref().map(|name| index(name));
+            let seats = r.seats;
             for seat in Seat::ALL {
                 let (me, them) = (seats[seat], seats[seat.other()]);
                 s.totals[me].add(r.result, seat, r.goals[seat]);
                 s.vs[me][them].add(r.result, seat, r.goals[seat]);
             }
             let kind = r.termination.kind();
-            if let crate::referee::Termination::Forfeit { seat, .. } = &r.termination {
+            if let Termination::Forfeit { seat, .. } = &r.termination {
                 *s.forfeits[seats[*seat]].entry(kind.clone()).or_default() += 1;
             }
             *s.terminations.entry(kind).or_default() += 1;
@@ -211,10 +207,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        referee::{ForfeitReason, Termination},
-        seat::BySeat,
-    };
+    use crate::core::{referee::ForfeitReason, seat::BySeat};
 
     fn rec(
         first: &str,
@@ -225,7 +218,12 @@ mod tests {
     ) -> Scored {
         Scored {
             index: 0,
-            seats: BySeat::new(first.into(), second.into()),
+            // bots a, b, c (or champ, x, y) are 0, 1, 2
+            seats: BySeat::new(first, second).map(|n| match n {
+                "a" | "champ" => 0,
+                "b" | "x" => 1,
+                _ => 2,
+            }),
             seed: 0,
             result,
             goals: BySeat::new(goals.0, goals.1),
@@ -240,6 +238,7 @@ mod tests {
             seat: Seat::Second,
             reason: ForfeitReason::IllegalMove,
             detail: String::new(),
+            overrun_ms: None,
         };
         let records = [
             rec("a", "b", GameResult::First, (100, 0), Termination::Normal),

@@ -14,39 +14,46 @@
 //! It reads one integer from stdout (a line end is optional). Anything else,
 //! no answer in time, or a bid the rules forbid, forfeits the game.
 
-use std::{
-    sync::{Arc, Mutex},
-    time::Instant,
+use std::time::Instant;
+
+use super::{Bid, Bidding};
+use crate::{
+    core::{
+        bot::{BadOutput, Bot, BotError, Crash},
+        clock::TimeLeft,
+        seat::{BySeat, Seat},
+    },
+    external::{
+        line::shorten,
+        process::{Child, SharedLog},
+        Command, Launch, ProcessProtocol,
+    },
 };
 
-use super::{
-    line::shorten,
-    process::{Child, Log},
-    Command, Limits,
-};
-use crate::{
-    bot::{Bot, BotError},
-    games::bidding::{Bid, Bidding},
-    seat::{BySeat, Seat},
+/// The protocol as a season names it: `protocol = "hackerrank"`.
+pub const HACKERRANK: ProcessProtocol<Bidding> = ProcessProtocol {
+    name: "hackerrank",
+    about: "the HackerRank format of the bidding game: one process per move, four lines in, one bid out",
+    own_dir: true,
+    persistent: false,
+    make: |launch| Box::new(HackerRankBot::new(launch)),
 };
 
 /// A HackerRank-style bidding bot.
 pub struct HackerRankBot {
     command: Command,
-    limits: Limits,
-    log: Arc<Mutex<Log>>,
+    log: SharedLog,
     workdir: Option<tempfile::TempDir>,
     bids: BySeat<Vec<u32>>,
 }
 
 impl HackerRankBot {
-    /// `command` must not depend on its working directory: every path in it
-    /// is made absolute when the config is read.
-    pub fn new(command: Command, limits: Limits, log: Arc<Mutex<Log>>) -> Self {
+    /// `launch.command` must not depend on its working directory: every path
+    /// in it is made absolute when the config is read ([`ProcessProtocol::own_dir`]).
+    pub fn new(launch: &Launch) -> Self {
         HackerRankBot {
-            command,
-            limits,
-            log,
+            command: launch.command.clone(),
+            log: launch.log.clone(),
             workdir: None,
             bids: BySeat::default(),
         }
@@ -76,23 +83,28 @@ impl Bot<Bidding> for HackerRankBot {
         let dir = tempfile::Builder::new()
             .prefix("ladder-hackerrank-")
             .tempdir()
-            .map_err(|e| BotError::Crash(format!("cannot make a working directory: {e}")))?;
+            .map_err(|e| {
+                BotError::Crash(Crash::Setup(format!(
+                    "cannot make a working directory: {e}"
+                )))
+            })?;
         self.workdir = Some(dir);
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat) -> Result<Bid, BotError> {
-        let deadline = Instant::now() + self.limits.move_time;
+    fn choose(&mut self, game: &Bidding, seat: Seat, time: TimeLeft) -> Result<Bid, BotError> {
+        let started = Instant::now();
+        let deadline = started + time.limit;
         let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
         let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log, false)?;
         let input = self.input(game, seat);
         child.send_text(&input)?;
         child.close_stdin();
-        let line = child.recv(deadline, "bid")?;
+        let line = child.recv(started, time.limit, "bid")?;
         let bid = line
             .trim()
             .parse::<u32>()
-            .map_err(|_| BotError::BadOutput(format!("`{}` is not a bid", shorten(line.trim()))))?;
+            .map_err(|_| BotError::BadOutput(BadOutput::NotABid(shorten(line.trim()))))?;
         // let it exit by itself; whatever is left at the deadline is killed on drop
         child.finish(deadline);
         Ok(Bid(bid))
@@ -110,30 +122,32 @@ impl Bot<Bidding> for HackerRankBot {
     fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) {
         self.workdir = None;
     }
+
+    fn keeps_deadlines(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{games::bidding::BiddingParams, Game};
-    use std::time::Duration;
+    use crate::{
+        core::clock::TimeControl, external::process::Log, games::bidding::BiddingParams, Game,
+    };
 
     #[test]
     fn input_lines() {
-        let limits = Limits {
-            move_time: Duration::from_secs(1),
-            startup_time: Duration::from_secs(1),
-        };
-        let log = Log::open(None).unwrap();
-        let mut bot = HackerRankBot::new(
-            Command {
+        let mut bot = HackerRankBot::new(&Launch {
+            command: Command {
                 argv: vec!["true".into()],
                 dir: None,
             },
-            limits,
-            log,
-        );
-        let mut game = Bidding::new(&BiddingParams::default());
+            log: Log::open(None).unwrap(),
+            game: "bidding".into(),
+            params: serde_json::Value::Null,
+            time: TimeControl::default(),
+        });
+        let mut game = Bidding::new(&BiddingParams::default()).unwrap();
         assert_eq!(bot.input(&game, Seat::First), "1\n5\n\n\n");
         let round = BySeat::new(Some(Bid(20)), Some(Bid(21)));
         game.apply(&round);

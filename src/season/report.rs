@@ -9,11 +9,13 @@
 
 use std::{fmt::Write as _, fs, path::Path};
 
-use anyhow::{Context, Result};
 use comfy_table::{presets, CellAlignment, Table};
 use serde::Serialize;
 
-use crate::standings::{percent, Rating, Standings, Tally};
+use crate::{
+    core::error::{Error, Result},
+    season::standings::{percent, Rating, Standings, Tally},
+};
 
 /// What the reports say about the season besides the numbers.
 pub struct Header {
@@ -333,7 +335,7 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
         ("standings.json", json(h, s)),
     ] {
         let path = dir.join(name);
-        fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        fs::write(&path, text).map_err(Error::io("writing", &path))?;
     }
     Ok(())
 }
@@ -341,12 +343,15 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{game::GameResult, journal::Scored, referee::Termination, seat::BySeat};
+    use crate::{
+        core::{game::GameResult, referee::Termination, seat::BySeat},
+        season::record::Scored,
+    };
 
     fn standings() -> Standings {
         let rec = |a: &str, b: &str, result, goals: (i32, i32)| Scored {
             index: 0,
-            seats: BySeat::new(a.into(), b.into()),
+            seats: BySeat::new(a, b).map(|name| usize::from(name == "random")),
             seed: 0,
             result,
             goals: BySeat::new(goals.0, goals.1),
@@ -365,7 +370,7 @@ mod tests {
     fn header() -> Header {
         Header {
             season: "s".into(),
-            game: "bidding".into(),
+            game: "somegame".into(),
             format: "round-robin".into(),
             scheduled: 2,
         }
@@ -375,7 +380,7 @@ mod tests {
     fn markdown_has_the_report_table_for_each_bot() {
         let md = markdown(&header(), &standings());
         assert!(
-            md.starts_with("# Season s: bidding, round-robin, 2 bots, 2 of 2 games\n"),
+            md.starts_with("# Season s: somegame, round-robin, 2 bots, 2 of 2 games\n"),
             "{md}"
         );
         assert!(

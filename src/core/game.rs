@@ -1,5 +1,5 @@
-//! The `Game` trait every game implements, and `GameKind`, the one place that
-//! maps a game's name to its type.
+//! The `Game` trait every game implements, and its vocabulary: results and
+//! illegal moves. Nothing here names a game; `crate::catalog` lists them.
 //!
 //! One interface serves alternating and simultaneous games: [`Game::to_act`] says
 //! which seats move now (one seat, both, or none once the game is over), and
@@ -8,14 +8,16 @@
 //! (`Display`/`FromStr`), shared by the journal, the protocol and the docs.
 //! Parsing checks syntax only; [`Game::check`] checks the rules.
 
-use std::{fmt, str::FromStr, sync::Arc};
+use std::{fmt, str::FromStr};
 
 use rand::Rng as _;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::{
-    bot::Bot,
-    seat::{BySeat, Seat},
+    core::{
+        error::Invalid,
+        seat::{BySeat, Seat},
+    },
     Rng,
 };
 
@@ -30,59 +32,50 @@ impl IllegalMove {
     }
 }
 
-/// Checks that parameter `key` lies in `range`, for [`Game::check_params`].
+/// Checks that parameter `key` lies in `range`, for [`Game::new`].
 pub fn check_range(
     key: &str,
     value: u32,
     range: std::ops::RangeInclusive<u32>,
-) -> Result<(), String> {
+) -> Result<(), Invalid> {
     if range.contains(&value) {
         Ok(())
     } else {
-        Err(format!(
-            "{key} must be {}..={}, got {value}",
-            range.start(),
-            range.end()
+        Err(Invalid::of(
+            key,
+            format!(
+                "{key} must be {}..={}, got {value}",
+                range.start(),
+                range.end()
+            ),
         ))
     }
 }
 
-/// Makes a fresh in-process bot for each game.
-pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
-
-/// A built-in bot as `ladder list bots` shows it.
-#[derive(Clone, Copy, Debug)]
-pub struct BotInfo {
-    pub name: &'static str,
-    pub about: &'static str,
-}
-
-/// A game's own built-in bot: its name, one line for `ladder list bots`, and
-/// how to make a factory for it from its `params` (the first argument is the
-/// bot's name, for error messages).
-pub struct Builtin<G: Game> {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub make: fn(&str, &toml::Table) -> Result<BotFactory<G>, String>,
-}
-
 /// The rules of one two-player game.
+///
+/// A game may be native (a Rust type per game, its name a constant) or
+/// defined at run time (a rules file read when the season is planned): so its
+/// name is read from a position, its construction may fail, and its
+/// parameters need not have defaults. A season builds the start position
+/// once, when it is planned, and every game starts from a clone of it; the
+/// hot loop stays statically dispatched.
 pub trait Game: Clone + Send + Sync + 'static {
-    /// The name used in configs and on the command line.
-    const NAME: &'static str;
-    /// One line for `ladder list games`.
-    const ABOUT: &'static str;
-
     /// A move; `Display` and `FromStr` are its wire form. Parsing checks syntax only.
     type Move: Clone + Eq + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static;
-    /// The game's parameters as read from `[season.params]`, with defaults.
-    type Params: Serialize + DeserializeOwned + Default + Clone + fmt::Debug + Send + Sync + 'static;
+    /// The game's parameters as read from `[season.params]`. A season without
+    /// that table reads an empty one, so defaults come from serde's
+    /// `#[serde(default)]`; a game whose parameters have no sensible default
+    /// leaves it out, and a config that omits them gets a clear error.
+    type Params: Serialize + DeserializeOwned + Clone + fmt::Debug + Send + Sync + 'static;
 
-    /// Checks parameter values that types cannot (ranges, relations).
-    fn check_params(params: &Self::Params) -> Result<(), String>;
+    /// The start position for `params`, or why they make no game: a value out
+    /// of range or, for a game defined at run time, a rules file that does
+    /// not parse or a game that does not have two players.
+    fn new(params: &Self::Params) -> Result<Self, Invalid>;
 
-    /// The start position. Precondition: `check_params` passed.
-    fn new(params: &Self::Params) -> Self;
+    /// The game's name, as configs, journals and the protocol's greeting show it.
+    fn name(&self) -> &str;
 
     /// Which seats move now: one (alternating), both (simultaneous), none (over).
     fn to_act(&self) -> BySeat<bool>;
@@ -115,12 +108,6 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Everything `seat` may see now, as one line of words (the protocol's state line).
     fn observation(&self, seat: Seat) -> String;
-
-    /// This game's own built-in bots; the generic `random` is there too unless
-    /// the game has its own.
-    fn builtin_bots() -> &'static [Builtin<Self>] {
-        &[]
-    }
 }
 
 /// How a finished game counts in the standings.
@@ -157,66 +144,5 @@ impl GameResult {
             (GameResult::First, Seat::First) | (GameResult::Second, Seat::Second) => 1.0,
             _ => 0.0,
         }
-    }
-}
-
-/// Every game ladder plays. [`GameKind::visit`] holds the one exhaustive `match`
-/// from a name to a type; nothing else looks games up by name.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Bidding,
-    Armies,
-    Troops,
-    Coordination,
-    Breakthrough,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 5] = [
-        GameKind::Bidding,
-        GameKind::Armies,
-        GameKind::Troops,
-        GameKind::Coordination,
-        GameKind::Breakthrough,
-    ];
-
-    pub fn name(self) -> &'static str {
-        use crate::games::*;
-        match self {
-            GameKind::Bidding => Bidding::NAME,
-            GameKind::Armies => Armies::NAME,
-            GameKind::Troops => Troops::NAME,
-            GameKind::Coordination => Coordination::NAME,
-            GameKind::Breakthrough => Breakthrough::NAME,
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// Calls `visitor` with this game's type.
-    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        use crate::games::*;
-        match self {
-            GameKind::Bidding => visitor.visit::<Bidding>(),
-            GameKind::Armies => visitor.visit::<Armies>(),
-            GameKind::Troops => visitor.visit::<Troops>(),
-            GameKind::Coordination => visitor.visit::<Coordination>(),
-            GameKind::Breakthrough => visitor.visit::<Breakthrough>(),
-        }
-    }
-}
-
-/// Code that runs for one game type, chosen at run time by [`GameKind::visit`].
-pub trait GameVisitor {
-    type Output;
-    fn visit<G: Game>(self) -> Self::Output;
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }

@@ -8,7 +8,7 @@
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::{seat::BySeat, Rng};
+use crate::{core::seat::BySeat, Rng};
 
 /// How bots are paired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

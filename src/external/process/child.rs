@@ -1,115 +1,34 @@
-//! A child process owned by a value that cleans up after it.
+//! A bot process owned by a value that cleans up after it.
 //!
 //! Every bot process runs without a shell in a process group of its own, with
 //! stdout read in the caller's thread with a deadline on every read (lines
 //! capped in length, so a flood cannot exhaust memory), and stderr always
-//! drained by a thread into a size-capped log file. Dropping a [`Child`] ends the whole group: SIGTERM, a short
-//! grace period, then SIGKILL, and the process is always reaped. A registry of
-//! live groups lets [`kill_all`] end every child on Ctrl-C, SIGTERM or a panic,
-//! and on Linux each child also gets SIGKILL if ladder itself dies.
+//! drained by a thread into a size-capped [`Log`]. Dropping a [`Child`] ends
+//! the whole group: SIGTERM, a short grace period, then SIGKILL, and the
+//! process is always reaped. Every live group is registered with
+//! [`super::cleanup`], and on Linux each long-lived child also gets SIGKILL if
+//! ladder itself dies.
 
 use std::{
-    collections::HashSet,
-    fs::{File, OpenOptions},
     io::{self, Read, Write},
     os::fd::AsRawFd,
     os::unix::process::CommandExt,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
-    sync::{Arc, Mutex, OnceLock},
     thread,
     time::{Duration, Instant},
 };
 
-use crate::bot::BotError;
+use super::{
+    cleanup,
+    log::{drain, SharedLog},
+};
+use crate::core::bot::{BadOutput, BotError, Crash};
 
 /// The longest line a bot may write; longer is a forfeit (`bad output`).
 pub const MAX_LINE: usize = 64 * 1024;
-/// What a bot's stderr log may grow to; the rest is dropped, with a note.
-pub const MAX_LOG: u64 = 1024 * 1024;
 /// How long a terminated bot gets to exit before SIGKILL.
 const GRACE: Duration = Duration::from_millis(100);
-
-fn live_groups() -> &'static Mutex<HashSet<i32>> {
-    static GROUPS: OnceLock<Mutex<HashSet<i32>>> = OnceLock::new();
-    GROUPS.get_or_init(Default::default)
-}
-
-/// Kills every live bot process group at once (SIGKILL): for Ctrl-C, SIGTERM
-/// and panics, when there is no time for a grace period.
-pub fn kill_all() {
-    let groups = live_groups().lock().unwrap_or_else(|e| e.into_inner());
-    for &pgid in groups.iter() {
-        // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Installs the Ctrl-C / SIGTERM handler and the panic hook that kill every
-/// bot process before ladder exits. Call once, early in `main`.
-pub fn install_cleanup() {
-    let _ = ctrlc::set_handler(|| {
-        kill_all();
-        eprintln!("\ninterrupted: every finished game is in the journal; rerun to resume");
-        std::process::exit(130);
-    });
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        kill_all();
-        default_hook(info);
-    }));
-}
-
-/// A stderr log shared by every process of one bot, capped at [`MAX_LOG`] bytes.
-pub struct Log {
-    file: Option<File>,
-    written: u64,
-}
-
-impl Log {
-    /// Opens (appending) the log at `path`; `None` discards stderr.
-    pub fn open(path: Option<&Path>) -> io::Result<Arc<Mutex<Log>>> {
-        let file = match path {
-            Some(p) => {
-                if let Some(dir) = p.parent() {
-                    std::fs::create_dir_all(dir)?;
-                }
-                Some(OpenOptions::new().create(true).append(true).open(p)?)
-            }
-            None => None,
-        };
-        let written = file
-            .as_ref()
-            .map_or(0, |f| f.metadata().map_or(0, |m| m.len()));
-        Ok(Arc::new(Mutex::new(Log { file, written })))
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let Some(file) = self.file.as_mut() else {
-            return;
-        };
-        if self.written >= MAX_LOG {
-            return;
-        }
-        let room = (MAX_LOG - self.written) as usize;
-        let (part, cut) = if bytes.len() > room {
-            (&bytes[..room], true)
-        } else {
-            (bytes, false)
-        };
-        let _ = file.write_all(part);
-        self.written += part.len() as u64;
-        if cut {
-            let _ = writeln!(
-                file,
-                "\n[ladder: log capped at {MAX_LOG} bytes; the rest is dropped]"
-            );
-            self.written = MAX_LOG;
-        }
-    }
-}
 
 /// What reading a bot's stdout gave.
 enum Next {
@@ -216,12 +135,15 @@ impl Child {
     pub fn spawn(
         argv: &[String],
         dir: Option<&Path>,
-        log: &Arc<Mutex<Log>>,
+        log: &SharedLog,
         long_lived: bool,
     ) -> Result<Child, BotError> {
-        let (program, args) = argv
-            .split_first()
-            .ok_or_else(|| BotError::Crash("empty command".to_string()))?;
+        let (program, args) = argv.split_first().ok_or_else(|| {
+            BotError::Crash(Crash::CannotStart {
+                command: String::new(),
+                error: "the command is empty".to_string(),
+            })
+        })?;
         let mut cmd = std::process::Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
@@ -241,14 +163,14 @@ impl Child {
                 });
             }
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| BotError::Crash(format!("cannot start `{}`: {e}", argv.join(" "))))?;
+        let mut child = cmd.spawn().map_err(|e| {
+            BotError::Crash(Crash::CannotStart {
+                command: argv.join(" "),
+                error: e.to_string(),
+            })
+        })?;
         let pgid = child.id() as i32;
-        live_groups()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(pgid);
+        cleanup::register(pgid);
 
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
@@ -258,7 +180,7 @@ impl Child {
             buf: Vec::new(),
             eof: false,
         };
-        let log = Arc::clone(log);
+        let log = SharedLog::clone(log);
         thread::spawn(move || drain(stderr, &log));
         Ok(Child {
             child,
@@ -282,7 +204,7 @@ impl Child {
         let stdin = self
             .stdin
             .as_mut()
-            .ok_or_else(|| BotError::Crash("stdin is closed".to_string()))?;
+            .ok_or(BotError::Crash(Crash::NotRunning))?;
         match stdin
             .write_all(text.as_bytes())
             .and_then(|()| stdin.flush())
@@ -297,15 +219,21 @@ impl Child {
         self.stdin = None;
     }
 
-    /// The next line from stdout, waiting until `deadline`.
-    pub fn recv(&mut self, deadline: Instant, what: &str) -> Result<String, BotError> {
-        match self.lines.next(Some(deadline)) {
+    /// The next line from stdout, waiting until `limit` after `started`.
+    pub fn recv(
+        &mut self,
+        started: Instant,
+        limit: Duration,
+        what: &str,
+    ) -> Result<String, BotError> {
+        match self.lines.next(Some(started + limit)) {
             Next::Line(line) => Ok(line),
             Next::TooLong => Err(too_long()),
             Next::Closed => Err(self.crashed(what)),
-            Next::Timeout => Err(BotError::Timeout(format!(
-                "no {what} within the time limit"
-            ))),
+            Next::Timeout => Err(BotError::Timeout {
+                waiting_for: what.to_string(),
+                waited: started.elapsed(),
+            }),
         }
     }
 
@@ -356,35 +284,27 @@ impl Child {
             Some(s) => format!("exited ({s})"),
             None => "closed its output".to_string(),
         };
-        BotError::Crash(format!("`{}` {how} {what}", self.label))
+        BotError::Crash(Crash::Ended {
+            command: self.label.clone(),
+            how,
+            during: what.to_string(),
+        })
     }
 
     /// Ends the process group: SIGTERM, a grace period, SIGKILL; then reaps it.
     pub fn kill(&mut self) {
         self.stdin = None;
         if let Ok(None) = self.child.try_wait() {
-            // SAFETY: signals the bot's own process group only.
-            unsafe {
-                libc::kill(-self.pgid, libc::SIGTERM);
-            }
+            cleanup::signal(self.pgid, libc::SIGTERM);
             if self.wait_until(Instant::now() + GRACE).is_none() {
-                // SAFETY: as above.
-                unsafe {
-                    libc::kill(-self.pgid, libc::SIGKILL);
-                }
+                cleanup::signal(self.pgid, libc::SIGKILL);
             }
         } else {
             // the leader is gone; make sure nothing it started lives on
-            // SAFETY: as above.
-            unsafe {
-                libc::kill(-self.pgid, libc::SIGKILL);
-            }
+            cleanup::signal(self.pgid, libc::SIGKILL);
         }
         let _ = self.child.wait();
-        live_groups()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.pgid);
+        cleanup::unregister(self.pgid);
     }
 }
 
@@ -395,18 +315,5 @@ impl Drop for Child {
 }
 
 fn too_long() -> BotError {
-    BotError::BadOutput(format!("a line longer than {MAX_LINE} bytes"))
-}
-
-/// Copies stderr into the log until end of file; never blocks the bot.
-fn drain(mut stderr: impl Read, log: &Mutex<Log>) {
-    let mut buf = [0u8; 8192];
-    while let Ok(n) = stderr.read(&mut buf) {
-        if n == 0 {
-            return;
-        }
-        log.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .write(&buf[..n]);
-    }
+    BotError::BadOutput(BadOutput::TooLong(MAX_LINE))
 }

@@ -1,0 +1,243 @@
+//! The `Bot` trait the referee talks to, the errors a bot can raise, the types
+//! a game uses to list its built-in bots, and the generic built-in `random`.
+//!
+//! In-process bots and external processes implement the same trait, so the
+//! referee never knows which kind it holds. A bot is made fresh for every game
+//! from a [`BotFactory`], with its own seed, so games stay independent.
+
+use std::{sync::Arc, time::Duration};
+
+use rand::SeedableRng;
+
+use crate::{
+    core::{
+        clock::TimeLeft,
+        error::Invalid,
+        game::Game,
+        seat::{BySeat, Seat},
+    },
+    Rng,
+};
+
+/// Why a bot failed to give a move; each becomes a named forfeit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// No answer within the time limit.
+    #[error("timeout: no {waiting_for} within the time limit")]
+    Timeout {
+        /// What the referee waited for: `move`, `` `ready` at start-up``.
+        waiting_for: String,
+        /// How long it waited.
+        waited: Duration,
+    },
+    /// The bot is gone: its process exited or never started, or it panicked.
+    #[error("crash: {0}")]
+    Crash(Crash),
+    /// An answer that breaks the protocol.
+    #[error("bad output: {0}")]
+    BadOutput(BadOutput),
+}
+
+/// How a bot crashed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Crash {
+    #[error("cannot start `{command}`: {error}")]
+    CannotStart { command: String, error: String },
+    /// The process ended, or closed its output, while ladder needed it.
+    #[error("`{command}` {how} {during}")]
+    Ended {
+        command: String,
+        /// `exited (exit status: 3)` or `closed its output`.
+        how: String,
+        /// What ladder was doing: `while being written to`, `move`.
+        during: String,
+    },
+    /// An in-process bot panicked.
+    #[error("panicked: {0}")]
+    Panicked(String),
+    /// The process failed earlier in this game and is gone.
+    #[error("the bot process is not running")]
+    NotRunning,
+    /// Ladder could not set up what the bot needs (a working directory).
+    #[error("{0}")]
+    Setup(String),
+    /// The bot cannot play this game's setting (a table too large, no move it knows).
+    #[error("{0}")]
+    Unplayable(String),
+}
+
+/// How an answer broke the protocol.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadOutput {
+    /// The answer does not parse as a move (shown cut to 80 characters).
+    #[error("`{0}` is not a move")]
+    NotAMove(String),
+    /// The answer does not parse as a bid (HackerRank bots).
+    #[error("`{0}` is not a bid")]
+    NotABid(String),
+    /// Something other than `ready` answered the greeting.
+    #[error("expected `ready` at start-up, got `{0}`")]
+    NotReady(String),
+    /// A line nobody asked for.
+    #[error("unrequested output `{0}`")]
+    Unrequested(String),
+    /// A line longer than the limit, in bytes.
+    #[error("a line longer than {0} bytes")]
+    TooLong(usize),
+    /// More comment lines than the limit while answering one request.
+    #[error("a flood of more than {0} comment lines")]
+    Flood(usize),
+}
+
+impl BotError {
+    /// What happened, without the kind (the forfeit reason names the kind).
+    pub fn detail(&self) -> String {
+        match self {
+            BotError::Timeout { waiting_for, .. } => {
+                format!("no {waiting_for} within the time limit")
+            }
+            BotError::Crash(c) => c.to_string(),
+            BotError::BadOutput(b) => b.to_string(),
+        }
+    }
+}
+
+/// A player of game `G`.
+pub trait Bot<G: Game>: Send {
+    /// Called once before the first move, with the bot's seat and a seed for its
+    /// own random numbers.
+    fn new_game(&mut self, _game: &G, _seat: Seat, _seed: u64) -> Result<(), BotError> {
+        Ok(())
+    }
+
+    /// The move of `seat` in `game`, within `time`. The referee checks it;
+    /// never trust a bot.
+    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError>;
+
+    /// Told what every acting seat played, once the joint move is applied. In a
+    /// simultaneous game this is the first time a bot sees its opponent's move.
+    fn observe(&mut self, _game: &G, _moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
+        Ok(())
+    }
+
+    /// Called once with the final goal values.
+    fn game_over(&mut self, _game: &G, _goals: BySeat<i32>) {}
+
+    /// Whether the bot stops waiting by itself at the limit of every call (an
+    /// external program read with deadlines), so the watchdog leaves it more slack.
+    fn keeps_deadlines(&self) -> bool {
+        false
+    }
+}
+
+/// Makes a fresh in-process bot for each game.
+pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
+
+/// A built-in bot as `ladder list bots` shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct BotInfo {
+    pub name: &'static str,
+    pub about: &'static str,
+}
+
+/// A game's own built-in bot: its name, one line for `ladder list bots`, and
+/// how to make a factory for it from its `params` (the first argument is the
+/// bot's name, for error messages).
+pub struct Builtin<G: Game> {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub make: fn(&str, &toml::Table) -> Result<BotFactory<G>, Invalid>,
+}
+
+/// Plays a move drawn uniformly from the legal moves, from its own seeded stream.
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    pub fn new() -> Self {
+        RandomBot {
+            rng: Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl Default for RandomBot {
+    fn default() -> Self {
+        RandomBot::new()
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn new_game(&mut self, _game: &G, _seat: Seat, seed: u64) -> Result<(), BotError> {
+        self.rng = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &G, seat: Seat, _: TimeLeft) -> Result<G::Move, BotError> {
+        Ok(game.random_move(seat, &mut self.rng))
+    }
+}
+
+/// The generic bots every game has.
+pub const GENERIC_BOTS: &[BotInfo] = &[BotInfo {
+    name: "random",
+    about: "uniform over the legal moves",
+}];
+
+/// Every built-in bot of a game whose own bots are `own`: its own first, then
+/// the generic ones it does not replace.
+pub fn builtin_bots<G: Game>(own: &[Builtin<G>]) -> Vec<BotInfo> {
+    let mine = own.iter().map(|b| BotInfo {
+        name: b.name,
+        about: b.about,
+    });
+    let generic = GENERIC_BOTS
+        .iter()
+        .filter(|g| own.iter().all(|o| o.name != g.name))
+        .copied();
+    mine.chain(generic).collect()
+}
+
+/// A factory for built-in bot `name` with `params`, among a game's own bots
+/// `own` and the generic ones, or why there is none.
+pub fn builtin_bot<G: Game>(
+    own: &[Builtin<G>],
+    name: &str,
+    params: &toml::Table,
+) -> Result<BotFactory<G>, Invalid> {
+    if let Some(b) = own.iter().find(|b| b.name == name) {
+        return (b.make)(name, params);
+    }
+    match name {
+        "random" => simple::<G, RandomBot>(name, params),
+        _ => {
+            let known: Vec<&str> = builtin_bots(own).iter().map(|b| b.name).collect();
+            Err(Invalid::new(format!(
+                "no built-in bot `{name}`; known: {}",
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// A factory for a bot that takes no parameters and starts from `Default`:
+/// most built-in bots are registered with just this.
+pub fn simple<G: Game, B: Bot<G> + Default + 'static>(
+    name: &str,
+    params: &toml::Table,
+) -> Result<BotFactory<G>, Invalid> {
+    no_params(name, params)?;
+    Ok(Arc::new(|| Box::new(B::default())))
+}
+
+/// Refuses parameters for a bot that takes none.
+pub fn no_params(name: &str, params: &toml::Table) -> Result<(), Invalid> {
+    match params.keys().next() {
+        None => Ok(()),
+        Some(key) => Err(Invalid::of(
+            key,
+            format!("bot `{name}` takes no parameters, got `{key}`"),
+        )),
+    }
+}

@@ -1,0 +1,178 @@
+//! ladder's one error type, with kinds a caller can branch on, and the one
+//! place where a kind becomes an exit code ([`Error::exit_code`]).
+//!
+//! In the style of ripgrep and nextest: what went wrong is data (the config's
+//! file, line and key; the path of a file that could not be written), and the
+//! message is made from it. Lower layers return the small [`Invalid`] for a
+//! value that breaks a rule; the layer that knows where the value came from
+//! (a config line, a command-line option) wraps it into an [`Error`].
+
+use std::{fmt, io, path::PathBuf};
+
+/// A value that breaks a rule its type cannot express: a game or bot
+/// parameter out of range, an unknown name, a command that cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    /// The parameter it belongs to, where there is one (`money`, `max`).
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl Invalid {
+    /// A broken rule with no particular key.
+    pub fn new(message: impl Into<String>) -> Self {
+        Invalid {
+            key: None,
+            message: message.into(),
+        }
+    }
+
+    /// A broken rule of parameter `key`.
+    pub fn of(key: &str, message: impl Into<String>) -> Self {
+        Invalid {
+            key: Some(key.to_string()),
+            message: message.into(),
+        }
+    }
+}
+
+/// Where in a config file an error is, and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: String,
+    /// Line and column (from 1), and the text of that line; `None` for an
+    /// error about the file as a whole (two bots missing, say).
+    pub at: Option<Position>,
+    /// The dotted key at that place (`season.params.money`), if any.
+    pub key: Option<String>,
+    pub message: String,
+}
+
+/// A place in a text file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(at) = &self.at else {
+            return write!(f, "{}: {}", self.file, self.message);
+        };
+        write!(f, "{}:{}:{}: ", self.file, at.line, at.column)?;
+        if let Some(key) = &self.key {
+            write!(f, "key `{key}`: ")?;
+        }
+        write!(f, "{}\n{:>5} | {}", self.message, at.line, at.text)
+    }
+}
+
+/// Everything that can stop a ladder command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A config file that does not parse or breaks a rule.
+    #[error("{0}")]
+    Config(Box<ConfigError>),
+    /// A bad command line: an unknown game or bot, an option out of range.
+    #[error("{0}")]
+    Usage(String),
+    /// Results on disk that belong to another season; the user must choose
+    /// between `--fresh` and another season name.
+    #[error("{0}")]
+    Mismatch(String),
+    /// A file or folder that could not be read or written.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// A journal line that is not a game record.
+    #[error("{}:{line}: not a game record: {message}", path.display())]
+    Journal {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// `ladder check` found problems with a bot (listed on stdout).
+    #[error("the bot has {problems} problem(s); see above")]
+    BotFailed { problems: usize },
+    /// The machine refused something ladder needs (a thread, say).
+    #[error("{0}")]
+    System(String),
+}
+
+impl Error {
+    /// The process exit code for this error: 2 for input the user must fix
+    /// (a config, the command line, a season mismatch), 1 for the rest.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Config(_) | Error::Usage(_) | Error::Mismatch(_) => 2,
+            Error::Io { .. }
+            | Error::Journal { .. }
+            | Error::BotFailed { .. }
+            | Error::System(_) => 1,
+        }
+    }
+
+    /// An I/O error while `action` (`reading`, `writing`, ...) on `path`.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Io {
+            action,
+            path,
+            source,
+        }
+    }
+}
+
+impl From<ConfigError> for Error {
+    fn from(e: ConfigError) -> Self {
+        Error::Config(Box::new(e))
+    }
+}
+
+/// ladder's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_errors_show_file_line_key_and_text() {
+        let e = ConfigError {
+            file: "x.toml".into(),
+            at: Some(Position {
+                line: 5,
+                column: 1,
+                text: "gams = 4".into(),
+            }),
+            key: Some("season.gams".into()),
+            message: "unknown field `gams`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "x.toml:5:1: key `season.gams`: unknown field `gams`\n    5 | gams = 4"
+        );
+        let whole = ConfigError {
+            at: None,
+            key: None,
+            ..e
+        };
+        assert_eq!(whole.to_string(), "x.toml: unknown field `gams`");
+    }
+
+    #[test]
+    fn kinds_map_to_exit_codes() {
+        assert_eq!(Error::Usage("x".into()).exit_code(), 2);
+        assert_eq!(Error::Mismatch("x".into()).exit_code(), 2);
+        let io = Error::io("writing", "/r/x")(io::Error::other("disk full"));
+        assert_eq!(io.exit_code(), 1);
+        assert_eq!(io.to_string(), "writing /r/x: disk full");
+        assert_eq!(Error::BotFailed { problems: 2 }.exit_code(), 1);
+    }
+}

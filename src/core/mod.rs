@@ -1,0 +1,11 @@
+//! The bottom floor: what every other part speaks in. Seats, the `Game` and
+//! `Bot` traits, the referee that plays one game and owns its clock, and the
+//! error kinds. Nothing here names a game, reads a file or starts a process.
+
+pub mod bot;
+pub mod clock;
+pub mod error;
+pub mod game;
+pub mod hosted;
+pub mod referee;
+pub mod seat;

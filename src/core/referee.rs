@@ -1,0 +1,593 @@
+//! Plays one game between two bots and says how it ended.
+//!
+//! One loop serves every game: ask each seat that [`Game::to_act`] names for a
+//! move against the position before the round (so in a simultaneous game no bot
+//! sees its opponent's move of the same round), check each move, apply the joint
+//! move, then tell both bots what was played. A bot that fails or plays an
+//! illegal move forfeits; a game that runs past the ply cap stops as a draw.
+//!
+//! The referee owns the clock ([`crate::core::clock`]): it hands every move
+//! its [`TimeLeft`], runs the game clocks, and forfeits a bot that answers
+//! past its limit, recording by how much it overran.
+
+use std::{
+    fmt,
+    panic::{catch_unwind, AssertUnwindSafe},
+    time::{Duration, Instant},
+};
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::{
+    bot::{Bot, BotError, Crash},
+    clock::{Clocks, TimeControl, TimeLeft, Watch},
+    game::{Game, GameResult},
+    seat::{BySeat, Seat},
+};
+
+/// Why a bot lost by forfeit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ForfeitReason {
+    /// The move parsed but broke the rules.
+    IllegalMove,
+    /// No answer within the time limit.
+    Timeout,
+    /// The bot's process exited or could not be run.
+    Crash,
+    /// An answer that is not a move.
+    BadOutput,
+}
+
+impl fmt::Display for ForfeitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ForfeitReason::IllegalMove => "illegal move",
+            ForfeitReason::Timeout => "timeout",
+            ForfeitReason::Crash => "crash",
+            ForfeitReason::BadOutput => "bad output",
+        })
+    }
+}
+
+impl From<&BotError> for ForfeitReason {
+    fn from(e: &BotError) -> Self {
+        match e {
+            BotError::Timeout { .. } => ForfeitReason::Timeout,
+            BotError::Crash(_) => ForfeitReason::Crash,
+            BotError::BadOutput(_) => ForfeitReason::BadOutput,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Termination {
+    /// The rules ended the game.
+    Normal,
+    /// A bot broke its contract; the other seat wins.
+    Forfeit {
+        seat: Seat,
+        reason: ForfeitReason,
+        detail: String,
+        /// For a timeout: how far past its budget the bot was when the
+        /// referee stopped waiting (or when it answered), in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        overrun_ms: Option<u64>,
+    },
+    /// The referee stopped a game that reached the ply cap; a draw.
+    PlyLimit,
+}
+
+impl Termination {
+    /// A short name for counting terminations by kind: `normal`,
+    /// `forfeit: illegal move`, `ply limit`.
+    pub fn kind(&self) -> String {
+        match self {
+            Termination::Normal => "normal".to_string(),
+            Termination::Forfeit { reason, .. } => format!("forfeit: {reason}"),
+            Termination::PlyLimit => "ply limit".to_string(),
+        }
+    }
+}
+
+/// A finished game, with its moves still typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played<G: Game> {
+    /// One entry per turn: the move of each seat that acted.
+    pub turns: Vec<BySeat<Option<G::Move>>>,
+    pub goals: BySeat<i32>,
+    pub result: GameResult,
+    pub termination: Termination,
+}
+
+/// How the referee runs games: the ply cap and the time control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Referee {
+    /// Turns (joint moves) before a game is stopped as a draw.
+    pub max_plies: u32,
+    pub time: TimeControl,
+}
+
+impl Referee {
+    /// The default cap on turns per game; every shipped game ends far sooner.
+    pub const DEFAULT_MAX_PLIES: u32 = 10_000;
+
+    /// A referee with `max_plies` and the default time control.
+    pub fn new(max_plies: u32) -> Self {
+        Referee {
+            max_plies,
+            time: TimeControl::default(),
+        }
+    }
+
+    /// Plays one game from `start`. `seeds` seed each bot's own random
+    /// numbers; every bot call is published on `watch`
+    /// (`&Watch::default()` when nobody watches).
+    pub fn play<G: Game>(
+        &self,
+        start: &G,
+        bots: BySeat<&mut dyn Bot<G>>,
+        seeds: BySeat<u64>,
+        watch: &Watch,
+    ) -> Played<G> {
+        let mut table = Table {
+            game: start.clone(),
+            slack: BySeat::from_fn(|s| bots[s].keeps_deadlines()),
+            bots,
+            clocks: Clocks::new(&self.time),
+            other: self.time.other_call(),
+            watch,
+        };
+        let mut turns = Vec::new();
+        let ending = table.run(seeds, self.max_plies, &mut turns);
+        table.finish(turns, ending)
+    }
+}
+
+/// Plays one game from `start` with the default time control and nobody
+/// watching: for tests and tools that play a game outside a season.
+pub fn play_game<G: Game>(
+    start: &G,
+    bots: BySeat<&mut dyn Bot<G>>,
+    seeds: BySeat<u64>,
+    max_plies: u32,
+) -> Played<G> {
+    Referee::new(max_plies).play(start, bots, seeds, &Watch::default())
+}
+
+/// How long past its limit the watchdog waits for a bot that keeps its own
+/// deadlines (an external program), so the bot's own timeout comes first.
+pub const DEADLINE_SLACK: Duration = Duration::from_millis(500);
+
+/// One game in progress: the position, the bots, their clocks.
+struct Table<'a, 'w, G: Game> {
+    game: G,
+    bots: BySeat<&'a mut dyn Bot<G>>,
+    /// Whether each bot keeps its own deadlines.
+    slack: BySeat<bool>,
+    clocks: Clocks,
+    /// The limit of calls that are not moves.
+    other: TimeLeft,
+    watch: &'w Watch,
+}
+
+/// How a game ended, before the goals of a forfeit are filled in.
+type Ending = (Termination, BySeat<i32>);
+
+impl<G: Game> Table<'_, '_, G> {
+    /// Plays until the game ends; `turns` receives every joint move.
+    fn run(
+        &mut self,
+        seeds: BySeat<u64>,
+        max_plies: u32,
+        turns: &mut Vec<BySeat<Option<G::Move>>>,
+    ) -> Ending {
+        for seat in Seat::ALL {
+            let other = self.other;
+            let game = &self.game;
+            let bot = &mut *self.bots[seat];
+            if let Err(e) = call(self.watch, watched(other, self.slack[seat]), || {
+                bot.new_game(game, seat, seeds[seat])
+            }) {
+                return bot_failed(seat, &e, other.budget);
+            }
+        }
+        loop {
+            if let Some(goals) = self.game.outcome() {
+                return (Termination::Normal, goals);
+            }
+            if turns.len() >= max_plies as usize {
+                let half = self.game.max_goal() / 2;
+                return (Termination::PlyLimit, BySeat::new(half, half));
+            }
+            let acting = self.game.to_act();
+            let mut moves: BySeat<Option<G::Move>> = BySeat::default();
+            for seat in Seat::ALL.into_iter().filter(|&s| acting[s]) {
+                match self.ask(seat) {
+                    Ok(mv) => moves[seat] = Some(mv),
+                    Err(ending) => return ending,
+                }
+            }
+            self.game.apply(&moves);
+            for seat in Seat::ALL {
+                let other = self.other;
+                let (game, bot) = (&self.game, &mut *self.bots[seat]);
+                if let Err(e) = call(self.watch, watched(other, self.slack[seat]), || {
+                    bot.observe(game, &moves)
+                }) {
+                    turns.push(moves);
+                    return bot_failed(seat, &e, other.budget);
+                }
+            }
+            turns.push(moves);
+        }
+    }
+
+    /// One seat's move, timed when a game clock runs and checked against the rules.
+    fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
+        let time = self.clocks.time_left(seat.index());
+        let started = self.clocks.running().then(Instant::now);
+        let (game, bot) = (&self.game, &mut *self.bots[seat]);
+        let mv = call(self.watch, watched(time, self.slack[seat]), || {
+            bot.choose(game, seat, time)
+        })
+        .map_err(|e| bot_failed(seat, &e, time.budget))?;
+        if let Some(started) = started {
+            let spent = started.elapsed();
+            if spent > time.limit {
+                let e = BotError::Timeout {
+                    waiting_for: "move".to_string(),
+                    waited: spent,
+                };
+                return Err(bot_failed(seat, &e, time.budget));
+            }
+            self.clocks.charge(seat.index(), spent);
+        }
+        match self.game.check(seat, &mv) {
+            Ok(()) => Ok(mv),
+            Err(why) => Err(forfeit(
+                seat,
+                ForfeitReason::IllegalMove,
+                format!("{mv}: {why}"),
+                None,
+            )),
+        }
+    }
+
+    /// The record of the game, once it has ended: a forfeit gives the winner
+    /// the game's top goal; both bots hear the final goals.
+    fn finish(mut self, turns: Vec<BySeat<Option<G::Move>>>, ending: Ending) -> Played<G> {
+        let (termination, goals) = match ending {
+            (t @ Termination::Forfeit { seat, .. }, _) => {
+                let max = self.game.max_goal();
+                (t, BySeat::from_fn(|s| if s == seat { 0 } else { max }))
+            }
+            other => other,
+        };
+        for seat in Seat::ALL {
+            let (game, bot) = (&self.game, &mut *self.bots[seat]);
+            let _ = call(self.watch, watched(self.other, self.slack[seat]), || {
+                bot.game_over(game, goals);
+                Ok(())
+            });
+        }
+        let result = match &termination {
+            Termination::Forfeit { seat, .. } => GameResult::win(seat.other()),
+            _ => GameResult::from_goals(goals),
+        };
+        Played {
+            turns,
+            goals,
+            result,
+            termination,
+        }
+    }
+}
+
+/// The limit the watchdog holds a call to: the call's own, with slack for a
+/// bot that stops waiting by itself.
+fn watched(time: TimeLeft, keeps_deadlines: bool) -> Duration {
+    if keeps_deadlines {
+        time.limit + DEADLINE_SLACK
+    } else {
+        time.limit
+    }
+}
+
+/// Runs one call into a bot, published on `watch`. An in-process bot that
+/// panics has crashed, and forfeits like a process that died, instead of
+/// taking the season down.
+fn call<T>(
+    watch: &Watch,
+    limit: Duration,
+    f: impl FnOnce() -> Result<T, BotError>,
+) -> Result<T, BotError> {
+    watch.begin(limit);
+    let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "no message".to_string());
+        Err(BotError::Crash(Crash::Panicked(message)))
+    });
+    watch.end();
+    result
+}
+
+/// The forfeit of `seat` for `e`; a timeout records how far past `budget` it went.
+fn bot_failed(seat: Seat, e: &BotError, budget: Duration) -> Ending {
+    let overrun = match e {
+        BotError::Timeout { waited, .. } => Some(waited.saturating_sub(budget).as_millis() as u64),
+        _ => None,
+    };
+    forfeit(seat, ForfeitReason::from(e), e.detail(), overrun)
+}
+
+/// A forfeit by `seat`; the goals are filled in by [`Table::finish`].
+fn forfeit(seat: Seat, reason: ForfeitReason, detail: String, overrun_ms: Option<u64>) -> Ending {
+    let termination = Termination::Forfeit {
+        seat,
+        reason,
+        detail,
+        overrun_ms,
+    };
+    (termination, BySeat::new(0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        core::{bot::RandomBot, hosted::Hosted},
+        games::{
+            bidding::{Bid, BiddingParams},
+            coordination::{CoordinationParams, Side},
+            Bidding, Coordination,
+        },
+    };
+
+    /// Bids a fixed amount every round, legal or not.
+    struct Fixed(u32);
+    impl Bot<Bidding> for Fixed {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            Ok(Bid(self.0))
+        }
+    }
+
+    /// Fails on its `n`-th move.
+    struct Fails(u32, BotError);
+    impl Bot<Bidding> for Fails {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            if self.0 == 0 {
+                return Err(self.1.clone());
+            }
+            self.0 -= 1;
+            Ok(Bid(1))
+        }
+    }
+
+    /// Remembers every move it was shown, and what it could see when choosing.
+    #[derive(Default)]
+    struct Spy {
+        seen_when_choosing: Vec<usize>,
+        observed: Vec<BySeat<Option<Side>>>,
+    }
+    impl Bot<Coordination> for Spy {
+        fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
+            self.seen_when_choosing.push(self.observed.len());
+            Ok(Side::Left)
+        }
+        fn observe(&mut self, _: &Coordination, m: &BySeat<Option<Side>>) -> Result<(), BotError> {
+            self.observed.push(*m);
+            Ok(())
+        }
+    }
+
+    fn bidding(
+        a: &mut dyn Bot<Bidding>,
+        b: &mut dyn Bot<Bidding>,
+        max_plies: u32,
+    ) -> Played<Bidding> {
+        Referee::new(max_plies).play(
+            &Bidding::new(&BiddingParams::default()).unwrap(),
+            BySeat::new(a, b),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        )
+    }
+
+    fn assert_forfeit<G: Game>(played: &Played<G>, by: Seat, why: ForfeitReason, detail_has: &str) {
+        match &played.termination {
+            Termination::Forfeit {
+                seat,
+                reason,
+                detail,
+                ..
+            } => {
+                assert_eq!((*seat, *reason), (by, why));
+                assert!(detail.contains(detail_has), "{detail}");
+            }
+            t => panic!("expected a forfeit, got {t:?}"),
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_forfeits_and_the_opponent_wins() {
+        let played = bidding(&mut Fixed(101), &mut RandomBot::new(), 1000);
+        assert_eq!(played.result, GameResult::Second);
+        assert_eq!(played.goals, BySeat::new(0, 100));
+        assert_forfeit(&played, Seat::First, ForfeitReason::IllegalMove, "101");
+        assert_eq!(played.termination.kind(), "forfeit: illegal move");
+        assert!(played.turns.is_empty());
+    }
+
+    #[test]
+    fn a_bot_error_forfeits_with_its_reason() {
+        let mut a = RandomBot::new();
+        let mut b = Fails(
+            3,
+            BotError::Timeout {
+                waiting_for: "move".into(),
+                waited: Duration::from_millis(1300),
+            },
+        );
+        let played = bidding(&mut a, &mut b, 1000);
+        assert_eq!(played.result, GameResult::First);
+        assert_eq!(played.termination.kind(), "forfeit: timeout");
+        assert!(played.turns.len() <= 3);
+        assert!(
+            matches!(
+                played.termination,
+                Termination::Forfeit {
+                    overrun_ms: Some(300),
+                    ..
+                }
+            ),
+            "{:?}",
+            played.termination
+        );
+    }
+
+    /// Panics on its first move.
+    struct Panics;
+    impl Bot<Bidding> for Panics {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            panic!("bot bug")
+        }
+    }
+
+    #[test]
+    fn a_panicking_bot_forfeits_as_a_crash() {
+        let played = bidding(&mut RandomBot::new(), &mut Panics, 1000);
+        assert_eq!(played.result, GameResult::First);
+        assert_forfeit(&played, Seat::Second, ForfeitReason::Crash, "bot bug");
+    }
+
+    #[test]
+    fn the_ply_cap_stops_a_game_as_a_draw() {
+        let played = bidding(&mut Fixed(1), &mut Fixed(1), 3);
+        assert_eq!(played.termination, Termination::PlyLimit);
+        assert_eq!(played.result, GameResult::Draw);
+        assert_eq!(played.turns.len(), 3);
+    }
+
+    #[test]
+    fn equal_bids_alternate_with_the_advantage() {
+        // 1 vs 1 every round: ties, won in turn by player 1 then player 2
+        let played = bidding(&mut Fixed(1), &mut Fixed(1), 4);
+        assert_eq!(played.turns.len(), 4);
+        let mut g = Bidding::new(&BiddingParams::default()).unwrap();
+        for t in &played.turns {
+            g.apply(t);
+        }
+        assert_eq!(g.position, 5);
+        assert_eq!(g.money, BySeat::new(98, 98));
+    }
+
+    #[test]
+    fn simultaneous_moves_are_shown_only_after_both_chose() {
+        let (mut a, mut b) = (Spy::default(), Spy::default());
+        let played = Referee::new(1000).play(
+            &Coordination::new(&CoordinationParams::default()).unwrap(),
+            BySeat::new(&mut a, &mut b),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        );
+        assert_eq!(played.goals, BySeat::new(100, 100));
+        assert_eq!(played.result, GameResult::Draw);
+        for spy in [&a, &b] {
+            assert_eq!(spy.seen_when_choosing, (0..20).collect::<Vec<_>>());
+            assert_eq!(spy.observed.len(), 20);
+            assert!(spy
+                .observed
+                .iter()
+                .all(|m| m.first.is_some() && m.second.is_some()));
+        }
+    }
+
+    /// Sleeps `ms` before every bid of 1; `None` sleeps forever.
+    struct Sleeps(Option<u64>);
+    impl Bot<Bidding> for Sleeps {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            match self.0 {
+                Some(ms) => std::thread::sleep(Duration::from_millis(ms)),
+                None => loop {
+                    std::thread::park();
+                },
+            }
+            Ok(Bid(1))
+        }
+    }
+
+    fn timed(ms: u64, clock: Option<&str>) -> Referee {
+        Referee {
+            max_plies: 1000,
+            time: TimeControl {
+                move_time: (clock.is_none()).then(|| Duration::from_millis(ms)),
+                clock: clock.map(|c| c.parse().unwrap()),
+                margin: Duration::from_millis(20),
+                startup: Duration::from_secs(1),
+            },
+        }
+    }
+
+    #[test]
+    fn a_hosted_bot_that_never_answers_forfeits_on_time() {
+        let referee = timed(50, None);
+        let mut sleeper = Hosted::new(Box::new(Sleeps(None)), Duration::from_secs(1));
+        let start = Instant::now();
+        let played = referee.play(
+            &Bidding::new(&BiddingParams::default()).unwrap(),
+            BySeat::new(&mut RandomBot::new() as &mut dyn Bot<Bidding>, &mut sleeper),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        );
+        assert_forfeit(&played, Seat::Second, ForfeitReason::Timeout, "no move");
+        let Termination::Forfeit { overrun_ms, .. } = played.termination else {
+            unreachable!()
+        };
+        assert!(overrun_ms.unwrap() >= 20, "{overrun_ms:?}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_game_clock_runs_out_and_forfeits() {
+        // 0.1 s for the whole game, 45 ms a move: the third move overruns
+        let referee = timed(0, Some("0.1+0"));
+        let played = referee.play(
+            &Bidding::new(&BiddingParams::default()).unwrap(),
+            BySeat::new(
+                &mut Sleeps(Some(45)) as &mut dyn Bot<Bidding>,
+                &mut Fixed(1),
+            ),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        );
+        assert_forfeit(&played, Seat::First, ForfeitReason::Timeout, "no move");
+        assert_eq!(played.result, GameResult::Second);
+        assert!(
+            (1..=2).contains(&played.turns.len()),
+            "{}",
+            played.turns.len()
+        );
+    }
+
+    #[test]
+    fn an_increment_keeps_a_slow_bot_in_time() {
+        // 30 ms a move against 0.1 s plus 40 ms a move: the clock never runs out
+        let referee = timed(0, Some("0.1+0.04"));
+        let played = referee.play(
+            &Bidding::new(&BiddingParams::default()).unwrap(),
+            BySeat::new(
+                &mut Sleeps(Some(30)) as &mut dyn Bot<Bidding>,
+                &mut Fixed(2),
+            ),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        );
+        assert_eq!(played.termination, Termination::Normal);
+    }
+}

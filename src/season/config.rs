@@ -1,0 +1,370 @@
+//! Season configs: TOML text to a validated [`Plan`] that nothing after it re-checks.
+//!
+//! Reading happens in two passes. The first finds the game's name (the
+//! catalogue turns it into a type); the second reads the whole file again with
+//! that game's parameter type, so a bad game parameter is reported at its own
+//! line like any other key. Every error names the file, line, column and key
+//! ([`ConfigError`]), and is found before anything is written.
+//! `docs/CONFIG.md` documents every key.
+
+use std::{ops::Range, path::Path, time::Duration};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::{
+    core::{
+        clock::{GameClock, TimeControl},
+        error::{ConfigError, Error, Position},
+        game::Game,
+        referee::Referee,
+    },
+    external::line_protocol,
+    season::{
+        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
+        schedule::Format,
+    },
+};
+
+/// The `[season]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawSeason<P> {
+    name: Option<Spanned<String>>,
+    game: Spanned<String>,
+    params: Option<Spanned<P>>,
+    format: Option<Spanned<String>>,
+    champion: Option<Spanned<String>>,
+    games_per_pair: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    jobs: Option<Spanned<usize>>,
+    max_plies: Option<Spanned<u32>>,
+    move_time_ms: Option<Spanned<u32>>,
+    time_control: Option<Spanned<String>>,
+    margin_ms: Option<Spanned<u32>>,
+    startup_time_ms: Option<Spanned<u32>>,
+}
+
+/// One `[[bot]]` entry as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    builtin: Option<Spanned<String>>,
+    params: Option<Spanned<toml::Table>>,
+    command: Option<Spanned<Vec<String>>>,
+    protocol: Option<Spanned<String>>,
+    dir: Option<Spanned<String>>,
+}
+
+/// A whole config file as written; `P` is the game's parameter type.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig<P> {
+    season: RawSeason<P>,
+    #[serde(default, rename = "bot")]
+    bots: Vec<RawBot>,
+}
+
+/// A config file's name and text; every error points into it.
+pub struct ConfigFile {
+    pub file: String,
+    pub text: String,
+}
+
+impl ConfigFile {
+    /// Reads the config at `path`.
+    pub fn read(path: &Path) -> Result<ConfigFile, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::Usage(format!("{}: cannot read the config: {e}", path.display()))
+        })?;
+        Ok(ConfigFile {
+            file: path.display().to_string(),
+            text,
+        })
+    }
+
+    /// An error at byte range `span`, naming the line, column and key there.
+    pub fn error(&self, span: Option<Range<usize>>, message: impl ToString) -> Error {
+        let message = message.to_string();
+        let Some(span) = span else {
+            return ConfigError {
+                file: self.file.clone(),
+                at: None,
+                key: None,
+                message,
+            }
+            .into();
+        };
+        let start = span.start.min(self.text.len());
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        ConfigError {
+            file: self.file.clone(),
+            at: Some(Position {
+                line: self.text[..start].matches('\n').count() + 1,
+                column: self.text[line_start..start].chars().count() + 1,
+                text: line.to_string(),
+            }),
+            key: self.key_at(line_start, line),
+            message,
+        }
+        .into()
+    }
+
+    /// The dotted key defined on the line starting at `line_start`, if any:
+    /// the nearest table header above it, then the key before `=`.
+    fn key_at(&self, line_start: usize, line: &str) -> Option<String> {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            return Some(
+                trimmed
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .trim()
+                    .to_string(),
+            );
+        }
+        let key = trimmed.split('=').next()?.trim();
+        if key.is_empty() || !trimmed.contains('=') {
+            return None;
+        }
+        let header = self.text[..line_start]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| l.starts_with('['))
+            .map(|h| h.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+        Some(match header {
+            Some(h) => format!("{h}.{key}"),
+            None => key.to_string(),
+        })
+    }
+
+    fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
+        toml::from_str(&self.text).map_err(|e| self.error(e.span(), e.message()))
+    }
+
+    /// The game the config is for, and where it says so (the first pass).
+    pub fn game(&self) -> Result<Spanned<String>, Error> {
+        let raw: RawConfig<toml::Table> = self.parse()?;
+        Ok(raw.season.game)
+    }
+}
+
+/// Reads and validates a config file for game `G` (the second pass), with
+/// the bots `roster` can make.
+pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Error> {
+    let raw: RawConfig<G::Params> = src.parse()?;
+    let s = raw.season;
+    let time = time_control(src, &s)?;
+    let default_name = Path::new(&src.file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match &s.name {
+        Some(n) => check_name(n.get_ref()).map_err(|e| src.error(Some(n.span()), e))?,
+        None => check_name(&default_name)
+            .map_err(|e| src.error(None, format!("season name from the file name: {e}")))?,
+    };
+    let (params, params_span) = match s.params {
+        Some(p) => (p.get_ref().clone(), Some(p.span())),
+        // no [season.params]: the game's parameters from an empty table
+        None => {
+            let empty: Result<G::Params, _> = toml::Table::new().try_into();
+            let params = empty.map_err(|e| {
+                src.error(None, format!("[season.params] is needed: {}", e.message()))
+            })?;
+            (params, None)
+        }
+    };
+    let start = G::new(&params).map_err(|e| src.error(params_span, e))?;
+
+    let mut bots: Vec<PlannedBot<G>> = Vec::new();
+    for b in &raw.bots {
+        let name = b.name.get_ref();
+        check_name(name).map_err(|e| src.error(Some(b.name.span()), e))?;
+        if bots.iter().any(|p| &p.name == name) {
+            return Err(src.error(Some(b.name.span()), format!("two bots are named `{name}`")));
+        }
+        let (spec, kind) = plan_bot(src, roster, b)?;
+        bots.push(PlannedBot {
+            name: name.clone(),
+            spec,
+            kind,
+        });
+    }
+    if bots.len() < 2 {
+        return Err(src.error(
+            None,
+            format!(
+                "a season needs at least two [[bot]] entries, found {}",
+                bots.len()
+            ),
+        ));
+    }
+
+    let format = match (s.format.as_ref().map(|f| f.get_ref().as_str()), &s.champion) {
+        (None | Some("round-robin"), None) => Format::RoundRobin,
+        (None | Some("round-robin"), Some(c)) => {
+            return Err(src.error(
+                Some(c.span()),
+                "`champion` is only for format = \"gauntlet\"",
+            ))
+        }
+        (Some("gauntlet"), Some(c)) => {
+            let champion = bots
+                .iter()
+                .position(|b| &b.name == c.get_ref())
+                .ok_or_else(|| {
+                    src.error(Some(c.span()), format!("no bot is named `{}`", c.get_ref()))
+                })?;
+            Format::Gauntlet { champion }
+        }
+        (Some("gauntlet"), None) => {
+            let span = s.format.as_ref().map(|f| f.span());
+            return Err(src.error(
+                span,
+                "a gauntlet needs `champion`, the name of the bot that meets all others",
+            ));
+        }
+        (Some(other), _) => {
+            let span = s.format.as_ref().map(|f| f.span());
+            return Err(src.error(
+                span,
+                format!("unknown format `{other}`; known: round-robin, gauntlet"),
+            ));
+        }
+    };
+    let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
+    let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
+    let jobs = match s.jobs {
+        Some(j) if *j.get_ref() == 0 => {
+            return Err(src.error(Some(j.span()), "jobs must be at least 1"))
+        }
+        j => j.map(Spanned::into_inner),
+    };
+    Ok(Plan {
+        name,
+        params,
+        start,
+        format,
+        games_per_pair,
+        seed: s.seed.unwrap_or(1),
+        jobs,
+        referee: Referee { max_plies, time },
+        bots,
+    })
+}
+
+/// The season's time control: a per-move budget, a game clock, or both.
+fn time_control<P>(src: &ConfigFile, s: &RawSeason<P>) -> Result<TimeControl, Error> {
+    let clock = match &s.time_control {
+        Some(tc) => Some(
+            tc.get_ref()
+                .parse::<GameClock>()
+                .map_err(|e| src.error(Some(tc.span()), e))?,
+        ),
+        None => None,
+    };
+    // with a game clock, moves have no budget of their own unless one is given
+    let move_default = clock.is_none().then_some(TimeControl::DEFAULT_MOVE_TIME_MS);
+    let move_ms = match (&s.move_time_ms, move_default) {
+        (None, None) => None,
+        (v, d) => Some(positive(src, v.clone(), d.unwrap_or(0), "move_time_ms")?),
+    };
+    let startup_ms = positive(
+        src,
+        s.startup_time_ms.clone(),
+        TimeControl::DEFAULT_STARTUP_TIME_MS,
+        "startup_time_ms",
+    )?;
+    let margin_ms = s
+        .margin_ms
+        .as_ref()
+        .map_or(TimeControl::DEFAULT_MARGIN_MS, |m| *m.get_ref());
+    let ms = |v: u32| Duration::from_millis(v.into());
+    Ok(TimeControl {
+        move_time: move_ms.map(ms),
+        clock,
+        margin: ms(margin_ms),
+        startup: ms(startup_ms),
+    })
+}
+
+/// One `[[bot]]` entry: a built-in bot, or a command with its protocol.
+fn plan_bot<G: Game>(
+    src: &ConfigFile,
+    roster: &Roster<G>,
+    b: &RawBot,
+) -> Result<(BotSpec, BotKind<G>), Error> {
+    let name_span = Some(b.name.span());
+    match (&b.builtin, &b.command) {
+        (Some(builtin), None) => {
+            for (key, span) in [
+                ("protocol", b.protocol.as_ref().map(|p| p.span())),
+                ("dir", b.dir.as_ref().map(|d| d.span())),
+            ] {
+                if span.is_some() {
+                    return Err(src.error(
+                        span,
+                        format!("`{key}` is for bots with a `command`, not built-in ones"),
+                    ));
+                }
+            }
+            let params = b
+                .params
+                .as_ref()
+                .map(|p| p.get_ref().clone())
+                .unwrap_or_default();
+            let span = match &b.params {
+                Some(p) if !params.is_empty() => p.span(),
+                _ => builtin.span(),
+            };
+            roster
+                .builtin(builtin.get_ref(), params)
+                .map_err(|e| src.error(Some(span), e))
+        }
+        (None, Some(command)) => {
+            if let Some(p) = &b.params {
+                return Err(src.error(
+                    Some(p.span()),
+                    "`params` is for built-in bots; pass a program its options in `command`",
+                ));
+            }
+            let protocol = match &b.protocol {
+                None => line_protocol(),
+                Some(p) => roster
+                    .protocol(p.get_ref())
+                    .map_err(|e| src.error(Some(p.span()), e))?,
+            };
+            let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
+            roster
+                .external(command.get_ref(), protocol, dir)
+                .map_err(|e| src.error(Some(command.span()), e))
+        }
+        (Some(_), Some(c)) => Err(src.error(
+            Some(c.span()),
+            "a bot has either `builtin` or `command`, not both",
+        )),
+        (None, None) => Err(src.error(
+            name_span,
+            "a bot needs `builtin` (an in-process bot) or `command` (a program)",
+        )),
+    }
+}
+
+/// A whole number of at least 1, or `default` when not given.
+fn positive(
+    src: &ConfigFile,
+    value: Option<Spanned<u32>>,
+    default: u32,
+    key: &str,
+) -> Result<u32, Error> {
+    match value {
+        None => Ok(default),
+        Some(v) if *v.get_ref() == 0 => {
+            Err(src.error(Some(v.span()), format!("{key} must be at least 1")))
+        }
+        Some(v) => Ok(v.into_inner()),
+    }
+}

@@ -1,0 +1,16 @@
+//! The season pipeline, in the order a season flows through it:
+//! [`config`] (TOML to a validated [`plan::Plan`]) → [`schedule`] (pairings
+//! and seeds) → [`tournament`] (games in parallel, with a watchdog) →
+//! [`journal`] (one [`record`] per finished game, resumable) →
+//! [`standings`] (tables from records) → [`report`] (terminal and files).
+//! Nothing here names a game: the catalogue hands each step its game's type
+//! and [`plan::Roster`].
+
+pub mod config;
+pub mod journal;
+pub mod plan;
+pub mod record;
+pub mod report;
+pub mod schedule;
+pub mod standings;
+pub mod tournament;

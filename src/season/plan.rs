@@ -1,0 +1,381 @@
+//! A validated season: the [`Plan`] that nothing after it re-checks, the bots
+//! it plays and how each is made, and the plan of `ladder match`.
+//!
+//! A [`Roster`] is every way to make a bot of one game (its built-in bots and
+//! the protocols of bot programs it speaks); the catalogue hands it down, so
+//! nothing here names a game.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::{
+    core::{
+        bot::{builtin_bot, builtin_bots, BotFactory, BotInfo, Builtin},
+        error::{Error, Invalid},
+        game::Game,
+        referee::Referee,
+    },
+    external::{self, line_protocol, ProcessProtocol},
+    season::schedule::Format,
+};
+
+/// Every way to make a bot of game `G`: its own built-in bots (the generic
+/// `random` comes on top) and the protocols it speaks beyond the line protocol.
+pub struct Roster<G: Game> {
+    /// The game's name in the catalogue, for messages.
+    pub game: &'static str,
+    pub builtins: &'static [Builtin<G>],
+    pub protocols: &'static [ProcessProtocol<G>],
+    /// Every protocol of the catalogue beyond the line protocol, with the
+    /// game that speaks it: for messages that point to the right game.
+    pub elsewhere: fn() -> Vec<(&'static str, &'static str)>,
+}
+
+impl<G: Game> Roster<G> {
+    /// The built-in bots, as `ladder list bots` shows them.
+    pub fn bots(&self) -> Vec<BotInfo> {
+        builtin_bots(self.builtins)
+    }
+
+    /// Every protocol, the line protocol first.
+    pub fn all_protocols(&self) -> Vec<ProcessProtocol<G>> {
+        std::iter::once(line_protocol())
+            .chain(self.protocols.iter().copied())
+            .collect()
+    }
+
+    /// The protocol called `name`, or why there is none.
+    pub fn protocol(&self, name: &str) -> Result<ProcessProtocol<G>, Invalid> {
+        if let Some(p) = self.all_protocols().into_iter().find(|p| p.name == name) {
+            return Ok(p);
+        }
+        Err(Invalid::new(match self.home_of(name) {
+            Some(game) => format!(
+                "protocol \"{name}\" is for the {game} game, not {}",
+                self.game
+            ),
+            None => {
+                let mut known = vec!["line"];
+                known.extend((self.elsewhere)().into_iter().map(|(p, _)| p));
+                known.dedup();
+                format!("unknown protocol `{name}`; known: {}", known.join(", "))
+            }
+        }))
+    }
+
+    /// The game that speaks protocol `name`, if another one does.
+    fn home_of(&self, name: &str) -> Option<&'static str> {
+        (self.elsewhere)()
+            .into_iter()
+            .find(|(p, _)| *p == name)
+            .map(|(_, g)| g)
+    }
+
+    /// A built-in bot's spec and kind, or why there is no such bot.
+    pub fn builtin(
+        &self,
+        name: &str,
+        params: toml::Table,
+    ) -> Result<(BotSpec, BotKind<G>), Invalid> {
+        let bots = self.bots();
+        if bots.iter().all(|b| b.name != name) {
+            let known: Vec<&str> = bots.iter().map(|b| b.name).collect();
+            return Err(Invalid::new(format!(
+                "no built-in bot `{name}` for game {}; known: {}",
+                self.game,
+                known.join(", ")
+            )));
+        }
+        let factory = builtin_bot(self.builtins, name, &params)?;
+        let spec = BotSpec::Builtin {
+            builtin: name.to_string(),
+            params,
+        };
+        Ok((spec, BotKind::Builtin(factory)))
+    }
+
+    /// A bot program's spec (as written) and kind (its command resolved), or
+    /// why the command cannot run.
+    pub fn external(
+        &self,
+        argv: &[String],
+        protocol: ProcessProtocol<G>,
+        dir: Option<String>,
+    ) -> Result<(BotSpec, BotKind<G>), Invalid> {
+        let command =
+            external::Command::resolve(argv, dir.as_deref().map(Path::new), protocol.own_dir)?;
+        let spec = BotSpec::External {
+            command: argv.to_vec(),
+            protocol: protocol.name.to_string(),
+            dir,
+        };
+        Ok((spec, BotKind::External(command, protocol)))
+    }
+}
+
+/// A bot of the season: its name, what it is as written, and how to run it.
+#[derive(Clone)]
+pub struct PlannedBot<G: Game> {
+    pub name: String,
+    pub spec: BotSpec,
+    pub kind: BotKind<G>,
+}
+
+/// How a planned bot runs.
+#[derive(Clone)]
+pub enum BotKind<G: Game> {
+    /// In-process: a fresh bot from the factory for every game.
+    Builtin(BotFactory<G>),
+    /// A program, with its command resolved against the file system.
+    External(external::Command, ProcessProtocol<G>),
+}
+
+/// What a bot is, as written in the config and recorded in `season.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum BotSpec {
+    Builtin {
+        builtin: String,
+        params: toml::Table,
+    },
+    External {
+        command: Vec<String>,
+        protocol: String,
+        dir: Option<String>,
+    },
+}
+
+/// A validated season of game `G`.
+#[derive(Clone)]
+pub struct Plan<G: Game> {
+    /// Names the folder under `reports/`.
+    pub name: String,
+    pub params: G::Params,
+    /// The start position every game begins from, built once from `params`.
+    pub start: G,
+    pub format: Format,
+    pub games_per_pair: u32,
+    pub seed: u64,
+    /// Worker threads asked for in the config (the command line overrides it).
+    pub jobs: Option<usize>,
+    /// The ply cap and the time control.
+    pub referee: Referee,
+    pub bots: Vec<PlannedBot<G>>,
+}
+
+impl<G: Game> Plan<G> {
+    /// Everything that decides the season's results, for `season.json`: a journal
+    /// is only resumed by a plan with the same description. Time-control keys
+    /// newer than the first journals appear only when set, so older seasons
+    /// still resume.
+    pub fn describe(&self) -> serde_json::Value {
+        let bots: Vec<_> = self
+            .bots
+            .iter()
+            .map(|b| {
+                let mut v = serde_json::to_value(&b.spec).expect("bot specs serialize");
+                v["name"] = serde_json::Value::String(b.name.clone());
+                v
+            })
+            .collect();
+        let (format, champion) = match &self.format {
+            Format::RoundRobin => ("round-robin", None),
+            Format::Gauntlet { champion } => ("gauntlet", Some(self.bots[*champion].name.clone())),
+        };
+        let time = &self.referee.time;
+        let mut v = serde_json::json!({
+            "name": self.name,
+            "game": self.start.name(),
+            "params": serde_json::to_value(&self.params).expect("params serialize"),
+            "format": format,
+            "champion": champion,
+            "games_per_pair": self.games_per_pair,
+            "seed": self.seed,
+            "max_plies": self.referee.max_plies,
+            "move_time_ms": time.move_time.map(|t| t.as_millis() as u64),
+            "startup_time_ms": time.startup.as_millis() as u64,
+            "bots": bots,
+        });
+        if let Some(clock) = time.clock {
+            v["time_control"] = clock.to_string().into();
+        }
+        if time.margin.as_millis() != u128::from(crate::core::clock::TimeControl::DEFAULT_MARGIN_MS)
+        {
+            v["margin_ms"] = (time.margin.as_millis() as u64).into();
+        }
+        v
+    }
+
+    /// "round-robin" or "gauntlet of NAME", for report headers.
+    pub fn format_name(&self) -> String {
+        match self.format {
+            Format::RoundRobin => "round-robin".to_string(),
+            Format::Gauntlet { champion } => format!("gauntlet of {}", self.bots[champion].name),
+        }
+    }
+}
+
+/// The plan of `ladder match`: two bots, `games` games, seats alternating,
+/// the game's default parameters.
+///
+/// A bot is a built-in name (`random`), `PROTOCOL:PROGRAM ARGS...` for a
+/// program speaking that protocol (`cmd:` is the line protocol), e.g.
+/// `cmd:python3 bot.py`; the words are split at blanks, with no shell. Equal
+/// names get suffixes (`random-1`, `random-2`).
+pub fn match_plan<G: Game>(
+    roster: &Roster<G>,
+    bots: &[String; 2],
+    games: u32,
+    seed: u64,
+    referee: Referee,
+) -> Result<Plan<G>, Error> {
+    if games == 0 {
+        return Err(Error::Usage("--games must be at least 1".to_string()));
+    }
+    let params: G::Params = toml::Table::new()
+        .try_into()
+        .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
+    let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let mut planned: Vec<PlannedBot<G>> = Vec::new();
+    for text in bots {
+        let (name, spec, kind) = match_bot(roster, text)?;
+        planned.push(PlannedBot { name, spec, kind });
+    }
+    if planned[0].name == planned[1].name {
+        let name = planned[0].name.clone();
+        planned[0].name = format!("{name}-1");
+        planned[1].name = format!("{name}-2");
+    }
+    Ok(Plan {
+        name: format!(
+            "match-{}-{}-vs-{}",
+            start.name(),
+            planned[0].name,
+            planned[1].name
+        ),
+        params,
+        start,
+        format: Format::RoundRobin,
+        games_per_pair: games,
+        seed,
+        jobs: None,
+        referee,
+        bots: planned,
+    })
+}
+
+/// One bot of `ladder match`: its name, spec and kind.
+fn match_bot<G: Game>(
+    roster: &Roster<G>,
+    text: &str,
+) -> Result<(String, BotSpec, BotKind<G>), Error> {
+    let Some((prefix, rest)) = text.split_once(':') else {
+        let (spec, kind) = roster
+            .builtin(text, toml::Table::new())
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        return Ok((check_name(text).map_err(Error::Usage)?, spec, kind));
+    };
+    let protocol = match prefix {
+        "cmd" => line_protocol(),
+        other => match (
+            roster.protocols.iter().find(|p| p.name == other),
+            roster.home_of(other),
+        ) {
+            (Some(p), _) => *p,
+            (None, Some(game)) => {
+                return Err(Error::Usage(format!(
+                    "{other}: bots play the {game} game, not {}",
+                    roster.game
+                )))
+            }
+            (None, None) => {
+                let kinds: String = roster
+                    .protocols
+                    .iter()
+                    .map(|p| format!(", {}:", p.name))
+                    .collect();
+                return Err(Error::Usage(format!(
+                    "`{text}`: unknown bot kind `{other}:`; {} takes a built-in name, cmd:{kinds}",
+                    roster.game
+                )));
+            }
+        },
+    };
+    let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+    let (spec, kind) = roster
+        .external(&argv, protocol, None)
+        .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
+    Ok((bot_name_of(&argv), spec, kind))
+}
+
+/// A bot name from a command: the file name of its last argument that names a
+/// file (a script), else of the program, without extension, reduced to the
+/// characters names allow.
+pub fn bot_name_of(argv: &[String]) -> String {
+    let last = argv
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find(|a| Path::new(a).is_file())
+        .or(argv.first())
+        .map_or("bot", String::as_str);
+    let stem = Path::new(last)
+        .file_stem()
+        .map_or("bot".into(), |s| s.to_string_lossy());
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "bot".to_string()
+    } else {
+        name
+    }
+}
+
+/// Season and bot names become file names: letters, digits, `-`, `_`, `.`.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if ok {
+        Ok(name.to_string())
+    } else {
+        Err(format!(
+            "`{name}` is not a usable name: use 1 to 64 letters, digits, `-`, `_` or `.`, not starting with `.`"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_safe_file_names() {
+        assert!(check_name("dp-2016_v1.2").is_ok());
+        for bad in ["", ".hidden", "a/b", "a b", "ü"] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn bot_names_come_from_the_script() {
+        let argv = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(bot_name_of(&argv("python3 Cargo.toml")), "Cargo");
+        assert_eq!(bot_name_of(&argv("./my bot")), "my");
+        assert_eq!(bot_name_of(&[]), "bot");
+    }
+}

@@ -1,0 +1,188 @@
+//! A finished game in its three shapes, each for a reason:
+//!
+//! - [`Finished`]: a game just played, with its moves still typed. It
+//!   serializes to a journal line straight from the typed moves, with no
+//!   string per move: this is the season runner's hot path.
+//! - [`Record`]: a journal line as read back, with owned strings: what resume,
+//!   tools and tests read.
+//! - [`Scored`]: what the standings keep of a game (bot indices, result,
+//!   goals, termination; no moves), so a season of millions of games fits in
+//!   memory.
+//!
+//! [`Lines`] holds journal lines formatted by a worker thread, ready to write.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::{
+    game::{Game, GameResult},
+    referee::{Played, Termination},
+    seat::BySeat,
+};
+
+/// One turn in the journal: the move of the seat to act, or both moves of a
+/// simultaneous round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Turn {
+    One(String),
+    Both(BySeat<String>),
+}
+
+/// One finished game, as the journal holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Position in the season's schedule.
+    pub index: u64,
+    /// Which pairing of the schedule.
+    pub pair: usize,
+    /// The bot names in the first and second seat.
+    pub seats: BySeat<String>,
+    pub seed: u64,
+    pub result: GameResult,
+    pub goals: BySeat<i32>,
+    pub termination: Termination,
+    /// Turns played (a simultaneous round is one turn).
+    pub plies: u32,
+    pub moves: Vec<Turn>,
+}
+
+/// What the standings need of a game: who sat where and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub index: u64,
+    /// The bot in each seat, as an index into the season's bot list.
+    pub seats: BySeat<usize>,
+    pub seed: u64,
+    pub result: GameResult,
+    pub goals: BySeat<i32>,
+    pub termination: Termination,
+}
+
+impl Record {
+    /// The record's score, with its bot names looked up in `bots`; `None`
+    /// if a name is not there (the journal is another season's).
+    pub fn scored(self, bots: &[String]) -> Option<Scored> {
+        let index = |name: &String| bots.iter().position(|b| b == name);
+        Some(Scored {
+            index: self.index,
+            seats: BySeat::new(index(&self.seats.first)?, index(&self.seats.second)?),
+            seed: self.seed,
+            result: self.result,
+            goals: self.goals,
+            termination: self.termination,
+        })
+    }
+}
+
+/// A game just played, with its place in the schedule. It serializes to the
+/// same JSON as [`Record`], writing each move's wire form straight from the
+/// typed move (no string per move: this is the season runner's hot path).
+pub struct Finished<'a, G: Game> {
+    pub index: u64,
+    pub pair: usize,
+    /// The bot in each seat, as an index into `names`.
+    pub seats: BySeat<usize>,
+    /// The season's bot names.
+    pub names: &'a [String],
+    pub seed: u64,
+    pub played: &'a Played<G>,
+}
+
+impl<G: Game> Finished<'_, G> {
+    pub fn scored(&self) -> Scored {
+        Scored {
+            index: self.index,
+            seats: self.seats,
+            seed: self.seed,
+            result: self.played.result,
+            goals: self.played.goals,
+            termination: self.played.termination.clone(),
+        }
+    }
+}
+
+impl<G: Game> Serialize for Finished<'_, G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = self.played;
+        let mut st = s.serialize_struct("Record", 9)?;
+        st.serialize_field("index", &self.index)?;
+        st.serialize_field("pair", &self.pair)?;
+        let names = self.seats.map(|b| self.names[b].as_str());
+        st.serialize_field("seats", &[names.first, names.second])?;
+        st.serialize_field("seed", &self.seed)?;
+        st.serialize_field("result", &p.result)?;
+        st.serialize_field("goals", &p.goals)?;
+        st.serialize_field("termination", &p.termination)?;
+        st.serialize_field("plies", &(p.turns.len() as u32))?;
+        st.serialize_field("moves", &Moves::<G>(&p.turns))?;
+        st.end()
+    }
+}
+
+/// The turns of a game in the journal's form: `"b2c3"` or `["12","15"]`.
+struct Moves<'a, G: Game>(&'a [BySeat<Option<G::Move>>]);
+
+struct Wire<'a, M>(&'a M);
+
+thread_local! {
+    /// Reused text of one move: formatting into it and writing it as one string
+    /// is several times faster than serde_json's `collect_str` for short moves.
+    static MOVE_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+impl<M: std::fmt::Display> Serialize for Wire<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        MOVE_TEXT.with_borrow_mut(|text| {
+            use std::fmt::Write as _;
+            text.clear();
+            write!(text, "{}", self.0).expect("formatting into a String");
+            s.serialize_str(text)
+        })
+    }
+}
+
+impl<G: Game> Serialize for Moves<'_, G> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for turn in self.0 {
+            match (&turn.first, &turn.second) {
+                (Some(a), Some(b)) => seq.serialize_element(&[Wire(a), Wire(b)])?,
+                (Some(m), None) | (None, Some(m)) => seq.serialize_element(&Wire(m))?,
+                (None, None) => {}
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Wall-clock time of one game, kept apart from the deterministic journal.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Timing {
+    pub index: u64,
+    pub ms: f64,
+}
+
+/// Journal lines formatted ahead of writing, so that worker threads can do
+/// the formatting and the writer only puts bytes in order.
+#[derive(Debug, Default)]
+pub struct Lines {
+    pub(crate) games: Vec<u8>,
+    pub(crate) timing: Vec<u8>,
+}
+
+impl Lines {
+    /// Formats one game's journal and timing lines.
+    pub fn push<G: Game>(&mut self, game: &Finished<G>, ms: f64) {
+        serde_json::to_writer(&mut self.games, game).expect("records serialize");
+        self.games.push(b'\n');
+        let timing = Timing {
+            index: game.index,
+            ms,
+        };
+        serde_json::to_writer(&mut self.timing, &timing).expect("timings serialize");
+        self.timing.push(b'\n');
+    }
+}
