@@ -24,8 +24,8 @@ fn main() {
 }
 
 /// Plays one game with no referee: ask, apply, until over. Returns the goals.
-fn bare_game<G: Game>(start: &G, bots: &mut BySeat<RandomBot>, seed: u64) -> BySeat<i32> {
-    let mut game = start.clone();
+fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u64) -> BySeat<i32> {
+    let mut game = G::new(params).unwrap();
     let seeds = bot_seeds(seed);
     for seat in Seat::ALL {
         Bot::<G>::new_game(&mut bots[seat], &game, seat, seeds[seat]).unwrap();
@@ -57,13 +57,13 @@ const GAMES: u32 = 20_000;
 
 #[divan::bench(types = [Bidding, Armies, Troops, Coordination, Breakthrough], sample_count = 20)]
 fn bare_loop<G: Game>(bencher: Bencher) {
-    let start = G::new(&toml::Table::new().try_into().unwrap()).unwrap();
+    let params: G::Params = toml::Table::new().try_into().unwrap();
     let mut bots = BySeat::new(RandomBot::new(), RandomBot::new());
     let mut seed = 0u64;
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         for _ in 0..GAMES {
             seed += 1;
-            divan::black_box(bare_game::<G>(&start, &mut bots, seed));
+            divan::black_box(bare_game::<G>(&params, &mut bots, seed));
         }
     });
 }

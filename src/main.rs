@@ -4,16 +4,13 @@
 
 mod cli;
 
-use std::{path::Path, process::ExitCode, time::Duration};
+use std::{path::Path, process::ExitCode};
 
 use clap::Parser;
 use ladder::{
     catalog::{self, GameKind, GameVisitor},
     check,
-    core::{
-        clock::{GameClock, TimeControl},
-        referee::Referee,
-    },
+    core::{clock::TimeControl, referee::Referee},
     external::{self, process::cleanup},
     season::{
         config::{self, ConfigFile},
@@ -74,21 +71,15 @@ fn options(run: &RunArgs, max_games: Option<u64>, fresh: bool) -> Options {
 
 /// The time control of `--move-time-ms`, `--time-control` and `--margin-ms`.
 fn time_control(t: &TimeArgs) -> Result<TimeControl> {
-    let clock = match &t.time_control {
-        Some(text) => Some(
-            text.parse::<GameClock>()
-                .map_err(|e| Error::Usage(format!("--time-control: {e}")))?,
-        ),
-        None => None,
-    };
-    let move_ms = t
-        .move_time_ms
-        .or(clock.is_none().then_some(TimeControl::DEFAULT_MOVE_TIME_MS));
-    Ok(TimeControl {
-        move_time: move_ms.map(|ms| Duration::from_millis(ms.into())),
-        clock,
-        margin: Duration::from_millis(t.margin_ms.into()),
-        ..TimeControl::default()
+    TimeControl::from_settings(
+        t.move_time_ms,
+        t.time_control.as_deref(),
+        Some(t.margin_ms),
+        None,
+    )
+    .map_err(|e| {
+        let option = e.key.as_deref().unwrap_or("time").replace('_', "-");
+        Error::Usage(format!("--{option}: {e}"))
     })
 }
 

@@ -14,7 +14,7 @@
 //! it; instead the referee publishes every call on a [`Watch`], and the season
 //! runner's watchdog abandons a worker whose call runs past its limit and
 //! replays that worker's games with each in-process bot on a thread of its own
-//! ([`crate::core::hosted`]), where the limit is exact. Publishing is two plain
+//! (`hosted.rs`), where the limit is exact. Publishing is two plain
 //! stores per call: reading a clock on every move would cost more than a
 //! random move of the small games.
 
@@ -92,6 +92,40 @@ impl TimeControl {
     pub const DEFAULT_MOVE_TIME_MS: u32 = 1000;
     pub const DEFAULT_MARGIN_MS: u32 = 50;
     pub const DEFAULT_STARTUP_TIME_MS: u32 = 5000;
+
+    /// The one way to build a time control from settings as written (config
+    /// keys or command-line options; `None` for one not given): a game clock
+    /// alone leaves moves without a budget of their own; nothing at all gives
+    /// the default per-move budget. An error names the setting at fault.
+    pub fn from_settings(
+        move_time_ms: Option<u32>,
+        time_control: Option<&str>,
+        margin_ms: Option<u32>,
+        startup_time_ms: Option<u32>,
+    ) -> Result<TimeControl, Invalid> {
+        let at_least_1 = |key: &str, v: Option<u32>| match v {
+            Some(0) => Err(Invalid::of(key, format!("{key} must be at least 1"))),
+            v => Ok(v),
+        };
+        let clock = match time_control {
+            Some(text) => Some(text.parse::<GameClock>().map_err(|e| Invalid {
+                key: Some("time_control".to_string()),
+                ..e
+            })?),
+            None => None,
+        };
+        let default_move = clock.is_none().then_some(Self::DEFAULT_MOVE_TIME_MS);
+        let move_ms = at_least_1("move_time_ms", move_time_ms)?.or(default_move);
+        let startup_ms = at_least_1("startup_time_ms", startup_time_ms)?
+            .unwrap_or(Self::DEFAULT_STARTUP_TIME_MS);
+        let ms = |v: u32| Duration::from_millis(v.into());
+        Ok(TimeControl {
+            move_time: move_ms.map(ms),
+            clock,
+            margin: ms(margin_ms.unwrap_or(Self::DEFAULT_MARGIN_MS)),
+            startup: ms(startup_ms),
+        })
+    }
 
     /// A per-move budget with the default margin and start-up time.
     pub fn per_move(move_time: Duration) -> Self {
@@ -210,15 +244,12 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// A call with limit `limit` begins.
+    /// A call with a limit of `limit_ms` milliseconds begins.
     #[inline]
-    pub fn begin(&self, limit: Duration) {
+    pub fn begin(&self, limit_ms: u64) {
         // the worker is the only writer, so a load and a store suffice
         let n = self.calls.load(Ordering::Relaxed) + 1;
-        self.limit_ms.store(
-            limit.as_millis().min(u64::MAX as u128) as u64,
-            Ordering::Relaxed,
-        );
+        self.limit_ms.store(limit_ms, Ordering::Relaxed);
         self.calls.store(n, Ordering::Release);
     }
 
@@ -289,7 +320,7 @@ mod tests {
     fn the_watch_shows_a_call_under_way() {
         let w = Watch::default();
         assert_eq!(w.sample(), (0, None));
-        w.begin(Duration::from_millis(30));
+        w.begin(30);
         assert_eq!(w.sample(), (1, Some(Duration::from_millis(30))));
         w.end();
         assert_eq!(w.sample(), (2, None));

@@ -1,5 +1,5 @@
 //! The `Game` trait every game implements, and its vocabulary: results and
-//! illegal moves. Nothing here names a game; `crate::catalog` lists them.
+//! illegal moves. Nothing here names a game; the catalogue lists them.
 //!
 //! One interface serves alternating and simultaneous games: [`Game::to_act`] says
 //! which seats move now (one seat, both, or none once the game is over), and

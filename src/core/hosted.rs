@@ -7,7 +7,7 @@
 //! thread, and the bot's code may never return). Handing every move to
 //! another thread costs microseconds, so the season runner plays in-process
 //! bots on its own threads and uses this only to replay the games of a worker
-//! whose bot would not return ([`crate::season::tournament`]).
+//! whose bot would not return (the season's tournament).
 
 use std::{
     sync::mpsc::{self, Receiver, RecvTimeoutError, Sender},

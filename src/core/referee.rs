@@ -132,12 +132,20 @@ impl Referee {
         seeds: BySeat<u64>,
         watch: &Watch,
     ) -> Played<G> {
+        let other = self.time.other_call();
+        let clocks = Clocks::new(&self.time);
+        let slack = BySeat::from_fn(|s| bots[s].keeps_deadlines());
+        // without a game clock every move has the same time: work it out once
+        let fixed = (!clocks.running()).then(|| clocks.time_left(0));
         let mut table = Table {
             game: start.clone(),
-            slack: BySeat::from_fn(|s| bots[s].keeps_deadlines()),
             bots,
-            clocks: Clocks::new(&self.time),
-            other: self.time.other_call(),
+            other_ms: slack.map(|s| watched(other, s)),
+            move_ms: slack.map(|s| fixed.map_or(0, |t| watched(t, s))),
+            slack,
+            clocks,
+            fixed,
+            other,
             watch,
         };
         let mut turns = Vec::new();
@@ -168,8 +176,13 @@ struct Table<'a, 'w, G: Game> {
     /// Whether each bot keeps its own deadlines.
     slack: BySeat<bool>,
     clocks: Clocks,
+    /// The time of every move when no game clock runs.
+    fixed: Option<TimeLeft>,
     /// The limit of calls that are not moves.
     other: TimeLeft,
+    /// What the watchdog is told, per seat, for other calls and fixed-time moves.
+    other_ms: BySeat<u64>,
+    move_ms: BySeat<u64>,
     watch: &'w Watch,
 }
 
@@ -185,13 +198,11 @@ impl<G: Game> Table<'_, '_, G> {
         turns: &mut Vec<BySeat<Option<G::Move>>>,
     ) -> Ending {
         for seat in Seat::ALL {
-            let other = self.other;
-            let game = &self.game;
-            let bot = &mut *self.bots[seat];
-            if let Err(e) = call(self.watch, watched(other, self.slack[seat]), || {
+            let (game, bot) = (&self.game, &mut *self.bots[seat]);
+            if let Err(e) = call(self.watch, self.other_ms[seat], || {
                 bot.new_game(game, seat, seeds[seat])
             }) {
-                return bot_failed(seat, &e, other.budget);
+                return bot_failed(seat, &e, self.other.budget);
             }
         }
         loop {
@@ -212,13 +223,12 @@ impl<G: Game> Table<'_, '_, G> {
             }
             self.game.apply(&moves);
             for seat in Seat::ALL {
-                let other = self.other;
                 let (game, bot) = (&self.game, &mut *self.bots[seat]);
-                if let Err(e) = call(self.watch, watched(other, self.slack[seat]), || {
+                if let Err(e) = call(self.watch, self.other_ms[seat], || {
                     bot.observe(game, &moves)
                 }) {
                     turns.push(moves);
-                    return bot_failed(seat, &e, other.budget);
+                    return bot_failed(seat, &e, self.other.budget);
                 }
             }
             turns.push(moves);
@@ -227,13 +237,16 @@ impl<G: Game> Table<'_, '_, G> {
 
     /// One seat's move, timed when a game clock runs and checked against the rules.
     fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
-        let time = self.clocks.time_left(seat.index());
-        let started = self.clocks.running().then(Instant::now);
+        let (time, limit_ms, started) = match self.fixed {
+            Some(time) => (time, self.move_ms[seat], None),
+            None => {
+                let time = self.clocks.time_left(seat.index());
+                (time, watched(time, self.slack[seat]), Some(Instant::now()))
+            }
+        };
         let (game, bot) = (&self.game, &mut *self.bots[seat]);
-        let mv = call(self.watch, watched(time, self.slack[seat]), || {
-            bot.choose(game, seat, time)
-        })
-        .map_err(|e| bot_failed(seat, &e, time.budget))?;
+        let mv = call(self.watch, limit_ms, || bot.choose(game, seat, time))
+            .map_err(|e| bot_failed(seat, &e, time.budget))?;
         if let Some(started) = started {
             let spent = started.elapsed();
             if spent > time.limit {
@@ -268,7 +281,7 @@ impl<G: Game> Table<'_, '_, G> {
         };
         for seat in Seat::ALL {
             let (game, bot) = (&self.game, &mut *self.bots[seat]);
-            let _ = call(self.watch, watched(self.other, self.slack[seat]), || {
+            let _ = call(self.watch, self.other_ms[seat], || {
                 bot.game_over(game, goals);
                 Ok(())
             });
@@ -286,14 +299,15 @@ impl<G: Game> Table<'_, '_, G> {
     }
 }
 
-/// The limit the watchdog holds a call to: the call's own, with slack for a
-/// bot that stops waiting by itself.
-fn watched(time: TimeLeft, keeps_deadlines: bool) -> Duration {
-    if keeps_deadlines {
-        time.limit + DEADLINE_SLACK
+/// The limit the watchdog holds a call to, in milliseconds: the call's own,
+/// with slack for a bot that stops waiting by itself.
+fn watched(time: TimeLeft, keeps_deadlines: bool) -> u64 {
+    let limit = if keeps_deadlines {
+        time.limit.saturating_add(DEADLINE_SLACK)
     } else {
         time.limit
-    }
+    };
+    limit.as_millis().min(u128::from(u64::MAX)) as u64
 }
 
 /// Runs one call into a bot, published on `watch`. An in-process bot that
@@ -301,10 +315,10 @@ fn watched(time: TimeLeft, keeps_deadlines: bool) -> Duration {
 /// taking the season down.
 fn call<T>(
     watch: &Watch,
-    limit: Duration,
+    limit_ms: u64,
     f: impl FnOnce() -> Result<T, BotError>,
 ) -> Result<T, BotError> {
-    watch.begin(limit);
+    watch.begin(limit_ms);
     let result = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<String>()

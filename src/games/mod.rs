@@ -1,7 +1,7 @@
 //! The games, one folder each: `rules.rs` holds the rules, parameters and
 //! rule tests; bots written for one game live beside it in `bots.rs`, and
 //! anything else that belongs to that game alone (the bidding game's solver
-//! and HackerRank protocol) lives in its folder too. `crate::catalog` lists them.
+//! and HackerRank protocol) lives in its folder too. The catalogue lists them.
 
 pub mod armies;
 pub mod bidding;

@@ -7,14 +7,14 @@
 //! ([`ConfigError`]), and is found before anything is written.
 //! `docs/CONFIG.md` documents every key.
 
-use std::{ops::Range, path::Path, time::Duration};
+use std::{ops::Range, path::Path};
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::{
     core::{
-        clock::{GameClock, TimeControl},
+        clock::TimeControl,
         error::{ConfigError, Error, Position},
         game::Game,
         referee::Referee,
@@ -256,38 +256,24 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
     })
 }
 
-/// The season's time control: a per-move budget, a game clock, or both.
+/// The season's time control: a per-move budget, a game clock, or both;
+/// an error points at the key at fault.
 fn time_control<P>(src: &ConfigFile, s: &RawSeason<P>) -> Result<TimeControl, Error> {
-    let clock = match &s.time_control {
-        Some(tc) => Some(
-            tc.get_ref()
-                .parse::<GameClock>()
-                .map_err(|e| src.error(Some(tc.span()), e))?,
-        ),
-        None => None,
-    };
-    // with a game clock, moves have no budget of their own unless one is given
-    let move_default = clock.is_none().then_some(TimeControl::DEFAULT_MOVE_TIME_MS);
-    let move_ms = match (&s.move_time_ms, move_default) {
-        (None, None) => None,
-        (v, d) => Some(positive(src, v.clone(), d.unwrap_or(0), "move_time_ms")?),
-    };
-    let startup_ms = positive(
-        src,
-        s.startup_time_ms.clone(),
-        TimeControl::DEFAULT_STARTUP_TIME_MS,
-        "startup_time_ms",
-    )?;
-    let margin_ms = s
-        .margin_ms
-        .as_ref()
-        .map_or(TimeControl::DEFAULT_MARGIN_MS, |m| *m.get_ref());
-    let ms = |v: u32| Duration::from_millis(v.into());
-    Ok(TimeControl {
-        move_time: move_ms.map(ms),
-        clock,
-        margin: ms(margin_ms),
-        startup: ms(startup_ms),
+    let value = |v: &Option<Spanned<u32>>| v.as_ref().map(|v| *v.get_ref());
+    TimeControl::from_settings(
+        value(&s.move_time_ms),
+        s.time_control.as_ref().map(|t| t.get_ref().as_str()),
+        value(&s.margin_ms),
+        value(&s.startup_time_ms),
+    )
+    .map_err(|e| {
+        let span = match e.key.as_deref() {
+            Some("move_time_ms") => s.move_time_ms.as_ref().map(Spanned::span),
+            Some("startup_time_ms") => s.startup_time_ms.as_ref().map(Spanned::span),
+            Some("time_control") => s.time_control.as_ref().map(Spanned::span),
+            _ => None,
+        };
+        src.error(span, e)
     })
 }
 

@@ -1,6 +1,7 @@
 //! The season pipeline, in the order a season flows through it:
 //! [`config`] (TOML to a validated [`plan::Plan`]) → [`schedule`] (pairings
-//! and seeds) → [`tournament`] (games in parallel, with a watchdog) →
+//! and seeds) → [`tournament`] (games in parallel on [`workers`], with a
+//! watchdog) →
 //! [`journal`] (one [`record`] per finished game, resumable) →
 //! [`standings`] (tables from records) → [`report`] (terminal and files).
 //! Nothing here names a game: the catalogue hands each step its game's type
@@ -14,3 +15,4 @@ pub mod report;
 pub mod schedule;
 pub mod standings;
 pub mod tournament;
+pub mod workers;

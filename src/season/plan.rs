@@ -274,7 +274,8 @@ fn match_bot<G: Game>(
         let (spec, kind) = roster
             .builtin(text, toml::Table::new())
             .map_err(|e| Error::Usage(e.to_string()))?;
-        return Ok((check_name(text).map_err(Error::Usage)?, spec, kind));
+        let name = check_name(text).map_err(|e| Error::Usage(e.to_string()))?;
+        return Ok((name, spec, kind));
     };
     let protocol = match prefix {
         "cmd" => line_protocol(),
@@ -343,7 +344,7 @@ pub fn bot_name_of(argv: &[String]) -> String {
 }
 
 /// Season and bot names become file names: letters, digits, `-`, `_`, `.`.
-pub fn check_name(name: &str) -> Result<String, String> {
+pub fn check_name(name: &str) -> Result<String, Invalid> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && !name.starts_with('.')
@@ -353,9 +354,9 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if ok {
         Ok(name.to_string())
     } else {
-        Err(format!(
+        Err(Invalid::new(format!(
             "`{name}` is not a usable name: use 1 to 64 letters, digits, `-`, `_` or `.`, not starting with `.`"
-        ))
+        )))
     }
 }
 

@@ -1,0 +1,276 @@
+//! The floors of `docs/ARCHITECTURE.md`, checked on the source: every module
+//! uses only modules on its own floor or below, the modules of one floor form
+//! no cycle, only the catalogue and the bidding folder name the bidding game,
+//! and no code downcasts through `Any`. Test modules (`#[cfg(test)]`, at the
+//! end of a file) may reach up: a rule test may play a game.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs,
+    path::{Path, PathBuf},
+};
+
+/// The floors, bottom first.
+const FLOORS: [&str; 7] = [
+    "core", "external", "season", "games", "check", "catalog", "binary",
+];
+
+fn floor_of(module: &str) -> usize {
+    let top = module.split("::").next().unwrap_or("");
+    let name = match top {
+        "main" | "cli" => "binary",
+        other => other,
+    };
+    FLOORS
+        .iter()
+        .position(|f| *f == name)
+        .unwrap_or_else(|| panic!("module {module} is on no floor; add it to FLOORS"))
+}
+
+/// Every `.rs` file under `src/`, with its module path (`season::journal`).
+fn modules() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    files
+        .into_iter()
+        .filter(|p| !p.ends_with("lib.rs"))
+        .map(|p| {
+            let rel = p.strip_prefix(&src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.last().is_some_and(|l| l == "mod") {
+                parts.pop();
+            }
+            (parts.join("::"), p)
+        })
+        .collect()
+}
+
+/// The code of a file without its test module and its comments (a doc
+/// link is no dependency).
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path that starts with `prefix` (`crate::`, `super::`, `ladder::`),
+/// with `use` groups expanded: `crate::{a::b, c}` gives `a::b` and `c`.
+fn paths_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue; // part of a longer path or name
+        }
+        parse_tree(rest, String::new(), &mut out);
+    }
+    out
+}
+
+/// Parses one use tree at the start of `s`, adding full paths under `base`.
+fn parse_tree(s: &str, base: String, out: &mut Vec<String>) -> usize {
+    let s_trim = s.trim_start();
+    let skipped = s.len() - s_trim.len();
+    if let Some(inner) = s_trim.strip_prefix('{') {
+        let mut used = 1;
+        let mut body = inner;
+        loop {
+            let n = parse_tree(body, base.clone(), out);
+            body = &body[n..];
+            used += n;
+            let t = body.trim_start();
+            used += body.len() - t.len();
+            body = t;
+            if let Some(r) = body.strip_prefix(',') {
+                body = r;
+                used += 1;
+                let t = body.trim_start();
+                used += body.len() - t.len();
+                body = t;
+            }
+            if let Some(r) = body.strip_prefix('}') {
+                let _ = r;
+                return skipped + used + 1;
+            }
+            if body.is_empty() {
+                return skipped + used;
+            }
+        }
+    }
+    let ident: String = s_trim
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let full = if base.is_empty() {
+        ident.clone()
+    } else {
+        format!("{base}::{ident}")
+    };
+    let after = &s_trim[ident.len()..];
+    if let Some(next) = after.strip_prefix("::") {
+        return skipped + ident.len() + 2 + parse_tree(next, full, out);
+    }
+    if !ident.is_empty() {
+        out.push(full);
+    }
+    skipped + ident.len()
+}
+
+/// The module of `modules` that a path names: its longest known prefix.
+fn target<'a>(modules: &'a BTreeMap<String, PathBuf>, path: &str) -> Option<&'a str> {
+    let parts: Vec<&str> = path.split("::").collect();
+    (1..=parts.len())
+        .rev()
+        .map(|n| parts[..n].join("::"))
+        .find_map(|p| modules.get_key_value(&p).map(|(k, _)| k.as_str()))
+}
+
+/// Which modules each module uses.
+fn uses() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let mut graph = BTreeMap::new();
+    for (module, path) in &modules {
+        let code = code(path);
+        let binary = floor_of(module) == FLOORS.len() - 1;
+        let mut found = paths_after(&code, if binary { "ladder::" } else { "crate::" });
+        let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
+        let is_dir = path.ends_with("mod.rs");
+        for p in paths_after(&code, "super::") {
+            let base = if is_dir {
+                parent.rsplit_once("::").map_or("", |(p, _)| p)
+            } else {
+                parent
+            };
+            found.push(if base.is_empty() {
+                p
+            } else {
+                format!("{base}::{p}")
+            });
+        }
+        if binary {
+            found.extend(paths_after(&code, "crate::"));
+        }
+        let targets: BTreeSet<String> = found
+            .iter()
+            .filter_map(|p| target(&modules, p))
+            .filter(|t| t != module)
+            .map(str::to_string)
+            .collect();
+        graph.insert(module.clone(), targets);
+    }
+    graph
+}
+
+#[test]
+fn no_module_uses_a_floor_above_it() {
+    let mut wrong = Vec::new();
+    for (module, targets) in uses() {
+        for t in targets {
+            if floor_of(&t) > floor_of(&module) {
+                wrong.push(format!("{module} uses {t}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "arrows pointing up:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_modules_form_no_cycle() {
+    let graph = uses();
+    // depth-first search for a back edge
+    fn visit(
+        m: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(m) {
+            Some(1) => {
+                let start = stack.iter().position(|s| s == m).unwrap();
+                return Some(stack[start..].to_vec());
+            }
+            Some(_) => return None,
+            None => {}
+        }
+        state.insert(m.to_string(), 1);
+        stack.push(m.to_string());
+        for t in graph.get(m).into_iter().flatten() {
+            // a folder's mod.rs re-exporting its own children is no cycle
+            if t.starts_with(&format!("{m}::")) {
+                continue;
+            }
+            if let Some(cycle) = visit(t, graph, state, stack) {
+                return Some(cycle);
+            }
+        }
+        stack.pop();
+        state.insert(m.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for m in graph.keys() {
+        if let Some(cycle) = visit(m, &graph, &mut state, &mut Vec::new()) {
+            panic!("a cycle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn only_the_catalogue_and_the_game_folder_name_a_game() {
+    for (module, path) in modules() {
+        let code = code(&path);
+        let allowed = module == "catalog" || module.starts_with("games::bidding");
+        assert!(
+            allowed || !code.contains("\"bidding\""),
+            "{module} names the bidding game"
+        );
+        assert!(!code.contains("dyn Any"), "{module} downcasts through Any");
+    }
+}
+
+#[test]
+fn the_checker_sees_imports() {
+    // the parser itself, on the shapes the code uses
+    let code = "use crate::{\n    core::{bot::Bot, seat::Seat},\n    season::plan::Roster,\n};\nlet x = crate::external::line_protocol();";
+    let mut paths = paths_after(code, "crate::");
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "core::bot::Bot",
+            "core::seat::Seat",
+            "external::line_protocol",
+            "season::plan::Roster"
+        ]
+    );
+    let graph = uses();
+    assert!(graph["season::tournament"].contains("season::journal"));
+    assert!(graph["catalog"].contains("games::bidding"));
+    assert!(graph["games::bidding::bots"].contains("games::bidding::solver"));
+}
