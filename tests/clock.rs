@@ -68,7 +68,7 @@ fn journal(dir: &Path) -> Vec<Record> {
 fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
     let time = TimeControl {
         margin: Duration::from_millis(20),
-        ..TimeControl::per_move(Duration::from_millis(100))
+        ..TimeControl::per_move(Duration::from_millis(250))
     };
     let referee = Referee {
         max_plies: 1000,
@@ -166,7 +166,8 @@ fn clocked_match(think_ms: u32, extra: &[&str]) -> Vec<Record> {
 
 #[test]
 fn a_program_that_runs_out_of_its_game_clock_forfeits() {
-    // 20 moves of 40 ms against a clock of 0.3 s: out of time by the eighth move
+    // 20 moves of 40 ms (more on a loaded machine) against a clock of 0.3 s:
+    // out of time by the eighth move at the latest
     let records = clocked_match(40, &["--time-control", "0.3+0", "--margin-ms", "10"]);
     assert_eq!(records.len(), 2);
     for r in &records {
@@ -177,14 +178,14 @@ fn a_program_that_runs_out_of_its_game_clock_forfeits() {
             "{json}"
         );
         assert!(json["overrun_ms"].as_u64().unwrap() >= 10, "{json}");
-        assert!((5..=8).contains(&r.plies), "{} plies", r.plies);
+        assert!(r.plies <= 7, "{} plies", r.plies);
     }
 }
 
 #[test]
 fn an_increment_keeps_a_program_in_time() {
-    // the same bot with 60 ms more after every move never runs out
-    let records = clocked_match(40, &["--time-control", "0.3+0.06"]);
+    // the same bot with 100 ms more after every move never runs out
+    let records = clocked_match(40, &["--time-control", "0.3+0.1"]);
     for r in &records {
         assert_eq!(r.termination.kind(), "normal");
         assert_eq!(r.plies, 20);

