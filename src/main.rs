@@ -94,8 +94,7 @@ fn run_season(path: &Path, run: &RunArgs, max_games: Option<u64>) -> Result<()> 
         file: &file,
         opts: &opts,
     })?;
-    print_summary(&summary);
-    Ok(())
+    finish(&summary)
 }
 
 struct RunConfig<'a> {
@@ -133,8 +132,7 @@ fn play_match(
         referee,
         opts: &opts,
     })?;
-    print_summary(&summary);
-    Ok(())
+    finish(&summary)
 }
 
 struct RunMatch<'a> {
@@ -150,6 +148,16 @@ impl GameVisitor for RunMatch<'_> {
     fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
         let plan = plan::match_plan(roster, &self.bots, self.games, self.seed, self.referee)?;
         tournament::run(&plan, self.opts)
+    }
+}
+
+/// Prints the standings; a season stopped by a signal is an error after that
+/// (exit 128 + the signal).
+fn finish(s: &Summary) -> Result<()> {
+    print_summary(s);
+    match s.interrupted {
+        Some(signal) => Err(Error::Interrupted { signal }),
+        None => Ok(()),
     }
 }
 

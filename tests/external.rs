@@ -332,6 +332,93 @@ fn ctrl_c_kills_every_bot_and_the_season_resumes() {
     });
 }
 
+/// The game indices in a journal file, complete lines only.
+fn indices_in(path: &Path) -> Vec<u64> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn sigterm_saves_every_finished_game_and_prints_the_standings_so_far() {
+    const GAMES: usize = 300;
+    let tmp = TempDir::new().unwrap();
+    // a bot that thinks: two workers finish their chunks out of order all the time
+    let cfg = season(tmp.path(), "troops", "--think 4", "sigterm", GAMES as u32);
+    let reports = tmp.path().join("sigterm");
+    let child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .args(["--jobs", "2", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_games(&reports, 20);
+    // SAFETY: signals the child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(143),
+        "exit code after SIGTERM: {stderr}"
+    );
+    assert!(
+        stdout.contains("Season s: troops"),
+        "standings so far:\n{stdout}"
+    );
+    assert!(stderr.contains("interrupted by signal 15"), "{stderr}");
+    // every game the standings count is on disk: in the journal, or pending
+    let played: usize = stdout
+        .lines()
+        .find_map(|l| {
+            l.split(" games played now")
+                .next()
+                .filter(|_| l.contains("played now"))
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no count in:\n{stdout}"));
+    let dir = reports.join("s");
+    let journaled = indices_in(&dir.join("games.jsonl"));
+    let on_disk: BTreeSet<u64> = journaled
+        .iter()
+        .copied()
+        .chain(indices_in(&dir.join("pending.jsonl")))
+        .collect();
+    assert!(played < GAMES, "the signal came after the season ended");
+    assert_eq!(on_disk.len(), played, "every finished game is on disk");
+    assert_eq!(
+        journaled,
+        (0..journaled.len() as u64).collect::<Vec<_>>(),
+        "the journal stays in schedule order"
+    );
+    assert_no_bot_left("sigterm");
+
+    // the resumed season is the uninterrupted one, byte for byte
+    run_season(&cfg, &reports).success();
+    assert_each_game_once(&reports, GAMES);
+    assert!(!dir.join("pending.jsonl").exists());
+    let whole = tmp.path().join("whole");
+    run_season(&cfg, &whole).success();
+    assert_eq!(
+        fs::read(dir.join("games.jsonl")).unwrap(),
+        fs::read(whole.join("s/games.jsonl")).unwrap()
+    );
+}
+
 #[test]
 fn bad_external_bot_configs_are_refused() {
     let tmp = TempDir::new().unwrap();

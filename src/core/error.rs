@@ -103,13 +103,21 @@ pub enum Error {
     /// The machine refused something ladder needs (a thread, say).
     #[error("{0}")]
     System(String),
+    /// A signal stopped ladder (SIGINT 2, SIGTERM 15, SIGHUP 1); what was
+    /// finished before it is saved.
+    #[error(
+        "interrupted by signal {signal}: the games finished so far are saved; rerun to resume"
+    )]
+    Interrupted { signal: i32 },
 }
 
 impl Error {
     /// The process exit code for this error: 2 for input the user must fix
-    /// (a config, the command line, a season mismatch), 1 for the rest.
+    /// (a config, the command line, a season mismatch), 128 + the signal for
+    /// an interrupt (130 for Ctrl-C, 143 for SIGTERM), 1 for the rest.
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::Interrupted { signal } => u8::try_from(128 + signal).unwrap_or(1),
             Error::Config(_) | Error::Usage(_) | Error::Mismatch(_) => 2,
             Error::Io { .. }
             | Error::Journal { .. }
@@ -174,5 +182,7 @@ mod tests {
         assert_eq!(io.exit_code(), 1);
         assert_eq!(io.to_string(), "writing /r/x: disk full");
         assert_eq!(Error::BotFailed { problems: 2 }.exit_code(), 1);
+        assert_eq!(Error::Interrupted { signal: 2 }.exit_code(), 130);
+        assert_eq!(Error::Interrupted { signal: 15 }.exit_code(), 143);
     }
 }

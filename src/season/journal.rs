@@ -9,6 +9,11 @@
 //!
 //! Wall-clock times are not deterministic, so they go to `timing.jsonl` beside
 //! the journal, keeping `games.jsonl` byte-identical for any `--jobs`.
+//!
+//! `games.jsonl` is always in schedule order. A game that finishes before an
+//! earlier one goes at once to `pending.jsonl`, so an interrupt or a kill
+//! loses nothing finished; it moves into `games.jsonl` when its turn comes,
+//! also on resume, and `pending.jsonl` is removed when the season is complete.
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -28,12 +33,26 @@ use crate::{
 pub struct Journal {
     games: BufWriter<File>,
     timing: BufWriter<File>,
+    pending: BufWriter<File>,
     path: PathBuf,
     timing_path: PathBuf,
+    pending_path: PathBuf,
+}
+
+/// What a journal already holds when it is opened.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// The games of `games.jsonl`, in schedule order.
+    pub journaled: Vec<Scored>,
+    /// Games finished out of order in an interrupted run, not yet in
+    /// `games.jsonl`: each with its journal line (line end included), which
+    /// goes there when its turn comes.
+    pub pending: Vec<(Scored, String)>,
 }
 
 const GAMES: &str = "games.jsonl";
 const TIMING: &str = "timing.jsonl";
+const PENDING: &str = "pending.jsonl";
 const SEASON: &str = "season.json";
 
 impl Journal {
@@ -47,11 +66,11 @@ impl Journal {
         season: &serde_json::Value,
         fresh: bool,
         bots: &[String],
-    ) -> Result<(Journal, Vec<Scored>)> {
+    ) -> Result<(Journal, Resumed)> {
         let games_path = dir.join(GAMES);
         let season_path = dir.join(SEASON);
         if fresh {
-            for name in [GAMES, TIMING, SEASON] {
+            for name in [GAMES, TIMING, PENDING, SEASON] {
                 let p = dir.join(name);
                 if p.exists() {
                     fs::remove_file(&p).map_err(Error::io("removing", &p))?;
@@ -67,16 +86,35 @@ impl Journal {
         let text = serde_json::to_string_pretty(season).expect("JSON values serialize") + "\n";
         fs::write(&season_path, text).map_err(Error::io("writing", &season_path))?;
 
-        let mut games = Vec::new();
-        for record in read_records(&games_path)? {
+        let score = |record: Record, path: &Path| {
             let index = record.index;
-            let scored = record.scored(bots).ok_or_else(|| {
+            record.scored(bots).ok_or_else(|| {
                 Error::Mismatch(format!(
                     "{}: game {index} names a bot this season does not have; rerun with --fresh",
-                    games_path.display()
+                    path.display()
                 ))
-            })?;
-            games.push(scored);
+            })
+        };
+        let mut resumed = Resumed::default();
+        for (record, _) in read_lines(&games_path)? {
+            resumed.journaled.push(score(record, &games_path)?);
+        }
+        let pending_path = dir.join(PENDING);
+        let journaled: std::collections::HashSet<u64> =
+            resumed.journaled.iter().map(|g| g.index).collect();
+        let mut kept = String::new();
+        for (record, line) in read_lines(&pending_path)? {
+            let index = record.index;
+            let seen = resumed.pending.iter().any(|(g, _)| g.index == index);
+            if journaled.contains(&index) || seen {
+                continue; // moved into games.jsonl already
+            }
+            kept.push_str(&line);
+            resumed.pending.push((score(record, &pending_path)?, line));
+        }
+        if pending_path.exists() {
+            // only what is still pending, so the file never grows across resumes
+            fs::write(&pending_path, &kept).map_err(Error::io("writing", &pending_path))?;
         }
         let append = |p: &Path| {
             OpenOptions::new()
@@ -89,10 +127,12 @@ impl Journal {
         let journal = Journal {
             games: BufWriter::new(append(&games_path)?),
             timing: BufWriter::new(append(&timing_path)?),
+            pending: BufWriter::new(append(&pending_path)?),
             path: games_path,
             timing_path,
+            pending_path,
         };
-        Ok((journal, games))
+        Ok((journal, resumed))
     }
 
     /// Appends one game. Call [`Journal::flush`] to make it durable.
@@ -102,24 +142,53 @@ impl Journal {
         self.append_lines(&lines)
     }
 
-    /// Appends games already formatted by [`Lines::push`].
+    /// Appends games already formatted by [`Lines::push`], in schedule order.
     pub fn append_lines(&mut self, lines: &Lines) -> Result<()> {
+        self.append_games(&lines.games)?;
+        self.append_timing(&lines.timing)
+    }
+
+    /// Appends journal lines that come next in schedule order.
+    pub fn append_games(&mut self, lines: &[u8]) -> Result<()> {
         self.games
-            .write_all(&lines.games)
-            .map_err(Error::io("writing", &self.path))?;
+            .write_all(lines)
+            .map_err(Error::io("writing", &self.path))
+    }
+
+    /// Appends journal lines of games finished before their turn.
+    pub fn append_pending(&mut self, lines: &[u8]) -> Result<()> {
+        self.pending
+            .write_all(lines)
+            .map_err(Error::io("writing", &self.pending_path))
+    }
+
+    /// Appends timing lines (in any order).
+    pub fn append_timing(&mut self, lines: &[u8]) -> Result<()> {
         self.timing
-            .write_all(&lines.timing)
+            .write_all(lines)
             .map_err(Error::io("writing", &self.timing_path))
     }
 
-    /// Writes everything appended so far to the files.
+    /// Writes everything appended so far to the files: pending games first,
+    /// so that a game moved into `games.jsonl` is always in a file already.
     pub fn flush(&mut self) -> Result<()> {
+        self.pending
+            .flush()
+            .map_err(Error::io("writing", &self.pending_path))?;
         self.games
             .flush()
             .map_err(Error::io("writing", &self.path))?;
         self.timing
             .flush()
             .map_err(Error::io("writing", &self.timing_path))
+    }
+
+    /// Closes a complete season's journal: every game is in `games.jsonl`,
+    /// so `pending.jsonl` goes.
+    pub fn finish(mut self) -> Result<()> {
+        self.flush()?;
+        drop(self.pending);
+        fs::remove_file(&self.pending_path).map_err(Error::io("removing", &self.pending_path))
     }
 }
 
@@ -172,6 +241,12 @@ fn check_same_season(
 
 /// Reads a journal, dropping a last line that a crash cut short.
 pub fn read_records(path: &Path) -> Result<Vec<Record>> {
+    Ok(read_lines(path)?.into_iter().map(|(r, _)| r).collect())
+}
+
+/// Reads a journal's records with their lines (line end included), dropping
+/// (and cutting off) a last line that a crash cut short.
+pub fn read_lines(path: &Path) -> Result<Vec<(Record, String)>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
@@ -188,7 +263,7 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>> {
                 line: n + 1,
                 message: e.to_string(),
             })?;
-        records.push(record);
+        records.push((record, line.to_string()));
         good_len += line.len();
     }
     if good_len < text.len() {
@@ -301,7 +376,7 @@ mod tests {
         let p = played(1);
         {
             let (mut j, old) = Journal::open(dir.path(), &season, false, &names).unwrap();
-            assert!(old.is_empty());
+            assert!(old.journaled.is_empty());
             j.append(&finished(0, &p, &names), 1.0).unwrap();
             j.append(&finished(1, &p, &names), 1.0).unwrap();
             j.flush().unwrap();
@@ -313,7 +388,7 @@ mod tests {
         drop(f);
         let (mut j, old) = Journal::open(dir.path(), &season, false, &names).unwrap();
         assert_eq!(
-            old,
+            old.journaled,
             vec![
                 finished(0, &p, &names).scored(),
                 finished(1, &p, &names).scored()
@@ -349,7 +424,7 @@ mod tests {
         assert!(err.contains("changed: seed"), "{err}");
         assert!(err.contains("--fresh"), "{err}");
         let (_, old) = Journal::open(dir.path(), &b, true, &names).unwrap();
-        assert!(old.is_empty());
+        assert!(old.journaled.is_empty());
     }
 
     #[test]

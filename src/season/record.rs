@@ -169,7 +169,10 @@ pub struct Timing {
 /// the formatting and the writer only puts bytes in order.
 #[derive(Debug, Default)]
 pub struct Lines {
+    /// The games' journal lines, one after another.
     pub(crate) games: Vec<u8>,
+    /// Each game's index in the schedule and where its line ends in `games`.
+    pub(crate) ends: Vec<(u64, usize)>,
     pub(crate) timing: Vec<u8>,
 }
 
@@ -178,11 +181,27 @@ impl Lines {
     pub fn push<G: Game>(&mut self, game: &Finished<G>, ms: f64) {
         serde_json::to_writer(&mut self.games, game).expect("records serialize");
         self.games.push(b'\n');
+        self.ends.push((game.index, self.games.len()));
         let timing = Timing {
             index: game.index,
             ms,
         };
         serde_json::to_writer(&mut self.timing, &timing).expect("timings serialize");
         self.timing.push(b'\n');
+    }
+
+    /// How many games these lines hold.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The journal line of the `k`-th game, line end included.
+    pub fn game(&self, k: usize) -> &[u8] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1].1 };
+        &self.games[start..self.ends[k].1]
     }
 }

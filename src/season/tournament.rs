@@ -15,6 +15,7 @@ use crate::{
         error::{Error, Result},
         game::Game,
     },
+    external::process::cleanup,
     season::{
         journal::Journal,
         plan::Plan,
@@ -52,6 +53,9 @@ pub struct Summary {
     pub resumed: u64,
     /// Workers abandoned by the watchdog (their chunks were replayed).
     pub abandoned: usize,
+    /// The signal that stopped the season before its end, if one did: the
+    /// games finished before it are saved and counted.
+    pub interrupted: Option<i32>,
 }
 
 /// Runs (or resumes) the season of `plan` and writes its reports.
@@ -64,7 +68,13 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     );
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let dir = opts.reports.join(&plan.name);
-    let (journal, old) = Journal::open(&dir, &plan.describe(), opts.fresh, &names)?;
+    let (journal, resumed) = Journal::open(&dir, &plan.describe(), opts.fresh, &names)?;
+    let mut old = resumed.journaled;
+    let mut from_file = Vec::new();
+    for (scored, line) in resumed.pending {
+        from_file.push((scored.index, line));
+        old.push(scored);
+    }
     check_journal(&fixtures, &old, &dir)?;
 
     let done: HashSet<u64> = old.iter().map(|r| r.index).collect();
@@ -88,13 +98,14 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         jobs,
         bar.clone(),
     ));
-    let (new, abandoned) = workers::play_all(&shared, jobs, journal)?;
+    let _season = cleanup::SeasonRunning::start();
+    let outcome = workers::play_all(&shared, jobs, journal, from_file)?;
     bar.finish_and_clear();
 
-    let played = new.len() as u64;
+    let played = outcome.scored.len() as u64;
     let resumed = old.len() as u64;
     let mut records = old;
-    records.extend(new);
+    records.extend(outcome.scored);
     records.sort_by_key(|r| r.index);
     let standings = Standings::new(&names, &records);
     let header = Header {
@@ -110,7 +121,8 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         dir,
         played,
         resumed,
-        abandoned,
+        abandoned: outcome.abandoned,
+        interrupted: outcome.interrupted,
     })
 }
 

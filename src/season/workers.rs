@@ -34,7 +34,10 @@ use crate::{
         referee::Played,
         seat::BySeat,
     },
-    external::{process::Log, Launch},
+    external::{
+        process::{cleanup, Log},
+        Launch,
+    },
     season::{
         journal::Journal,
         plan::{BotKind, Plan},
@@ -167,7 +170,7 @@ pub struct Shared<G: Game> {
     makers: Vec<Maker<G>>,
     names: Vec<String>,
     /// The games to play, in schedule order, cut into chunks of `chunk`.
-    pending: Vec<Fixture>,
+    to_play: Vec<Fixture>,
     chunk: usize,
     /// The next chunk nobody has taken.
     next: AtomicUsize,
@@ -179,20 +182,20 @@ pub struct Shared<G: Game> {
 }
 
 impl<G: Game> Shared<G> {
-    /// The games `pending` of `plan`, to be played by `jobs` workers.
+    /// The games `to_play` of `plan`, to be played by `jobs` workers.
     pub fn new(
         plan: Plan<G>,
         makers: Vec<Maker<G>>,
-        pending: Vec<Fixture>,
+        to_play: Vec<Fixture>,
         jobs: usize,
         bar: ProgressBar,
     ) -> Self {
         Shared {
-            chunk: chunk_size(pending.len(), jobs),
+            chunk: chunk_size(to_play.len(), jobs),
             names: plan.bots.iter().map(|b| b.name.clone()).collect(),
             plan,
             makers,
-            pending,
+            to_play,
             next: AtomicUsize::new(0),
             replays: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
@@ -201,12 +204,12 @@ impl<G: Game> Shared<G> {
     }
 
     fn chunks(&self) -> usize {
-        self.pending.len().div_ceil(self.chunk)
+        self.to_play.len().div_ceil(self.chunk)
     }
 
     fn fixtures(&self, c: usize) -> &[Fixture] {
         let start = c * self.chunk;
-        &self.pending[start..(start + self.chunk).min(self.pending.len())]
+        &self.to_play[start..(start + self.chunk).min(self.to_play.len())]
     }
 }
 
@@ -220,15 +223,20 @@ struct Slot {
     abandoned: AtomicBool,
 }
 
-/// A chunk of played games: their journal lines and their scores.
-struct Chunk {
+/// Consecutive games of one chunk, played: their journal lines and scores.
+/// A worker sends a piece when its chunk is done, and at least every
+/// [`PIECE_TIME`] while it plays, so every finished game reaches a file soon.
+struct Piece {
     lines: Lines,
     scored: Vec<Scored>,
 }
 
-/// A worker: takes chunks (replays first) until none is left, and sends
-/// each played chunk to the writer.
-fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<(usize, Chunk)>) {
+/// How long a finished game may wait in a worker before it is sent.
+const PIECE_TIME: Duration = Duration::from_millis(500);
+
+/// A worker: takes chunks (replays first) until none is left, and sends the
+/// games it plays to the writer in pieces.
+fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Piece>) {
     let mut lineup = Lineup::default();
     loop {
         if shared.stop.load(Ordering::Relaxed) || slot.abandoned.load(Ordering::Relaxed) {
@@ -247,30 +255,31 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<(usize, Chun
             },
         };
         slot.chunk.store(c, Ordering::Relaxed);
-        let Some(chunk) = play_chunk(shared, &mut lineup, slot, c, hosted) else {
-            return; // abandoned meanwhile: a replay plays this chunk
-        };
-        if tx.send((c, chunk)).is_err() {
+        if !play_chunk(shared, &mut lineup, slot, c, hosted, tx) {
             return;
         }
     }
 }
 
-/// Plays chunk `c` and formats its journal lines; `None` if the worker was
-/// abandoned while playing it.
+/// Plays chunk `c`, sending its games in pieces; `false` when the worker
+/// must stop (abandoned, interrupted, or the writer is gone).
 fn play_chunk<G: Game>(
     shared: &Shared<G>,
     lineup: &mut Lineup<G>,
     slot: &Slot,
     c: usize,
     hosted: bool,
-) -> Option<Chunk> {
+    tx: &mpsc::Sender<Piece>,
+) -> bool {
     let fixtures = shared.fixtures(c);
-    let mut chunk = Chunk {
-        lines: Lines::default(),
-        scored: Vec::with_capacity(fixtures.len()),
-    };
     let (plan, makers) = (&shared.plan, &shared.makers);
+    let new_piece = || Piece {
+        lines: Lines::default(),
+        scored: Vec::new(),
+    };
+    let mut piece = new_piece();
+    let mut piece_start = Instant::now();
+    let send = |piece: Piece| piece.scored.is_empty() || tx.send(piece).is_ok();
     for fx in fixtures {
         let start = Instant::now();
         let played = if hosted {
@@ -279,9 +288,16 @@ fn play_chunk<G: Game>(
             play_fixture(plan, makers, lineup, fx, &slot.watch)
         };
         if slot.abandoned.load(Ordering::Relaxed) {
-            return None;
+            return false; // a replay plays this chunk again
         }
-        let ms = start.elapsed().as_secs_f64() * 1e3;
+        if cleanup::interrupted().is_some() {
+            // this game may have ended because the signal killed its bots:
+            // keep only what finished before it
+            send(piece);
+            return false;
+        }
+        let now = Instant::now();
+        let ms = (now - start).as_secs_f64() * 1e3;
         let finished = Finished {
             index: fx.index,
             pair: fx.pair,
@@ -290,20 +306,29 @@ fn play_chunk<G: Game>(
             seed: fx.seed,
             played: &played,
         };
-        chunk.lines.push(&finished, ms);
-        chunk.scored.push(finished.scored());
+        piece.lines.push(&finished, ms);
+        piece.scored.push(finished.scored());
+        if now - piece_start >= PIECE_TIME {
+            shared.bar.inc(piece.scored.len() as u64);
+            if !send(std::mem::replace(&mut piece, new_piece())) {
+                return false;
+            }
+            piece_start = now;
+        }
     }
-    shared.bar.inc(fixtures.len() as u64);
-    Some(chunk)
+    shared.bar.inc(piece.scored.len() as u64);
+    send(piece)
 }
 
 /// How often the watchdog looks at the workers' calls.
 const WATCHDOG_TICK: Duration = Duration::from_millis(10);
+/// How long the writer waits for the workers' last games after a signal.
+const INTERRUPT_GRACE: Duration = Duration::from_secs(1);
 
 /// Starts a worker thread with a slot of its own.
 fn spawn_worker<G: Game>(
     shared: &Arc<Shared<G>>,
-    tx: &mpsc::Sender<(usize, Chunk)>,
+    tx: &mpsc::Sender<Piece>,
 ) -> Result<(Arc<Slot>, thread::JoinHandle<()>)> {
     let slot = Arc::new(Slot {
         chunk: AtomicUsize::new(usize::MAX),
@@ -317,43 +342,63 @@ fn spawn_worker<G: Game>(
     Ok((slot, handle))
 }
 
+/// What playing the pending games gave.
+pub struct Outcome {
+    /// The scores of the games played now.
+    pub scored: Vec<Scored>,
+    /// Workers abandoned by the watchdog.
+    pub abandoned: usize,
+    /// The signal that stopped the season early, if one did.
+    pub interrupted: Option<i32>,
+}
+
 /// Plays every pending game on `jobs` workers; this thread journals the
-/// chunks in schedule order and watches the workers' calls. Returns the
-/// scores and how many workers were abandoned.
+/// games in schedule order and watches the workers' calls. `resumed` are
+/// games an earlier run finished out of order (`pending.jsonl`): they go
+/// into the journal when their turn comes.
 pub fn play_all<G: Game>(
     shared: &Arc<Shared<G>>,
     jobs: usize,
-    mut journal: Journal,
-) -> Result<(Vec<Scored>, usize)> {
-    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+    journal: Journal,
+    resumed: Vec<(u64, String)>,
+) -> Result<Outcome> {
+    let (tx, rx) = mpsc::channel::<Piece>();
     let mut workers = Vec::new();
     for _ in 0..jobs.min(shared.chunks()) {
         workers.push(spawn_worker(shared, &tx)?);
     }
     let mut watchdog = Watchdog::default();
-    let result = (|| -> Result<Vec<Scored>> {
-        let total = shared.chunks();
-        let mut waiting = BTreeMap::new();
-        let mut next = 0;
-        let mut scored = Vec::with_capacity(shared.pending.len());
-        while next < total {
+    let mut writer = Writer::new(journal, &shared.to_play, resumed)?;
+    let mut interrupted = None;
+    let result = (|| -> Result<()> {
+        let mut grace_until = None;
+        while writer.received < shared.to_play.len() {
             match rx.recv_timeout(WATCHDOG_TICK) {
-                Ok((c, chunk)) => {
-                    // a chunk can come twice when a slow worker was abandoned
-                    // just as it finished; the first copy counts
-                    if c >= next {
-                        waiting.entry(c).or_insert(chunk);
-                    }
-                }
+                Ok(piece) => writer.accept(piece)?,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            while let Some(chunk) = waiting.remove(&next) {
-                journal.append_lines(&chunk.lines)?;
-                scored.extend(chunk.scored);
-                next += 1;
+            while let Ok(piece) = rx.try_recv() {
+                writer.accept(piece)?;
             }
-            journal.flush()?;
+            writer.journal.flush()?;
+            if let Some(sig) = cleanup::interrupted() {
+                // save what the workers finished before the signal, then stop
+                interrupted = Some(sig);
+                shared.stop.store(true, Ordering::Relaxed);
+                let until = *grace_until.get_or_insert(Instant::now() + INTERRUPT_GRACE);
+                let busy = workers
+                    .iter()
+                    .enumerate()
+                    .any(|(i, (_, h))| !watchdog.abandoned.contains(&i) && !h.is_finished());
+                if !busy || Instant::now() >= until {
+                    while let Ok(piece) = rx.try_recv() {
+                        writer.accept(piece)?;
+                    }
+                    return writer.journal.flush();
+                }
+                continue;
+            }
             for stuck in watchdog.stuck(&workers) {
                 let (slot, _) = &workers[stuck];
                 slot.abandoned.store(true, Ordering::Relaxed);
@@ -367,24 +412,174 @@ pub fn play_all<G: Game>(
                 workers.push(spawn_worker(shared, &tx)?);
             }
         }
-        if scored.len() != shared.pending.len() {
+        if writer.received != shared.to_play.len() {
             return Err(Error::System(format!(
                 "only {} of {} games finished",
-                scored.len(),
-                shared.pending.len()
+                writer.received,
+                shared.to_play.len()
             )));
         }
-        Ok(scored)
+        Ok(())
     })();
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
-    // wait for the workers that are not stuck, so their bots are gone
-    for (i, (_, handle)) in workers.into_iter().enumerate() {
-        if !watchdog.abandoned.contains(&i) {
-            let _ = handle.join();
+    if interrupted.is_none() {
+        // wait for the workers that are not stuck, so their bots are gone
+        for (i, (_, handle)) in workers.into_iter().enumerate() {
+            if !watchdog.abandoned.contains(&i) {
+                let _ = handle.join();
+            }
         }
     }
-    result.map(|s| (s, watchdog.abandoned.len()))
+    result?;
+    let complete = interrupted.is_none() && writer.is_complete();
+    let scored = writer.scored;
+    if complete {
+        writer.journal.finish()?;
+    }
+    Ok(Outcome {
+        scored,
+        abandoned: watchdog.abandoned.len(),
+        interrupted,
+    })
+}
+
+/// Puts games into the journal in schedule order, whatever order they come in.
+struct Writer {
+    journal: Journal,
+    /// Every game index this run writes, ascending: the games to play and
+    /// those an earlier run left in `pending.jsonl`.
+    order: Vec<u64>,
+    /// How many of `order` are written.
+    next: usize,
+    /// Lines from `pending.jsonl`, by game index.
+    from_file: HashMap<u64, String>,
+    /// Pieces that came before their turn, by the index of their first
+    /// unwritten game, with the position of that game in the piece.
+    waiting: BTreeMap<u64, (Piece, usize)>,
+    /// Which games to play have been received (a replayed chunk may repeat
+    /// some): one bit per index from the first game to play.
+    seen: Vec<u64>,
+    seen_base: u64,
+    /// How many games to play have been received.
+    received: usize,
+    scored: Vec<Scored>,
+}
+
+impl Writer {
+    fn new(journal: Journal, to_play: &[Fixture], resumed: Vec<(u64, String)>) -> Result<Self> {
+        let seen_base = to_play.first().map_or(0, |f| f.index);
+        let span = to_play.last().map_or(0, |f| f.index - seen_base + 1);
+        let mut order: Vec<u64> = to_play.iter().map(|f| f.index).collect();
+        order.extend(resumed.iter().map(|(i, _)| *i));
+        order.sort_unstable();
+        let mut writer = Writer {
+            journal,
+            order,
+            next: 0,
+            from_file: resumed.into_iter().collect(),
+            waiting: BTreeMap::new(),
+            seen: vec![0; span.div_ceil(64) as usize],
+            seen_base,
+            received: 0,
+            scored: Vec::with_capacity(to_play.len()),
+        };
+        // pending games from an earlier run at the head of the order go in now
+        writer.advance()?;
+        Ok(writer)
+    }
+
+    /// Takes a piece from a worker: its timing lines at once, its games into
+    /// the journal if it is their turn, else into `pending.jsonl` until it is.
+    fn accept(&mut self, piece: Piece) -> Result<()> {
+        let mut piece = self.without_repeats(piece);
+        if piece.scored.is_empty() {
+            return Ok(());
+        }
+        self.received += piece.scored.len();
+        self.journal.append_timing(&piece.lines.timing)?;
+        let first = piece.lines.ends[0].0;
+        if self.order.get(self.next) != Some(&first) {
+            self.journal.append_pending(&piece.lines.games)?;
+        }
+        self.scored.append(&mut piece.scored);
+        self.waiting.insert(first, (piece, 0));
+        self.advance()
+    }
+
+    /// Drops games already received: a chunk replayed after its worker was
+    /// abandoned may repeat games that worker had sent.
+    fn without_repeats(&mut self, piece: Piece) -> Piece {
+        let mut first_time = |index: u64| {
+            let bit = index - self.seen_base;
+            let word = &mut self.seen[(bit / 64) as usize];
+            let fresh = *word & (1 << (bit % 64)) == 0;
+            *word |= 1 << (bit % 64);
+            fresh
+        };
+        let fresh: Vec<bool> = piece
+            .lines
+            .ends
+            .iter()
+            .map(|(i, _)| first_time(*i))
+            .collect();
+        if fresh.iter().all(|f| *f) {
+            return piece;
+        }
+        let mut kept = Piece {
+            lines: Lines::default(),
+            scored: Vec::new(),
+        };
+        for (k, keep) in fresh.into_iter().enumerate() {
+            if keep {
+                kept.lines.games.extend_from_slice(piece.lines.game(k));
+                kept.lines
+                    .ends
+                    .push((piece.lines.ends[k].0, kept.lines.games.len()));
+                kept.scored.push(piece.scored[k].clone());
+            }
+        }
+        // timing lines are not needed for games that repeat; keep them all
+        kept.lines.timing = piece.lines.timing;
+        kept
+    }
+
+    /// Writes every game whose turn has come.
+    fn advance(&mut self) -> Result<()> {
+        while let Some(&index) = self.order.get(self.next) {
+            if let Some(line) = self.from_file.remove(&index) {
+                self.journal.append_games(line.as_bytes())?;
+                self.next += 1;
+                continue;
+            }
+            let Some((piece, mut k)) = self.waiting.remove(&index) else {
+                break;
+            };
+            // the piece's games that follow in order, written at once
+            let from = k;
+            while k < piece.lines.len() && self.order.get(self.next) == Some(&piece.lines.ends[k].0)
+            {
+                k += 1;
+                self.next += 1;
+            }
+            let start = if from == 0 {
+                0
+            } else {
+                piece.lines.ends[from - 1].1
+            };
+            self.journal
+                .append_games(&piece.lines.games[start..piece.lines.ends[k - 1].1])?;
+            if k < piece.lines.len() {
+                self.waiting.insert(piece.lines.ends[k].0, (piece, k));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether every game of the order is in the journal.
+    fn is_complete(&self) -> bool {
+        self.next == self.order.len()
+    }
 }
 
 /// Finds worker calls that have run past their limit.
@@ -422,5 +617,133 @@ impl Watchdog {
             }
         }
         stuck
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        core::{game::GameResult, referee, referee::Termination},
+        games::{bidding::Bid, Bidding},
+        season::journal::{read_records, Journal},
+    };
+
+    const NAMES: [&str; 2] = ["a", "b"];
+
+    /// A piece of the games `indices`, each a one-turn bidding game.
+    fn piece(indices: &[u64]) -> Piece {
+        let names: Vec<String> = NAMES.map(String::from).to_vec();
+        let played = referee::Played::<Bidding> {
+            turns: vec![BySeat::new(Some(Bid(1)), Some(Bid(2)))],
+            goals: BySeat::new(0, 100),
+            result: GameResult::Second,
+            termination: Termination::Normal,
+        };
+        let mut p = Piece {
+            lines: Lines::default(),
+            scored: Vec::new(),
+        };
+        for &index in indices {
+            let f = Finished {
+                index,
+                pair: 0,
+                seats: BySeat::new(0, 1),
+                names: &names,
+                seed: index,
+                played: &played,
+            };
+            p.lines.push(&f, 1.0);
+            p.scored.push(f.scored());
+        }
+        p
+    }
+
+    fn fixtures(indices: &[u64]) -> Vec<Fixture> {
+        indices
+            .iter()
+            .map(|&index| Fixture {
+                index,
+                pair: 0,
+                seats: BySeat::new(0, 1),
+                seed: index,
+            })
+            .collect()
+    }
+
+    fn indices(path: &std::path::Path) -> Vec<u64> {
+        read_records(path)
+            .unwrap()
+            .iter()
+            .map(|r| r.index)
+            .collect()
+    }
+
+    #[test]
+    fn games_finished_out_of_order_reach_a_file_at_once_and_the_journal_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let season = serde_json::json!({"name": "t"});
+        let names: Vec<String> = NAMES.map(String::from).to_vec();
+        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
+        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2, 3, 4, 5]), Vec::new()).unwrap();
+        for p in [&[3, 4][..], &[5], &[0, 1]] {
+            w.accept(piece(p)).unwrap();
+            w.journal.flush().unwrap();
+        }
+        let (games, pending) = (
+            dir.path().join("games.jsonl"),
+            dir.path().join("pending.jsonl"),
+        );
+        assert_eq!(
+            indices(&games),
+            [0, 1],
+            "in order, up to the missing game 2"
+        );
+        assert_eq!(indices(&pending), [3, 4, 5], "the rest is on disk too");
+        drop(w); // as if the process stopped here
+
+        // resume: 3, 4, 5 count as played and enter the journal after game 2
+        let (journal, resumed) = Journal::open(dir.path(), &season, false, &names).unwrap();
+        let from_file: Vec<(u64, String)> = resumed
+            .pending
+            .iter()
+            .map(|(s, line)| (s.index, line.clone()))
+            .collect();
+        assert_eq!(resumed.journaled.len(), 2);
+        assert_eq!(
+            from_file.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [3, 4, 5]
+        );
+        let mut w = Writer::new(journal, &fixtures(&[2]), from_file).unwrap();
+        w.accept(piece(&[2])).unwrap();
+        assert!(w.is_complete());
+        w.journal.finish().unwrap();
+        assert_eq!(indices(&games), [0, 1, 2, 3, 4, 5]);
+        assert!(
+            !pending.exists(),
+            "a complete season leaves no pending file"
+        );
+        // byte for byte what one in-order run writes
+        let text = std::fs::read_to_string(&games).unwrap();
+        let mut once = Lines::default();
+        let all = piece(&[0, 1, 2, 3, 4, 5]);
+        once.games.extend_from_slice(&all.lines.games);
+        assert_eq!(text.as_bytes(), &once.games[..]);
+    }
+
+    #[test]
+    fn a_replayed_chunk_repeats_no_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = NAMES.map(String::from).to_vec();
+        let season = serde_json::json!({"name": "t"});
+        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
+        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2]), Vec::new()).unwrap();
+        w.accept(piece(&[0])).unwrap();
+        // the abandoned worker had sent game 0; the replay sends 0, 1, 2
+        w.accept(piece(&[0, 1, 2])).unwrap();
+        assert_eq!(w.received, 3);
+        assert!(w.is_complete());
+        w.journal.finish().unwrap();
+        assert_eq!(indices(&dir.path().join("games.jsonl")), [0, 1, 2]);
     }
 }
