@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The most worker threads `--jobs` takes (`ladder::season::plan::MAX_JOBS`).
+const MAX_JOBS: i64 = ladder::season::plan::MAX_JOBS as i64;
+
 /// ladder: run tournaments between bots for small two-player games.
 #[derive(Debug, Parser)]
 #[command(name = "ladder", version, about, long_about = None)]
@@ -21,6 +24,13 @@ pub enum Command {
     Run {
         /// The season config, e.g. configs/breakthrough.toml (keys: docs/CONFIG.md).
         config: PathBuf,
+        /// Worker threads, at most 1024 (default: the config's `jobs`, else every core).
+        /// Results do not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
+        jobs: Option<u32>,
+        /// Discard earlier results of this season instead of resuming.
+        #[arg(long)]
+        fresh: bool,
         #[command(flatten)]
         run: RunArgs,
         /// Play at most this many new games now; a later run resumes the rest.
@@ -47,6 +57,9 @@ pub enum Command {
         seed: u64,
         #[command(flatten)]
         time: TimeArgs,
+        /// Worker threads, at most 1024 (default: every core). Results do not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
+        jobs: Option<u32>,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -95,15 +108,9 @@ pub enum Command {
     },
 }
 
-/// Options shared by `run` and `match`.
+/// Where results go and what the terminal shows, for `run` and `match`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Worker threads (default: the config's `jobs`, else every core). Results do not depend on it.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub jobs: Option<u32>,
-    /// Discard earlier results of this season instead of resuming.
-    #[arg(long)]
-    pub fresh: bool,
     /// The folder that holds one folder of results per season.
     #[arg(long, default_value = "reports", value_name = "DIR")]
     pub reports: PathBuf,

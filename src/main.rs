@@ -28,9 +28,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run {
             config,
+            jobs,
+            fresh,
             run,
             max_games,
-        } => run_season(&config, &run, max_games),
+        } => run_season(&config, options(&run, jobs, max_games, fresh)),
         Command::Match {
             game,
             first,
@@ -38,8 +40,16 @@ fn main() -> ExitCode {
             games,
             seed,
             time,
+            jobs,
             run,
-        } => play_match(&game, [first, second], games, seed, &time, &run),
+        } => play_match(
+            &game,
+            [first, second],
+            games,
+            seed,
+            &time,
+            options(&run, jobs, None, true),
+        ),
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
         Command::Check {
@@ -51,7 +61,8 @@ fn main() -> ExitCode {
         } => check_bot(game.as_deref(), &protocol, games, &time, &command),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        // a closed pipe (`ladder list bots | head -1`) is no failure
+        Ok(()) | Err(Error::ClosedOutput) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(err.exit_code())
@@ -59,9 +70,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn options(run: &RunArgs, max_games: Option<u64>, fresh: bool) -> Options {
+fn options(run: &RunArgs, jobs: Option<u32>, max_games: Option<u64>, fresh: bool) -> Options {
     Options {
-        jobs: run.jobs.map(|j| j as usize),
+        jobs: jobs.map(|j| j as usize),
         fresh,
         reports: run.reports.clone(),
         progress: !run.quiet,
@@ -84,12 +95,11 @@ fn time_control(t: &TimeArgs) -> Result<TimeControl> {
 }
 
 /// `ladder run CONFIG`
-fn run_season(path: &Path, run: &RunArgs, max_games: Option<u64>) -> Result<()> {
+fn run_season(path: &Path, opts: Options) -> Result<()> {
     let file = ConfigFile::read(path)?;
     let game = file.game()?;
     let kind = GameKind::from_name(game.get_ref())
         .ok_or_else(|| file.error(Some(game.span()), catalog::unknown_game(game.get_ref())))?;
-    let opts = options(run, max_games, run.fresh);
     let summary = kind.visit(RunConfig {
         file: &file,
         opts: &opts,
@@ -117,10 +127,9 @@ fn play_match(
     games: u32,
     seed: u64,
     time: &TimeArgs,
-    run: &RunArgs,
+    opts: Options,
 ) -> Result<()> {
     let kind = GameKind::named(game)?;
-    let opts = options(run, None, true);
     let referee = Referee {
         max_plies: Referee::DEFAULT_MAX_PLIES,
         time: time_control(time)?,
@@ -154,29 +163,42 @@ impl GameVisitor for RunMatch<'_> {
 /// Prints the standings; a season stopped by a signal is an error after that
 /// (exit 128 + the signal).
 fn finish(s: &Summary) -> Result<()> {
-    print_summary(s);
+    print_summary(s)?;
     match s.interrupted {
         Some(signal) => Err(Error::Interrupted { signal }),
         None => Ok(()),
     }
 }
 
-fn print_summary(s: &Summary) {
-    print!(
-        "{}",
-        ladder::season::report::terminal(&s.header, &s.standings)
-    );
-    println!(
-        "\n{} games played now, {} resumed from the journal; reports in {}",
+fn print_summary(s: &Summary) -> Result<()> {
+    let mut text = ladder::season::report::terminal(&s.header, &s.standings);
+    text.push_str(&format!(
+        "\n{} games played now, {} resumed from the journal; reports in {}\n",
         s.played,
         s.resumed,
         s.dir.display()
-    );
+    ));
     if s.abandoned > 0 {
-        println!(
-            "{} worker(s) were stuck in a bot that would not return; their games were replayed",
+        text.push_str(&format!(
+            "{} worker(s) were stuck in a bot that would not return; their games were replayed\n",
             s.abandoned
-        );
+        ));
+    }
+    out(&text)
+}
+
+/// Writes `text` to standard output. A reader that has gone (a closed pipe)
+/// ends ladder quietly; any other failure (a full disk) is an error.
+fn out(text: &str) -> Result<()> {
+    use std::io::{ErrorKind, Write};
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Error::ClosedOutput),
+        Err(e) => Err(Error::io("writing", "standard output")(e)),
     }
 }
 
@@ -211,7 +233,7 @@ fn check_bot(
         time: time_control(time)?,
         games,
     })?;
-    print!("{}", report.render());
+    out(&report.render())?;
     if report.problems() > 0 {
         return Err(Error::BotFailed {
             problems: report.problems(),
@@ -249,8 +271,7 @@ fn solve(game: &str, args: &[String]) -> Result<()> {
     let solve = kind
         .solve()
         .ok_or_else(|| Error::Usage(catalog::no_solver(game)))?;
-    print!("{}", solve(args)?);
-    Ok(())
+    out(&solve(args)?)
 }
 
 /// `ladder list games|bots`
@@ -260,7 +281,7 @@ fn list(what: ListWhat, game: Option<&str>) -> Result<()> {
         None => GameKind::ALL.to_vec(),
     };
     for kind in kinds {
-        print!("{}", kind.visit(Describe { what, kind }));
+        out(&kind.visit(Describe { what, kind }))?;
     }
     Ok(())
 }

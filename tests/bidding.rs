@@ -360,7 +360,8 @@ fn the_committed_report_reproduction_is_what_the_config_gives() {
 }
 
 #[test]
-fn table_bots_refuse_budgets_too_large_for_their_tables_by_forfeit() {
+fn table_bots_refuse_budgets_too_large_for_their_tables() {
+    // when the config is read: exit 2 at the bot's line, nothing played
     let tmp = tempfile::TempDir::new().unwrap();
     let cfg = tmp.path().join("big.toml");
     std::fs::write(
@@ -376,13 +377,21 @@ fn table_bots_refuse_budgets_too_large_for_their_tables_by_forfeit() {
         .arg("--reports")
         .arg(tmp.path())
         .assert()
-        .success();
-    let journal = std::fs::read_to_string(tmp.path().join("big/games.jsonl")).unwrap();
-    assert_eq!(journal.lines().count(), 2);
-    for line in journal.lines() {
-        assert!(
-            line.contains("dp and optimal support money up to 2000"),
-            "{line}"
-        );
+        .code(2)
+        .stderr(predicate::str::contains(
+            "big.toml:8:11: key `bot.builtin`: dp and optimal support money up to 2000",
+        ));
+    assert!(!tmp.path().join("big/games.jsonl").exists());
+    // and a game started anyway (a bot made outside a season) forfeits
+    let big = Bidding::new(&BiddingParams {
+        money: 5000,
+        ..BiddingParams::default()
+    })
+    .unwrap();
+    for name in ["optimal", "dp"] {
+        let mut b = bot(name);
+        assert!(b.plays(&big).is_err());
+        let e = b.new_game(&big, Seat::First, 1).unwrap_err();
+        assert!(e.to_string().contains("support money up to 2000"), "{e}");
     }
 }

@@ -380,3 +380,104 @@ fn help_describes_the_commands() {
         .success()
         .stdout(predicate::str::contains("--jobs"));
 }
+
+#[test]
+fn jobs_are_bounded_with_a_clear_message() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("j.toml");
+    let text = fs::read_to_string(config("troops")).unwrap();
+    fs::write(&cfg, text.replace("[season]", "[season]\njobs = 100000")).unwrap();
+    run(&cfg, tmp.path(), &[])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "key `season.jobs`: jobs must be 1..=1024, got 100000",
+        ));
+    run(&config("troops"), tmp.path(), &["--jobs", "5000"])
+        .code(2)
+        .stderr(predicate::str::contains("5000 is not in 1..=1024"));
+    // more workers than games: only as many as there are games start
+    run(
+        &config("troops"),
+        tmp.path(),
+        &["--jobs", "1000", "--max-games", "4", "-q"],
+    )
+    .success();
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_and_a_full_disk_is_an_error() {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .args(["list", "bots"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before ladder writes
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if Path::new("/dev/full").exists() {
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+            .args(["list", "bots"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("error: writing standard output"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn solving_a_finished_position_says_the_game_is_over() {
+    for (position, who) in [("0", "player 1 has won"), ("10", "player 2 has won")] {
+        ladder()
+            .args(["solve", "bidding", "--position", position])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!("the game is over: {who}")));
+    }
+    ladder()
+        .args(["solve", "bidding", "--money1", "0", "--money2", "0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("a draw, both players are broke"));
+}
+
+#[test]
+fn only_run_offers_fresh() {
+    let help = |cmd: &str| {
+        let out = ladder().args([cmd, "--help"]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(help("run").contains("--fresh"));
+    let m = help("match");
+    assert!(!m.contains("--fresh"), "a match is always afresh:\n{m}");
+    assert!(!m.contains("config"), "match has no config:\n{m}");
+}
+
+#[test]
+fn a_bot_that_cannot_play_the_setting_is_refused_when_the_config_is_read() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("big.toml");
+    let text = fs::read_to_string(config("bidding")).unwrap();
+    fs::write(&cfg, text.replace("money = 100", "money = 1000000")).unwrap();
+    let reports = tmp.path().join("reports");
+    run(&cfg, &reports, &[]).code(2).stderr(
+        predicate::str::contains("key `bot.builtin`: dp and optimal support money up to 2000")
+            .and(predicate::str::contains("big.toml:")),
+    );
+    assert!(!reports.exists(), "nothing written");
+}

@@ -670,3 +670,43 @@ fn seeded_external_bots_give_the_same_journal_for_any_jobs() {
     );
     assert_no_bot_left("jobs-same");
 }
+
+#[test]
+fn a_hackerrank_bot_that_exits_without_a_bid_is_bad_output_and_crashes_say_how() {
+    let tmp = TempDir::new().unwrap();
+    ladder()
+        .args([
+            "match",
+            "bidding",
+            "hackerrank:true",
+            "random",
+            "--games",
+            "2",
+            "-q",
+        ])
+        .arg("--reports")
+        .arg(tmp.path())
+        .assert()
+        .success();
+    let text =
+        fs::read_to_string(tmp.path().join("match-bidding-true-vs-random/games.jsonl")).unwrap();
+    for line in text.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(g["termination"]["reason"], "bad-output", "{g}");
+        assert_eq!(
+            g["termination"]["detail"], "the program exited without printing a bid",
+            "{g}"
+        );
+    }
+    // a line-protocol bot that exits: its code, and what ladder was doing
+    let cfg = season(tmp.path(), "troops", "--crash-at 1", "crashhow", 2);
+    let reports = tmp.path().join("crashhow");
+    run_season(&cfg, &reports).success();
+    let g = &journal(&reports)[0];
+    let detail = g["termination"]["detail"].as_str().unwrap();
+    assert!(
+        detail.ends_with("exited with code 3 while ladder waited for its move"),
+        "{detail}"
+    );
+    assert_no_bot_left("crashhow");
+}

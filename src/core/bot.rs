@@ -44,12 +44,13 @@ pub enum Crash {
     #[error("cannot start `{command}`: {error}")]
     CannotStart { command: String, error: String },
     /// The process ended, or closed its output, while ladder needed it.
-    #[error("`{command}` {how} {during}")]
+    #[error("`{command}` {} {during}", ended(*.exit))]
     Ended {
         command: String,
-        /// `exited (exit status: 3)` or `closed its output`.
-        how: String,
-        /// What ladder was doing: `while being written to`, `move`.
+        /// How it ended: its exit status, `None` while it still runs with
+        /// its output closed.
+        exit: Option<Exit>,
+        /// What ladder was doing: `while ladder waited for its move`.
         during: String,
     },
     /// An in-process bot panicked.
@@ -64,6 +65,24 @@ pub enum Crash {
     /// The bot cannot play this game's setting (a table too large, no move it knows).
     #[error("{0}")]
     Unplayable(String),
+}
+
+/// How a process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal ended it.
+    Signal(i32),
+}
+
+/// "exited with code 3", "was ended by signal 9", "closed its output".
+fn ended(exit: Option<Exit>) -> String {
+    match exit {
+        Some(Exit::Code(c)) => format!("exited with code {c}"),
+        Some(Exit::Signal(s)) => format!("was ended by signal {s}"),
+        None => "closed its output".to_string(),
+    }
 }
 
 /// How an answer broke the protocol.
@@ -81,6 +100,9 @@ pub enum BadOutput {
     /// A line nobody asked for.
     #[error("unrequested output `{0}`")]
     Unrequested(String),
+    /// The program exited cleanly without answering (HackerRank bots).
+    #[error("the program exited without printing a bid")]
+    NoBid,
     /// A line longer than the limit, in bytes.
     #[error("a line longer than {0} bytes")]
     TooLong(usize),
@@ -122,6 +144,13 @@ pub trait Bot<G: Game>: Send {
 
     /// Called once with the final goal values.
     fn game_over(&mut self, _game: &G, _goals: BySeat<i32>) {}
+
+    /// Whether the bot can play games that start like `start` (a table-based
+    /// bot has a size limit, say); asked once when a season is planned, so a
+    /// setting no game could be played with is refused before any game.
+    fn plays(&self, _start: &G) -> Result<(), Invalid> {
+        Ok(())
+    }
 
     /// Whether the bot stops waiting by itself at the limit of every call (an
     /// external program read with deadlines), so the watchdog leaves it more slack.

@@ -100,6 +100,10 @@ pub enum Error {
     /// `ladder check` found problems with a bot (listed on stdout).
     #[error("the bot has {problems} problem(s); see above")]
     BotFailed { problems: usize },
+    /// The reader of standard output has gone (`ladder list bots | head -1`):
+    /// ladder stops quietly, with exit code 0.
+    #[error("standard output was closed")]
+    ClosedOutput,
     /// The machine refused something ladder needs (a thread, say).
     #[error("{0}")]
     System(String),
@@ -118,6 +122,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Interrupted { signal } => u8::try_from(128 + signal).unwrap_or(1),
+            Error::ClosedOutput => 0,
             Error::Config(_) | Error::Usage(_) | Error::Mismatch(_) => 2,
             Error::Io { .. }
             | Error::Journal { .. }

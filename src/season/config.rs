@@ -21,7 +21,7 @@ use crate::{
     },
     external::line_protocol,
     season::{
-        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
+        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
         schedule::Format,
     },
 };
@@ -187,6 +187,10 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             return Err(src.error(Some(b.name.span()), format!("two bots are named `{name}`")));
         }
         let (spec, kind) = plan_bot(src, roster, b)?;
+        if let BotKind::Builtin(factory) = &kind {
+            let span = b.builtin.as_ref().map(|s| s.span());
+            factory().plays(&start).map_err(|e| src.error(span, e))?;
+        }
         bots.push(PlannedBot {
             name: name.clone(),
             spec,
@@ -238,8 +242,11 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
     let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match s.jobs {
-        Some(j) if *j.get_ref() == 0 => {
-            return Err(src.error(Some(j.span()), "jobs must be at least 1"))
+        Some(j) if *j.get_ref() == 0 || *j.get_ref() > MAX_JOBS as usize => {
+            return Err(src.error(
+                Some(j.span()),
+                format!("jobs must be 1..={MAX_JOBS}, got {}", j.get_ref()),
+            ))
         }
         j => j.map(Spanned::into_inner),
     };

@@ -20,6 +20,10 @@ use crate::{
     season::schedule::Format,
 };
 
+/// The most worker threads a season may ask for (`jobs`, `--jobs`): more
+/// only costs memory and start-up time, on any machine ladder runs on.
+pub const MAX_JOBS: u32 = 1024;
+
 /// Every way to make a bot of game `G`: its own built-in bots (the generic
 /// `random` comes on top) and the protocols it speaks beyond the line protocol.
 pub struct Roster<G: Game> {
@@ -240,6 +244,11 @@ pub fn match_plan<G: Game>(
     let mut planned: Vec<PlannedBot<G>> = Vec::new();
     for text in bots {
         let (name, spec, kind) = match_bot(roster, text)?;
+        if let BotKind::Builtin(factory) = &kind {
+            factory()
+                .plays(&start)
+                .map_err(|e| Error::Usage(format!("bot `{name}`: {e}")))?;
+        }
         planned.push(PlannedBot { name, spec, kind });
     }
     if planned[0].name == planned[1].name {

@@ -23,7 +23,7 @@ use super::{
     cleanup,
     log::{drain, SharedLog},
 };
-use crate::core::bot::{BadOutput, BotError, Crash};
+use crate::core::bot::{BadOutput, BotError, Crash, Exit};
 
 /// The longest line a bot may write; longer is a forfeit (`bad output`).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -210,7 +210,7 @@ impl Child {
             .and_then(|()| stdin.flush())
         {
             Ok(()) => Ok(()),
-            Err(_) => Err(self.crashed("while being written to")),
+            Err(_) => Err(self.crashed("while ladder wrote to it")),
         }
     }
 
@@ -229,7 +229,7 @@ impl Child {
         match self.lines.next(Some(started + limit)) {
             Next::Line(line) => Ok(line),
             Next::TooLong => Err(too_long()),
-            Next::Closed => Err(self.crashed(what)),
+            Next::Closed => Err(self.crashed(&format!("while ladder waited for its {what}"))),
             Next::Timeout => Err(BotError::Timeout {
                 waiting_for: what.to_string(),
                 waited: started.elapsed(),
@@ -277,17 +277,20 @@ impl Child {
         }
     }
 
-    /// A crash error, with the exit status if the process has ended.
-    fn crashed(&mut self, what: &str) -> BotError {
+    /// A crash error while `during` (`while ladder waited for its move`),
+    /// with the exit status if the process has ended.
+    fn crashed(&mut self, during: &str) -> BotError {
+        use std::os::unix::process::ExitStatusExt;
         let status = self.wait_until(Instant::now() + Duration::from_millis(50));
-        let how = match status {
-            Some(s) => format!("exited ({s})"),
-            None => "closed its output".to_string(),
-        };
+        let exit = status.and_then(|s| match (s.code(), s.signal()) {
+            (Some(c), _) => Some(Exit::Code(c)),
+            (None, Some(sig)) => Some(Exit::Signal(sig)),
+            (None, None) => None,
+        });
         BotError::Crash(Crash::Ended {
             command: self.label.clone(),
-            how,
-            during: what.to_string(),
+            exit,
+            during: during.to_string(),
         })
     }
 

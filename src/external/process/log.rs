@@ -18,6 +18,8 @@ pub type SharedLog = Arc<Mutex<Log>>;
 pub struct Log {
     file: Option<File>,
     written: u64,
+    /// The cap is reached and said so; the rest is dropped.
+    capped: bool,
 }
 
 impl Log {
@@ -35,30 +37,31 @@ impl Log {
         let written = file
             .as_ref()
             .map_or(0, |f| f.metadata().map_or(0, |m| m.len()));
-        Ok(Arc::new(Mutex::new(Log { file, written })))
+        Ok(Arc::new(Mutex::new(Log {
+            file,
+            written,
+            capped: false,
+        })))
     }
 
     fn write(&mut self, bytes: &[u8]) {
         let Some(file) = self.file.as_mut() else {
             return;
         };
-        if self.written >= MAX_LOG {
+        if self.capped || bytes.is_empty() {
             return;
         }
-        let room = (MAX_LOG - self.written) as usize;
-        let (part, cut) = if bytes.len() > room {
-            (&bytes[..room], true)
-        } else {
-            (bytes, false)
-        };
+        let room = MAX_LOG.saturating_sub(self.written) as usize;
+        let part = &bytes[..bytes.len().min(room)];
         let _ = file.write_all(part);
         self.written += part.len() as u64;
-        if cut {
+        if part.len() < bytes.len() {
+            // said once, whether the cap falls inside a read or between two
             let _ = writeln!(
                 file,
                 "\n[ladder: log capped at {MAX_LOG} bytes; the rest is dropped]"
             );
-            self.written = MAX_LOG;
+            self.capped = true;
         }
     }
 }
@@ -73,5 +76,26 @@ pub(super) fn drain(mut stderr: impl Read, log: &Mutex<Log>) {
         log.lock()
             .unwrap_or_else(|e| e.into_inner())
             .write(&buf[..n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_is_said_once_even_when_it_falls_between_two_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.log");
+        let log = Log::open(Some(&path)).unwrap();
+        let mut log = log.lock().unwrap();
+        log.write(&vec![b'x'; MAX_LOG as usize]); // exactly full
+        log.write(b"more\n");
+        log.write(b"and more\n");
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches("log capped").count(), 1, "said once");
+        assert!(!text.contains("more"), "nothing past the cap");
+        assert!(text.starts_with(&"x".repeat(100)));
     }
 }

@@ -363,14 +363,29 @@ fn params_of(game: &Bidding) -> BiddingParams {
 /// grow with the square of it (2000 each: about 350 MiB for `dp`).
 pub const MAX_TABLE_MONEY: u32 = 2000;
 
+/// Why the table-based bots cannot play `params`, if they cannot: their
+/// tables grow with the square of the money.
+fn too_large(params: &BiddingParams) -> Option<String> {
+    (params.money > MAX_TABLE_MONEY || params.length > 100).then(|| {
+        format!(
+            "dp and optimal support money up to {MAX_TABLE_MONEY} and length up to 100, not {} and {}",
+            params.money, params.length
+        )
+    })
+}
+
 impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
+    fn plays(&self, start: &Bidding) -> Result<(), Invalid> {
+        match too_large(&params_of(start)) {
+            Some(why) => Err(Invalid::new(why)),
+            None => Ok(()),
+        }
+    }
+
     fn new_game(&mut self, game: &Bidding, seat: Seat, seed: u64) -> Result<(), BotError> {
         let params = params_of(game);
-        if params.money > MAX_TABLE_MONEY || params.length > 100 {
-            return Err(BotError::Crash(Crash::Unplayable(format!(
-                "dp and optimal support money up to {MAX_TABLE_MONEY} and length up to 100, not {} and {}",
-                params.money, params.length
-            ))));
+        if let Some(why) = too_large(&params) {
+            return Err(BotError::Crash(Crash::Unplayable(why)));
         }
         let bot = self.bot.get_or_insert_with(|| B::from_params(&params));
         if let Some(why) = bot.unusable() {

@@ -19,7 +19,7 @@ use std::time::Instant;
 use super::{Bid, Bidding};
 use crate::{
     core::{
-        bot::{BadOutput, Bot, BotError, Crash},
+        bot::{BadOutput, Bot, BotError, Crash, Exit},
         clock::TimeLeft,
         seat::{BySeat, Seat},
     },
@@ -98,9 +98,17 @@ impl Bot<Bidding> for HackerRankBot {
         let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
         let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log, false)?;
         let input = self.input(game, seat);
-        child.send_text(&input)?;
+        // a program may answer without reading its input and be gone before
+        // ladder writes it: what it printed still counts
+        let _ = child.send_text(&input);
         child.close_stdin();
-        let line = child.recv(started, time.limit, "bid")?;
+        let line = match child.recv(started, time.limit, "bid") {
+            Err(BotError::Crash(Crash::Ended {
+                exit: Some(Exit::Code(0)),
+                ..
+            })) => return Err(BotError::BadOutput(BadOutput::NoBid)),
+            other => other?,
+        };
         let bid = line
             .trim()
             .parse::<u32>()

@@ -71,6 +71,21 @@ pub fn command(args: &[String]) -> Result<String, Error> {
             params.length, a.money
         )));
     }
+    if let Some(result) = finished(&st, params.length) {
+        return Ok(if a.json {
+            let v = serde_json::json!({
+                "position": st.position,
+                "money": [st.money.first, st.money.second],
+                "game_over": result,
+            });
+            serde_json::to_string_pretty(&v).expect("serializes") + "\n"
+        } else {
+            format!(
+                "position {}, money {} and {}: the game is over: {result}; there is nothing to bid\n",
+                st.position, st.money.first, st.money.second
+            )
+        });
+    }
     let solution = Solution::solve(BySeat::new(a.money, a.money), params.length);
     let any_state =
         a.position.is_some() || a.money1.is_some() || a.money2.is_some() || a.advantage.is_some();
@@ -79,6 +94,19 @@ pub fn command(args: &[String]) -> Result<String, Error> {
     } else {
         overview(&solution, &st, a.json)
     })
+}
+
+/// How a finished state ended, or `None` while there is still a game to play.
+fn finished(st: &State, length: u32) -> Option<&'static str> {
+    if st.position == 0 {
+        Some("player 1 has won")
+    } else if st.position >= length {
+        Some("player 2 has won")
+    } else if st.money.first == 0 && st.money.second == 0 {
+        Some("a draw, both players are broke")
+    } else {
+        None
+    }
 }
 
 /// Bids as ranges: `[3, 4, 5, 9]` is `3-5, 9`.
