@@ -274,3 +274,37 @@ fn the_checker_sees_imports() {
     assert!(graph["catalog"].contains("games::bidding"));
     assert!(graph["games::bidding::bots"].contains("games::bidding::solver"));
 }
+
+#[test]
+fn the_protocol_doc_states_each_games_rules_as_its_source_does() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/PROTOCOL.md")).unwrap();
+    for game in [
+        "bidding",
+        "armies",
+        "troops",
+        "coordination",
+        "breakthrough",
+    ] {
+        let source = fs::read_to_string(root.join(format!("src/games/{game}/rules.rs"))).unwrap();
+        let header: Vec<&str> = source
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| {
+                l.strip_prefix("//! ")
+                    .unwrap_or(l.trim_start_matches("//!"))
+            })
+            .collect();
+        let header = header.join("\n");
+        let rules = header
+            .split("Rules:")
+            .nth(1)
+            .and_then(|r| r.split("\n\nParameters").next())
+            .unwrap_or_else(|| panic!("{game}: no `Rules:` in the file's opening comment"))
+            .trim();
+        assert!(
+            doc.contains(&format!("### {game}\n\n{rules}\n")),
+            "docs/PROTOCOL.md does not state the rules of {game} as its rules.rs does"
+        );
+    }
+}

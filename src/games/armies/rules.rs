@@ -1,5 +1,5 @@
-//! Armies: a repeated contest of committed forces (seed text
-//! `shared/seeds/game-armies.txt`, Stanford GDL "Colonel Blotto's Game, Variant 1").
+//! Armies: a repeated contest of committed forces (from a short rule text based
+//! on the Stanford GDL game "Colonel Blotto's Game, Variant 1").
 //!
 //! Rules:
 //! - Both players start with `armies` armies and 0 points; the game lasts `rounds` rounds.
@@ -9,8 +9,8 @@
 //!   1 each.
 //! - With `commit = "spend"` (the default) committed armies are used up: they are
 //!   subtracted from what the player holds. This is what the original GDL game
-//!   does; the seed text's "adding the committed armies" misreads its sum rule.
-//!   With `commit = "add"` (the seed text read literally) committed armies are
+//!   does; the rule text's "adding the committed armies" misreads its sum rule.
+//!   With `commit = "add"` (the rule text read literally) committed armies are
 //!   added to what the player holds, so holdings only grow.
 //! - After the last round each player's goal is their score; the higher wins.
 //!

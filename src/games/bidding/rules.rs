@@ -1,5 +1,5 @@
 //! The Bidding Game (the scotch-bottle game of HackerRank's bot challenge and of
-//! the 2016 report in `shared/seeds/`).
+//! a 2016 student report on it; every rule ladder decided is stated below).
 //!
 //! Rules:
 //! - A bottle stands on a line of positions `0..=length`, at `start`. Player 1

@@ -1,4 +1,5 @@
-//! Breakthrough on an 8x8 board (seed text `shared/seeds/game-breakthrough.txt`).
+//! Breakthrough on an 8x8 board (the standard rules, as the General Game
+//! Playing game and its short rule text give them).
 //!
 //! Rules:
 //! - White starts on rows 1 and 2, black on rows 7 and 8: sixteen pieces each.

@@ -1,5 +1,5 @@
-//! Coordination: a pure coordination game (seed text
-//! `shared/seeds/game-coordination.txt`).
+//! Coordination: a pure coordination game (from a short rule text; every rule
+//! ladder decided is stated below).
 //!
 //! Rules:
 //! - Each round both players choose `left` or `right` at once.

@@ -1,5 +1,5 @@
-//! Troops: a repeated three-field Colonel Blotto game (seed text
-//! `shared/seeds/game-troops-blotto.txt`).
+//! Troops: a repeated three-field Colonel Blotto game (from a short rule text;
+//! every rule ladder decided is stated below).
 //!
 //! Rules:
 //! - Each round both players, at once, split `troops` troops over three fields:
