@@ -25,6 +25,7 @@ use crate::cli::{Cli, Command, ListWhat, RunArgs, TimeArgs};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     cleanup::install_cleanup();
+    cleanup::sweep_stale_dirs();
     let result = match cli.command {
         Command::Run {
             config,

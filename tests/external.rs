@@ -710,3 +710,75 @@ fn a_hackerrank_bot_that_exits_without_a_bid_is_bad_output_and_crashes_say_how()
     );
     assert_no_bot_left("crashhow");
 }
+
+/// The `ladder-*` working folders in `dir`.
+fn ladder_dirs(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("ladder-"))
+        .collect()
+}
+
+#[test]
+fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
+    let tmp = TempDir::new().unwrap();
+    let own_tmp = tmp.path().join("tmp");
+    fs::create_dir(&own_tmp).unwrap();
+    let cfg = tmp.path().join("hr.toml");
+    fs::write(
+        &cfg,
+        format!(
+            "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 2000\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\", \"--tag\", \"hrdirs\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"
+        ),
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    let child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(&cfg)
+        .arg("--reports")
+        .arg(&reports)
+        .args(["--jobs", "2", "--quiet"])
+        .env("TMPDIR", &own_tmp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_games(&reports, 10);
+    assert!(
+        !ladder_dirs(&own_tmp).is_empty(),
+        "games in progress have folders"
+    );
+    // SAFETY: signals the child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(
+        ladder_dirs(&own_tmp),
+        Vec::<String>::new(),
+        "no folder left"
+    );
+    assert_no_bot_left("hrdirs");
+
+    // a folder of a ladder that was killed outright goes when the next starts;
+    // one of a ladder that still runs (this test) stays
+    let mut gone = StdCommand::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let stale = own_tmp.join(format!("ladder-hackerrank-{dead}-AbCdEf"));
+    let live = own_tmp.join(format!("ladder-hackerrank-{}-AbCdEf", std::process::id()));
+    fs::create_dir(&stale).unwrap();
+    fs::create_dir(&live).unwrap();
+    ladder()
+        .args(["list", "games"])
+        .env("TMPDIR", &own_tmp)
+        .assert()
+        .success();
+    assert!(!stale.exists(), "the stale folder was swept");
+    assert!(live.exists(), "a running ladder's folder is left alone");
+}

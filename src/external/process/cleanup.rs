@@ -9,6 +9,8 @@
 
 use std::{
     collections::HashSet,
+    io,
+    path::{Path, PathBuf},
     sync::{
         atomic::{AtomicBool, AtomicI32, Ordering},
         Mutex, OnceLock,
@@ -49,13 +51,93 @@ fn live_groups() -> &'static Mutex<HashSet<i32>> {
     GROUPS.get_or_init(Default::default)
 }
 
-/// Kills every live bot process group at once (SIGKILL): for Ctrl-C, SIGTERM
-/// and panics, when there is no time for a grace period.
+/// Kills every live bot process group at once (SIGKILL) and removes every
+/// working folder of ladder's: for Ctrl-C, SIGTERM and panics, when there is
+/// no time for a grace period.
 pub fn kill_all() {
     let groups = live_groups().lock().unwrap_or_else(|e| e.into_inner());
     for &pgid in groups.iter() {
         signal(pgid, libc::SIGKILL);
     }
+    drop(groups);
+    let dirs = live_dirs().lock().unwrap_or_else(|e| e.into_inner());
+    for dir in dirs.iter() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+fn live_dirs() -> &'static Mutex<HashSet<PathBuf>> {
+    static DIRS: OnceLock<Mutex<HashSet<PathBuf>>> = OnceLock::new();
+    DIRS.get_or_init(Default::default)
+}
+
+/// The prefix of every temporary folder ladder makes: `ladder-WHAT-PID-`.
+const TEMP_PREFIX: &str = "ladder-";
+
+/// A temporary working folder, removed when dropped, on a signal, or, if
+/// ladder is killed outright, by the next ladder's [`sweep_stale_dirs`].
+pub struct WorkDir(Option<tempfile::TempDir>);
+
+impl WorkDir {
+    /// A new folder `ladder-WHAT-PID-XXXXXX` in the system's temporary folder.
+    pub fn new(what: &str) -> io::Result<WorkDir> {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{TEMP_PREFIX}{what}-{}-", std::process::id()))
+            .tempdir()?;
+        live_dirs()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(dir.path().to_path_buf());
+        Ok(WorkDir(Some(dir)))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.as_ref().expect("present until dropped").path()
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            live_dirs()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(dir.path());
+        }
+    }
+}
+
+/// Removes the temporary folders of ladder processes that no longer run
+/// (killed with SIGKILL, say); called once at start.
+pub fn sweep_stale_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = owner_of(&name) else {
+            continue;
+        };
+        if !alive(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The process id in a name `ladder-WHAT-PID-XXXXXX`, if it is one.
+fn owner_of(name: &str) -> Option<i32> {
+    let rest = name.strip_prefix(TEMP_PREFIX)?;
+    let mut parts = rest.rsplitn(3, '-');
+    let (_random, pid, what) = (parts.next()?, parts.next()?, parts.next()?);
+    (!what.is_empty()).then_some(())?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` exists.
+fn alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// Installs the handler of SIGINT, SIGTERM and SIGHUP and the panic hook
@@ -108,5 +190,29 @@ pub(super) fn signal(pgid: i32, signal: i32) {
     // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
     unsafe {
         libc::kill(-pgid, signal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_folder_names_carry_their_owner() {
+        assert_eq!(owner_of("ladder-hackerrank-4242-AbC123"), Some(4242));
+        assert_eq!(owner_of("ladder-hackerrank-x-AbC123"), None);
+        assert_eq!(owner_of("other-hackerrank-4242-AbC123"), None);
+        assert!(alive(std::process::id() as i32));
+    }
+
+    #[test]
+    fn a_work_dir_goes_when_dropped() {
+        let d = WorkDir::new("test").unwrap();
+        let path = d.path().to_path_buf();
+        assert!(path.is_dir());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(owner_of(&name), Some(std::process::id() as i32));
+        drop(d);
+        assert!(!path.exists());
     }
 }

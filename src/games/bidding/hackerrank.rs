@@ -25,7 +25,7 @@ use crate::{
     },
     external::{
         line::shorten,
-        process::{Child, SharedLog},
+        process::{cleanup::WorkDir, Child, SharedLog},
         Command, Launch, ProcessProtocol,
     },
 };
@@ -43,7 +43,7 @@ pub const HACKERRANK: ProcessProtocol<Bidding> = ProcessProtocol {
 pub struct HackerRankBot {
     command: Command,
     log: SharedLog,
-    workdir: Option<tempfile::TempDir>,
+    workdir: Option<WorkDir>,
     bids: BySeat<Vec<u32>>,
 }
 
@@ -80,14 +80,11 @@ impl HackerRankBot {
 impl Bot<Bidding> for HackerRankBot {
     fn new_game(&mut self, _: &Bidding, _: Seat, _: u64) -> Result<(), BotError> {
         self.bids = BySeat::default();
-        let dir = tempfile::Builder::new()
-            .prefix("ladder-hackerrank-")
-            .tempdir()
-            .map_err(|e| {
-                BotError::Crash(Crash::Setup(format!(
-                    "cannot make a working directory: {e}"
-                )))
-            })?;
+        let dir = WorkDir::new("hackerrank").map_err(|e| {
+            BotError::Crash(Crash::Setup(format!(
+                "cannot make a working directory: {e}"
+            )))
+        })?;
         self.workdir = Some(dir);
         Ok(())
     }
