@@ -98,6 +98,15 @@ pub enum Command {
         )]
         args: Vec<String>,
     },
+    /// Check a season's journal: replay every game through the rules and check its
+    /// moves, ending, goals and result, its place in the schedule, and the order.
+    ///
+    /// Reports the first mismatch with file and line (exit 1); a resumed season
+    /// trusts its journal, so verify one that was copied or edited by hand.
+    Verify {
+        /// The season's folder, e.g. reports/breakthrough.
+        dir: PathBuf,
+    },
     /// List the games or the built-in bots.
     List {
         /// What to list.

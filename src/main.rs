@@ -53,6 +53,7 @@ fn main() -> ExitCode {
         ),
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
+        Command::Verify { dir } => verify(&dir),
         Command::Check {
             game,
             protocol,
@@ -273,6 +274,47 @@ fn solve(game: &str, args: &[String]) -> Result<()> {
         .solve()
         .ok_or_else(|| Error::Usage(catalog::no_solver(game)))?;
     out(&solve(args)?)
+}
+
+/// `ladder verify DIR`
+fn verify(dir: &Path) -> Result<()> {
+    let path = dir.join("season.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Error::Usage(format!(
+            "{}: not a season's folder (no readable season.json: {e})",
+            dir.display()
+        ))
+    })?;
+    let season: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::Journal {
+        path: path.clone(),
+        line: e.line(),
+        message: e.to_string(),
+    })?;
+    let game = season["game"].as_str().unwrap_or_default();
+    let kind = GameKind::named(game)?;
+    let v = kind.visit(VerifyJournal {
+        dir,
+        season: &season,
+    })?;
+    out(&format!(
+        "{}: {} games in schedule order and {} pending, of {} scheduled: every move legal, every ending, goal and result as recorded\n",
+        dir.display(),
+        v.journaled,
+        v.pending,
+        v.scheduled
+    ))
+}
+
+struct VerifyJournal<'a> {
+    dir: &'a Path,
+    season: &'a serde_json::Value,
+}
+
+impl GameVisitor for VerifyJournal<'_> {
+    type Output = Result<ladder::season::verify::Verified>;
+    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+        ladder::season::verify::verify::<G>(self.dir, self.season)
+    }
 }
 
 /// `ladder list games|bots`

@@ -14,6 +14,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+mod common;
+use common::journal_indices;
+
 const GAMES: [&str; 5] = [
     "bidding",
     "armies",
@@ -48,22 +51,6 @@ fn run(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert::Ass
         .arg(reports)
         .args(extra)
         .assert()
-}
-
-/// The game indices of a journal's complete lines. A last line that a kill
-/// cut short (SIGKILL can stop a large write between pages) has no line end;
-/// resume drops it, and so does this.
-fn journal_indices(path: &Path) -> Vec<u64> {
-    fs::read_to_string(path)
-        .unwrap()
-        .split_inclusive('\n')
-        .filter(|l| l.ends_with('\n'))
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect()
 }
 
 fn scheduled(config: &Path) -> u64 {
@@ -480,4 +467,120 @@ fn a_bot_that_cannot_play_the_setting_is_refused_when_the_config_is_read() {
             .and(predicate::str::contains("big.toml:")),
     );
     assert!(!reports.exists(), "nothing written");
+}
+
+/// Plays the shipped troops season into a fresh folder; returns it and the journal's text.
+fn troops_season(tmp: &Path) -> (PathBuf, String) {
+    run(&config("troops"), tmp, &["-q"]).success();
+    let dir = tmp.join("troops");
+    let text = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    (dir, text)
+}
+
+#[test]
+fn verify_replays_every_game_and_names_the_first_mismatch() {
+    let tmp = TempDir::new().unwrap();
+    let (dir, text) = troops_season(tmp.path());
+    ladder()
+        .arg("verify")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("200 games in schedule order"));
+    let lines: Vec<&str> = text.lines().collect();
+    let third = lines[2];
+    let v: serde_json::Value = serde_json::from_str(third).unwrap();
+    let goals = v["goals"].clone();
+    let flipped_goals = serde_json::json!([goals[1], goals[0]]);
+    let first_move = v["moves"][0][0].as_str().unwrap().to_string();
+    let cases = [
+        // a flipped result
+        (
+            third.replace(
+                &format!("\"result\":{}", v["result"]),
+                if v["result"] == "first" {
+                    "\"result\":\"second\""
+                } else {
+                    "\"result\":\"first\""
+                },
+            ),
+            "games.jsonl:3: not a game record: game 2: result",
+        ),
+        // flipped goals
+        (
+            third.replace(
+                &format!("\"goals\":{goals}"),
+                &format!("\"goals\":{flipped_goals}"),
+            ),
+            "games.jsonl:3: not a game record: game 2: goals",
+        ),
+        // an illegal move
+        (
+            third.replacen(&format!("\"{first_move}\""), "\"10,10,10\"", 1),
+            "games.jsonl:3: not a game record: game 2: turn 1: 10,10,10",
+        ),
+        // a wrong seed
+        (
+            third.replace(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),
+            "games.jsonl:3: not a game record: game 2: seed 7",
+        ),
+    ];
+    for (tampered, want) in cases {
+        assert_ne!(tampered, third, "the case changes the line");
+        let mut edited = lines.clone();
+        edited[2] = &tampered;
+        fs::write(dir.join("games.jsonl"), edited.join("\n") + "\n").unwrap();
+        ladder()
+            .arg("verify")
+            .arg(&dir)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(want));
+    }
+    // two lines swapped
+    let mut swapped = lines.clone();
+    swapped.swap(4, 5);
+    fs::write(dir.join("games.jsonl"), swapped.join("\n") + "\n").unwrap();
+    ladder()
+        .arg("verify")
+        .arg(&dir)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "games.jsonl:5: not a game record: game 5: out of schedule order",
+        ));
+}
+
+#[test]
+fn resume_restores_schedule_order_after_a_line_is_deleted_or_moved() {
+    let tmp = TempDir::new().unwrap();
+    let (dir, text) = troops_season(tmp.path());
+    let lines: Vec<&str> = text.lines().collect();
+    let damaged: [Vec<&str>; 2] = [
+        // line 51 deleted
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 50)
+            .map(|(_, l)| *l)
+            .collect(),
+        // line 11 moved to the end
+        lines[..10]
+            .iter()
+            .chain(&lines[11..])
+            .chain(std::iter::once(&lines[10]))
+            .copied()
+            .collect(),
+    ];
+    for journal in damaged {
+        fs::write(dir.join("games.jsonl"), journal.join("\n") + "\n").unwrap();
+        run(&config("troops"), tmp.path(), &["-q"]).success();
+        assert_eq!(
+            fs::read_to_string(dir.join("games.jsonl")).unwrap(),
+            text,
+            "the resumed journal is the original, in order"
+        );
+        assert!(!dir.join("pending.jsonl").exists());
+        ladder().arg("verify").arg(&dir).assert().success();
+    }
 }

@@ -15,6 +15,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+mod common;
+use common::journal_indices;
+
 const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
 const GAMES: [&str; 5] = [
     "bidding",
@@ -248,16 +251,20 @@ fn hackerrank_bots_play_and_their_faults_forfeit() {
 
 /// Starts `ladder run` on `cfg` in the background.
 fn spawn_run(cfg: &Path, reports: &Path) -> std::process::Child {
-    StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
-        .arg("run")
+    ladder_run(cfg, reports).spawn().unwrap()
+}
+
+/// `ladder run CFG --reports REPORTS --jobs 2 --quiet`, output discarded.
+fn ladder_run(cfg: &Path, reports: &Path) -> StdCommand {
+    let mut cmd = StdCommand::new(env!("CARGO_BIN_EXE_ladder"));
+    cmd.arg("run")
         .arg(cfg)
         .arg("--reports")
         .arg(reports)
         .args(["--jobs", "2", "--quiet"])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::null());
+    cmd
 }
 
 /// Waits until the journal holds at least `n` games.
@@ -332,20 +339,6 @@ fn ctrl_c_kills_every_bot_and_the_season_resumes() {
     });
 }
 
-/// The game indices in a journal file, complete lines only.
-fn indices_in(path: &Path) -> Vec<u64> {
-    fs::read_to_string(path)
-        .unwrap_or_default()
-        .split_inclusive('\n')
-        .filter(|l| l.ends_with('\n'))
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect()
-}
-
 #[test]
 fn sigterm_saves_every_finished_game_and_prints_the_standings_so_far() {
     const GAMES: usize = 300;
@@ -353,12 +346,7 @@ fn sigterm_saves_every_finished_game_and_prints_the_standings_so_far() {
     // a bot that thinks: two workers finish their chunks out of order all the time
     let cfg = season(tmp.path(), "troops", "--think 4", "sigterm", GAMES as u32);
     let reports = tmp.path().join("sigterm");
-    let child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(&reports)
-        .args(["--jobs", "2", "--quiet"])
+    let child = ladder_run(&cfg, &reports)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -392,11 +380,11 @@ fn sigterm_saves_every_finished_game_and_prints_the_standings_so_far() {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("no count in:\n{stdout}"));
     let dir = reports.join("s");
-    let journaled = indices_in(&dir.join("games.jsonl"));
+    let journaled = journal_indices(&dir.join("games.jsonl"));
     let on_disk: BTreeSet<u64> = journaled
         .iter()
         .copied()
-        .chain(indices_in(&dir.join("pending.jsonl")))
+        .chain(journal_indices(&dir.join("pending.jsonl")))
         .collect();
     assert!(played < GAMES, "the signal came after the season ended");
     assert_eq!(on_disk.len(), played, "every finished game is on disk");
@@ -736,15 +724,8 @@ fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
     )
     .unwrap();
     let reports = tmp.path().join("reports");
-    let child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(&reports)
-        .args(["--jobs", "2", "--quiet"])
+    let child = ladder_run(&cfg, &reports)
         .env("TMPDIR", &own_tmp)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     wait_for_games(&reports, 10);

@@ -95,26 +95,47 @@ impl Journal {
                 ))
             })
         };
+        // games.jsonl holds games 0, 1, 2, ... in order; a damaged one (a line
+        // deleted or moved by hand) keeps its in-order part, and the rest
+        // waits in pending.jsonl for its turn, so the order is restored
         let mut resumed = Resumed::default();
-        for (record, _) in read_lines(&games_path)? {
-            resumed.journaled.push(score(record, &games_path)?);
+        let mut in_order_bytes = 0u64;
+        let mut out_of_order = Vec::new();
+        for (record, line) in read_lines(&games_path)? {
+            if out_of_order.is_empty() && record.index == resumed.journaled.len() as u64 {
+                in_order_bytes += line.len() as u64;
+                resumed.journaled.push(score(record, &games_path)?);
+            } else {
+                out_of_order.push((record, line, &games_path));
+            }
         }
         let pending_path = dir.join(PENDING);
-        let journaled: std::collections::HashSet<u64> =
-            resumed.journaled.iter().map(|g| g.index).collect();
+        let journaled = resumed.journaled.len() as u64;
+        let mut seen = std::collections::HashSet::new();
         let mut kept = String::new();
-        for (record, line) in read_lines(&pending_path)? {
+        let pending_lines = read_lines(&pending_path)?;
+        let from_pending = pending_lines
+            .into_iter()
+            .map(|(r, l)| (r, l, &pending_path));
+        for (record, line, path) in out_of_order.iter().cloned().chain(from_pending) {
             let index = record.index;
-            let seen = resumed.pending.iter().any(|(g, _)| g.index == index);
-            if journaled.contains(&index) || seen {
-                continue; // moved into games.jsonl already
+            if index < journaled || !seen.insert(index) {
+                continue; // in games.jsonl already
             }
             kept.push_str(&line);
-            resumed.pending.push((score(record, &pending_path)?, line));
+            resumed.pending.push((score(record, path)?, line));
         }
-        if pending_path.exists() {
+        if pending_path.exists() || !kept.is_empty() {
             // only what is still pending, so the file never grows across resumes
             fs::write(&pending_path, &kept).map_err(Error::io("writing", &pending_path))?;
+        }
+        if !out_of_order.is_empty() {
+            // only now that those games are safe in pending.jsonl
+            OpenOptions::new()
+                .write(true)
+                .open(&games_path)
+                .and_then(|f| f.set_len(in_order_bytes))
+                .map_err(Error::io("cutting the out-of-order tail of", &games_path))?;
         }
         let append = |p: &Path| {
             OpenOptions::new()

@@ -3,7 +3,8 @@
 //! and seeds) → [`tournament`] (games in parallel on [`workers`], with a
 //! watchdog) →
 //! [`journal`] (one [`record`] per finished game, resumable) →
-//! [`standings`] (tables from records) → [`report`] (terminal and files).
+//! [`standings`] (tables from records) → [`report`] (terminal and files);
+//! [`verify`] replays a journal through the rules.
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
 
@@ -15,4 +16,5 @@ pub mod report;
 pub mod schedule;
 pub mod standings;
 pub mod tournament;
+pub mod verify;
 pub mod workers;

@@ -1,0 +1,242 @@
+//! `ladder verify DIR`: checks a season's journal against the rules, so a
+//! hand-edited or damaged journal is never trusted by mistake.
+//!
+//! Every game of `games.jsonl` (and `pending.jsonl`, if the season is
+//! unfinished) is replayed from the start position: each recorded move must
+//! parse and be legal when it was played, the turns must match who was to
+//! act, and the recorded termination, goals, result and ply count must be
+//! what the replay gives. The schedule is rebuilt from `season.json`, so each
+//! game's seats and seed must be those of its index, and `games.jsonl` must
+//! hold games 0, 1, 2, ... in order. The first mismatch is reported with its
+//! file and line.
+
+use std::path::{Path, PathBuf};
+
+use crate::{
+    core::{
+        error::{Error, Result},
+        game::{Game, GameResult},
+        referee::Termination,
+        seat::{BySeat, Seat},
+    },
+    season::{
+        journal::read_lines,
+        record::{Record, Turn},
+        schedule::{schedule, Fixture, Format},
+    },
+};
+
+/// What a verified journal holds.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Games in `games.jsonl`.
+    pub journaled: usize,
+    /// Games in `pending.jsonl`.
+    pub pending: usize,
+    /// Games the schedule has.
+    pub scheduled: usize,
+}
+
+/// Verifies the journal in `dir` of a season of game `G` described by
+/// `season` (its `season.json`).
+pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verified> {
+    let season_path = dir.join("season.json");
+    let bad_season = |what: &str| Error::Journal {
+        path: season_path.clone(),
+        line: 1,
+        message: format!("no valid `{what}`"),
+    };
+    let params: G::Params =
+        serde_json::from_value(season["params"].clone()).map_err(|_| bad_season("params"))?;
+    let start = G::new(&params).map_err(|e| Error::Journal {
+        path: season_path.clone(),
+        line: 1,
+        message: e.to_string(),
+    })?;
+    let names: Vec<String> = season["bots"]
+        .as_array()
+        .ok_or_else(|| bad_season("bots"))?
+        .iter()
+        .map(|b| b["name"].as_str().map(str::to_string))
+        .collect::<Option<_>>()
+        .ok_or_else(|| bad_season("bots"))?;
+    let format = match season["format"].as_str() {
+        Some("round-robin") => Format::RoundRobin,
+        Some("gauntlet") => {
+            let champion = season["champion"]
+                .as_str()
+                .ok_or_else(|| bad_season("champion"))?;
+            let champion = names
+                .iter()
+                .position(|n| n == champion)
+                .ok_or_else(|| bad_season("champion"))?;
+            Format::Gauntlet { champion }
+        }
+        _ => return Err(bad_season("format")),
+    };
+    let number = |key: &str| season[key].as_u64().ok_or_else(|| bad_season(key));
+    let games_per_pair =
+        u32::try_from(number("games_per_pair")?).map_err(|_| bad_season("games_per_pair"))?;
+    let max_plies = number("max_plies")?;
+    let fixtures = schedule(names.len(), &format, games_per_pair, number("seed")?);
+    let check = Check {
+        start: &start,
+        fixtures: &fixtures,
+        names: &names,
+        max_plies,
+    };
+
+    let games = dir.join("games.jsonl");
+    let mut journaled = 0;
+    for (n, (record, _)) in read_lines(&games)?.into_iter().enumerate() {
+        let at = |message: String| mismatch(&games, n + 1, record.index, message);
+        if record.index != n as u64 {
+            return Err(at(format!(
+                "out of schedule order: line {} should hold game {n}",
+                n + 1
+            )));
+        }
+        check.record(&record).map_err(at)?;
+        journaled += 1;
+    }
+    let pending_path = dir.join("pending.jsonl");
+    let mut pending = 0;
+    for (n, (record, _)) in read_lines(&pending_path)?.into_iter().enumerate() {
+        check
+            .record(&record)
+            .map_err(|m| mismatch(&pending_path, n + 1, record.index, m))?;
+        pending += 1;
+    }
+    Ok(Verified {
+        journaled,
+        pending,
+        scheduled: fixtures.len(),
+    })
+}
+
+fn mismatch(path: &Path, line: usize, index: u64, message: String) -> Error {
+    Error::Journal {
+        path: PathBuf::from(path),
+        line,
+        message: format!("game {index}: {message}"),
+    }
+}
+
+/// What every record is checked against.
+struct Check<'a, G: Game> {
+    start: &'a G,
+    fixtures: &'a [Fixture],
+    names: &'a [String],
+    max_plies: u64,
+}
+
+impl<G: Game> Check<'_, G> {
+    /// Checks one record against the schedule and the rules.
+    fn record(&self, r: &Record) -> std::result::Result<(), String> {
+        let fx = self
+            .fixtures
+            .get(r.index as usize)
+            .ok_or_else(|| format!("the schedule has only {} games", self.fixtures.len()))?;
+        let seats = fx.seats.map(|b| self.names[b].clone());
+        if r.seats != seats {
+            return Err(format!(
+                "seats {} and {}, but the schedule has {} and {}",
+                r.seats.first, r.seats.second, seats.first, seats.second
+            ));
+        }
+        if r.seed != fx.seed {
+            return Err(format!("seed {}, but the schedule has {}", r.seed, fx.seed));
+        }
+        if r.plies as usize != r.moves.len() {
+            return Err(format!(
+                "{} plies, but {} turns of moves",
+                r.plies,
+                r.moves.len()
+            ));
+        }
+        let game = self.replay(r)?;
+        let (goals, result) = self.ending(&game, r)?;
+        if r.goals != goals {
+            return Err(format!(
+                "goals {:?}, but the game gives {:?}",
+                [r.goals.first, r.goals.second],
+                [goals.first, goals.second]
+            ));
+        }
+        if r.result != result {
+            return Err(format!(
+                "result {:?}, but the game gives {result:?}",
+                r.result
+            ));
+        }
+        Ok(())
+    }
+
+    /// The position after every recorded move, each checked as it is played.
+    fn replay(&self, r: &Record) -> std::result::Result<G, String> {
+        let mut game = self.start.clone();
+        for (t, turn) in r.moves.iter().enumerate() {
+            let at = |m: String| format!("turn {}: {m}", t + 1);
+            if game.outcome().is_some() {
+                return Err(at("a move after the game was over".into()));
+            }
+            let acting = game.to_act();
+            let text: BySeat<Option<&str>> = match (turn, acting.first, acting.second) {
+                (Turn::One(m), true, false) => BySeat::new(Some(m), None),
+                (Turn::One(m), false, true) => BySeat::new(None, Some(m)),
+                (Turn::Both(ms), true, true) => BySeat::new(Some(&ms.first), Some(&ms.second)),
+                (Turn::One(_), _, _) => return Err(at("one move where both seats act".into())),
+                (Turn::Both(_), _, _) => return Err(at("two moves where one seat acts".into())),
+            };
+            let mut moves: BySeat<Option<G::Move>> = BySeat::default();
+            for seat in Seat::ALL {
+                if let Some(m) = text[seat] {
+                    let mv = m
+                        .parse::<G::Move>()
+                        .map_err(|_| at(format!("`{m}` is not a move")))?;
+                    game.check(seat, &mv)
+                        .map_err(|e| at(format!("{m} by the {seat} seat: {e}")))?;
+                    moves[seat] = Some(mv);
+                }
+            }
+            game.apply(&moves);
+        }
+        Ok(game)
+    }
+
+    /// The goals and result the recorded termination gives after `game`.
+    fn ending(
+        &self,
+        game: &G,
+        r: &Record,
+    ) -> std::result::Result<(BySeat<i32>, GameResult), String> {
+        let max = game.max_goal();
+        match &r.termination {
+            Termination::Normal => {
+                let goals = game
+                    .outcome()
+                    .ok_or("recorded as ended by the rules, but the game is not over")?;
+                Ok((goals, GameResult::from_goals(goals)))
+            }
+            Termination::PlyLimit => {
+                if game.outcome().is_some() {
+                    return Err("recorded as stopped at the ply cap, but the game is over".into());
+                }
+                if r.moves.len() as u64 != self.max_plies {
+                    return Err(format!(
+                        "stopped at the ply cap after {} turns, but the cap is {}",
+                        r.moves.len(),
+                        self.max_plies
+                    ));
+                }
+                Ok((BySeat::new(max / 2, max / 2), GameResult::Draw))
+            }
+            // a bot may fail while being told the last move, so a forfeit can
+            // follow a move that ended the game
+            Termination::Forfeit { seat, .. } => Ok((
+                BySeat::from_fn(|s| if s == *seat { 0 } else { max }),
+                GameResult::win(seat.other()),
+            )),
+        }
+    }
+}
