@@ -8,7 +8,7 @@
 
 use std::{collections::HashSet, path::PathBuf, sync::Arc, thread, time::Duration};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::{
     core::{
@@ -100,7 +100,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     ));
     let _season = cleanup::SeasonRunning::start();
     let outcome = workers::play_all(&shared, jobs, journal, from_file)?;
-    bar.finish_and_clear();
+    bar.set_message("(writing the standings and reports)");
 
     let played = outcome.scored.len() as u64;
     let resumed = old.len() as u64;
@@ -115,6 +115,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         scheduled: fixtures.len() as u64,
     };
     report::write_files(&dir, &header, &standings)?;
+    bar.finish_and_clear();
     Ok(Summary {
         header,
         standings,
@@ -166,10 +167,61 @@ fn progress_bar(len: u64, show: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} {wide_bar} {pos}/{len} games, {per_sec}, ETA {eta}",
+            "{elapsed_precise} {wide_bar} {pos}/{len} games, {rate}, ETA {left} {msg}",
         )
-        .expect("valid template"),
+        .expect("valid template")
+        .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rate_text(s.per_sec()));
+        })
+        .with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&eta_text(s.pos(), s.eta()));
+        }),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// A rate for the progress bar: `153,333 games/s`, `0.4 games/s`.
+fn rate_text(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "- games/s".to_string();
+    }
+    if per_sec < 10.0 {
+        return format!("{per_sec:.1} games/s");
+    }
+    let whole = per_sec.round() as u64;
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped} games/s")
+}
+
+/// The time left for the progress bar: `-` until a game has finished.
+fn eta_text(done: u64, eta: Duration) -> String {
+    if done == 0 {
+        return "-".to_string();
+    }
+    indicatif::HumanDuration(eta).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_shows_whole_rates_and_no_eta_before_the_first_game() {
+        assert_eq!(rate_text(153_332.67), "153,333 games/s");
+        assert_eq!(rate_text(1_000.0), "1,000 games/s");
+        assert_eq!(rate_text(999.4), "999 games/s");
+        assert_eq!(rate_text(0.42), "0.4 games/s");
+        assert_eq!(rate_text(0.0), "- games/s");
+        assert_eq!(rate_text(f64::NAN), "- games/s");
+        assert_eq!(eta_text(0, Duration::ZERO), "-");
+        assert_eq!(eta_text(5, Duration::from_secs(90)), "2 minutes");
+    }
 }
