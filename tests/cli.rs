@@ -584,3 +584,20 @@ fn resume_restores_schedule_order_after_a_line_is_deleted_or_moved() {
         ladder().arg("verify").arg(&dir).assert().success();
     }
 }
+
+#[test]
+fn the_readme_example_is_real_output() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let command = "$ cargo run --release -- run configs/troops.toml\n";
+    let start = readme.find(command).expect("the example in the README") + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let tmp = TempDir::new().unwrap();
+    let out = ladder()
+        .current_dir(tmp.path())
+        .arg("run")
+        .arg(config("troops"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}

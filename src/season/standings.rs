@@ -60,9 +60,13 @@ pub fn percent(part: u64, whole: u64) -> f64 {
 
 /// An Elo difference against the bot's own opponents, with its 95% interval.
 ///
-/// A perfect score has no finite estimate: then `elo` is `None` and only the
-/// bound the games support is given (`low` after all wins, `high` after all
-/// losses). An interval end is `None` where it is unbounded.
+/// One method for every score: the Wilson score interval of the bot's score
+/// fraction (points per game), turned into Elo. It is defined for every
+/// score, never wider on one side than the data allow, and monotone: a
+/// better score never gets a worse estimate or bound. A perfect score has no
+/// finite estimate: then `elo` is `None` and only the bound the games
+/// support is given (`low` after all wins, `high` after all losses). An
+/// interval end is `None` where it is unbounded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
     pub elo: Option<f64>,
@@ -75,62 +79,40 @@ fn elo_of(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
+/// The 97.5% quantile of the standard normal distribution.
+const Z: f64 = 1.959964;
+
 impl Rating {
-    /// The performance rating of a bot from its total: the Elo difference to the
-    /// average opponent it met, with the 95% interval from the spread of its
-    /// per-game scores (as cutechess-cli and fastchess report a match). After
-    /// `n` wins in `n` games the bound is exact: the score `p` with `p^n = 0.025`.
+    /// The performance rating of a bot from its total: the Elo difference to
+    /// the average opponent it met, with the Wilson 95% interval.
     pub fn from_tally(t: &Tally) -> Option<Rating> {
         if t.games == 0 {
             return None;
         }
         let n = t.games as f64;
-        if t.won == t.games || t.lost == t.games {
-            let bound = elo_of(0.025f64.powf(1.0 / n));
-            let (low, high) = if t.won == t.games {
-                (Some(bound), None)
-            } else {
-                (None, Some(-bound))
-            };
-            return Some(Rating {
-                elo: None,
-                low,
-                high,
-            });
-        }
-        let score = t.points() / n;
-        if t.tie == t.games {
-            // no spread to estimate an interval from
-            return Some(Rating {
-                elo: Some(0.0),
-                low: None,
-                high: None,
-            });
-        }
-        let variance = (t.won as f64 * (1.0 - score).powi(2)
-            + t.tie as f64 * (0.5 - score).powi(2)
-            + t.lost as f64 * score.powi(2))
-            / n;
-        let margin = 1.959964 * (variance / n).sqrt();
-        let end = |s: f64| (s > 0.0 && s < 1.0).then(|| elo_of(s));
+        let p = t.points() / n;
+        let z2 = Z * Z;
+        let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        let (all_lost, all_won) = (t.points() == 0.0, t.points() == n);
         Some(Rating {
-            elo: Some(elo_of(score)),
-            low: end(score - margin),
-            high: end(score + margin),
+            elo: (!all_lost && !all_won).then(|| elo_of(p)),
+            low: (!all_lost).then(|| elo_of(center - half)),
+            high: (!all_won).then(|| elo_of(center + half)),
         })
     }
 
-    /// `+24 ± 34`; `> +692` or `< -692` where an end is unbounded; `+0`
-    /// after nothing but draws (no spread to estimate an interval from).
+    /// `+266 (+218, +325)`; `> +687` or `< -687` after a perfect score.
     pub fn text(&self) -> String {
         // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
         let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
         match (self.elo, self.low, self.high) {
-            (Some(elo), Some(lo), Some(hi)) => format!("{} ± {:.0}", signed(elo), (hi - lo) / 2.0),
+            (Some(elo), Some(lo), Some(hi)) => {
+                format!("{} ({}, {})", signed(elo), signed(lo), signed(hi))
+            }
             (_, Some(lo), None) => format!("> {}", signed(lo)),
             (_, None, Some(hi)) => format!("< {}", signed(hi)),
-            (Some(elo), None, None) => signed(elo),
-            (None, None, None) | (None, Some(_), Some(_)) => "-".to_string(),
+            _ => "-".to_string(),
         }
     }
 }
@@ -355,10 +337,8 @@ mod tests {
         };
         let r = Rating::from_tally(&tally(40, 40, 20)).unwrap();
         assert!(r.elo.unwrap().abs() < 1e-9);
-        // score 0.5, sd 0.447, se 0.0447 -> +-0.0877 in score -> about +-62 Elo
-        let half = (r.high.unwrap() - r.low.unwrap()) / 2.0;
-        assert!((half - 61.6).abs() < 0.5, "{r:?}");
-        assert_eq!(r.text(), "+0 ± 62");
+        // p 0.5, n 100: Wilson 0.5 -+ 0.0962 -> 400 log10(0.5962 / 0.4038) = 67.7
+        assert_eq!(r.text(), "+0 (-68, +68)");
         let strong = Rating::from_tally(&tally(75, 25, 0)).unwrap();
         assert!((strong.elo.unwrap() - 190.8).abs() < 0.5, "{strong:?}");
         let more = Rating::from_tally(&tally(300, 100, 0)).unwrap();
@@ -367,52 +347,73 @@ mod tests {
             width(&more) < width(&strong) / 1.8,
             "the interval shrinks with games"
         );
+        // both ends are shown, as an interval may be asymmetric
+        let few = Rating::from_tally(&tally(9, 1, 0)).unwrap();
+        // 9 of 10: Wilson 0.5958 to 0.9821
+        assert_eq!(few.text(), "+382 (+67, +696)");
         assert_eq!(Rating::from_tally(&Tally::default()), None);
     }
 
     #[test]
     fn perfect_scores_give_a_bound_not_a_number() {
-        let all = Rating::from_tally(&Tally {
-            games: 200,
-            won: 200,
-            lost: 0,
-            tie: 0,
+        let t = |won, lost, tie| Tally {
+            games: won + lost + tie,
+            won,
+            lost,
+            tie,
             goal_sum: 0,
-        })
-        .unwrap();
+        };
+        let all = Rating::from_tally(&t(200, 0, 0)).unwrap();
         assert_eq!(all.elo, None);
-        // 0.025^(1/200) = 0.98173 -> 400 log10(0.98173 / 0.01827) = 692
-        assert_eq!(all.text(), "> +692");
-        let none = Rating::from_tally(&Tally {
-            games: 200,
-            won: 0,
-            lost: 200,
-            tie: 0,
-            goal_sum: 0,
-        })
-        .unwrap();
-        assert_eq!(none.text(), "< -692");
-        let almost = Rating::from_tally(&Tally {
-            games: 200,
-            won: 199,
-            lost: 1,
-            tie: 0,
-            goal_sum: 0,
-        })
-        .unwrap();
-        assert!(
-            almost.elo.unwrap() > 900.0 && almost.high.is_none(),
-            "{almost:?}"
-        );
-        assert!(almost.text().starts_with("> +"), "{}", almost.text());
-        let draws = Rating::from_tally(&Tally {
-            games: 50,
-            won: 0,
-            lost: 0,
-            tie: 50,
-            goal_sum: 0,
-        })
-        .unwrap();
-        assert_eq!(draws.text(), "+0", "all draws: no spread, no interval");
+        // Wilson's lower end after 200 of 200: 200 / 203.84 = 0.98115 -> +687
+        assert_eq!(all.text(), "> +687");
+        assert_eq!(Rating::from_tally(&t(0, 200, 0)).unwrap().text(), "< -687");
+        // a 4-0 winner: better than even, if not by much
+        let four = Rating::from_tally(&t(4, 0, 0)).unwrap();
+        assert!(four.low.unwrap() > 0.0, "{four:?}");
+        let draws = Rating::from_tally(&t(0, 0, 50)).unwrap();
+        assert_eq!(draws.elo, Some(0.0));
+        assert!(draws.low.unwrap() < 0.0 && draws.high.unwrap() > 0.0);
+    }
+
+    #[test]
+    fn a_better_score_never_gets_a_worse_estimate_or_bound() {
+        let key = |x: Option<f64>, unbounded: f64| x.unwrap_or(unbounded);
+        for games in [1u64, 4, 200, 1000] {
+            let mut last: Option<(f64, f64, f64)> = None;
+            // every score in half points, from all lost to all won
+            for half_points in 0..=2 * games {
+                let (won, tie) = (half_points / 2, half_points % 2);
+                let tally = Tally {
+                    games,
+                    won,
+                    lost: games - won - tie,
+                    tie,
+                    goal_sum: 0,
+                };
+                let r = Rating::from_tally(&tally).unwrap();
+                let now = (
+                    key(
+                        r.elo,
+                        if won == games {
+                            f64::INFINITY
+                        } else {
+                            f64::NEG_INFINITY
+                        },
+                    ),
+                    key(r.low, f64::NEG_INFINITY),
+                    key(r.high, f64::INFINITY),
+                );
+                if let Some(before) = last {
+                    assert!(
+                        now.0 > before.0,
+                        "{games} games, {half_points} half points: {r:?}"
+                    );
+                    assert!(now.1 > before.1 || now.1 == f64::NEG_INFINITY, "{r:?}");
+                    assert!(now.2 > before.2 || now.2 == f64::INFINITY, "{r:?}");
+                }
+                last = Some(now);
+            }
+        }
     }
 }
