@@ -130,6 +130,17 @@ pub fn check<G: Game>(
             &Watch::default(),
         );
         slowest = slowest.max(timed.slowest);
+        let played = match played {
+            Ok(played) => played,
+            Err(aborted) => {
+                // not the bot's fault, but the check cannot go on
+                report.findings.push(Finding {
+                    ok: false,
+                    text: format!("game {}: {aborted}", g + 1),
+                });
+                break;
+            }
+        };
         let moves = played.turns.iter().filter(|t| t[seat].is_some()).count();
         let text = format!("game {} as player {}: ", g + 1, seat.number());
         report.findings.push(match &played.termination {

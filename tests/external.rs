@@ -763,3 +763,53 @@ fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
     assert!(!stale.exists(), "the stale folder was swept");
     assert!(live.exists(), "a running ladder's folder is left alone");
 }
+
+#[test]
+fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("hr.toml");
+    fs::write(
+        &cfg,
+        format!(
+            "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 4\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"
+        ),
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    // no folder can be made for the HackerRank bot: ladder's problem, not the bot's
+    ladder()
+        .args(["run", "--jobs", "1", "-q", "--reports"])
+        .arg(&reports)
+        .arg(&cfg)
+        .env("TMPDIR", tmp.path().join("no-such-folder"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "ladder could not run the game: cannot make the bot's working folder",
+        ))
+        .stderr(predicate::str::contains("No bot was charged with it"));
+    let journaled = journal_indices(&reports.join("s/games.jsonl"));
+    assert!(journaled.is_empty(), "no game recorded: {journaled:?}");
+    // fixed: the season resumes and every game is played normally
+    run_season(&cfg, &reports).success();
+    for g in journal(&reports) {
+        assert_eq!(g["termination"]["kind"], "normal", "{g}");
+    }
+    // a program that cannot be executed is a config error, not a crash in a game
+    let script = tmp.path().join("bot.py");
+    fs::write(&script, "print(1)\n").unwrap();
+    let text = fs::read_to_string(&cfg).unwrap().replace(
+        &format!("[\"{TESTBOT}\", \"--hackerrank\"]"),
+        &format!("[\"{}\"]", script.display()),
+    );
+    fs::write(&cfg, text).unwrap();
+    ladder()
+        .args(["run", "-q", "--fresh", "--reports"])
+        .arg(&reports)
+        .arg(&cfg)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not executable"));
+}

@@ -36,6 +36,11 @@ pub enum BotError {
     /// An answer that breaks the protocol.
     #[error("bad output: {0}")]
     BadOutput(BadOutput),
+    /// Ladder itself could not run the bot (its working folder is gone, the
+    /// system refused a process): not the bot's fault, so no forfeit; the
+    /// game is not recorded and the season stops, to be resumed.
+    #[error("ladder could not run the bot: {0}")]
+    Harness(String),
 }
 
 /// How a bot crashed.
@@ -59,9 +64,6 @@ pub enum Crash {
     /// The process failed earlier in this game and is gone.
     #[error("the bot process is not running")]
     NotRunning,
-    /// Ladder could not set up what the bot needs (a working directory).
-    #[error("{0}")]
-    Setup(String),
     /// The bot cannot play this game's setting (a table too large, no move it knows).
     #[error("{0}")]
     Unplayable(String),
@@ -120,6 +122,7 @@ impl BotError {
             }
             BotError::Crash(c) => c.to_string(),
             BotError::BadOutput(b) => b.to_string(),
+            BotError::Harness(why) => why.clone(),
         }
     }
 }

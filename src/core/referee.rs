@@ -50,15 +50,24 @@ impl fmt::Display for ForfeitReason {
     }
 }
 
-impl From<&BotError> for ForfeitReason {
-    fn from(e: &BotError) -> Self {
+impl ForfeitReason {
+    /// The forfeit a bot error stands for; `None` for ladder's own failure,
+    /// which is charged to no bot.
+    pub fn of(e: &BotError) -> Option<ForfeitReason> {
         match e {
-            BotError::Timeout { .. } => ForfeitReason::Timeout,
-            BotError::Crash(_) => ForfeitReason::Crash,
-            BotError::BadOutput(_) => ForfeitReason::BadOutput,
+            BotError::Timeout { .. } => Some(ForfeitReason::Timeout),
+            BotError::Crash(_) => Some(ForfeitReason::Crash),
+            BotError::BadOutput(_) => Some(ForfeitReason::BadOutput),
+            BotError::Harness(_) => None,
         }
     }
 }
+
+/// A game the referee could not run through no fault of a bot's (see
+/// [`BotError::Harness`]): it has no result and must not be recorded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ladder could not run the game: {0}")]
+pub struct Aborted(pub String);
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,14 +133,15 @@ impl Referee {
 
     /// Plays one game from `start`. `seeds` seed each bot's own random
     /// numbers; every bot call is published on `watch`
-    /// (`&Watch::default()` when nobody watches).
+    /// (`&Watch::default()` when nobody watches). A game ladder itself could
+    /// not run is [`Aborted`].
     pub fn play<G: Game>(
         &self,
         start: &G,
         bots: BySeat<&mut dyn Bot<G>>,
         seeds: BySeat<u64>,
         watch: &Watch,
-    ) -> Played<G> {
+    ) -> Result<Played<G>, Aborted> {
         let other = self.time.other_call();
         let clocks = Clocks::new(&self.time);
         let slack = BySeat::from_fn(|s| bots[s].keeps_deadlines());
@@ -147,22 +157,31 @@ impl Referee {
             fixed,
             other,
             watch,
+            aborted: None,
         };
         let mut turns = Vec::new();
         let ending = table.run(seeds, self.max_plies, &mut turns);
-        table.finish(turns, ending)
+        match table.aborted.take() {
+            Some(why) => Err(Aborted(why)),
+            None => Ok(table.finish(turns, ending)),
+        }
     }
 }
 
 /// Plays one game from `start` with the default time control and nobody
-/// watching: for tests and tools that play a game outside a season.
+/// watching: for tests that play in-process bots outside a season.
+///
+/// # Panics
+/// If the game is [`Aborted`], which in-process bots never cause.
 pub fn play_game<G: Game>(
     start: &G,
     bots: BySeat<&mut dyn Bot<G>>,
     seeds: BySeat<u64>,
     max_plies: u32,
 ) -> Played<G> {
-    Referee::new(max_plies).play(start, bots, seeds, &Watch::default())
+    Referee::new(max_plies)
+        .play(start, bots, seeds, &Watch::default())
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// How long past its limit the watchdog waits for a bot that keeps its own
@@ -184,6 +203,8 @@ struct Table<'a, 'w, G: Game> {
     other_ms: BySeat<u64>,
     move_ms: BySeat<u64>,
     watch: &'w Watch,
+    /// Set when ladder itself failed to run a bot: the game is not recorded.
+    aborted: Option<String>,
 }
 
 /// How a game ended, before the goals of a forfeit are filled in.
@@ -202,7 +223,7 @@ impl<G: Game> Table<'_, '_, G> {
             if let Err(e) = call(self.watch, self.other_ms[seat], || {
                 bot.new_game(game, seat, seeds[seat])
             }) {
-                return bot_failed(seat, &e, self.other.budget);
+                return bot_failed(seat, &e, self.other.budget, &mut self.aborted);
             }
         }
         loop {
@@ -228,7 +249,7 @@ impl<G: Game> Table<'_, '_, G> {
                     bot.observe(game, &moves)
                 }) {
                     turns.push(moves);
-                    return bot_failed(seat, &e, self.other.budget);
+                    return bot_failed(seat, &e, self.other.budget, &mut self.aborted);
                 }
             }
             turns.push(moves);
@@ -246,7 +267,7 @@ impl<G: Game> Table<'_, '_, G> {
         };
         let (game, bot) = (&self.game, &mut *self.bots[seat]);
         let mv = call(self.watch, limit_ms, || bot.choose(game, seat, time))
-            .map_err(|e| bot_failed(seat, &e, time.budget))?;
+            .map_err(|e| bot_failed(seat, &e, time.budget, &mut self.aborted))?;
         if let Some(started) = started {
             let spent = started.elapsed();
             if spent > time.limit {
@@ -254,7 +275,7 @@ impl<G: Game> Table<'_, '_, G> {
                     waiting_for: "move".to_string(),
                     waited: spent,
                 };
-                return Err(bot_failed(seat, &e, time.budget));
+                return Err(bot_failed(seat, &e, time.budget, &mut self.aborted));
             }
             self.clocks.charge(seat.index(), spent);
         }
@@ -331,13 +352,21 @@ fn call<T>(
     result
 }
 
-/// The forfeit of `seat` for `e`; a timeout records how far past `budget` it went.
-fn bot_failed(seat: Seat, e: &BotError, budget: Duration) -> Ending {
+/// The forfeit of `seat` for `e`; a timeout records how far past `budget`
+/// it went. Ladder's own failure is no forfeit: it goes to `aborted`, and the
+/// ending returned is never recorded.
+fn bot_failed(seat: Seat, e: &BotError, budget: Duration, aborted: &mut Option<String>) -> Ending {
     let overrun = match e {
         BotError::Timeout { waited, .. } => Some(waited.saturating_sub(budget).as_millis() as u64),
         _ => None,
     };
-    forfeit(seat, ForfeitReason::from(e), e.detail(), overrun)
+    match ForfeitReason::of(e) {
+        Some(reason) => forfeit(seat, reason, e.detail(), overrun),
+        None => {
+            *aborted = Some(e.detail());
+            forfeit(seat, ForfeitReason::Crash, e.detail(), None)
+        }
+    }
 }
 
 /// A forfeit by `seat`; the goals are filled in by [`Table::finish`].
@@ -405,12 +434,14 @@ mod tests {
         b: &mut dyn Bot<Bidding>,
         max_plies: u32,
     ) -> Played<Bidding> {
-        Referee::new(max_plies).play(
-            &Bidding::new(&BiddingParams::default()).unwrap(),
-            BySeat::new(a, b),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        )
+        Referee::new(max_plies)
+            .play(
+                &Bidding::new(&BiddingParams::default()).unwrap(),
+                BySeat::new(a, b),
+                BySeat::new(1, 2),
+                &Watch::default(),
+            )
+            .unwrap()
     }
 
     fn assert_forfeit<G: Game>(played: &Played<G>, by: Seat, why: ForfeitReason, detail_has: &str) {
@@ -504,12 +535,14 @@ mod tests {
     #[test]
     fn simultaneous_moves_are_shown_only_after_both_chose() {
         let (mut a, mut b) = (Spy::default(), Spy::default());
-        let played = Referee::new(1000).play(
-            &Coordination::new(&CoordinationParams::default()).unwrap(),
-            BySeat::new(&mut a, &mut b),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        );
+        let played = Referee::new(1000)
+            .play(
+                &Coordination::new(&CoordinationParams::default()).unwrap(),
+                BySeat::new(&mut a, &mut b),
+                BySeat::new(1, 2),
+                &Watch::default(),
+            )
+            .unwrap();
         assert_eq!(played.goals, BySeat::new(100, 100));
         assert_eq!(played.result, GameResult::Draw);
         for spy in [&a, &b] {
@@ -542,12 +575,14 @@ mod tests {
         a: &mut dyn Bot<Bidding>,
         b: &mut dyn Bot<Bidding>,
     ) -> Played<Bidding> {
-        referee.play(
-            &Bidding::new(&BiddingParams::default()).unwrap(),
-            BySeat::new(a, b),
-            BySeat::new(1, 2),
-            &Watch::default(),
-        )
+        referee
+            .play(
+                &Bidding::new(&BiddingParams::default()).unwrap(),
+                BySeat::new(a, b),
+                BySeat::new(1, 2),
+                &Watch::default(),
+            )
+            .unwrap()
     }
 
     fn timed(ms: u64, clock: Option<&str>) -> Referee {
@@ -592,5 +627,30 @@ mod tests {
         let referee = timed(0, Some("0.1+0.1"));
         let played = bidding_under(&referee, &mut Sleeps(Some(30)), &mut Fixed(2));
         assert_eq!(played.termination, Termination::Normal);
+    }
+
+    /// Fails the way ladder itself can: its working folder is gone.
+    struct HarnessFails;
+    impl Bot<Bidding> for HarnessFails {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            Err(BotError::Harness("its working folder /x is gone".into()))
+        }
+    }
+
+    #[test]
+    fn ladders_own_failure_is_no_forfeit_and_no_game() {
+        let aborted = Referee::new(1000)
+            .play(
+                &Bidding::new(&BiddingParams::default()).unwrap(),
+                BySeat::new(
+                    &mut RandomBot::new() as &mut dyn Bot<Bidding>,
+                    &mut HarnessFails,
+                ),
+                BySeat::new(1, 2),
+                &Watch::default(),
+            )
+            .unwrap_err();
+        assert_eq!(aborted, Aborted("its working folder /x is gone".into()));
+        assert_eq!(ForfeitReason::of(&BotError::Harness("x".into())), None);
     }
 }

@@ -107,6 +107,11 @@ impl Command {
                     base.display()
                 )));
             }
+            if !is_executable(&path) {
+                return Err(Invalid::new(format!(
+                    "program `{program}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])"
+                )));
+            }
             path.to_string_lossy().into_owned()
         } else if on_path(program) {
             program.clone()
@@ -137,12 +142,14 @@ impl Command {
 
 /// Whether `program` is an executable file in a `PATH` directory.
 fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
     let Some(path) = std::env::var_os("PATH") else {
         return false;
     };
-    std::env::split_paths(&path).any(|dir| {
-        std::fs::metadata(dir.join(program))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    std::env::split_paths(&path).any(|dir| is_executable(&dir.join(program)))
+}
+
+/// Whether `path` is a file someone may execute.
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

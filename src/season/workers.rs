@@ -31,7 +31,7 @@ use crate::{
         error::{Error, Result},
         game::Game,
         hosted::Hosted,
-        referee::Played,
+        referee::{Aborted, Played},
         seat::BySeat,
     },
     external::{
@@ -130,7 +130,7 @@ pub fn play_fixture<G: Game>(
     lineup: &mut Lineup<G>,
     fx: &Fixture,
     watch: &Watch,
-) -> Played<G> {
+) -> Result<Played<G>, Aborted> {
     let mut first = lineup.take(makers, fx.seats.first, fx.pair);
     let mut second = lineup.take(makers, fx.seats.second, fx.pair);
     let played = plan.referee.play(
@@ -146,7 +146,11 @@ pub fn play_fixture<G: Game>(
 
 /// Plays one scheduled game with each bot, fresh, on a thread of its own:
 /// the replay of a game whose worker was abandoned.
-fn play_hosted<G: Game>(plan: &Plan<G>, makers: &[Maker<G>], fx: &Fixture) -> Played<G> {
+fn play_hosted<G: Game>(
+    plan: &Plan<G>,
+    makers: &[Maker<G>],
+    fx: &Fixture,
+) -> Result<Played<G>, Aborted> {
     let other = plan.referee.time.other_call().limit;
     let mut bots = fx.seats.map(|b| Hosted::new((makers[b].factory)(), other));
     let (first, second) = (&mut bots.first, &mut bots.second);
@@ -231,12 +235,20 @@ struct Piece {
     scored: Vec<Scored>,
 }
 
+/// What a worker tells the writer.
+enum Msg {
+    /// Games it played.
+    Piece(Piece),
+    /// Ladder could not run game `index`; the worker has stopped.
+    Aborted { index: u64, why: Aborted },
+}
+
 /// How long a finished game may wait in a worker before it is sent.
 const PIECE_TIME: Duration = Duration::from_millis(500);
 
 /// A worker: takes chunks (replays first) until none is left, and sends the
 /// games it plays to the writer in pieces.
-fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Piece>) {
+fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
     let mut lineup = Lineup::default();
     loop {
         if shared.stop.load(Ordering::Relaxed) || slot.abandoned.load(Ordering::Relaxed) {
@@ -269,7 +281,7 @@ fn play_chunk<G: Game>(
     slot: &Slot,
     c: usize,
     hosted: bool,
-    tx: &mpsc::Sender<Piece>,
+    tx: &mpsc::Sender<Msg>,
 ) -> bool {
     let fixtures = shared.fixtures(c);
     let (plan, makers) = (&shared.plan, &shared.makers);
@@ -279,7 +291,7 @@ fn play_chunk<G: Game>(
     };
     let mut piece = new_piece();
     let mut piece_start = Instant::now();
-    let send = |piece: Piece| piece.scored.is_empty() || tx.send(piece).is_ok();
+    let send = |piece: Piece| piece.scored.is_empty() || tx.send(Msg::Piece(piece)).is_ok();
     for fx in fixtures {
         let start = Instant::now();
         let played = if hosted {
@@ -290,6 +302,18 @@ fn play_chunk<G: Game>(
         if slot.abandoned.load(Ordering::Relaxed) {
             return false; // a replay plays this chunk again
         }
+        let played = match played {
+            Ok(played) => played,
+            Err(why) => {
+                // ladder's own failure: keep what is finished, charge no bot
+                send(piece);
+                let _ = tx.send(Msg::Aborted {
+                    index: fx.index,
+                    why,
+                });
+                return false;
+            }
+        };
         if cleanup::interrupted().is_some() {
             // this game may have ended because the signal killed its bots:
             // keep only what finished before it
@@ -328,7 +352,7 @@ const INTERRUPT_GRACE: Duration = Duration::from_secs(1);
 /// Starts a worker thread with a slot of its own.
 fn spawn_worker<G: Game>(
     shared: &Arc<Shared<G>>,
-    tx: &mpsc::Sender<Piece>,
+    tx: &mpsc::Sender<Msg>,
 ) -> Result<(Arc<Slot>, thread::JoinHandle<()>)> {
     let slot = Arc::new(Slot {
         chunk: AtomicUsize::new(usize::MAX),
@@ -362,7 +386,7 @@ pub fn play_all<G: Game>(
     journal: Journal,
     resumed: Vec<(u64, String)>,
 ) -> Result<Outcome> {
-    let (tx, rx) = mpsc::channel::<Piece>();
+    let (tx, rx) = mpsc::channel::<Msg>();
     let mut workers = Vec::new();
     for _ in 0..jobs.min(shared.chunks()) {
         workers.push(spawn_worker(shared, &tx)?);
@@ -370,21 +394,24 @@ pub fn play_all<G: Game>(
     let mut watchdog = Watchdog::default();
     let mut writer = Writer::new(journal, &shared.to_play, resumed)?;
     let mut interrupted = None;
+    let mut failure: Option<Error> = None;
     let result = (|| -> Result<()> {
         let mut grace_until = None;
         while writer.received < shared.to_play.len() {
             match rx.recv_timeout(WATCHDOG_TICK) {
-                Ok(piece) => writer.accept(piece)?,
+                Ok(msg) => writer.take(msg, &mut failure)?,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            while let Ok(piece) = rx.try_recv() {
-                writer.accept(piece)?;
+            while let Ok(msg) = rx.try_recv() {
+                writer.take(msg, &mut failure)?;
             }
             writer.journal.flush()?;
-            if let Some(sig) = cleanup::interrupted() {
-                // save what the workers finished before the signal, then stop
-                interrupted = Some(sig);
+            if interrupted.is_none() {
+                interrupted = cleanup::interrupted();
+            }
+            if interrupted.is_some() || failure.is_some() {
+                // save what the workers finished before, then stop
                 shared.stop.store(true, Ordering::Relaxed);
                 let until = *grace_until.get_or_insert(Instant::now() + INTERRUPT_GRACE);
                 let busy = workers
@@ -392,8 +419,8 @@ pub fn play_all<G: Game>(
                     .enumerate()
                     .any(|(i, (_, h))| !watchdog.abandoned.contains(&i) && !h.is_finished());
                 if !busy || Instant::now() >= until {
-                    while let Ok(piece) = rx.try_recv() {
-                        writer.accept(piece)?;
+                    while let Ok(msg) = rx.try_recv() {
+                        writer.take(msg, &mut failure)?;
                     }
                     return writer.journal.flush();
                 }
@@ -423,6 +450,10 @@ pub fn play_all<G: Game>(
     })();
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
+    if let Some(failure) = failure {
+        result?;
+        return Err(failure);
+    }
     if interrupted.is_none() {
         // wait for the workers that are not stuck, so their bots are gone
         for (i, (_, handle)) in workers.into_iter().enumerate() {
@@ -487,6 +518,20 @@ impl Writer {
         // pending games from an earlier run at the head of the order go in now
         writer.advance()?;
         Ok(writer)
+    }
+
+    /// Takes a worker's message: a piece of games, or ladder's failure to run
+    /// a game, which stops the season (the first such failure is kept).
+    fn take(&mut self, msg: Msg, failure: &mut Option<Error>) -> Result<()> {
+        match msg {
+            Msg::Piece(piece) => self.accept(piece),
+            Msg::Aborted { index, why } => {
+                failure.get_or_insert(Error::System(format!(
+                    "game {index}: {why}. No bot was charged with it; the games finished so far are saved: fix the cause and rerun to resume"
+                )));
+                Ok(())
+            }
+        }
     }
 
     /// Takes a piece from a worker: its timing lines at once, its games into

@@ -163,12 +163,11 @@ impl Child {
                 });
             }
         }
-        let mut child = cmd.spawn().map_err(|e| {
-            BotError::Crash(Crash::CannotStart {
-                command: argv.join(" "),
-                error: e.to_string(),
-            })
-        })?;
+        // the command was checked when the season was planned, so a start
+        // that fails now is the environment's doing, not the bot's play
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| BotError::Harness(why_not_started(program, dir, &argv.join(" "), &e)))?;
         let pgid = child.id() as i32;
         cleanup::register(pgid);
 
@@ -314,6 +313,18 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// Why `program` could not start in `dir`, naming the real cause where it
+/// can be found: a working folder or a program that is gone.
+fn why_not_started(program: &str, dir: Option<&Path>, command: &str, e: &io::Error) -> String {
+    match dir {
+        Some(d) if !d.is_dir() => format!("its working folder {} is gone", d.display()),
+        _ if program.contains('/') && !Path::new(program).exists() => {
+            format!("its program {program} is gone")
+        }
+        _ => format!("cannot start `{command}`: {e}"),
     }
 }
 

@@ -81,9 +81,10 @@ impl Bot<Bidding> for HackerRankBot {
     fn new_game(&mut self, _: &Bidding, _: Seat, _: u64) -> Result<(), BotError> {
         self.bids = BySeat::default();
         let dir = WorkDir::new("hackerrank").map_err(|e| {
-            BotError::Crash(Crash::Setup(format!(
-                "cannot make a working directory: {e}"
-            )))
+            BotError::Harness(format!(
+                "cannot make the bot's working folder in {}: {e}",
+                std::env::temp_dir().display()
+            ))
         })?;
         self.workdir = Some(dir);
         Ok(())
