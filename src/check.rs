@@ -217,9 +217,16 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
             return false;
         }
         Err(e) => {
+            let hint = match e {
+                BotError::Timeout { .. } => format!(
+                    " (start-up limit {} ms; --startup-time-ms sets it): does the bot flush stdout after each line?",
+                    launch.time.startup.as_millis()
+                ),
+                _ => String::new(),
+            };
             findings.push(Finding {
                 ok: false,
-                text: format!("greeting `{hello}`: {e}"),
+                text: format!("greeting `{hello}`: {e}{hint}"),
             });
             return false;
         }

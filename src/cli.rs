@@ -141,6 +141,9 @@ pub struct TimeArgs {
     /// How far past its budget a bot may answer, in milliseconds.
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub margin_ms: u32,
+    /// Time a bot program has from its start to `ready`, in milliseconds [default: 5000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub startup_time_ms: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

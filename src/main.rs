@@ -88,7 +88,7 @@ fn time_control(t: &TimeArgs) -> Result<TimeControl> {
         t.move_time_ms,
         t.time_control.as_deref(),
         Some(t.margin_ms),
-        None,
+        t.startup_time_ms,
     )
     .map_err(|e| {
         let option = e.key.as_deref().unwrap_or("time").replace('_', "-");

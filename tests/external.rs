@@ -813,3 +813,36 @@ fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
         .code(2)
         .stderr(predicate::str::contains("is not executable"));
 }
+
+#[test]
+fn check_explains_a_silent_greeting_and_extra_output() {
+    let out = ladder()
+        .args([
+            "check",
+            "--game",
+            "troops",
+            "--startup-time-ms",
+            "200",
+            "--",
+        ])
+        .args([TESTBOT, "--no-handshake", "--tag", "checkhints"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("no `ready` within the time limit (start-up limit 200 ms"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("does the bot flush stdout after each line?"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 problem found"), "{stdout}");
+    assert!(
+        stderr.contains("did not pass the check") && !stderr.contains("1 problem"),
+        "{stderr}"
+    );
+    assert_no_bot_left("checkhints");
+}

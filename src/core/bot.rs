@@ -100,7 +100,7 @@ pub enum BadOutput {
     #[error("expected `ready` at start-up, got `{0}`")]
     NotReady(String),
     /// A line nobody asked for.
-    #[error("unrequested output `{0}`")]
+    #[error("output nobody asked for: `{0}`")]
     Unrequested(String),
     /// The program exited cleanly without answering (HackerRank bots).
     #[error("the program exited without printing a bid")]
@@ -271,5 +271,33 @@ pub fn no_params(name: &str, params: &toml::Table) -> Result<(), Invalid> {
             key,
             format!("bot `{name}` takes no parameters, got `{key}`"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_read_as_sentences() {
+        let e = BotError::BadOutput(BadOutput::Unrequested("3,3,4".into()));
+        assert_eq!(
+            e.to_string(),
+            "bad output: output nobody asked for: `3,3,4`"
+        );
+        let c = BotError::Crash(Crash::Ended {
+            command: "bot".into(),
+            exit: Some(Exit::Code(3)),
+            during: "while ladder waited for its move".into(),
+        });
+        assert_eq!(
+            c.detail(),
+            "`bot` exited with code 3 while ladder waited for its move"
+        );
+        let t = BotError::Timeout {
+            waiting_for: "move".into(),
+            waited: Duration::from_millis(1050),
+        };
+        assert_eq!(t.detail(), "no move within the time limit");
     }
 }

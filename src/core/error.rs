@@ -98,7 +98,7 @@ pub enum Error {
         message: String,
     },
     /// `ladder check` found problems with a bot (listed on stdout).
-    #[error("the bot has {problems} problem(s); see above")]
+    #[error("the bot did not pass the check (the problems are listed above)")]
     BotFailed { problems: usize },
     /// The reader of standard output has gone (`ladder list bots | head -1`):
     /// ladder stops quietly, with exit code 0.

@@ -305,12 +305,16 @@ fn play_chunk<G: Game>(
         let played = match played {
             Ok(played) => played,
             Err(why) => {
-                // ladder's own failure: keep what is finished, charge no bot
+                // ladder's own failure: keep what is finished, charge no bot;
+                // after a signal it is the signal's doing (bots killed, their
+                // folders removed), and the interrupt says so
                 send(piece);
-                let _ = tx.send(Msg::Aborted {
-                    index: fx.index,
-                    why,
-                });
+                if cleanup::interrupted().is_none() {
+                    let _ = tx.send(Msg::Aborted {
+                        index: fx.index,
+                        why,
+                    });
+                }
                 return false;
             }
         };
@@ -450,7 +454,7 @@ pub fn play_all<G: Game>(
     })();
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
-    if let Some(failure) = failure {
+    if let Some(failure) = failure.filter(|_| interrupted.is_none()) {
         result?;
         return Err(failure);
     }
