@@ -90,9 +90,10 @@ fn ended(exit: Option<Exit>) -> String {
 /// How an answer broke the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BadOutput {
-    /// The answer does not parse as a move (shown cut to 80 characters).
-    #[error("`{0}` is not a move")]
-    NotAMove(String),
+    /// The answer (cut to 80 characters) does not parse as a move; `form`
+    /// says what a move looks like, with an example.
+    #[error("`{text}` is not a move: {form}")]
+    NotAMove { text: String, form: String },
     /// The answer does not parse as a bid (HackerRank bots).
     #[error("`{0}` is not a bid")]
     NotABid(String),

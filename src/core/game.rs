@@ -61,8 +61,17 @@ pub fn check_range(
 /// once, when it is planned, and every game starts from a clone of it; the
 /// hot loop stays statically dispatched.
 pub trait Game: Clone + Send + Sync + 'static {
-    /// A move; `Display` and `FromStr` are its wire form. Parsing checks syntax only.
-    type Move: Clone + Eq + fmt::Debug + fmt::Display + FromStr + Send + Sync + 'static;
+    /// A move; `Display` and `FromStr` are its wire form. Parsing checks
+    /// syntax only, and its error says the expected form with an example
+    /// (`a bid is a whole number like `12`, not `x``), for bot authors.
+    type Move: Clone
+        + Eq
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err = String>
+        + Send
+        + Sync
+        + 'static;
     /// The game's parameters as read from `[season.params]`. A season without
     /// that table reads an empty one, so defaults come from serde's
     /// `#[serde(default)]`; a game whose parameters have no sensible default

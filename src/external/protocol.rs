@@ -94,11 +94,18 @@ pub fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
 }
 
-/// The move in a bot's answer: the line without surrounding blanks.
-pub fn parse_move<M: FromStr>(line: &str) -> Result<M, BadOutput> {
+/// The move in a bot's answer: the line without surrounding blanks. An
+/// answer that is not a move says what a move looks like.
+pub fn parse_move<M: FromStr<Err = String>>(line: &str) -> Result<M, BadOutput> {
     let text = line.trim();
-    text.parse::<M>()
-        .map_err(|_| BadOutput::NotAMove(text.chars().take(80).collect()))
+    text.parse::<M>().map_err(|why| BadOutput::NotAMove {
+        text: text.chars().take(80).collect(),
+        // the game's words end by quoting the text again: once is enough
+        form: why
+            .rsplit_once(", not `")
+            .map_or(why.as_str(), |(form, _)| form)
+            .to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -153,7 +160,7 @@ mod tests {
         assert_eq!(parse_move::<Bid>(" 12 \r"), Ok(Bid(12)));
         assert_eq!(
             parse_move::<Bid>("twelve").unwrap_err().to_string(),
-            "`twelve` is not a move"
+            "`twelve` is not a move: a bid is a whole number like `12`"
         );
     }
 }

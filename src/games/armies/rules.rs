@@ -87,7 +87,7 @@ impl FromStr for Commitment {
     fn from_str(s: &str) -> Result<Self, String> {
         s.parse::<u32>()
             .map(Commitment)
-            .map_err(|_| format!("a commitment is a whole number of armies, not `{s}`"))
+            .map_err(|_| format!("a commitment is a whole number of armies like `7`, not `{s}`"))
     }
 }
 

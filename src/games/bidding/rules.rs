@@ -70,7 +70,7 @@ impl FromStr for Bid {
     fn from_str(s: &str) -> Result<Self, String> {
         s.parse::<u32>()
             .map(Bid)
-            .map_err(|_| format!("a bid is a whole number, not `{s}`"))
+            .map_err(|_| format!("a bid is a whole number like `12`, not `{s}`"))
     }
 }
 
