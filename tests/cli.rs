@@ -601,3 +601,29 @@ fn the_readme_example_is_real_output() {
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
 }
+
+#[test]
+fn a_season_of_billions_of_games_plays_its_first_ten_at_once() {
+    // the schedule is computed game by game: nothing of its size is built
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("huge.toml");
+    let text = fs::read_to_string(config("troops")).unwrap();
+    fs::write(
+        &cfg,
+        text.replace("games_per_pair = 200", "games_per_pair = 4294967295"),
+    )
+    .unwrap();
+    for played in [10, 20] {
+        run(&cfg, tmp.path(), &["--max-games", "10", "-q"])
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "{played} of 4294967295 games"
+            )));
+    }
+    ladder()
+        .arg("verify")
+        .arg(tmp.path().join("troops"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("20 games in schedule order"));
+}

@@ -46,38 +46,80 @@ pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
     }
 }
 
-/// Every game of a season: each pairing plays `games_per_pair` games with seats
-/// alternating (the pairing's first bot takes the first seat in its even games),
-/// so an even count is balanced between seats.
+/// A season's games, each computed from its index when needed, so a season
+/// of billions of games costs no memory until it is played: each pairing
+/// plays `games_per_pair` games with seats alternating (the pairing's first
+/// bot takes the first seat in its even games), so an even count is
+/// balanced between seats.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    games_per_pair: u64,
+    season_seed: u64,
+}
+
+impl Schedule {
+    pub fn new(bots: usize, format: &Format, games_per_pair: u32, season_seed: u64) -> Self {
+        Schedule {
+            pairings: pairings(bots, format),
+            games_per_pair: u64::from(games_per_pair),
+            season_seed,
+        }
+    }
+
+    /// How many games the season has.
+    pub fn len(&self) -> u64 {
+        self.pairings.len() as u64 * self.games_per_pair
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game `index` (below [`Schedule::len`]).
+    pub fn fixture(&self, index: u64) -> Fixture {
+        self.place(index, game_seed(self.season_seed, index))
+    }
+
+    /// The games from `start` on, in order: seeds drawn one after another
+    /// from the season's stream, which is cheaper than one look-up each.
+    pub fn from(&self, start: u64) -> impl Iterator<Item = Fixture> + '_ {
+        let mut seeds = Rng::seed_from_u64(self.season_seed);
+        seeds.set_word_pos(2 * u128::from(start));
+        (start..self.len()).map(move |index| self.place(index, seeds.next_u64()))
+    }
+
+    fn place(&self, index: u64, seed: u64) -> Fixture {
+        let pair = index / self.games_per_pair;
+        let (a, b) = self.pairings[pair as usize];
+        let seats = if (index % self.games_per_pair).is_multiple_of(2) {
+            BySeat::new(a, b)
+        } else {
+            BySeat::new(b, a)
+        };
+        Fixture {
+            index,
+            pair: pair as usize,
+            seats,
+            seed,
+        }
+    }
+}
+
+/// Every game of a season, in a list: for small seasons and tests.
 pub fn schedule(
     bots: usize,
     format: &Format,
     games_per_pair: u32,
     season_seed: u64,
 ) -> Vec<Fixture> {
-    let mut seeds = Rng::seed_from_u64(season_seed);
-    let mut fixtures = Vec::new();
-    for (pair, (a, b)) in pairings(bots, format).into_iter().enumerate() {
-        for g in 0..games_per_pair {
-            let index = fixtures.len() as u64;
-            let seats = if g % 2 == 0 {
-                BySeat::new(a, b)
-            } else {
-                BySeat::new(b, a)
-            };
-            fixtures.push(Fixture {
-                index,
-                pair,
-                seats,
-                seed: seeds.next_u64(), // equals game_seed(season_seed, index)
-            });
-        }
-    }
-    fixtures
+    Schedule::new(bots, format, games_per_pair, season_seed)
+        .from(0)
+        .collect()
 }
 
 /// The seed of game `index`: the `index`-th 64-bit word of the ChaCha stream of
-/// the season seed. [`schedule`] draws them in order, which is much cheaper.
+/// the season seed. [`Schedule::from`] draws them in order, which is cheaper.
 pub fn game_seed(season_seed: u64, index: u64) -> u64 {
     let mut rng = Rng::seed_from_u64(season_seed);
     rng.set_word_pos(2 * u128::from(index));
@@ -137,6 +179,12 @@ mod tests {
         for g in &a {
             assert_eq!(g.seed, game_seed(42, g.index), "drawn in order = looked up");
         }
+        let s = Schedule::new(3, &Format::RoundRobin, 2, 42);
+        assert_eq!(s.len(), 6);
+        for g in &a {
+            assert_eq!(s.fixture(g.index), *g, "computed from its index");
+        }
+        assert_eq!(s.from(4).collect::<Vec<_>>(), a[4..]);
         let s = bot_seeds(a[0].seed);
         assert_ne!(s.first, s.second);
         assert_eq!(s, bot_seeds(a[0].seed));

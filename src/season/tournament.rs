@@ -21,7 +21,7 @@ use crate::{
         plan::Plan,
         record::Scored,
         report::{self, Header},
-        schedule::{schedule, Fixture},
+        schedule::{Fixture, Schedule},
         standings::Standings,
         workers::{self, Shared},
     },
@@ -60,7 +60,7 @@ pub struct Summary {
 
 /// Runs (or resumes) the season of `plan` and writes its reports.
 pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
-    let fixtures = schedule(
+    let fixtures = Schedule::new(
         plan.bots.len(),
         &plan.format,
         plan.games_per_pair,
@@ -77,15 +77,14 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     }
     check_journal(&fixtures, &old, &dir)?;
 
+    // the journal holds games 0..k in order, and pending ones after k
     let done: HashSet<u64> = old.iter().map(|r| r.index).collect();
-    let mut pending: Vec<Fixture> = fixtures
-        .iter()
+    let first_missing = (0..).find(|i| !done.contains(i)).unwrap_or(0);
+    let pending: Vec<Fixture> = fixtures
+        .from(first_missing)
         .filter(|f| !done.contains(&f.index))
-        .copied()
+        .take(opts.max_games.map_or(usize::MAX, |m| m as usize))
         .collect();
-    if let Some(max) = opts.max_games {
-        pending.truncate(max as usize);
-    }
     let jobs = opts
         .jobs
         .or(plan.jobs)
@@ -112,7 +111,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         season: plan.name.clone(),
         game: plan.start.name().to_string(),
         format: plan.format_name(),
-        scheduled: fixtures.len() as u64,
+        scheduled: fixtures.len(),
     };
     report::write_files(&dir, &header, &standings)?;
     bar.finish_and_clear();
@@ -128,7 +127,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
 }
 
 /// Every journal record in `dir` must be a game of this schedule, once.
-fn check_journal(fixtures: &[Fixture], records: &[Scored], dir: &std::path::Path) -> Result<()> {
+fn check_journal(fixtures: &Schedule, records: &[Scored], dir: &std::path::Path) -> Result<()> {
     let wrong = |why: String| {
         Error::Mismatch(format!(
             "{} does not match the config: {why}",
@@ -137,13 +136,14 @@ fn check_journal(fixtures: &[Fixture], records: &[Scored], dir: &std::path::Path
     };
     let mut seen = HashSet::new();
     for r in records {
-        let Some(fx) = fixtures.get(r.index as usize) else {
+        if r.index >= fixtures.len() {
             return Err(wrong(format!(
                 "the journal holds game {} but the schedule has {} games",
                 r.index,
                 fixtures.len()
             )));
-        };
+        }
+        let fx = fixtures.fixture(r.index);
         if r.seats != fx.seats || r.seed != fx.seed {
             return Err(wrong(format!(
                 "journal game {} does not match the schedule; rerun with --fresh",

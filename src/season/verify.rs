@@ -22,7 +22,7 @@ use crate::{
     season::{
         journal::read_lines,
         record::{Record, Turn},
-        schedule::{schedule, Fixture, Format},
+        schedule::{Format, Schedule},
     },
 };
 
@@ -78,7 +78,7 @@ pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verifie
     let games_per_pair =
         u32::try_from(number("games_per_pair")?).map_err(|_| bad_season("games_per_pair"))?;
     let max_plies = number("max_plies")?;
-    let fixtures = schedule(names.len(), &format, games_per_pair, number("seed")?);
+    let fixtures = Schedule::new(names.len(), &format, games_per_pair, number("seed")?);
     let check = Check {
         start: &start,
         fixtures: &fixtures,
@@ -110,7 +110,7 @@ pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verifie
     Ok(Verified {
         journaled,
         pending,
-        scheduled: fixtures.len(),
+        scheduled: fixtures.len() as usize,
     })
 }
 
@@ -125,7 +125,7 @@ fn mismatch(path: &Path, line: usize, index: u64, message: String) -> Error {
 /// What every record is checked against.
 struct Check<'a, G: Game> {
     start: &'a G,
-    fixtures: &'a [Fixture],
+    fixtures: &'a Schedule,
     names: &'a [String],
     max_plies: u64,
 }
@@ -133,10 +133,13 @@ struct Check<'a, G: Game> {
 impl<G: Game> Check<'_, G> {
     /// Checks one record against the schedule and the rules.
     fn record(&self, r: &Record) -> std::result::Result<(), String> {
-        let fx = self
-            .fixtures
-            .get(r.index as usize)
-            .ok_or_else(|| format!("the schedule has only {} games", self.fixtures.len()))?;
+        if r.index >= self.fixtures.len() {
+            return Err(format!(
+                "the schedule has only {} games",
+                self.fixtures.len()
+            ));
+        }
+        let fx = self.fixtures.fixture(r.index);
         let seats = fx.seats.map(|b| self.names[b].clone());
         if r.seats != seats {
             return Err(format!(
