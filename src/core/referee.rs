@@ -434,14 +434,7 @@ mod tests {
         b: &mut dyn Bot<Bidding>,
         max_plies: u32,
     ) -> Played<Bidding> {
-        Referee::new(max_plies)
-            .play(
-                &Bidding::new(&BiddingParams::default()).unwrap(),
-                BySeat::new(a, b),
-                BySeat::new(1, 2),
-                &Watch::default(),
-            )
-            .unwrap()
+        bidding_under(&Referee::new(max_plies), a, b)
     }
 
     fn assert_forfeit<G: Game>(played: &Played<G>, by: Seat, why: ForfeitReason, detail_has: &str) {

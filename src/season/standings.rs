@@ -326,15 +326,19 @@ mod tests {
         );
     }
 
-    #[test]
-    fn ratings() {
-        let tally = |won, lost, tie| Tally {
+    /// A total of `won`, `lost` and `tie` games.
+    fn tally(won: u64, lost: u64, tie: u64) -> Tally {
+        Tally {
             games: won + lost + tie,
             won,
             lost,
             tie,
             goal_sum: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn ratings() {
         let r = Rating::from_tally(&tally(40, 40, 20)).unwrap();
         assert!(r.elo.unwrap().abs() < 1e-9);
         // p 0.5, n 100: Wilson 0.5 -+ 0.0962 -> 400 log10(0.5962 / 0.4038) = 67.7
@@ -356,13 +360,7 @@ mod tests {
 
     #[test]
     fn perfect_scores_give_a_bound_not_a_number() {
-        let t = |won, lost, tie| Tally {
-            games: won + lost + tie,
-            won,
-            lost,
-            tie,
-            goal_sum: 0,
-        };
+        let t = tally;
         let all = Rating::from_tally(&t(200, 0, 0)).unwrap();
         assert_eq!(all.elo, None);
         // Wilson's lower end after 200 of 200: 200 / 203.84 = 0.98115 -> +687
@@ -384,14 +382,7 @@ mod tests {
             // every score in half points, from all lost to all won
             for half_points in 0..=2 * games {
                 let (won, tie) = (half_points / 2, half_points % 2);
-                let tally = Tally {
-                    games,
-                    won,
-                    lost: games - won - tie,
-                    tie,
-                    goal_sum: 0,
-                };
-                let r = Rating::from_tally(&tally).unwrap();
+                let r = Rating::from_tally(&tally(won, games - won - tie, tie)).unwrap();
                 let now = (
                     key(
                         r.elo,
