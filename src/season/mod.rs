@@ -18,3 +18,4 @@ pub mod standings;
 pub mod tournament;
 pub mod verify;
 pub mod workers;
+pub mod writer;

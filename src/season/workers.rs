@@ -9,10 +9,11 @@
 //! detached, since Rust cannot stop it, and a fresh worker replays that chunk
 //! with every bot on a thread of its own ([`Hosted`]), where the limit is
 //! exact and the bot that hangs forfeits on time. The season goes on with as
-//! many workers as before.
+//! many workers as before. What the writer does with the games is in
+//! [`super::writer`].
 
 use std::{
-    collections::{BTreeMap, HashMap, HashSet},
+    collections::{HashMap, HashSet},
     path::Path,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
@@ -43,6 +44,7 @@ use crate::{
         plan::{BotKind, Plan},
         record::{Finished, Lines, Scored},
         schedule::{bot_seeds, Fixture},
+        writer::{Msg, Piece, Writer},
     },
 };
 
@@ -225,22 +227,6 @@ struct Slot {
     chunk: AtomicUsize,
     /// Set by the watchdog: the worker's results no longer count.
     abandoned: AtomicBool,
-}
-
-/// Consecutive games of one chunk, played: their journal lines and scores.
-/// A worker sends a piece when its chunk is done, and at least every
-/// [`PIECE_TIME`] while it plays, so every finished game reaches a file soon.
-struct Piece {
-    lines: Lines,
-    scored: Vec<Scored>,
-}
-
-/// What a worker tells the writer.
-enum Msg {
-    /// Games it played.
-    Piece(Piece),
-    /// Ladder could not run game `index`; the worker has stopped.
-    Aborted { index: u64, why: Aborted },
 }
 
 /// How long a finished game may wait in a worker before it is sent.
@@ -479,158 +465,6 @@ pub fn play_all<G: Game>(
     })
 }
 
-/// Puts games into the journal in schedule order, whatever order they come in.
-struct Writer {
-    journal: Journal,
-    /// Every game index this run writes, ascending: the games to play and
-    /// those an earlier run left in `pending.jsonl`.
-    order: Vec<u64>,
-    /// How many of `order` are written.
-    next: usize,
-    /// Lines from `pending.jsonl`, by game index.
-    from_file: HashMap<u64, String>,
-    /// Pieces that came before their turn, by the index of their first
-    /// unwritten game, with the position of that game in the piece.
-    waiting: BTreeMap<u64, (Piece, usize)>,
-    /// Which games to play have been received (a replayed chunk may repeat
-    /// some): one bit per index from the first game to play.
-    seen: Vec<u64>,
-    seen_base: u64,
-    /// How many games to play have been received.
-    received: usize,
-    scored: Vec<Scored>,
-}
-
-impl Writer {
-    fn new(journal: Journal, to_play: &[Fixture], resumed: Vec<(u64, String)>) -> Result<Self> {
-        let seen_base = to_play.first().map_or(0, |f| f.index);
-        let span = to_play.last().map_or(0, |f| f.index - seen_base + 1);
-        let mut order: Vec<u64> = to_play.iter().map(|f| f.index).collect();
-        order.extend(resumed.iter().map(|(i, _)| *i));
-        order.sort_unstable();
-        let mut writer = Writer {
-            journal,
-            order,
-            next: 0,
-            from_file: resumed.into_iter().collect(),
-            waiting: BTreeMap::new(),
-            seen: vec![0; span.div_ceil(64) as usize],
-            seen_base,
-            received: 0,
-            scored: Vec::with_capacity(to_play.len()),
-        };
-        // pending games from an earlier run at the head of the order go in now
-        writer.advance()?;
-        Ok(writer)
-    }
-
-    /// Takes a worker's message: a piece of games, or ladder's failure to run
-    /// a game, which stops the season (the first such failure is kept).
-    fn take(&mut self, msg: Msg, failure: &mut Option<Error>) -> Result<()> {
-        match msg {
-            Msg::Piece(piece) => self.accept(piece),
-            Msg::Aborted { index, why } => {
-                failure.get_or_insert(Error::System(format!(
-                    "game {index}: {why}. No bot was charged with it; the games finished so far are saved: fix the cause and rerun to resume"
-                )));
-                Ok(())
-            }
-        }
-    }
-
-    /// Takes a piece from a worker: its timing lines at once, its games into
-    /// the journal if it is their turn, else into `pending.jsonl` until it is.
-    fn accept(&mut self, piece: Piece) -> Result<()> {
-        let mut piece = self.without_repeats(piece);
-        if piece.scored.is_empty() {
-            return Ok(());
-        }
-        self.received += piece.scored.len();
-        self.journal.append_timing(&piece.lines.timing)?;
-        let first = piece.lines.ends[0].0;
-        if self.order.get(self.next) != Some(&first) {
-            self.journal.append_pending(&piece.lines.games)?;
-        }
-        self.scored.append(&mut piece.scored);
-        self.waiting.insert(first, (piece, 0));
-        self.advance()
-    }
-
-    /// Drops games already received: a chunk replayed after its worker was
-    /// abandoned may repeat games that worker had sent.
-    fn without_repeats(&mut self, piece: Piece) -> Piece {
-        let mut first_time = |index: u64| {
-            let bit = index - self.seen_base;
-            let word = &mut self.seen[(bit / 64) as usize];
-            let fresh = *word & (1 << (bit % 64)) == 0;
-            *word |= 1 << (bit % 64);
-            fresh
-        };
-        let fresh: Vec<bool> = piece
-            .lines
-            .ends
-            .iter()
-            .map(|(i, _)| first_time(*i))
-            .collect();
-        if fresh.iter().all(|f| *f) {
-            return piece;
-        }
-        let mut kept = Piece {
-            lines: Lines::default(),
-            scored: Vec::new(),
-        };
-        for (k, keep) in fresh.into_iter().enumerate() {
-            if keep {
-                kept.lines.games.extend_from_slice(piece.lines.game(k));
-                kept.lines
-                    .ends
-                    .push((piece.lines.ends[k].0, kept.lines.games.len()));
-                kept.scored.push(piece.scored[k].clone());
-            }
-        }
-        // timing lines are not needed for games that repeat; keep them all
-        kept.lines.timing = piece.lines.timing;
-        kept
-    }
-
-    /// Writes every game whose turn has come.
-    fn advance(&mut self) -> Result<()> {
-        while let Some(&index) = self.order.get(self.next) {
-            if let Some(line) = self.from_file.remove(&index) {
-                self.journal.append_games(line.as_bytes())?;
-                self.next += 1;
-                continue;
-            }
-            let Some((piece, mut k)) = self.waiting.remove(&index) else {
-                break;
-            };
-            // the piece's games that follow in order, written at once
-            let from = k;
-            while k < piece.lines.len() && self.order.get(self.next) == Some(&piece.lines.ends[k].0)
-            {
-                k += 1;
-                self.next += 1;
-            }
-            let start = if from == 0 {
-                0
-            } else {
-                piece.lines.ends[from - 1].1
-            };
-            self.journal
-                .append_games(&piece.lines.games[start..piece.lines.ends[k - 1].1])?;
-            if k < piece.lines.len() {
-                self.waiting.insert(piece.lines.ends[k].0, (piece, k));
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether every game of the order is in the journal.
-    fn is_complete(&self) -> bool {
-        self.next == self.order.len()
-    }
-}
-
 /// Finds worker calls that have run past their limit.
 #[derive(Default)]
 struct Watchdog {
@@ -666,133 +500,5 @@ impl Watchdog {
             }
         }
         stuck
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{
-        core::{game::GameResult, referee, referee::Termination},
-        games::{bidding::Bid, Bidding},
-        season::journal::{read_records, Journal},
-    };
-
-    const NAMES: [&str; 2] = ["a", "b"];
-
-    /// A piece of the games `indices`, each a one-turn bidding game.
-    fn piece(indices: &[u64]) -> Piece {
-        let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let played = referee::Played::<Bidding> {
-            turns: vec![BySeat::new(Some(Bid(1)), Some(Bid(2)))],
-            goals: BySeat::new(0, 100),
-            result: GameResult::Second,
-            termination: Termination::Normal,
-        };
-        let mut p = Piece {
-            lines: Lines::default(),
-            scored: Vec::new(),
-        };
-        for &index in indices {
-            let f = Finished {
-                index,
-                pair: 0,
-                seats: BySeat::new(0, 1),
-                names: &names,
-                seed: index,
-                played: &played,
-            };
-            p.lines.push(&f, 1.0);
-            p.scored.push(f.scored());
-        }
-        p
-    }
-
-    fn fixtures(indices: &[u64]) -> Vec<Fixture> {
-        indices
-            .iter()
-            .map(|&index| Fixture {
-                index,
-                pair: 0,
-                seats: BySeat::new(0, 1),
-                seed: index,
-            })
-            .collect()
-    }
-
-    fn indices(path: &std::path::Path) -> Vec<u64> {
-        read_records(path)
-            .unwrap()
-            .iter()
-            .map(|r| r.index)
-            .collect()
-    }
-
-    #[test]
-    fn games_finished_out_of_order_reach_a_file_at_once_and_the_journal_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let season = serde_json::json!({"name": "t"});
-        let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2, 3, 4, 5]), Vec::new()).unwrap();
-        for p in [&[3, 4][..], &[5], &[0, 1]] {
-            w.accept(piece(p)).unwrap();
-            w.journal.flush().unwrap();
-        }
-        let (games, pending) = (
-            dir.path().join("games.jsonl"),
-            dir.path().join("pending.jsonl"),
-        );
-        assert_eq!(
-            indices(&games),
-            [0, 1],
-            "in order, up to the missing game 2"
-        );
-        assert_eq!(indices(&pending), [3, 4, 5], "the rest is on disk too");
-        drop(w); // as if the process stopped here
-
-        // resume: 3, 4, 5 count as played and enter the journal after game 2
-        let (journal, resumed) = Journal::open(dir.path(), &season, false, &names).unwrap();
-        let from_file: Vec<(u64, String)> = resumed
-            .pending
-            .iter()
-            .map(|(s, line)| (s.index, line.clone()))
-            .collect();
-        assert_eq!(resumed.journaled.len(), 2);
-        assert_eq!(
-            from_file.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
-            [3, 4, 5]
-        );
-        let mut w = Writer::new(journal, &fixtures(&[2]), from_file).unwrap();
-        w.accept(piece(&[2])).unwrap();
-        assert!(w.is_complete());
-        w.journal.finish().unwrap();
-        assert_eq!(indices(&games), [0, 1, 2, 3, 4, 5]);
-        assert!(
-            !pending.exists(),
-            "a complete season leaves no pending file"
-        );
-        // byte for byte what one in-order run writes
-        let text = std::fs::read_to_string(&games).unwrap();
-        let mut once = Lines::default();
-        let all = piece(&[0, 1, 2, 3, 4, 5]);
-        once.games.extend_from_slice(&all.lines.games);
-        assert_eq!(text.as_bytes(), &once.games[..]);
-    }
-
-    #[test]
-    fn a_replayed_chunk_repeats_no_game() {
-        let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let season = serde_json::json!({"name": "t"});
-        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2]), Vec::new()).unwrap();
-        w.accept(piece(&[0])).unwrap();
-        // the abandoned worker had sent game 0; the replay sends 0, 1, 2
-        w.accept(piece(&[0, 1, 2])).unwrap();
-        assert_eq!(w.received, 3);
-        assert!(w.is_complete());
-        w.journal.finish().unwrap();
-        assert_eq!(indices(&dir.path().join("games.jsonl")), [0, 1, 2]);
     }
 }
