@@ -259,10 +259,7 @@ impl GameVisitor for CheckBot<'_> {
             .map_err(|e| Error::Usage(e.to_string()))?;
         let command = external::Command::resolve(self.argv, None, protocol.own_dir)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        let params: G::Params = toml::Table::new()
-            .try_into()
-            .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
-        let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+        let (params, start) = plan::default_game::<G>()?;
         check::check(&start, &params, &command, protocol, &self.time, self.games)
     }
 }
@@ -340,9 +337,9 @@ impl GameVisitor for Describe {
         let name = self.kind.name();
         match self.what {
             ListWhat::Games => {
-                let params = match toml::Table::new().try_into::<G::Params>() {
+                let params = match ladder::core::game::default_params::<G>() {
                     Ok(p) => toml::to_string(&p).expect("params serialize"),
-                    Err(e) => format!("required ({})", e.message()),
+                    Err(e) => format!("required ({e})"),
                 };
                 let params: Vec<&str> = params.lines().collect();
                 let params = if params.is_empty() {

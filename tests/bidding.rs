@@ -24,7 +24,13 @@ use predicates::prelude::*;
 use rand::{Rng as _, SeedableRng};
 
 fn bot(name: &str) -> Box<dyn Bot<Bidding>> {
-    builtin_bot::<Bidding>(ladder::games::bidding::BOTS, name, &Default::default()).unwrap()()
+    builtin_bot::<Bidding>(
+        "bidding",
+        ladder::games::bidding::BOTS,
+        name,
+        &Default::default(),
+    )
+    .unwrap()()
 }
 
 /// Plays from `game` to the end; returns the winner (None: a draw).
@@ -248,6 +254,7 @@ fn optimal_sets_traps_that_a_minimal_safe_bot_does_not() {
 #[test]
 fn random_bidder_respects_its_max() {
     let mut b = builtin_bot::<Bidding>(
+        "bidding",
         ladder::games::bidding::BOTS,
         "random",
         &toml::toml! { max = 5 },
@@ -260,12 +267,14 @@ fn random_bidder_respects_its_max() {
         assert!((1..=5).contains(&x), "{x}");
     }
     assert!(builtin_bot::<Bidding>(
+        "bidding",
         ladder::games::bidding::BOTS,
         "random",
         &toml::toml! { max = 0 }
     )
     .is_err());
     assert!(builtin_bot::<Bidding>(
+        "bidding",
         ladder::games::bidding::BOTS,
         "random",
         &toml::toml! { mx = 3 }

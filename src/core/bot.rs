@@ -232,9 +232,10 @@ pub fn builtin_bots<G: Game>(own: &[Builtin<G>]) -> Vec<BotInfo> {
     mine.chain(generic).collect()
 }
 
-/// A factory for built-in bot `name` with `params`, among a game's own bots
-/// `own` and the generic ones, or why there is none.
+/// A factory for built-in bot `name` with `params`, among the own bots `own`
+/// of game `game` and the generic ones, or why there is none.
 pub fn builtin_bot<G: Game>(
+    game: &str,
     own: &[Builtin<G>],
     name: &str,
     params: &toml::Table,
@@ -247,7 +248,7 @@ pub fn builtin_bot<G: Game>(
         _ => {
             let known: Vec<&str> = builtin_bots(own).iter().map(|b| b.name).collect();
             Err(Invalid::new(format!(
-                "no built-in bot `{name}`; known: {}",
+                "no built-in bot `{name}` for game {game}; known: {}",
                 known.join(", ")
             )))
         }

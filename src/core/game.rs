@@ -32,6 +32,14 @@ impl IllegalMove {
     }
 }
 
+/// The parameters of a game whose season gives none: what serde's defaults
+/// make of an empty table, or why the game needs them.
+pub fn default_params<G: Game>() -> Result<G::Params, Invalid> {
+    toml::Table::new()
+        .try_into()
+        .map_err(|e: toml::de::Error| Invalid::new(e.message()))
+}
+
 /// Checks that parameter `key` lies in `range`, for [`Game::new`].
 pub fn check_range(
     key: &str,

@@ -16,7 +16,7 @@ use crate::{
     core::{
         clock::TimeControl,
         error::{ConfigError, Error, Position},
-        game::Game,
+        game::{default_params, Game},
         referee::Referee,
     },
     external::line_protocol,
@@ -170,10 +170,8 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         Some(p) => (p.get_ref().clone(), Some(p.span())),
         // no [season.params]: the game's parameters from an empty table
         None => {
-            let empty: Result<G::Params, _> = toml::Table::new().try_into();
-            let params = empty.map_err(|e| {
-                src.error(None, format!("[season.params] is needed: {}", e.message()))
-            })?;
+            let params = default_params::<G>()
+                .map_err(|e| src.error(None, format!("[season.params] is needed: {e}")))?;
             (params, None)
         }
     };

@@ -13,7 +13,7 @@ use crate::{
     core::{
         bot::{builtin_bot, builtin_bots, BotFactory, BotInfo, Builtin},
         error::{Error, Invalid},
-        game::Game,
+        game::{default_params, Game},
         referee::Referee,
     },
     external::{self, line_protocol, ProcessProtocol},
@@ -82,16 +82,7 @@ impl<G: Game> Roster<G> {
         name: &str,
         params: toml::Table,
     ) -> Result<(BotSpec, BotKind<G>), Invalid> {
-        let bots = self.bots();
-        if bots.iter().all(|b| b.name != name) {
-            let known: Vec<&str> = bots.iter().map(|b| b.name).collect();
-            return Err(Invalid::new(format!(
-                "no built-in bot `{name}` for game {}; known: {}",
-                self.game,
-                known.join(", ")
-            )));
-        }
-        let factory = builtin_bot(self.builtins, name, &params)?;
+        let factory = builtin_bot(self.game, self.builtins, name, &params)?;
         let spec = BotSpec::Builtin {
             builtin: name.to_string(),
             params,
@@ -220,6 +211,15 @@ impl<G: Game> Plan<G> {
     }
 }
 
+/// A game with its default parameters and its start position, for
+/// `ladder match` and `ladder check`, which take no parameters.
+pub fn default_game<G: Game>() -> Result<(G::Params, G), Error> {
+    let params = default_params::<G>()
+        .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
+    let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    Ok((params, start))
+}
+
 /// The plan of `ladder match`: two bots, `games` games, seats alternating,
 /// the game's default parameters.
 ///
@@ -237,10 +237,7 @@ pub fn match_plan<G: Game>(
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
     }
-    let params: G::Params = toml::Table::new()
-        .try_into()
-        .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
-    let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let (params, start) = default_game::<G>()?;
     let mut planned: Vec<PlannedBot<G>> = Vec::new();
     for text in bots {
         let (name, spec, kind) = match_bot(roster, text)?;
