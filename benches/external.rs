@@ -3,7 +3,8 @@
 //!   ping-pong with the same compiled bot;
 //! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
 //!   against a raw spawn-and-wait of the same program;
-//! - a season of external bots at `--jobs 1` and `--jobs 2`.
+//! - a season of external bots at `--jobs 1` and `--jobs 2`;
+//! - the same moves in the bwrap sandbox (skipped where bwrap cannot run).
 //!
 //! Run with `cargo bench --bench external` (it builds `testbot` first).
 //! `docs/PERFORMANCE.md` records the figures.
@@ -19,7 +20,11 @@ use divan::{counter::ItemsCount, Bencher};
 use ladder::{
     catalog,
     core::{clock::TimeControl, referee::Referee},
-    external::{line::LineBot, process::Log, Command, Launch},
+    external::{
+        line::LineBot,
+        process::{Log, Mode, Sandbox},
+        Command, Launch,
+    },
     games::{
         bidding::{hackerrank::HackerRankBot, BiddingParams},
         coordination::CoordinationParams,
@@ -57,8 +62,16 @@ fn time() -> TimeControl {
 }
 
 fn launch(argv: Vec<String>, game: &str, params: serde_json::Value) -> Launch {
+    launch_in(Sandbox::default(), argv, game, params)
+}
+
+fn launch_in(sandbox: Sandbox, argv: Vec<String>, game: &str, params: serde_json::Value) -> Launch {
     Launch {
-        command: Command { argv, dir: None },
+        command: Command {
+            argv,
+            dir: None,
+            sandbox,
+        },
         log: Log::open(None).unwrap(),
         game: game.to_string(),
         params,
@@ -136,6 +149,43 @@ fn hackerrank_move(bencher: Bencher) {
     bencher.bench_local(|| bot.choose(&game, Seat::First, MOVE).unwrap());
 }
 
+/// The bwrap sandbox, or `None` (and a note) where it cannot run.
+fn bwrap() -> Option<Sandbox> {
+    let sandbox = Sandbox::new(Mode::Bwrap, Default::default(), true, Default::default());
+    if let Err(e) = &sandbox {
+        eprintln!("skipped: {e}");
+    }
+    sandbox.ok()
+}
+
+/// One coordination move of a line-protocol bot in the bwrap sandbox.
+#[divan::bench]
+fn line_protocol_move_in_bwrap(bencher: Bencher) {
+    let Some(sandbox) = bwrap() else { return };
+    let params = serde_json::to_value(CoordinationParams::default()).unwrap();
+    let game = Coordination::new(&CoordinationParams::default()).unwrap();
+    let mut bot = LineBot::new(&launch_in(sandbox, vec![testbot()], game.name(), params));
+    Bot::<Coordination>::new_game(&mut bot, &game, Seat::First, 1).unwrap();
+    bencher
+        .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
+}
+
+/// One HackerRank move in the bwrap sandbox: the sandbox is set up per move.
+#[divan::bench(sample_count = 50)]
+fn hackerrank_move_in_bwrap(bencher: Bencher) {
+    let Some(sandbox) = bwrap() else { return };
+    let game = Bidding::new(&BiddingParams::default()).unwrap();
+    let argv = vec![testbot(), "--hackerrank".to_string()];
+    let mut bot = HackerRankBot::new(&launch_in(
+        sandbox,
+        argv,
+        game.name(),
+        serde_json::Value::Null,
+    ));
+    bot.new_game(&game, Seat::First, 1).unwrap();
+    bencher.bench_local(|| bot.choose(&game, Seat::First, MOVE).unwrap());
+}
+
 const SEASON_GAMES: u32 = 200;
 
 /// A coordination season of two line-protocol test bots (20 moves per bot per game).
@@ -147,7 +197,15 @@ fn external_season(bencher: Bencher, jobs: usize) {
         time: time(),
     };
     let bots = [bot.clone(), bot];
-    let plan = match_plan(&catalog::COORDINATION, &bots, SEASON_GAMES, 1, referee).unwrap();
+    let plan = match_plan(
+        &catalog::COORDINATION,
+        &bots,
+        SEASON_GAMES,
+        1,
+        referee,
+        &Default::default(),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         jobs: Some(jobs),

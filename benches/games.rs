@@ -77,7 +77,15 @@ fn random_plan<G: Game>() -> Plan<G> {
         protocols: &[],
         elsewhere: Vec::new,
     };
-    match_plan(&roster, &bots, GAMES, 1, Referee::new(1000)).unwrap()
+    match_plan(
+        &roster,
+        &bots,
+        GAMES,
+        1,
+        Referee::new(1000),
+        &Default::default(),
+    )
+    .unwrap()
 }
 
 /// The whole season runner with `jobs` worker threads (the journal writer is

@@ -187,7 +187,13 @@ pub fn check<G: Game>(
 fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
     let (command, log): (&Command, &SharedLog) = (&launch.command, &launch.log);
     let start = Instant::now();
-    let mut child = match Child::spawn(&command.argv, command.dir.as_deref(), log, true) {
+    let mut child = match Child::spawn(
+        &command.argv,
+        command.dir.as_deref(),
+        &command.sandbox,
+        log,
+        true,
+    ) {
         Ok(c) => c,
         Err(e) => {
             findings.push(Finding {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use ladder::external::process::Mode;
 
 /// The most worker threads `--jobs` takes (`ladder::season::plan::MAX_JOBS`).
 const MAX_JOBS: i64 = ladder::season::plan::MAX_JOBS as i64;
@@ -57,6 +58,9 @@ pub enum Command {
         seed: u64,
         #[command(flatten)]
         time: TimeArgs,
+        /// Where bot programs run: bwrap's sandbox, none, or bwrap when it works here (docs/SECURITY.md).
+        #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+        sandbox: SandboxArg,
         /// Worker threads, at most 1024 (default: every core). Results do not depend on it.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
         jobs: Option<u32>,
@@ -79,6 +83,9 @@ pub enum Command {
         games: u32,
         #[command(flatten)]
         time: TimeArgs,
+        /// Where the bot runs: bwrap's sandbox, none, or bwrap when it works here (docs/SECURITY.md).
+        #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+        sandbox: SandboxArg,
         /// The bot's program and arguments, after `--`.
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<String>,
@@ -144,6 +151,24 @@ pub struct TimeArgs {
     /// Time a bot program has from its start to `ready`, in milliseconds [default: 5000].
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
     pub startup_time_ms: Option<u32>,
+}
+
+/// `--sandbox`: the `sandbox` key of a config.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SandboxArg {
+    Auto,
+    Bwrap,
+    None,
+}
+
+impl SandboxArg {
+    pub fn mode(self) -> Mode {
+        match self {
+            SandboxArg::Auto => Mode::Auto,
+            SandboxArg::Bwrap => Mode::Bwrap,
+            SandboxArg::None => Mode::None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

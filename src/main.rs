@@ -11,7 +11,10 @@ use ladder::{
     catalog::{self, GameKind, GameVisitor},
     check,
     core::{clock::TimeControl, referee::Referee},
-    external::{self, process::cleanup},
+    external::{
+        self,
+        process::{cleanup, Sandbox},
+    },
     season::{
         config::{self, ConfigFile},
         plan::{self, Roster},
@@ -20,7 +23,7 @@ use ladder::{
     Error, Game, Result,
 };
 
-use crate::cli::{Cli, Command, ListWhat, RunArgs, TimeArgs};
+use crate::cli::{Cli, Command, ListWhat, RunArgs, SandboxArg, TimeArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -41,16 +44,19 @@ fn main() -> ExitCode {
             games,
             seed,
             time,
+            sandbox,
             jobs,
             run,
-        } => play_match(
-            &game,
-            [first, second],
-            games,
-            seed,
-            &time,
-            options(&run, jobs, None, true),
-        ),
+        } => sandbox_of(sandbox).and_then(|sandbox| {
+            play_match(
+                &game,
+                [first, second],
+                games,
+                seed,
+                (&time, &sandbox),
+                options(&run, jobs, None, true),
+            )
+        }),
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
         Command::Verify { dir } => verify(&dir),
@@ -59,8 +65,11 @@ fn main() -> ExitCode {
             protocol,
             games,
             time,
+            sandbox,
             command,
-        } => check_bot(game.as_deref(), &protocol, games, &time, &command),
+        } => sandbox_of(sandbox).and_then(|sandbox| {
+            check_bot(game.as_deref(), &protocol, games, &time, sandbox, &command)
+        }),
     };
     match result {
         // a closed pipe (`ladder list bots | head -1`) is no failure
@@ -96,6 +105,12 @@ fn time_control(t: &TimeArgs) -> Result<TimeControl> {
     })
 }
 
+/// The sandbox of `--sandbox`, for every bot program of a match or check.
+fn sandbox_of(arg: SandboxArg) -> Result<Sandbox> {
+    Sandbox::new(arg.mode(), Default::default(), true, Default::default())
+        .map_err(|e| Error::Usage(format!("--sandbox: {e}")))
+}
+
 /// `ladder run CONFIG`
 fn run_season(path: &Path, opts: Options) -> Result<()> {
     let file = ConfigFile::read(path)?;
@@ -128,7 +143,7 @@ fn play_match(
     bots: [String; 2],
     games: u32,
     seed: u64,
-    time: &TimeArgs,
+    (time, sandbox): (&TimeArgs, &Sandbox),
     opts: Options,
 ) -> Result<()> {
     let kind = GameKind::named(game)?;
@@ -141,6 +156,7 @@ fn play_match(
         games,
         seed,
         referee,
+        sandbox,
         opts: &opts,
     })?;
     finish(&summary)
@@ -151,13 +167,21 @@ struct RunMatch<'a> {
     games: u32,
     seed: u64,
     referee: Referee,
+    sandbox: &'a Sandbox,
     opts: &'a Options,
 }
 
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
     fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
-        let plan = plan::match_plan(roster, &self.bots, self.games, self.seed, self.referee)?;
+        let plan = plan::match_plan(
+            roster,
+            &self.bots,
+            self.games,
+            self.seed,
+            self.referee,
+            self.sandbox,
+        )?;
         tournament::run(&plan, self.opts)
     }
 }
@@ -210,6 +234,7 @@ fn check_bot(
     protocol: &str,
     games: u32,
     time: &TimeArgs,
+    sandbox: Sandbox,
     argv: &[String],
 ) -> Result<()> {
     let kind = match game {
@@ -233,6 +258,7 @@ fn check_bot(
         argv,
         protocol,
         time: time_control(time)?,
+        sandbox,
         games,
     })?;
     out(&report.render())?;
@@ -248,6 +274,7 @@ struct CheckBot<'a> {
     argv: &'a [String],
     protocol: &'a str,
     time: TimeControl,
+    sandbox: Sandbox,
     games: u32,
 }
 
@@ -257,7 +284,7 @@ impl GameVisitor for CheckBot<'_> {
         let protocol = roster
             .protocol(self.protocol)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        let command = external::Command::resolve(self.argv, None, protocol.own_dir)
+        let command = external::Command::resolve(self.argv, None, protocol.own_dir, self.sandbox)
             .map_err(|e| Error::Usage(e.to_string()))?;
         let (params, start) = plan::default_game::<G>()?;
         check::check(&start, &params, &command, protocol, &self.time, self.games)

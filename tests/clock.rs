@@ -82,6 +82,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         24,
         5,
         referee,
+        &Default::default(),
     )
     .unwrap();
     plan.bots[1].name = bots[1].clone();

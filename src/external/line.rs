@@ -50,6 +50,7 @@ impl LineBot {
         let mut child = Child::spawn(
             &self.command.argv,
             self.command.dir.as_deref(),
+            &self.command.sandbox,
             &self.log,
             true,
         )?;

@@ -11,7 +11,7 @@ pub mod protocol;
 use std::path::{Path, PathBuf};
 
 use crate::core::{bot::Bot, clock::TimeControl, error::Invalid, game::Game};
-use process::SharedLog;
+use process::{Sandbox, SharedLog};
 
 /// Everything a protocol needs to start a bot program in a season.
 #[derive(Clone)]
@@ -68,6 +68,8 @@ pub struct Command {
     pub argv: Vec<String>,
     /// Working directory; `None` runs in ladder's own.
     pub dir: Option<PathBuf>,
+    /// Where and how its processes run.
+    pub sandbox: Sandbox,
 }
 
 impl Command {
@@ -75,13 +77,14 @@ impl Command {
     ///
     /// A program named with a `/` is looked up relative to `dir` (else
     /// ladder's working directory), any other on `PATH`. The process runs in
-    /// `dir`. With `absolute_args` (a bot that runs in a directory of its own,
+    /// `dir`, inside `sandbox`. With `absolute_args` (a bot that runs in a directory of its own,
     /// as HackerRank bots do) every argument naming an existing file is made
     /// absolute, and the process gets no `dir`.
     pub fn resolve(
         argv: &[String],
         dir: Option<&Path>,
         absolute_args: bool,
+        sandbox: Sandbox,
     ) -> Result<Command, Invalid> {
         let Some((program, args)) = argv.split_first() else {
             return Err(Invalid::new("the command is empty: give the program and its arguments, e.g. [\"python3\", \"bot.py\"]"));
@@ -136,6 +139,7 @@ impl Command {
             } else {
                 dir.map(|_| base)
             },
+            sandbox,
         })
     }
 }

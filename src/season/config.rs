@@ -7,7 +7,7 @@
 //! ([`ConfigError`]), and is found before anything is written.
 //! `docs/CONFIG.md` documents every key.
 
-use std::{ops::Range, path::Path};
+use std::{collections::BTreeMap, ops::Range, path::Path};
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -19,7 +19,10 @@ use crate::{
         game::{default_params, Game},
         referee::Referee,
     },
-    external::line_protocol,
+    external::{
+        line_protocol,
+        process::{Limits, Mode, Sandbox},
+    },
     season::{
         plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
         schedule::Format,
@@ -43,6 +46,7 @@ struct RawSeason<P> {
     time_control: Option<Spanned<String>>,
     margin_ms: Option<Spanned<u32>>,
     startup_time_ms: Option<Spanned<u32>>,
+    sandbox: Option<Spanned<String>>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -55,6 +59,31 @@ struct RawBot {
     command: Option<Spanned<Vec<String>>>,
     protocol: Option<Spanned<String>>,
     dir: Option<Spanned<String>>,
+    sandbox: Option<Spanned<String>>,
+    env: Option<Spanned<BTreeMap<String, String>>>,
+    network: Option<Spanned<bool>>,
+    memory_mb: Option<Spanned<u64>>,
+    processes: Option<Spanned<u64>>,
+    cpu_seconds: Option<Spanned<u64>>,
+}
+
+impl RawBot {
+    /// The sandbox keys that are set, with where (`sandbox` last: messages
+    /// about the others mention it): only bot programs take them.
+    fn sandbox_keys(&self) -> Vec<(&'static str, Range<usize>)> {
+        let span = |v: Option<Range<usize>>, key| v.map(|s| (key, s));
+        [
+            span(self.env.as_ref().map(Spanned::span), "env"),
+            span(self.network.as_ref().map(Spanned::span), "network"),
+            span(self.memory_mb.as_ref().map(Spanned::span), "memory_mb"),
+            span(self.processes.as_ref().map(Spanned::span), "processes"),
+            span(self.cpu_seconds.as_ref().map(Spanned::span), "cpu_seconds"),
+            span(self.sandbox.as_ref().map(Spanned::span), "sandbox"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
 }
 
 /// A whole config file as written; `P` is the game's parameter type.
@@ -176,6 +205,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         }
     };
     let start = G::new(&params).map_err(|e| src.error(params_span, e))?;
+    let season_sandbox = sandbox_mode(src, s.sandbox.as_ref())?;
 
     let mut bots: Vec<PlannedBot<G>> = Vec::new();
     for b in &raw.bots {
@@ -184,7 +214,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         if bots.iter().any(|p| &p.name == name) {
             return Err(src.error(Some(b.name.span()), format!("two bots are named `{name}`")));
         }
-        let (spec, kind) = plan_bot(src, roster, b)?;
+        let (spec, kind) = plan_bot(src, roster, b, season_sandbox)?;
         if let BotKind::Builtin(factory) = &kind {
             let span = b.builtin.as_ref().map(|s| s.span());
             factory().plays(&start).map_err(|e| src.error(span, e))?;
@@ -282,19 +312,66 @@ fn time_control<P>(src: &ConfigFile, s: &RawSeason<P>) -> Result<TimeControl, Er
     })
 }
 
+/// A `sandbox` key's mode (`auto` when not given).
+fn sandbox_mode(src: &ConfigFile, value: Option<&Spanned<String>>) -> Result<Mode, Error> {
+    match value {
+        None => Ok(Mode::Auto),
+        Some(v) => v
+            .get_ref()
+            .parse()
+            .map_err(|e| src.error(Some(v.span()), e)),
+    }
+}
+
+/// The sandbox of a bot program: the bot's own `sandbox` key, else the
+/// season's, with its environment, network and limits.
+fn bot_sandbox(src: &ConfigFile, b: &RawBot, season: Mode) -> Result<Sandbox, Error> {
+    let mode = match &b.sandbox {
+        Some(_) => sandbox_mode(src, b.sandbox.as_ref())?,
+        None => season,
+    };
+    let value = |v: &Option<Spanned<u64>>| v.as_ref().map(|v| *v.get_ref());
+    let limits = Limits {
+        memory_mb: value(&b.memory_mb),
+        processes: value(&b.processes),
+        cpu_seconds: value(&b.cpu_seconds),
+    };
+    let env = b
+        .env
+        .as_ref()
+        .map(|e| e.get_ref().clone())
+        .unwrap_or_default();
+    let network = b.network.as_ref().is_none_or(|n| *n.get_ref());
+    Sandbox::new(mode, env, network, limits).map_err(|e| {
+        // the key the message is about, else the bot's sandbox, else its name
+        let message = e.to_string();
+        let span = b
+            .sandbox_keys()
+            .into_iter()
+            .find(|(key, _)| message.contains(key))
+            .map(|(_, span)| span)
+            .or_else(|| b.sandbox.as_ref().map(Spanned::span))
+            .unwrap_or(b.name.span());
+        src.error(Some(span), e)
+    })
+}
+
 /// One `[[bot]]` entry: a built-in bot, or a command with its protocol.
 fn plan_bot<G: Game>(
     src: &ConfigFile,
     roster: &Roster<G>,
     b: &RawBot,
+    season_sandbox: Mode,
 ) -> Result<(BotSpec, BotKind<G>), Error> {
     let name_span = Some(b.name.span());
     match (&b.builtin, &b.command) {
         (Some(builtin), None) => {
-            for (key, span) in [
+            let program_keys = [
                 ("protocol", b.protocol.as_ref().map(|p| p.span())),
                 ("dir", b.dir.as_ref().map(|d| d.span())),
-            ] {
+            ];
+            let sandbox_keys = b.sandbox_keys().into_iter().map(|(k, s)| (k, Some(s)));
+            for (key, span) in program_keys.into_iter().chain(sandbox_keys) {
                 if span.is_some() {
                     return Err(src.error(
                         span,
@@ -329,8 +406,9 @@ fn plan_bot<G: Game>(
                     .map_err(|e| src.error(Some(p.span()), e))?,
             };
             let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
+            let sandbox = bot_sandbox(src, b, season_sandbox)?;
             roster
-                .external(command.get_ref(), protocol, dir)
+                .external(command.get_ref(), protocol, dir, sandbox)
                 .map_err(|e| src.error(Some(command.span()), e))
         }
         (Some(_), Some(c)) => Err(src.error(

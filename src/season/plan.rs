@@ -16,7 +16,7 @@ use crate::{
         game::{default_params, Game},
         referee::Referee,
     },
-    external::{self, line_protocol, ProcessProtocol},
+    external::{self, line_protocol, process::Sandbox, ProcessProtocol},
     season::schedule::Format,
 };
 
@@ -90,22 +90,33 @@ impl<G: Game> Roster<G> {
         Ok((spec, BotKind::Builtin(factory)))
     }
 
-    /// A bot program's spec (as written) and kind (its command resolved), or
-    /// why the command cannot run.
+    /// A bot program's spec (as written) and kind (its command resolved, to
+    /// run in `sandbox`), or why the command cannot run.
     pub fn external(
         &self,
         argv: &[String],
         protocol: ProcessProtocol<G>,
         dir: Option<String>,
+        sandbox: Sandbox,
     ) -> Result<(BotSpec, BotKind<G>), Invalid> {
-        let command =
-            external::Command::resolve(argv, dir.as_deref().map(Path::new), protocol.own_dir)?;
+        let limits = sandbox.limits;
+        let network = sandbox.network;
+        let command = external::Command::resolve(
+            argv,
+            dir.as_deref().map(Path::new),
+            protocol.own_dir,
+            sandbox,
+        )?;
         let spec = BotSpec::External {
             command: argv.to_vec(),
             protocol: protocol.name.to_string(),
             dir,
+            network: (!network).then_some(false),
+            memory_mb: limits.memory_mb,
+            processes: limits.processes,
+            cpu_seconds: limits.cpu_seconds,
         };
-        Ok((spec, BotKind::External(command, protocol)))
+        Ok((spec, BotKind::External(Box::new(command), protocol)))
     }
 }
 
@@ -123,10 +134,13 @@ pub enum BotKind<G: Game> {
     /// In-process: a fresh bot from the factory for every game.
     Builtin(BotFactory<G>),
     /// A program, with its command resolved against the file system.
-    External(external::Command, ProcessProtocol<G>),
+    External(Box<external::Command>, ProcessProtocol<G>),
 }
 
 /// What a bot is, as written in the config and recorded in `season.json`.
+/// Sandbox settings that may change results (limits, the network) appear
+/// only when set, so seasons journaled before them still resume; the
+/// environment is not recorded (it may hold secrets).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BotSpec {
@@ -138,6 +152,14 @@ pub enum BotSpec {
         command: Vec<String>,
         protocol: String,
         dir: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        network: Option<bool>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        memory_mb: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        processes: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cpu_seconds: Option<u64>,
     },
 }
 
@@ -221,7 +243,7 @@ pub fn default_game<G: Game>() -> Result<(G::Params, G), Error> {
 }
 
 /// The plan of `ladder match`: two bots, `games` games, seats alternating,
-/// the game's default parameters.
+/// the game's default parameters, bot programs in `sandbox`.
 ///
 /// A bot is a built-in name (`random`), `PROTOCOL:PROGRAM ARGS...` for a
 /// program speaking that protocol (`cmd:` is the line protocol), e.g.
@@ -233,6 +255,7 @@ pub fn match_plan<G: Game>(
     games: u32,
     seed: u64,
     referee: Referee,
+    sandbox: &Sandbox,
 ) -> Result<Plan<G>, Error> {
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
@@ -240,7 +263,7 @@ pub fn match_plan<G: Game>(
     let (params, start) = default_game::<G>()?;
     let mut planned: Vec<PlannedBot<G>> = Vec::new();
     for text in bots {
-        let (name, spec, kind) = match_bot(roster, text)?;
+        let (name, spec, kind) = match_bot(roster, text, sandbox)?;
         if let BotKind::Builtin(factory) = &kind {
             factory()
                 .plays(&start)
@@ -275,6 +298,7 @@ pub fn match_plan<G: Game>(
 fn match_bot<G: Game>(
     roster: &Roster<G>,
     text: &str,
+    sandbox: &Sandbox,
 ) -> Result<(String, BotSpec, BotKind<G>), Error> {
     let Some((prefix, rest)) = text.split_once(':') else {
         let (spec, kind) = roster
@@ -311,7 +335,7 @@ fn match_bot<G: Game>(
     };
     let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
     let (spec, kind) = roster
-        .external(&argv, protocol, None)
+        .external(&argv, protocol, None, sandbox.clone())
         .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
     Ok((bot_name_of(&argv), spec, kind))
 }

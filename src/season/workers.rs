@@ -71,8 +71,12 @@ pub fn makers<G: Game>(plan: &Plan<G>, dir: &Path) -> Result<Vec<Maker<G>>> {
                 BotKind::External(command, protocol) => {
                     let path = dir.join("logs").join(format!("{}.log", b.name));
                     let log = Log::open(Some(&path)).map_err(Error::io("opening", &path))?;
+                    let mut command = (**command).clone();
+                    // a bot may not write the season's results, even from inside its own folder
+                    let reports = dir.parent().unwrap_or(dir);
+                    command.sandbox.read_only.push(absolute(reports));
                     let launch = Launch {
-                        command: command.clone(),
+                        command,
                         log,
                         game: plan.start.name().to_string(),
                         params: params.clone(),
@@ -87,6 +91,13 @@ pub fn makers<G: Game>(plan: &Plan<G>, dir: &Path) -> Result<Vec<Maker<G>>> {
             })
         })
         .collect()
+}
+
+/// `path` made absolute against the working directory (a sandbox binds absolute paths).
+fn absolute(path: &Path) -> std::path::PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
+        .unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The persistent bots a worker holds for the pairing it is playing.

@@ -22,6 +22,7 @@ use std::{
 use super::{
     cleanup,
     log::{drain, SharedLog},
+    sandbox::Sandbox,
 };
 use crate::core::bot::{BadOutput, BotError, Crash, Exit};
 
@@ -123,10 +124,15 @@ pub struct Child {
     stdin: Option<ChildStdin>,
     lines: StdoutLines,
     label: String,
+    /// Under bwrap, which reports a bot ended by signal N as exit code 128 + N.
+    sandboxed: bool,
+    /// The bot's resource limits, named in crash messages ("memory 64 MiB").
+    limits: String,
 }
 
 impl Child {
-    /// Starts `argv` in `dir` with piped stdin and stdout and stderr drained to `log`.
+    /// Starts `argv` in `dir`, inside `sandbox`, with piped stdin and stdout
+    /// and stderr drained to `log`.
     ///
     /// `long_lived` processes (line-protocol bots) also get SIGKILL on Linux if
     /// ladder dies. That needs `fork` instead of the faster `posix_spawn`, so
@@ -135,24 +141,21 @@ impl Child {
     pub fn spawn(
         argv: &[String],
         dir: Option<&Path>,
+        sandbox: &Sandbox,
         log: &SharedLog,
         long_lived: bool,
     ) -> Result<Child, BotError> {
-        let (program, args) = argv.split_first().ok_or_else(|| {
+        let program = argv.first().ok_or_else(|| {
             BotError::Crash(Crash::CannotStart {
                 command: String::new(),
                 error: "the command is empty".to_string(),
             })
         })?;
-        let mut cmd = std::process::Command::new(program);
-        cmd.args(args)
-            .stdin(Stdio::piped())
+        let mut cmd = sandbox.command(argv, dir);
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        if let Some(dir) = dir {
-            cmd.current_dir(dir);
-        }
         #[cfg(target_os = "linux")]
         if long_lived {
             // SAFETY: prctl is async-signal-safe and only sets a flag on the new process.
@@ -187,6 +190,8 @@ impl Child {
             stdin,
             lines,
             label: argv.join(" "),
+            sandboxed: sandbox.bwrap.is_some(),
+            limits: sandbox.limits.describe(),
         })
     }
 
@@ -282,14 +287,21 @@ impl Child {
         use std::os::unix::process::ExitStatusExt;
         let status = self.wait_until(Instant::now() + Duration::from_millis(50));
         let exit = status.and_then(|s| match (s.code(), s.signal()) {
+            (Some(c), _) if self.sandboxed && (129..=192).contains(&c) => {
+                Some(Exit::Signal(c - 128))
+            }
             (Some(c), _) => Some(Exit::Code(c)),
             (None, Some(sig)) => Some(Exit::Signal(sig)),
             (None, None) => None,
         });
+        let mut during = during.to_string();
+        if !self.limits.is_empty() {
+            during.push_str(&format!(" (its limits: {})", self.limits));
+        }
         BotError::Crash(Crash::Ended {
             command: self.label.clone(),
             exit,
-            during: during.to_string(),
+            during,
         })
     }
 

@@ -1,10 +1,12 @@
 //! Bot processes: the child and its pipes ([`child`]), its stderr log
-//! ([`log`]), and the registry that ends every process group on exit
-//! ([`cleanup`]).
+//! ([`log`]), the registry that ends every process group on exit
+//! ([`cleanup`]), and the sandbox each runs in ([`sandbox`]).
 
 pub mod child;
 pub mod cleanup;
 pub mod log;
+pub mod sandbox;
 
 pub use child::{Child, MAX_LINE};
 pub use log::{Log, SharedLog, MAX_LOG};
+pub use sandbox::{Limits, Mode, Sandbox};

@@ -94,7 +94,13 @@ impl Bot<Bidding> for HackerRankBot {
         let started = Instant::now();
         let deadline = started + time.limit;
         let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
-        let mut child = Child::spawn(&self.command.argv, dir.as_deref(), &self.log, false)?;
+        let mut child = Child::spawn(
+            &self.command.argv,
+            dir.as_deref(),
+            &self.command.sandbox,
+            &self.log,
+            false,
+        )?;
         let input = self.input(game, seat);
         // a program may answer without reading its input and be gone before
         // ladder writes it: what it printed still counts
@@ -147,6 +153,7 @@ mod tests {
             command: Command {
                 argv: vec!["true".into()],
                 dir: None,
+                sandbox: Default::default(),
             },
             log: Log::open(None).unwrap(),
             game: "bidding".into(),

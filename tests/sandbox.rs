@@ -1,0 +1,318 @@
+//! The bwrap sandbox with real processes: a hostile bot cannot see, signal
+//! or write to its opponent, cannot write the reports or read ladder's
+//! secrets; no process of a bot tree outlives ladder, even `setsid`
+//! grandchildren after `kill -9`; a bot over its memory limit forfeits as a
+//! crash that names the limit. The same attacks succeed with
+//! `sandbox = "none"`, which shows the tests can fail.
+//!
+//! bwrap is required under `CI=true`; elsewhere a machine without it skips
+//! these tests and says so.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Command as StdCommand, Stdio},
+    time::{Duration, Instant},
+};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+/// Whether bwrap can run here; under CI its absence fails the test.
+fn bwrap_runs() -> bool {
+    let ok = StdCommand::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc"])
+        .args(["--die-with-parent", "true"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "bwrap is missing or cannot start a sandbox; CI must install bubblewrap"
+        );
+        eprintln!("SKIPPED: bwrap does not run on this machine (apt-get install bubblewrap)");
+    }
+    ok
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A project folder: the spy and a victim bot (the example coordination or
+/// bidding bot), and a config of `games` games in which the spy runs with
+/// `spy_args` and the bot settings `spy_keys`.
+fn project(game: &str, sandbox: &str, spy_args: &str, spy_keys: &str, games: u32) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::copy(repo("tests/fixtures/spy.py"), tmp.path().join("spy.py")).unwrap();
+    fs::copy(
+        repo(&format!("bots/python/{game}_bot.py")),
+        tmp.path().join("victim.py"),
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    let cfg = format!(
+        r#"[season]
+name = "spy"
+game = "{game}"
+games_per_pair = {games}
+move_time_ms = 5000
+sandbox = "{sandbox}"
+
+[[bot]]
+name = "spy"
+command = ["python3", "spy.py", "victim.py", "{reports}" {spy_args}]
+dir = "."
+{spy_keys}
+
+[[bot]]
+name = "victim"
+command = ["python3", "victim.py"]
+dir = "."
+"#,
+        reports = reports.display()
+    );
+    fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+    tmp
+}
+
+fn run(tmp: &TempDir) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .current_dir(tmp.path())
+        .env("LADDER_TEST_SECRET", "hunter2")
+        .args(["run", "spy.toml", "-q"])
+        .assert()
+}
+
+fn journal(tmp: &TempDir) -> Vec<serde_json::Value> {
+    fs::read_to_string(tmp.path().join("reports/spy/games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn spy_log(tmp: &TempDir) -> String {
+    fs::read_to_string(tmp.path().join("reports/spy/logs/spy.log")).unwrap()
+}
+
+/// Forfeits in the journal, as "BOT: DETAIL".
+fn forfeits(tmp: &TempDir) -> Vec<String> {
+    journal(tmp)
+        .iter()
+        .filter(|g| g["termination"]["kind"] == "forfeit")
+        .map(|g| {
+            let t = &g["termination"];
+            let seat = usize::from(t["seat"] == "second");
+            format!(
+                "{}: {}",
+                g["seats"][seat].as_str().unwrap(),
+                t["detail"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_spy_in_the_sandbox_cannot_touch_its_opponent_the_reports_or_ladders_secrets() {
+    if !bwrap_runs() {
+        return;
+    }
+    let tmp = project(
+        "coordination",
+        "bwrap",
+        "",
+        "env = { GIVEN = \"from-the-config\" }",
+        4,
+    );
+    run(&tmp).success();
+    let log = spy_log(&tmp);
+    assert!(
+        log.contains("opened 0 and killed 0 of the target's"),
+        "{log}"
+    );
+    assert!(log.contains("ladder's secret: (not visible)"), "{log}");
+    assert!(log.contains("given variable: from-the-config"), "{log}");
+    assert!(
+        log.contains("cannot write into the reports: Read-only file system"),
+        "{log}"
+    );
+    assert!(log.contains("wrote into its own folder"), "{log}");
+    assert!(!tmp.path().join("reports/spy-was-here").exists());
+    assert!(tmp.path().join("own-file").exists());
+    assert_eq!(journal(&tmp).len(), 4);
+    assert_eq!(forfeits(&tmp), Vec::<String>::new());
+}
+
+#[test]
+fn without_the_sandbox_the_same_spy_wins_by_killing_its_opponent() {
+    let tmp = project("coordination", "none", "", "", 2);
+    run(&tmp).success();
+    let log = spy_log(&tmp);
+    assert!(log.contains("ladder's secret: hunter2"), "{log}");
+    assert!(log.contains("wrote into the reports"), "{log}");
+    let forfeits = forfeits(&tmp);
+    assert!(
+        forfeits.iter().any(|f| f.starts_with("victim: ")),
+        "{forfeits:?}"
+    );
+}
+
+/// Processes whose command line contains `marker`.
+fn running_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+/// Waits until `check` holds or `secs` pass; whether it held.
+fn wait_for(secs: u64, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    check()
+}
+
+#[test]
+fn kill_9_of_ladder_leaves_no_process_of_any_bot_tree() {
+    if !bwrap_runs() {
+        return;
+    }
+    let marker = format!("ladder-linger-{}", std::process::id());
+    // a line bot and a HackerRank bot, each leaving a setsid grandchild; the
+    // HackerRank bot then hangs
+    let keys = format!(
+        "[[bot]]\nname = \"hanger\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"spy.py\", \"victim.py\", \"/nonexistent\", \"--hackerrank\", \"--linger\", \"{marker}-hr\"]\ndir = \".\"\n"
+    );
+    let tmp = project(
+        "bidding",
+        "auto",
+        &format!(", \"--linger\", \"{marker}-line\""),
+        "",
+        2,
+    );
+    let cfg = tmp.path().join("spy.toml");
+    let text = fs::read_to_string(&cfg)
+        .unwrap()
+        .replace("move_time_ms = 5000", "move_time_ms = 60000");
+    fs::write(&cfg, text + &keys).unwrap();
+    let mut ladder = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .current_dir(tmp.path())
+        .args(["run", "spy.toml", "-q", "--jobs", "3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let both = || {
+        let found = running_with(&marker);
+        found.iter().any(|p| p.contains("-line")) && found.iter().any(|p| p.contains("-hr"))
+    };
+    let started = wait_for(30, both);
+    ladder.kill().unwrap(); // SIGKILL
+    ladder.wait().unwrap();
+    let gone = wait_for(5, || running_with(&marker).is_empty());
+    let left = running_with(&marker);
+    // leave no process behind, whatever the outcome
+    let _ = StdCommand::new("pkill").args(["-f", &marker]).status();
+    assert!(started, "the bots never left their grandchildren: {left:?}");
+    assert!(gone, "processes outlived ladder: {left:?}");
+}
+
+#[test]
+fn a_setsid_grandchild_ends_with_its_bot_when_the_season_finishes() {
+    if !bwrap_runs() {
+        return;
+    }
+    let marker = format!("ladder-finish-{}", std::process::id());
+    let tmp = project(
+        "coordination",
+        "bwrap",
+        &format!(", \"--linger\", \"{marker}\""),
+        "",
+        1,
+    );
+    run(&tmp).success();
+    let gone = wait_for(5, || running_with(&marker).is_empty());
+    let left = running_with(&marker);
+    let _ = StdCommand::new("pkill").args(["-f", &marker]).status();
+    assert!(spy_log(&tmp).contains("left a grandchild behind"));
+    assert!(gone, "a grandchild outlived the season: {left:?}");
+}
+
+#[test]
+fn a_bot_over_its_memory_limit_forfeits_as_a_crash_naming_the_limit() {
+    let tmp = project(
+        "coordination",
+        "auto",
+        ", \"--hog\", \"400\"",
+        "memory_mb = 200",
+        2,
+    );
+    run(&tmp).success();
+    let forfeits = forfeits(&tmp);
+    assert_eq!(forfeits.len(), 2, "{forfeits:?}");
+    for f in &forfeits {
+        assert!(f.starts_with("spy: "), "{f}");
+        assert!(f.contains("exited with code 1"), "{f}");
+        assert!(f.contains("(its limits: memory 200 MiB)"), "{f}");
+    }
+    let games = journal(&tmp);
+    assert!(games.iter().all(|g| g["termination"]["reason"] == "crash"));
+    assert!(spy_log(&tmp).contains("MemoryError"));
+}
+
+#[test]
+fn bad_sandbox_settings_name_their_line_and_key() {
+    let cases = [
+        (
+            "sandbox = \"bwrap\"",
+            "sandbox = \"docker\"",
+            "spy.toml:6",
+            "unknown sandbox `docker`",
+        ),
+        (
+            "dir = \".\"\n\n",
+            "dir = \".\"\nmemory_mb = 0\n\n",
+            "memory_mb",
+            "memory_mb must be at least 1",
+        ),
+        (
+            "dir = \".\"\n\n",
+            "dir = \".\"\nenv = { \"A=B\" = \"1\" }\n\n",
+            "env",
+            "`A=B` is not a variable name",
+        ),
+    ];
+    for (from, to, at, message) in cases {
+        let tmp = project("coordination", "bwrap", "", "", 1);
+        let cfg = tmp.path().join("spy.toml");
+        let text = fs::read_to_string(&cfg).unwrap().replacen(from, to, 1);
+        fs::write(&cfg, text).unwrap();
+        run(&tmp)
+            .code(2)
+            .stderr(predicate::str::contains(at).and(predicate::str::contains(message)));
+    }
+    // sandbox keys belong to bot programs
+    let tmp = project("coordination", "none", "", "", 1);
+    let cfg = tmp.path().join("spy.toml");
+    let text = fs::read_to_string(&cfg).unwrap()
+        + "\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\nmemory_mb = 5\n";
+    fs::write(&cfg, text).unwrap();
+    run(&tmp).code(2).stderr(predicate::str::contains(
+        "`memory_mb` is for bots with a `command`, not built-in ones",
+    ));
+}
