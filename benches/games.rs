@@ -7,7 +7,10 @@
 
 use std::path::PathBuf;
 
-use divan::{counter::ItemsCount, Bencher};
+use divan::{
+    counter::{BytesCount, ItemsCount},
+    Bencher,
+};
 use ladder::{
     core::{bot::RandomBot, referee::Referee},
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
@@ -107,5 +110,52 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
     };
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
+    });
+}
+
+/// Resuming a complete season (nothing left to play): the journal is
+/// streamed, checked against the schedule and tallied; bytes of journal per
+/// second. The baseline beside it reads the same file and counts its lines.
+#[divan::bench(types = [Armies, Breakthrough], sample_count = 10)]
+fn resume_complete_season<G: Game>(bencher: Bencher) {
+    let plan = random_plan::<G>();
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = Options {
+        jobs: Some(2),
+        fresh: true,
+        reports: PathBuf::from(dir.path()),
+        progress: false,
+        max_games: None,
+    };
+    tournament::run(&plan, &opts).unwrap();
+    opts.fresh = false;
+    let journal = dir.path().join(&plan.name).join("games.jsonl");
+    let bytes = std::fs::metadata(&journal).unwrap().len();
+    bencher.counter(BytesCount::new(bytes)).bench_local(|| {
+        let summary = tournament::run(&plan, &opts).unwrap();
+        assert_eq!(summary.played, 0);
+        divan::black_box(summary.resumed)
+    });
+}
+
+/// Baseline for resuming: read the journal line by line and count the lines.
+#[divan::bench(types = [Armies, Breakthrough], sample_count = 10)]
+fn read_journal_lines<G: Game>(bencher: Bencher) {
+    use std::io::BufRead;
+    let plan = random_plan::<G>();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        jobs: Some(2),
+        fresh: true,
+        reports: PathBuf::from(dir.path()),
+        progress: false,
+        max_games: None,
+    };
+    tournament::run(&plan, &opts).unwrap();
+    let journal = dir.path().join(&plan.name).join("games.jsonl");
+    let bytes = std::fs::metadata(&journal).unwrap().len();
+    bencher.counter(BytesCount::new(bytes)).bench_local(|| {
+        let file = std::io::BufReader::new(std::fs::File::open(&journal).unwrap());
+        divan::black_box(file.split(b'\n').count())
     });
 }

@@ -627,3 +627,60 @@ fn a_season_of_billions_of_games_plays_its_first_ten_at_once() {
         .success()
         .stdout(predicate::str::contains("20 games in schedule order"));
 }
+
+#[test]
+fn a_complete_seasons_journal_is_compressed_and_read_by_resume_and_verify() {
+    let tmp = TempDir::new().unwrap();
+    let (_, plain) = troops_season(&tmp.path().join("plain"));
+    let cfg = tmp.path().join("troops.toml");
+    let text = fs::read_to_string(config("troops")).unwrap();
+    fs::write(
+        &cfg,
+        text.replace(
+            "games_per_pair = 200",
+            "games_per_pair = 200\ncompress = true",
+        ),
+    )
+    .unwrap();
+    let reports = tmp.path().join("zst");
+    // half now, the rest later: only a complete season is compressed
+    run(&cfg, &reports, &["--max-games", "100", "-q"]).success();
+    let dir = reports.join("troops");
+    assert!(dir.join("games.jsonl").exists());
+    assert!(!dir.join("games.jsonl.zst").exists());
+    let first = run(&cfg, &reports, &["-q"]).success();
+    let table = String::from_utf8(first.get_output().stdout.clone()).unwrap();
+    assert!(!dir.join("games.jsonl").exists());
+    let zst = fs::read(dir.join("games.jsonl.zst")).unwrap();
+    assert!(
+        zst.len() * 5 < plain.len(),
+        "{} vs {}",
+        zst.len(),
+        plain.len()
+    );
+    assert_eq!(
+        zstd::decode_all(&zst[..]).unwrap(),
+        plain.as_bytes(),
+        "the journal of an uncompressed run, byte for byte"
+    );
+    // a rerun reads it and plays nothing; the standings are the same
+    let again = run(&cfg, &reports, &["-q"]).success();
+    let rerun = String::from_utf8(again.get_output().stdout.clone()).unwrap();
+    assert!(rerun.contains("0 games played now, 200 resumed"), "{rerun}");
+    let standings = |s: &str| s.split("\n\n").take(3).collect::<Vec<_>>().join("\n\n");
+    assert_eq!(standings(&rerun), standings(&table));
+    ladder()
+        .arg("verify")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("200 games in schedule order"));
+    // a compressed journal damaged by hand is named
+    let mut bytes = zst.clone();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0xff;
+    fs::write(dir.join("games.jsonl.zst"), &bytes).unwrap();
+    run(&cfg, &reports, &["-q"])
+        .failure()
+        .stderr(predicate::str::contains("games.jsonl.zst"));
+}

@@ -92,11 +92,16 @@ pub enum Termination {
 impl Termination {
     /// A short name for counting terminations by kind: `normal`,
     /// `forfeit: illegal move`, `ply limit`.
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> &'static str {
         match self {
-            Termination::Normal => "normal".to_string(),
-            Termination::Forfeit { reason, .. } => format!("forfeit: {reason}"),
-            Termination::PlyLimit => "ply limit".to_string(),
+            Termination::Normal => "normal",
+            Termination::Forfeit { reason, .. } => match reason {
+                ForfeitReason::IllegalMove => "forfeit: illegal move",
+                ForfeitReason::Timeout => "forfeit: timeout",
+                ForfeitReason::Crash => "forfeit: crash",
+                ForfeitReason::BadOutput => "forfeit: bad output",
+            },
+            Termination::PlyLimit => "ply limit",
         }
     }
 }

@@ -47,6 +47,7 @@ struct RawSeason<P> {
     margin_ms: Option<Spanned<u32>>,
     startup_time_ms: Option<Spanned<u32>>,
     sandbox: Option<Spanned<String>>,
+    compress: Option<bool>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -288,6 +289,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         jobs,
         referee: Referee { max_plies, time },
         bots,
+        compress: s.compress.unwrap_or(false),
     })
 }
 

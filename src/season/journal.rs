@@ -14,10 +14,15 @@
 //! earlier one goes at once to `pending.jsonl`, so an interrupt or a kill
 //! loses nothing finished; it moves into `games.jsonl` when its turn comes,
 //! also on resume, and `pending.jsonl` is removed when the season is complete.
+//!
+//! The journal is read as a stream, one line at a time, so resuming or
+//! verifying a season of any size costs the memory of one game. A complete
+//! season's journal may be compressed (`games.jsonl.zst`, zstd); it is read
+//! the same way, and expanded back should games ever be appended to it.
 
 use std::{
     fs::{self, File, OpenOptions},
-    io::{BufWriter, Write},
+    io::{self, BufRead, BufReader, BufWriter, Write},
     path::{Path, PathBuf},
 };
 
@@ -31,7 +36,9 @@ use crate::{
 
 /// An open journal, appending.
 pub struct Journal {
-    games: BufWriter<File>,
+    /// Opened at the first game to append: a complete season's compressed
+    /// journal is read, never reopened, when nothing is left to play.
+    games: Option<BufWriter<File>>,
     timing: BufWriter<File>,
     pending: BufWriter<File>,
     path: PathBuf,
@@ -42,8 +49,9 @@ pub struct Journal {
 /// What a journal already holds when it is opened.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// The games of `games.jsonl`, in schedule order.
-    pub journaled: Vec<Scored>,
+    /// How many games `games.jsonl` holds: games 0, 1, 2, ... in schedule
+    /// order (each was handed to the caller as it was read).
+    pub journaled: u64,
     /// Games finished out of order in an interrupted run, not yet in
     /// `games.jsonl`: each with its journal line (line end included), which
     /// goes there when its turn comes.
@@ -51,13 +59,17 @@ pub struct Resumed {
 }
 
 const GAMES: &str = "games.jsonl";
+/// `games.jsonl` compressed with zstd, once its season is complete.
+const GAMES_ZST: &str = "games.jsonl.zst";
 const TIMING: &str = "timing.jsonl";
 const PENDING: &str = "pending.jsonl";
 const SEASON: &str = "season.json";
 
 impl Journal {
     /// Opens the journal in `dir` for the season described by `season`,
-    /// whose bots are `bots`, and returns the games it already holds.
+    /// whose bots are `bots`. Each game `games.jsonl` holds in order is
+    /// handed to `each` as it is read (the journal is streamed, never held
+    /// in memory); the games finished out of order are returned.
     ///
     /// `fresh` discards earlier results. Otherwise a journal written for a
     /// different season description is refused, so results never mix.
@@ -66,11 +78,12 @@ impl Journal {
         season: &serde_json::Value,
         fresh: bool,
         bots: &[String],
+        each: &mut dyn FnMut(Scored) -> Result<()>,
     ) -> Result<(Journal, Resumed)> {
         let games_path = dir.join(GAMES);
         let season_path = dir.join(SEASON);
         if fresh {
-            for name in [GAMES, TIMING, PENDING, SEASON] {
+            for name in [GAMES, GAMES_ZST, TIMING, PENDING, SEASON] {
                 let p = dir.join(name);
                 if p.exists() {
                     fs::remove_file(&p).map_err(Error::io("removing", &p))?;
@@ -86,45 +99,62 @@ impl Journal {
         let text = serde_json::to_string_pretty(season).expect("JSON values serialize") + "\n";
         fs::write(&season_path, text).map_err(Error::io("writing", &season_path))?;
 
-        let score = |record: Record, path: &Path| {
-            let index = record.index;
-            record.scored(bots).ok_or_else(|| {
-                Error::Mismatch(format!(
-                    "{}: game {index} names a bot this season does not have; rerun with --fresh",
+        let score = |path: &Path, n: usize, line: &str| {
+            let bad = |message: String| Error::Journal {
+                path: path.to_path_buf(),
+                line: n,
+                message,
+            };
+            match Scored::from_line(line.trim_end(), bots) {
+                Ok(Some(scored)) => Ok(scored),
+                Ok(None) => Err(Error::Mismatch(format!(
+                    "{}:{n}: the game names a bot this season does not have; rerun with --fresh",
                     path.display()
-                ))
-            })
+                ))),
+                Err(e) => Err(bad(e.to_string())),
+            }
         };
         // games.jsonl holds games 0, 1, 2, ... in order; a damaged one (a line
         // deleted or moved by hand) keeps its in-order part, and the rest
         // waits in pending.jsonl for its turn, so the order is restored
         let mut resumed = Resumed::default();
         let mut in_order_bytes = 0u64;
-        let mut out_of_order = Vec::new();
-        for (record, line) in read_lines(&games_path)? {
-            if out_of_order.is_empty() && record.index == resumed.journaled.len() as u64 {
+        let mut out_of_order: Vec<(Scored, String)> = Vec::new();
+        for_each_line(&games_path, |n, line| {
+            let scored = score(&games_path, n, line)?;
+            if out_of_order.is_empty() && scored.index == resumed.journaled {
                 in_order_bytes += line.len() as u64;
-                resumed.journaled.push(score(record, &games_path)?);
+                resumed.journaled += 1;
+                each(scored)
             } else {
-                out_of_order.push((record, line, &games_path));
+                out_of_order.push((scored, line.to_string()));
+                Ok(())
             }
+        })?;
+        let compressed = dir.join(GAMES_ZST).exists();
+        if compressed && !out_of_order.is_empty() {
+            return Err(Error::Mismatch(format!(
+                "{}: games out of schedule order in a compressed journal; rerun with --fresh",
+                dir.display()
+            )));
         }
         let pending_path = dir.join(PENDING);
-        let journaled = resumed.journaled.len() as u64;
+        let journaled = resumed.journaled;
         let mut seen = std::collections::HashSet::new();
         let mut kept = String::new();
-        let pending_lines = read_lines(&pending_path)?;
-        let from_pending = pending_lines
-            .into_iter()
-            .map(|(r, l)| (r, l, &pending_path));
-        for (record, line, path) in out_of_order.iter().cloned().chain(from_pending) {
-            let index = record.index;
-            if index < journaled || !seen.insert(index) {
-                continue; // in games.jsonl already
-            }
-            kept.push_str(&line);
-            resumed.pending.push((score(record, path)?, line));
+        let mut keep = |scored: Scored, line: String| {
+            if scored.index >= journaled && seen.insert(scored.index) {
+                kept.push_str(&line);
+                resumed.pending.push((scored, line));
+            } // else in games.jsonl already
+        };
+        for (scored, line) in out_of_order.iter().cloned() {
+            keep(scored, line);
         }
+        for_each_line(&pending_path, |n, line| {
+            keep(score(&pending_path, n, line)?, line.to_string());
+            Ok(())
+        })?;
         if pending_path.exists() || !kept.is_empty() {
             // only what is still pending, so the file never grows across resumes
             fs::write(&pending_path, &kept).map_err(Error::io("writing", &pending_path))?;
@@ -146,7 +176,7 @@ impl Journal {
         };
         let timing_path = dir.join(TIMING);
         let journal = Journal {
-            games: BufWriter::new(append(&games_path)?),
+            games: None,
             timing: BufWriter::new(append(&timing_path)?),
             pending: BufWriter::new(append(&pending_path)?),
             path: games_path,
@@ -171,7 +201,13 @@ impl Journal {
 
     /// Appends journal lines that come next in schedule order.
     pub fn append_games(&mut self, lines: &[u8]) -> Result<()> {
-        self.games
+        let games = match &mut self.games {
+            Some(games) => games,
+            None => self
+                .games
+                .insert(BufWriter::new(open_to_append(&self.path)?)),
+        };
+        games
             .write_all(lines)
             .map_err(Error::io("writing", &self.path))
     }
@@ -196,9 +232,9 @@ impl Journal {
         self.pending
             .flush()
             .map_err(Error::io("writing", &self.pending_path))?;
-        self.games
-            .flush()
-            .map_err(Error::io("writing", &self.path))?;
+        if let Some(games) = &mut self.games {
+            games.flush().map_err(Error::io("writing", &self.path))?;
+        }
         self.timing
             .flush()
             .map_err(Error::io("writing", &self.timing_path))
@@ -212,6 +248,60 @@ impl Journal {
         fs::remove_file(&self.pending_path).map_err(Error::io("removing", &self.pending_path))
     }
 }
+
+/// Opens `games.jsonl` to append. A compressed journal (games appended
+/// to a season that was complete) is expanded first; a stale compressed
+/// copy beside a plain journal goes.
+fn open_to_append(path: &Path) -> Result<File> {
+    let zst = zst_path(path);
+    if zst.exists() {
+        if !path.exists() {
+            let tmp = path.with_extension("jsonl.expanding");
+            let mut out = BufWriter::new(File::create(&tmp).map_err(Error::io("creating", &tmp))?);
+            let input = File::open(&zst).map_err(Error::io("reading", &zst))?;
+            zstd::stream::copy_decode(input, &mut out).map_err(Error::io("expanding", &zst))?;
+            out.into_inner()
+                .map_err(|e| Error::io("writing", &tmp)(e.into_error()))?
+                .sync_all()
+                .map_err(Error::io("writing", &tmp))?;
+            fs::rename(&tmp, path).map_err(Error::io("renaming", &tmp))?;
+        }
+        fs::remove_file(&zst).map_err(Error::io("removing", &zst))?;
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(Error::io("opening", path))
+}
+
+/// Compresses the journal of a complete season in `dir` (`games.jsonl`
+/// becomes `games.jsonl.zst`, about a tenth of the size), which resume,
+/// `report` and `verify` read as they read the plain one. The compressed
+/// file is complete before the plain one goes, so a crash loses nothing.
+pub fn compress(dir: &Path) -> Result<()> {
+    let path = dir.join(GAMES);
+    if !path.exists() {
+        return Ok(()); // compressed already, or no game
+    }
+    let zst = zst_path(&path);
+    let tmp = dir.join("games.jsonl.zst.part");
+    let input = File::open(&path).map_err(Error::io("reading", &path))?;
+    let out = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
+    let mut encoder =
+        zstd::Encoder::new(out, ZSTD_LEVEL).map_err(Error::io("compressing", &path))?;
+    io::copy(&mut BufReader::new(input), &mut encoder).map_err(Error::io("compressing", &path))?;
+    encoder
+        .finish()
+        .and_then(|f| f.sync_all())
+        .map_err(Error::io("writing", &tmp))?;
+    fs::rename(&tmp, &zst).map_err(Error::io("renaming", &tmp))?;
+    fs::remove_file(&path).map_err(Error::io("removing", &path))
+}
+
+/// zstd's level for journals: most of the size gain of higher levels at a
+/// fraction of their time.
+const ZSTD_LEVEL: i32 = 6;
 
 fn check_same_season(
     season_path: &Path,
@@ -262,43 +352,101 @@ fn check_same_season(
 
 /// Reads a journal, dropping a last line that a crash cut short.
 pub fn read_records(path: &Path) -> Result<Vec<Record>> {
-    Ok(read_lines(path)?.into_iter().map(|(r, _)| r).collect())
-}
-
-/// Reads a journal's records with their lines (line end included), dropping
-/// (and cutting off) a last line that a crash cut short.
-pub fn read_lines(path: &Path) -> Result<Vec<(Record, String)>> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text = fs::read_to_string(path).map_err(Error::io("reading", path))?;
     let mut records = Vec::new();
-    let mut good_len = 0;
-    for (n, line) in text.split_inclusive('\n').enumerate() {
-        if !line.ends_with('\n') {
-            break; // cut short by a crash: the game is played again
-        }
-        let record =
-            serde_json::from_str::<Record>(line.trim_end()).map_err(|e| Error::Journal {
-                path: path.to_path_buf(),
-                line: n + 1,
-                message: e.to_string(),
-            })?;
-        records.push((record, line.to_string()));
-        good_len += line.len();
-    }
-    if good_len < text.len() {
-        OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|f| f.set_len(good_len as u64))
-            .map_err(Error::io("truncating the cut-short last line of", path))?;
-    }
+    for_each_record(path, |_, record| {
+        records.push(record);
+        Ok(())
+    })?;
     Ok(records)
 }
 
+/// Calls `each` with every record of a journal and its line number, streaming.
+pub fn for_each_record(
+    path: &Path,
+    mut each: impl FnMut(usize, Record) -> Result<()>,
+) -> Result<()> {
+    for_each_line(path, |n, line| {
+        let record =
+            serde_json::from_str::<Record>(line.trim_end()).map_err(|e| Error::Journal {
+                path: path.to_path_buf(),
+                line: n,
+                message: e.to_string(),
+            })?;
+        each(n, record)
+    })
+}
+
+/// Calls `each` with every complete line of the journal file at `path`
+/// (numbered from 1, line end included), reading it piece by piece: a
+/// journal of any size costs the memory of one line. A last line that a
+/// crash cut short is cut off the file (its game is played again). Where
+/// only `PATH.zst` exists (a complete season's compressed journal), that is
+/// read instead. No file is no lines.
+pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()>) -> Result<()> {
+    // the plain file wins when both exist (a compression that a crash cut short)
+    let zst = zst_path(path);
+    let (reader, compressed): (Box<dyn BufRead>, bool) = match File::open(path) {
+        Ok(file) => (Box::new(BufReader::with_capacity(1 << 16, file)), false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && zst.exists() => {
+            let file = File::open(&zst).map_err(Error::io("reading", &zst))?;
+            let decoder = zstd::Decoder::new(file).map_err(Error::io("reading", &zst))?;
+            (Box::new(BufReader::with_capacity(1 << 16, decoder)), true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("reading", path)(e)),
+    };
+    let shown = if compressed {
+        zst.clone()
+    } else {
+        path.to_path_buf()
+    };
+    let mut reader = reader;
+    let mut bytes = Vec::new();
+    let mut good_len = 0u64;
+    let mut n = 0;
+    loop {
+        bytes.clear();
+        let read = reader
+            .read_until(b'\n', &mut bytes)
+            .map_err(Error::io("reading", &shown))?;
+        if read == 0 {
+            return Ok(());
+        }
+        if bytes.last() != Some(&b'\n') {
+            if compressed {
+                return Err(Error::Journal {
+                    path: shown,
+                    line: n + 1,
+                    message: "the compressed journal ends in the middle of a line".into(),
+                });
+            }
+            // cut short by a crash: the game is played again
+            return OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|f| f.set_len(good_len))
+                .map_err(Error::io("truncating the cut-short last line of", path));
+        }
+        n += 1;
+        let line = std::str::from_utf8(&bytes).map_err(|e| Error::Journal {
+            path: shown.clone(),
+            line: n,
+            message: format!("not UTF-8 text: {e}"),
+        })?;
+        each(n, line)?;
+        good_len += read as u64;
+    }
+}
+
+/// `games.jsonl` → `games.jsonl.zst`.
+fn zst_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".zst");
+    PathBuf::from(name)
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{
         core::{
@@ -312,6 +460,31 @@ mod tests {
 
     fn names() -> Vec<String> {
         vec!["a".to_string(), "b".to_string()]
+    }
+
+    /// Opens a journal, ignoring the games it holds in order.
+    pub(crate) fn open(
+        dir: &Path,
+        season: &serde_json::Value,
+        fresh: bool,
+        names: &[String],
+    ) -> Result<(Journal, Resumed)> {
+        Journal::open(dir, season, fresh, names, &mut |_| Ok(()))
+    }
+
+    /// Opens a journal, keeping the games it holds in order.
+    fn open_keeping(
+        dir: &Path,
+        season: &serde_json::Value,
+        names: &[String],
+    ) -> (Journal, Resumed, Vec<Scored>) {
+        let mut kept = Vec::new();
+        let (j, r) = Journal::open(dir, season, false, names, &mut |s| {
+            kept.push(s);
+            Ok(())
+        })
+        .unwrap();
+        (j, r, kept)
     }
 
     fn played(n: u32) -> Played<Bidding> {
@@ -396,8 +569,8 @@ mod tests {
         let season = serde_json::json!({"name": "t"});
         let p = played(1);
         {
-            let (mut j, old) = Journal::open(dir.path(), &season, false, &names).unwrap();
-            assert!(old.journaled.is_empty());
+            let (mut j, old) = open(dir.path(), &season, false, &names).unwrap();
+            assert_eq!(old.journaled, 0);
             j.append(&finished(0, &p, &names), 1.0).unwrap();
             j.append(&finished(1, &p, &names), 1.0).unwrap();
             j.flush().unwrap();
@@ -407,9 +580,10 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(br#"{"index":2,"pair":0,"se"#).unwrap();
         drop(f);
-        let (mut j, old) = Journal::open(dir.path(), &season, false, &names).unwrap();
+        let (mut j, old, scored) = open_keeping(dir.path(), &season, &names);
+        assert_eq!(old.journaled, 2);
         assert_eq!(
-            old.journaled,
+            scored,
             vec![
                 finished(0, &p, &names).scored(),
                 finished(1, &p, &names).scored()
@@ -434,18 +608,52 @@ mod tests {
         let a = serde_json::json!({"name": "t", "seed": 1});
         let b = serde_json::json!({"name": "t", "seed": 2});
         let p = played(1);
-        let (mut j, _) = Journal::open(dir.path(), &a, false, &names).unwrap();
+        let (mut j, _) = open(dir.path(), &a, false, &names).unwrap();
         j.append(&finished(0, &p, &names), 1.0).unwrap();
         j.flush().unwrap();
         drop(j);
-        let err = Journal::open(dir.path(), &b, false, &names)
+        let err = open(dir.path(), &b, false, &names)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("changed: seed"), "{err}");
         assert!(err.contains("--fresh"), "{err}");
-        let (_, old) = Journal::open(dir.path(), &b, true, &names).unwrap();
-        assert!(old.journaled.is_empty());
+        let (_, old) = open(dir.path(), &b, true, &names).unwrap();
+        assert_eq!(old.journaled, 0);
+    }
+
+    #[test]
+    fn a_compressed_journal_streams_like_a_plain_one_and_expands_to_grow() {
+        let names = names();
+        let dir = tempfile::tempdir().unwrap();
+        let season = serde_json::json!({"name": "t"});
+        let p = played(1);
+        let (mut j, _) = open(dir.path(), &season, false, &names).unwrap();
+        for i in 0..3 {
+            j.append(&finished(i, &p, &names), 1.0).unwrap();
+        }
+        j.finish().unwrap();
+        let plain = fs::read(dir.path().join(GAMES)).unwrap();
+        compress(dir.path()).unwrap();
+        assert!(!dir.path().join(GAMES).exists());
+        let (mut j, old, scored) = open_keeping(dir.path(), &season, &names);
+        assert_eq!(old.journaled, 3);
+        let indices: Vec<u64> = scored.iter().map(|s| s.index).collect();
+        assert_eq!(indices, [0, 1, 2]);
+        // opening plays nothing and leaves the compressed journal alone
+        assert!(!dir.path().join(GAMES).exists());
+        // a game to append expands it first
+        j.append(&finished(3, &p, &names), 1.0).unwrap();
+        j.flush().unwrap();
+        assert!(!dir.path().join(GAMES_ZST).exists());
+        let grown = fs::read(dir.path().join(GAMES)).unwrap();
+        assert_eq!(&grown[..plain.len()], &plain[..]);
+        let indices: Vec<u64> = read_records(&dir.path().join(GAMES))
+            .unwrap()
+            .iter()
+            .map(|r| r.index)
+            .collect();
+        assert_eq!(indices, [0, 1, 2, 3]);
     }
 
     #[test]

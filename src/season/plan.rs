@@ -179,6 +179,8 @@ pub struct Plan<G: Game> {
     /// The ply cap and the time control.
     pub referee: Referee,
     pub bots: Vec<PlannedBot<G>>,
+    /// Compress the journal once the season is complete (`games.jsonl.zst`).
+    pub compress: bool,
 }
 
 impl<G: Game> Plan<G> {
@@ -291,6 +293,7 @@ pub fn match_plan<G: Game>(
         jobs: None,
         referee,
         bots: planned,
+        compress: false,
     })
 }
 

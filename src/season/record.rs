@@ -59,6 +59,47 @@ pub struct Scored {
     pub termination: Termination,
 }
 
+/// A journal line read for its score alone: the moves are skipped unread
+/// (no string per move), so a long season resumes fast.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoreLine<'a> {
+    index: u64,
+    #[serde(borrow)]
+    seats: [&'a str; 2],
+    seed: u64,
+    result: GameResult,
+    goals: BySeat<i32>,
+    termination: Termination,
+    #[allow(dead_code)]
+    pair: serde::de::IgnoredAny,
+    #[allow(dead_code)]
+    plies: serde::de::IgnoredAny,
+    #[allow(dead_code)]
+    moves: serde::de::IgnoredAny,
+}
+
+impl Scored {
+    /// The score of a journal line (without its line end), with its bot
+    /// names looked up in `bots`; `Ok(None)` if a name is not there (the
+    /// journal is another season's).
+    pub fn from_line(line: &str, bots: &[String]) -> serde_json::Result<Option<Scored>> {
+        let l: ScoreLine = serde_json::from_str(line)?;
+        let index = |name: &str| bots.iter().position(|b| b == name);
+        let (Some(first), Some(second)) = (index(l.seats[0]), index(l.seats[1])) else {
+            return Ok(None);
+        };
+        Ok(Some(Scored {
+            index: l.index,
+            seats: BySeat::new(first, second),
+            seed: l.seed,
+            result: l.result,
+            goals: l.goals,
+            termination: l.termination,
+        }))
+    }
+}
+
 impl Record {
     /// The record's score, with its bot names looked up in `bots`; `None`
     /// if a name is not there (the journal is another season's).

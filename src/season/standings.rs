@@ -135,28 +135,45 @@ impl Standings {
     /// Tallies `records` (any order) for the bots named `bots`; a record's
     /// seats are indices into `bots`.
     pub fn new(bots: &[String], records: &[Scored]) -> Self {
+        let mut s = Standings::empty(bots);
+        for r in records {
+            s.add(r);
+        }
+        s
+    }
+
+    /// No games yet, for the bots named `bots`.
+    pub fn empty(bots: &[String]) -> Self {
         let n = bots.len();
-        let mut s = Standings {
+        Standings {
             bots: bots.to_vec(),
             totals: vec![Tally::default(); n],
             vs: vec![vec![Tally::default(); n]; n],
             terminations: BTreeMap::new(),
             forfeits: vec![BTreeMap::new(); n],
-        };
-        for r in records {
-            let seats = r.seats;
-            for seat in Seat::ALL {
-                let (me, them) = (seats[seat], seats[seat.other()]);
-                s.totals[me].add(r.result, seat, r.goals[seat]);
-                s.vs[me][them].add(r.result, seat, r.goals[seat]);
-            }
-            let kind = r.termination.kind();
-            if let Termination::Forfeit { seat, .. } = &r.termination {
-                *s.forfeits[seats[*seat]].entry(kind.clone()).or_default() += 1;
-            }
-            *s.terminations.entry(kind).or_default() += 1;
         }
-        s
+    }
+
+    /// Counts one more game: the standings of a season keep no game, so
+    /// they take the same memory for ten games or a billion.
+    pub fn add(&mut self, r: &Scored) {
+        let seats = r.seats;
+        for seat in Seat::ALL {
+            let (me, them) = (seats[seat], seats[seat.other()]);
+            self.totals[me].add(r.result, seat, r.goals[seat]);
+            self.vs[me][them].add(r.result, seat, r.goals[seat]);
+        }
+        // counted without a string per game: only a kind's first game makes its key
+        let count = |map: &mut BTreeMap<String, u64>| match map.get_mut(r.termination.kind()) {
+            Some(n) => *n += 1,
+            None => {
+                map.insert(r.termination.kind().to_string(), 1);
+            }
+        };
+        if let Termination::Forfeit { seat, .. } = &r.termination {
+            count(&mut self.forfeits[seats[*seat]]);
+        }
+        count(&mut self.terminations);
     }
 
     /// Bot indices from first place to last: by points per game (in a gauntlet

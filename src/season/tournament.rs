@@ -17,7 +17,7 @@ use crate::{
     },
     external::process::cleanup,
     season::{
-        journal::Journal,
+        journal::{self, Journal},
         plan::Plan,
         record::Scored,
         report::{self, Header},
@@ -68,21 +68,29 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     );
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let dir = opts.reports.join(&plan.name);
-    let (journal, resumed) = Journal::open(&dir, &plan.describe(), opts.fresh, &names)?;
-    let mut old = resumed.journaled;
+    // the journal is streamed: each game it holds is checked and tallied, not kept
+    let mut standings = Standings::empty(&names);
+    let mut count = |scored: Scored| {
+        check_game(&fixtures, &scored, &dir)?;
+        standings.add(&scored);
+        Ok(())
+    };
+    let (journal, resumed) = Journal::open(&dir, &plan.describe(), opts.fresh, &names, &mut count)?;
     let mut from_file = Vec::new();
+    let mut pending_done = HashSet::new();
     for (scored, line) in resumed.pending {
+        pending_done.insert(scored.index);
         from_file.push((scored.index, line));
-        old.push(scored);
+        count(scored)?;
     }
-    check_journal(&fixtures, &old, &dir)?;
 
     // the journal holds games 0..k in order, and pending ones after k
-    let done: HashSet<u64> = old.iter().map(|r| r.index).collect();
-    let first_missing = (0..).find(|i| !done.contains(i)).unwrap_or(0);
+    let first_missing = (resumed.journaled..)
+        .find(|i| !pending_done.contains(i))
+        .unwrap_or(0);
     let pending: Vec<Fixture> = fixtures
         .from(first_missing)
-        .filter(|f| !done.contains(&f.index))
+        .filter(|f| !pending_done.contains(&f.index))
         .take(opts.max_games.map_or(usize::MAX, |m| m as usize))
         .collect();
     let jobs = opts
@@ -98,15 +106,16 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         bar.clone(),
     ));
     let _season = cleanup::SeasonRunning::start();
-    let outcome = workers::play_all(&shared, jobs, journal, from_file)?;
+    let resumed = resumed.journaled + from_file.len() as u64;
+    let outcome = workers::play_all(&shared, jobs, journal, from_file, standings)?;
     bar.set_message("(writing the standings and reports)");
-
-    let played = outcome.scored.len() as u64;
-    let resumed = old.len() as u64;
-    let mut records = old;
-    records.extend(outcome.scored);
-    records.sort_by_key(|r| r.index);
-    let standings = Standings::new(&names, &records);
+    let (played, standings) = (outcome.played, outcome.standings);
+    // `--max-games` may leave games for later: those need the plain journal
+    let complete = outcome.complete && resumed + played == fixtures.len();
+    if complete && plan.compress {
+        bar.set_message("(compressing the journal)");
+        journal::compress(&dir)?;
+    }
     let header = Header {
         season: plan.name.clone(),
         game: plan.start.name().to_string(),
@@ -126,36 +135,28 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     })
 }
 
-/// Every journal record in `dir` must be a game of this schedule, once.
-fn check_journal(fixtures: &Schedule, records: &[Scored], dir: &std::path::Path) -> Result<()> {
+/// A journal record in `dir` must be a game of this schedule (the journal
+/// reader lets no game in twice).
+fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path) -> Result<()> {
     let wrong = |why: String| {
         Error::Mismatch(format!(
             "{} does not match the config: {why}",
             dir.display()
         ))
     };
-    let mut seen = HashSet::new();
-    for r in records {
-        if r.index >= fixtures.len() {
-            return Err(wrong(format!(
-                "the journal holds game {} but the schedule has {} games",
-                r.index,
-                fixtures.len()
-            )));
-        }
-        let fx = fixtures.fixture(r.index);
-        if r.seats != fx.seats || r.seed != fx.seed {
-            return Err(wrong(format!(
-                "journal game {} does not match the schedule; rerun with --fresh",
-                r.index
-            )));
-        }
-        if !seen.insert(r.index) {
-            return Err(wrong(format!(
-                "the journal holds game {} twice; rerun with --fresh",
-                r.index
-            )));
-        }
+    if r.index >= fixtures.len() {
+        return Err(wrong(format!(
+            "the journal holds game {} but the schedule has {} games",
+            r.index,
+            fixtures.len()
+        )));
+    }
+    let fx = fixtures.fixture(r.index);
+    if r.seats != fx.seats || r.seed != fx.seed {
+        return Err(wrong(format!(
+            "journal game {} does not match the schedule; rerun with --fresh",
+            r.index
+        )));
     }
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! `ladder verify DIR`: checks a season's journal against the rules, so a
 //! hand-edited or damaged journal is never trusted by mistake.
 //!
-//! Every game of `games.jsonl` (and `pending.jsonl`, if the season is
-//! unfinished) is replayed from the start position: each recorded move must
+//! Every game of `games.jsonl` (or its compressed `games.jsonl.zst`, and
+//! `pending.jsonl` if the season is unfinished) is replayed from the start position: each recorded move must
 //! parse and be legal when it was played, the turns must match who was to
 //! act, and the recorded termination, goals, result and ply count must be
 //! what the replay gives. The schedule is rebuilt from `season.json`, so each
@@ -20,7 +20,7 @@ use crate::{
         seat::{BySeat, Seat},
     },
     season::{
-        journal::read_lines,
+        journal::for_each_record,
         record::{Record, Turn},
         schedule::{Format, Schedule},
     },
@@ -86,27 +86,30 @@ pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verifie
         max_plies,
     };
 
+    // streamed: a journal of any size is checked in the memory of one game
     let games = dir.join("games.jsonl");
     let mut journaled = 0;
-    for (n, (record, _)) in read_lines(&games)?.into_iter().enumerate() {
-        let at = |message: String| mismatch(&games, n + 1, record.index, message);
-        if record.index != n as u64 {
+    for_each_record(&games, |n, record| {
+        let at = |message: String| mismatch(&games, n, record.index, message);
+        if record.index != n as u64 - 1 {
             return Err(at(format!(
-                "out of schedule order: line {} should hold game {n}",
-                n + 1
+                "out of schedule order: line {n} should hold game {}",
+                n - 1
             )));
         }
         check.record(&record).map_err(at)?;
         journaled += 1;
-    }
+        Ok(())
+    })?;
     let pending_path = dir.join("pending.jsonl");
     let mut pending = 0;
-    for (n, (record, _)) in read_lines(&pending_path)?.into_iter().enumerate() {
+    for_each_record(&pending_path, |n, record| {
         check
             .record(&record)
-            .map_err(|m| mismatch(&pending_path, n + 1, record.index, m))?;
+            .map_err(|m| mismatch(&pending_path, n, record.index, m))?;
         pending += 1;
-    }
+        Ok(())
+    })?;
     Ok(Verified {
         journaled,
         pending,

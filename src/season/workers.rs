@@ -42,8 +42,9 @@ use crate::{
     season::{
         journal::Journal,
         plan::{BotKind, Plan},
-        record::{Finished, Lines, Scored},
+        record::{Finished, Lines},
         schedule::{bot_seeds, Fixture},
+        standings::Standings,
         writer::{Msg, Piece, Writer},
     },
 };
@@ -369,8 +370,12 @@ fn spawn_worker<G: Game>(
 
 /// What playing the pending games gave.
 pub struct Outcome {
-    /// The scores of the games played now.
-    pub scored: Vec<Scored>,
+    /// Games played now.
+    pub played: u64,
+    /// Whether the season's journal now holds every game of the schedule.
+    pub complete: bool,
+    /// The season's standings: the resumed games and those played now.
+    pub standings: Standings,
     /// Workers abandoned by the watchdog.
     pub abandoned: usize,
     /// The signal that stopped the season early, if one did.
@@ -386,6 +391,7 @@ pub fn play_all<G: Game>(
     jobs: usize,
     journal: Journal,
     resumed: Vec<(u64, String)>,
+    standings: Standings,
 ) -> Result<Outcome> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let mut workers = Vec::new();
@@ -393,7 +399,7 @@ pub fn play_all<G: Game>(
         workers.push(spawn_worker(shared, &tx)?);
     }
     let mut watchdog = Watchdog::default();
-    let mut writer = Writer::new(journal, &shared.to_play, resumed)?;
+    let mut writer = Writer::new(journal, &shared.to_play, resumed, standings)?;
     let mut interrupted = None;
     let mut failure: Option<Error> = None;
     let result = (|| -> Result<()> {
@@ -465,12 +471,14 @@ pub fn play_all<G: Game>(
     }
     result?;
     let complete = interrupted.is_none() && writer.is_complete();
-    let scored = writer.scored;
+    let played = writer.received as u64;
     if complete {
         writer.journal.finish()?;
     }
     Ok(Outcome {
-        scored,
+        played,
+        complete,
+        standings: writer.standings,
         abandoned: watchdog.abandoned.len(),
         interrupted,
     })

@@ -15,6 +15,7 @@ use crate::{
         journal::Journal,
         record::{Lines, Scored},
         schedule::Fixture,
+        standings::Standings,
     },
 };
 
@@ -53,11 +54,18 @@ pub struct Writer {
     seen_base: u64,
     /// How many games to play have been received.
     pub received: usize,
-    pub scored: Vec<Scored>,
+    /// The season's standings: the resumed games, and each game received
+    /// (once) added as it comes.
+    pub standings: Standings,
 }
 
 impl Writer {
-    pub fn new(journal: Journal, to_play: &[Fixture], resumed: Vec<(u64, String)>) -> Result<Self> {
+    pub fn new(
+        journal: Journal,
+        to_play: &[Fixture],
+        resumed: Vec<(u64, String)>,
+        standings: Standings,
+    ) -> Result<Self> {
         let seen_base = to_play.first().map_or(0, |f| f.index);
         let span = to_play.last().map_or(0, |f| f.index - seen_base + 1);
         let mut order: Vec<u64> = to_play.iter().map(|f| f.index).collect();
@@ -72,7 +80,7 @@ impl Writer {
             seen: vec![0; span.div_ceil(64) as usize],
             seen_base,
             received: 0,
-            scored: Vec::with_capacity(to_play.len()),
+            standings,
         };
         // pending games from an earlier run at the head of the order go in now
         writer.advance()?;
@@ -96,17 +104,19 @@ impl Writer {
     /// Takes a piece from a worker: its timing lines at once, its games into
     /// the journal if it is their turn, else into `pending.jsonl` until it is.
     pub fn accept(&mut self, piece: Piece) -> Result<()> {
-        let mut piece = self.without_repeats(piece);
+        let piece = self.without_repeats(piece);
         if piece.scored.is_empty() {
             return Ok(());
         }
         self.received += piece.scored.len();
+        for scored in &piece.scored {
+            self.standings.add(scored);
+        }
         self.journal.append_timing(&piece.lines.timing)?;
         let first = piece.lines.ends[0].0;
         if self.order.get(self.next) != Some(&first) {
             self.journal.append_pending(&piece.lines.games)?;
         }
-        self.scored.append(&mut piece.scored);
         self.waiting.insert(first, (piece, 0));
         self.advance()
     }
@@ -250,8 +260,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let season = serde_json::json!({"name": "t"});
         let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2, 3, 4, 5]), Vec::new()).unwrap();
+        let (journal, _) =
+            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+        let mut w = Writer::new(
+            journal,
+            &fixtures(&[0, 1, 2, 3, 4, 5]),
+            Vec::new(),
+            Standings::empty(&names),
+        )
+        .unwrap();
         for p in [&[3, 4][..], &[5], &[0, 1]] {
             w.accept(piece(p)).unwrap();
             w.journal.flush().unwrap();
@@ -269,18 +286,25 @@ mod tests {
         drop(w); // as if the process stopped here
 
         // resume: 3, 4, 5 count as played and enter the journal after game 2
-        let (journal, resumed) = Journal::open(dir.path(), &season, false, &names).unwrap();
+        let (journal, resumed) =
+            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let from_file: Vec<(u64, String)> = resumed
             .pending
             .iter()
             .map(|(s, line)| (s.index, line.clone()))
             .collect();
-        assert_eq!(resumed.journaled.len(), 2);
+        assert_eq!(resumed.journaled, 2);
         assert_eq!(
             from_file.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
             [3, 4, 5]
         );
-        let mut w = Writer::new(journal, &fixtures(&[2]), from_file).unwrap();
+        let mut w = Writer::new(
+            journal,
+            &fixtures(&[2]),
+            from_file,
+            Standings::empty(&names),
+        )
+        .unwrap();
         w.accept(piece(&[2])).unwrap();
         assert!(w.is_complete());
         w.journal.finish().unwrap();
@@ -302,8 +326,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let names: Vec<String> = NAMES.map(String::from).to_vec();
         let season = serde_json::json!({"name": "t"});
-        let (journal, _) = Journal::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(journal, &fixtures(&[0, 1, 2]), Vec::new()).unwrap();
+        let (journal, _) =
+            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+        let mut w = Writer::new(
+            journal,
+            &fixtures(&[0, 1, 2]),
+            Vec::new(),
+            Standings::empty(&names),
+        )
+        .unwrap();
         w.accept(piece(&[0])).unwrap();
         // the abandoned worker had sent game 0; the replay sends 0, 1, 2
         w.accept(piece(&[0, 1, 2])).unwrap();
