@@ -272,7 +272,7 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     fn observe(&mut self, game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
         self.inner.observe(game, moves)
     }
-    fn game_over(&mut self, game: &G, goals: BySeat<i32>) {
+    fn game_over(&mut self, game: &G, goals: BySeat<i32>) -> Result<(), BotError> {
         self.inner.game_over(game, goals)
     }
     fn keeps_deadlines(&self) -> bool {

@@ -136,6 +136,7 @@ fn every_fault_in_every_game_is_the_right_forfeit() {
         ("--flood-at 2", "bad-output"),
         ("--long-line-at 2", "bad-output"),
         ("--chatter-at 1", "bad-output"),
+        ("--no-ready-after-over", "timeout"),
     ];
     let tmp = TempDir::new().unwrap();
     for game in GAMES {
@@ -503,7 +504,7 @@ fn check_lists_every_problem_of_a_bot() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "ok    answers `ladder 1 troops move_ms=1000 rounds=5 troops=10` with `ready`",
+            "ok    answers `ladder 2 troops move_ms=1000 rounds=5 troops=10` with `ready`",
         ))
         .stdout(predicate::str::contains("ok    exits on `quit`"))
         .stdout(predicate::str::contains("ok    game 4 as player 2"))
@@ -542,7 +543,7 @@ fn check_lists_every_problem_of_a_bot() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "FAIL  greeting `ladder 1 armies move_ms=200",
+            "FAIL  greeting `ladder 2 armies move_ms=200",
         ))
         .stdout(predicate::str::contains("no `ready` within the time limit"));
     ladder()
@@ -845,4 +846,49 @@ fn check_explains_a_silent_greeting_and_extra_output() {
         "{stderr}"
     );
     assert_no_bot_left("checkhints");
+}
+
+#[test]
+fn a_line_nobody_asked_for_forfeits_the_game_it_was_written_in_however_late_it_arrives() {
+    // the bot writes an extra move 30 ms after its first answer: by then ladder
+    // has read the answer and asked for the next move, so the extra line is
+    // read as that answer and every later answer is one turn late; the
+    // bot's `ready` after `over` brings the last one to light
+    let tmp = TempDir::new().unwrap();
+    for game in GAMES {
+        let tag = format!("late-{game}");
+        let cfg = season(tmp.path(), game, "--chatter-late-at 1", &tag, 2);
+        let reports = tmp.path().join(&tag);
+        run_season(&cfg, &reports).success();
+        for g in journal(&reports) {
+            let reason = testbot_forfeit(&g);
+            let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+            if game == "troops" || game == "coordination" {
+                // every shifted move is still legal: only the end shows it
+                assert_eq!(reason.as_deref(), Some("bad-output"), "{g}");
+                assert!(detail.contains("output nobody asked for"), "{g}");
+            } else {
+                // a move for an earlier position may break the rules first
+                assert!(
+                    matches!(reason.as_deref(), Some("bad-output" | "illegal-move")),
+                    "{game}: {g}"
+                );
+            }
+        }
+        assert_no_bot_left(&tag);
+    }
+    // `ladder check` finds it in the first game
+    let out = ladder()
+        .args(["check", "--game", "troops", "--games", "2", "--"])
+        .args([TESTBOT, "--chatter-late-at", "1", "--tag", "late-check"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("game 1 as player 1: forfeit after")
+            && stdout.contains("bad output: output nobody asked for"),
+        "{stdout}"
+    );
+    assert_no_bot_left("late-check");
 }

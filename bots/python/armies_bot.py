@@ -16,5 +16,7 @@ for line in sys.stdin:
         rnd, rounds = int(words[2]), int(words[4])
         armies = int(words[6]) if seat == 1 else int(words[7])
         print(armies // (rounds - rnd + 1), flush=True)
+    elif words[0] == "over":
+        print("ready", flush=True)  # the game is over: ready for the next one
     elif words[0] == "quit":
         break

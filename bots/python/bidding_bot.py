@@ -27,5 +27,7 @@ for line in sys.stdin:
         else:
             bid = max(1, min(mine, mine // max(steps, 1)))
         print(bid, flush=True)
+    elif words[0] == "over":
+        print("ready", flush=True)  # the game is over: ready for the next one
     elif words[0] == "quit":
         break

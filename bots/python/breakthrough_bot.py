@@ -66,5 +66,7 @@ for line in sys.stdin:
         safe = [m for m in options if not attacked(board, m[1], enemy)]
         pick = rng.choice(wins or captures or safe or options)
         print(name(pick[0]) + name(pick[1]), flush=True)
+    elif words[0] == "over":
+        print("ready", flush=True)  # the game is over: ready for the next one
     elif words[0] == "quit":
         break

@@ -20,5 +20,7 @@ for line in sys.stdin:
             print("left", flush=True)
     elif words[0] == "played":
         theirs.append(words[2] if seat == 1 else words[1])
+    elif words[0] == "over":
+        print("ready", flush=True)  # the game is over: ready for the next one
     elif words[0] == "quit":
         break

@@ -22,5 +22,7 @@ for line in sys.stdin:
         split = [troops // 3 + (1 if i < troops % 3 else 0) for i in range(3)]
         rng.shuffle(split)
         print(",".join(map(str, split)), flush=True)
+    elif words[0] == "over":
+        print("ready", flush=True)  # the game is over: ready for the next one
     elif words[0] == "quit":
         break

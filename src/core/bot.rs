@@ -146,8 +146,13 @@ pub trait Bot<G: Game>: Send {
         Ok(())
     }
 
-    /// Called once with the final goal values.
-    fn game_over(&mut self, _game: &G, _goals: BySeat<i32>) {}
+    /// Called once with the final goal values. A bot that fails here (a
+    /// program that wrote more than it was asked for, or does not confirm
+    /// the end of the game) forfeits the game it just finished, unless it
+    /// was a forfeit already.
+    fn game_over(&mut self, _game: &G, _goals: BySeat<i32>) -> Result<(), BotError> {
+        Ok(())
+    }
 
     /// Whether the bot can play games that start like `start` (a table-based
     /// bot has a size limit, say); asked once when a season is planned, so a

@@ -54,10 +54,7 @@ impl<G: Game> Hosted<G> {
                         Call::NewGame(g, seat, seed) => bot.new_game(&g, seat, seed).map(|()| None),
                         Call::Choose(g, seat, time) => bot.choose(&g, seat, time).map(Some),
                         Call::Observe(g, moves) => bot.observe(&g, &moves).map(|()| None),
-                        Call::GameOver(g, goals) => {
-                            bot.game_over(&g, goals);
-                            Ok(None)
-                        }
+                        Call::GameOver(g, goals) => bot.game_over(&g, goals).map(|()| None),
                     };
                     if reply.send(answer).is_err() {
                         return;
@@ -139,13 +136,14 @@ impl<G: Game> Bot<G> for Hosted<G> {
         .map(|_| ())
     }
 
-    fn game_over(&mut self, game: &G, goals: BySeat<i32>) {
+    fn game_over(&mut self, game: &G, goals: BySeat<i32>) -> Result<(), BotError> {
         let limit = self.other_limit;
-        let _ = self.call(
+        self.call(
             Call::GameOver(game.clone(), goals),
             limit,
             "answer to `over`",
-        );
+        )
+        .map(|_| ())
     }
 
     fn keeps_deadlines(&self) -> bool {

@@ -296,21 +296,31 @@ impl<G: Game> Table<'_, '_, G> {
     }
 
     /// The record of the game, once it has ended: a forfeit gives the winner
-    /// the game's top goal; both bots hear the final goals.
+    /// the game's top goal; both bots hear the final goals. A bot that fails
+    /// to hear them (it wrote a line nobody asked for) forfeits a game that
+    /// had ended otherwise: the first seat to fail, if both do.
     fn finish(mut self, turns: Vec<BySeat<Option<G::Move>>>, ending: Ending) -> Played<G> {
-        let (termination, goals) = match ending {
+        let max = self.game.max_goal();
+        let scored = |ending: Ending| match ending {
             (t @ Termination::Forfeit { seat, .. }, _) => {
-                let max = self.game.max_goal();
                 (t, BySeat::from_fn(|s| if s == seat { 0 } else { max }))
             }
             other => other,
         };
+        let (mut termination, mut goals) = scored(ending);
+        let mut forfeited = matches!(termination, Termination::Forfeit { .. });
         for seat in Seat::ALL {
             let (game, bot) = (&self.game, &mut *self.bots[seat]);
-            let _ = call(self.watch, self.other_ms[seat], || {
-                bot.game_over(game, goals);
-                Ok(())
+            let heard = call(self.watch, self.other_ms[seat], || {
+                bot.game_over(game, goals)
             });
+            if let Err(e) = heard {
+                if !forfeited {
+                    let ending = bot_failed(seat, &e, self.other.budget, &mut self.aborted);
+                    (termination, goals) = scored(ending);
+                    forfeited = true;
+                }
+            }
         }
         let result = match &termination {
             Termination::Forfeit { seat, .. } => GameResult::win(seat.other()),
@@ -455,6 +465,37 @@ mod tests {
             }
             t => panic!("expected a forfeit, got {t:?}"),
         }
+    }
+
+    /// Plays like `Fixed`, then says it wrote a line nobody asked for.
+    struct Chatty(u32);
+    impl Bot<Bidding> for Chatty {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+            Ok(Bid(self.0))
+        }
+        fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) -> Result<(), BotError> {
+            Err(BotError::BadOutput(
+                crate::core::bot::BadOutput::Unrequested("12".into()),
+            ))
+        }
+    }
+
+    #[test]
+    fn a_bot_that_fails_at_the_end_forfeits_the_game_it_played() {
+        // 10 a round wins for the first seat, but it wrote an extra line
+        let played = bidding(&mut Chatty(10), &mut Fixed(1), 1000);
+        assert_forfeit(
+            &played,
+            Seat::First,
+            ForfeitReason::BadOutput,
+            "nobody asked for",
+        );
+        assert_eq!(played.result, GameResult::Second);
+        assert_eq!(played.goals, BySeat::new(0, 100));
+        assert!(!played.turns.is_empty(), "the moves stay recorded");
+        // a game already forfeited keeps its first forfeit
+        let played = bidding(&mut Chatty(101), &mut Chatty(1), 1000);
+        assert_forfeit(&played, Seat::First, ForfeitReason::IllegalMove, "101");
     }
 
     #[test]

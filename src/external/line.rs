@@ -148,9 +148,23 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| bot.child()?.send(&protocol::played(moves)))
     }
 
-    fn game_over(&mut self, _game: &G, goals: BySeat<i32>) {
+    /// Says `over` and waits for the bot's `ready`: every line it wrote
+    /// before that answer has been read, so a line nobody asked for is
+    /// found in the game where it was written, whenever it arrived.
+    fn game_over(&mut self, _game: &G, goals: BySeat<i32>) -> Result<(), BotError> {
         let seat = self.seat;
-        let _ = self.guard(|bot| bot.child()?.send(&protocol::over(goals, seat)));
+        let limit = self.startup;
+        self.guard(|bot| {
+            let child = bot.child()?;
+            let started = Instant::now();
+            child.send(&protocol::over(goals, seat))?;
+            let line = answer(child, started, limit, "`ready` after `over`")?;
+            if protocol::is_ready(&line) {
+                Ok(())
+            } else {
+                Err(BotError::BadOutput(BadOutput::Unrequested(shorten(&line))))
+            }
+        })
     }
 
     fn keeps_deadlines(&self) -> bool {

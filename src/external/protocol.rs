@@ -3,7 +3,7 @@
 //! is the bot author's guide.
 //!
 //! ```text
-//! ladder -> bot   ladder 1 bidding move_ms=1000 length=10 money=100 start=5
+//! ladder -> bot   ladder 2 bidding move_ms=1000 length=10 money=100 start=5
 //! bot -> ladder   ready
 //! ladder -> bot   new seat=1 seed=8411936
 //! ladder -> bot   turn position 5 money 100 100 advantage 1
@@ -11,10 +11,14 @@
 //! ladder -> bot   played 12 15
 //!                 ... more turns ...
 //! ladder -> bot   over 0 100 loss
+//! bot -> ladder   ready
 //! ladder -> bot   quit
 //! ```
 //!
-//! Every `turn` gets exactly one answer line, the move in the game's notation.
+//! Every `turn` gets exactly one answer line, the move in the game's notation,
+//! and every `over` the line `ready`: that answer proves every earlier line
+//! of the bot has been read, so a line nobody asked for is always found in
+//! the game where it was written (version 2).
 //! Lines a bot writes that start with `#` are comments: skipped, so a bot can
 //! log to stdout without breaking the protocol.
 
@@ -28,7 +32,7 @@ use crate::core::{
 };
 
 /// The protocol version ladder speaks; the first word after `ladder`.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The last message to a bot process.
 pub const QUIT: &str = "quit";
@@ -56,8 +60,8 @@ pub fn hello(game: &str, time: &TimeControl, params: &serde_json::Value) -> Stri
     line
 }
 
-/// Whether a bot's answer to [`hello`] accepts: the word `ready`, optionally
-/// followed by anything (a name, a version).
+/// Whether a bot's answer to [`hello`] or [`over`] accepts: the word
+/// `ready`, optionally followed by anything (a name, a version).
 pub fn is_ready(line: &str) -> bool {
     line.split_whitespace().next() == Some("ready")
 }
@@ -120,12 +124,12 @@ mod tests {
         let ms = |n| TimeControl::per_move(Duration::from_millis(n));
         assert_eq!(
             hello("somegame", &ms(1000), &params),
-            "ladder 1 somegame move_ms=1000 length=10 money=100 start=5"
+            "ladder 2 somegame move_ms=1000 length=10 money=100 start=5"
         );
         let armies = serde_json::json!({"armies": 20, "commit": "spend"});
         assert_eq!(
             hello("armies", &ms(50), &armies),
-            "ladder 1 armies move_ms=50 armies=20 commit=spend"
+            "ladder 2 armies move_ms=50 armies=20 commit=spend"
         );
         let clock = TimeControl {
             move_time: None,
@@ -134,7 +138,7 @@ mod tests {
         };
         assert_eq!(
             hello("armies", &clock, &armies),
-            "ladder 1 armies move_ms=60000 time_control=60+0.5 armies=20 commit=spend"
+            "ladder 2 armies move_ms=60000 time_control=60+0.5 armies=20 commit=spend"
         );
         assert_eq!(new_game(Seat::Second, 42), "new seat=2 seed=42");
         assert_eq!(turn("position 5"), "turn position 5");

@@ -131,8 +131,9 @@ impl Bot<Bidding> for HackerRankBot {
         Ok(())
     }
 
-    fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) {
+    fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) -> Result<(), BotError> {
         self.workdir = None;
+        Ok(())
     }
 
     fn keeps_deadlines(&self) -> bool {
