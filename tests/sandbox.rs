@@ -316,3 +316,41 @@ fn bad_sandbox_settings_name_their_line_and_key() {
         "`memory_mb` is for bots with a `command`, not built-in ones",
     ));
 }
+
+#[test]
+fn network_off_leaves_a_bot_only_its_own_loopback() {
+    if !bwrap_runs() {
+        return;
+    }
+    let tmp = project("coordination", "bwrap", "", "network = false", 1);
+    run(&tmp).success();
+    let log = spy_log(&tmp);
+    assert!(log.contains("network interfaces: lo\n"), "{log}");
+    // with the network, the machine's interfaces are there too (any machine
+    // that runs the tests has one besides the loopback, or the check is moot)
+    let host = fs::read_to_string("/proc/net/dev").unwrap();
+    if host
+        .lines()
+        .skip(2)
+        .any(|l| !l.trim_start().starts_with("lo:"))
+    {
+        let tmp = project("coordination", "bwrap", "", "", 1);
+        run(&tmp).success();
+        let log = spy_log(&tmp);
+        assert!(!log.contains("network interfaces: lo\n"), "{log}");
+    }
+}
+
+#[test]
+fn a_bot_over_its_cpu_time_is_ended_by_the_kernel_and_forfeits_as_a_crash() {
+    let tmp = project("coordination", "auto", ", \"--spin\"", "cpu_seconds = 1", 1);
+    run(&tmp).success();
+    let forfeits = forfeits(&tmp);
+    assert_eq!(forfeits.len(), 1, "{forfeits:?}");
+    assert!(forfeits[0].starts_with("spy: "), "{forfeits:?}");
+    assert!(forfeits[0].contains("was ended by signal"), "{forfeits:?}");
+    assert!(
+        forfeits[0].contains("(its limits: cpu 1 s)"),
+        "{forfeits:?}"
+    );
+}
