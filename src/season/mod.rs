@@ -3,7 +3,8 @@
 //! and seeds) → [`tournament`] (games in parallel on [`workers`], with a
 //! watchdog) →
 //! [`journal`] (one [`record`] per finished game, resumable) →
-//! [`standings`] (tables from records) → [`report`] (terminal and files);
+//! [`standings`] (tables from records, [`ratings`] fitted to them) →
+//! [`report`] (terminal and files);
 //! [`verify`] replays a journal through the rules.
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
@@ -11,6 +12,7 @@
 pub mod config;
 pub mod journal;
 pub mod plan;
+pub mod ratings;
 pub mod record;
 pub mod report;
 pub mod schedule;

@@ -14,7 +14,10 @@ use serde::Serialize;
 
 use crate::{
     core::error::{Error, Result},
-    season::standings::{percent, Rating, Standings, Tally},
+    season::{
+        ratings,
+        standings::{percent, Standings, Tally},
+    },
 };
 
 /// What the reports say about the season besides the numbers.
@@ -51,10 +54,6 @@ fn points(t: &Tally) -> String {
     format!("{}", t.points())
 }
 
-fn rating(t: &Tally) -> String {
-    Rating::from_tally(t).map_or("-".to_string(), |r| r.text())
-}
-
 /// The standings table: one row per bot, best first.
 pub fn standings_table(s: &Standings, markdown: bool) -> Table {
     let mut t = table(
@@ -73,6 +72,7 @@ pub fn standings_table(s: &Standings, markdown: bool) -> Table {
             "Forfeits",
         ],
     );
+    let fit = ratings::fit(&s.vs, None);
     for (rank, &b) in s.ranking().iter().enumerate() {
         let tally = &s.totals[b];
         let forfeits: u64 = s.forfeits[b].values().sum();
@@ -86,7 +86,7 @@ pub fn standings_table(s: &Standings, markdown: bool) -> Table {
             points(tally),
             format!("{:.1}%", tally.win_percent()),
             format!("{:.2}", tally.mean_goal()),
-            rating(tally),
+            fit.ratings[b].text(),
             forfeits.to_string(),
         ]);
     }
@@ -196,8 +196,10 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
         standings_table(s, true)
     );
     out.push_str(
-        "\nPoints: 1 per win, 1/2 per tie. Elo: performance rating against the bot's own \
-         opponents, with the 95% interval.\n",
+        "\nPoints: 1 per win, 1/2 per tie. Elo: one maximum-likelihood fit of every game \
+         (Bradley-Terry, draws as half points), mean 0, with the 95% interval; `>`/`<`: a bot \
+         that won/lost every game against the rated bots, with the bound its games support \
+         (docs/RATINGS.md).\n",
     );
     for &b in &s.ranking() {
         let _ = write!(
@@ -222,9 +224,10 @@ pub fn csv(s: &Standings) -> String {
     let mut out = String::from(
         "rank,bot,games,won,lost,tie,points,win_percent,mean_goal,elo,elo_low,elo_high,forfeits\n",
     );
+    let fit = ratings::fit(&s.vs, None);
     for (rank, &b) in s.ranking().iter().enumerate() {
         let t = &s.totals[b];
-        let r = Rating::from_tally(t);
+        let r = Some(fit.ratings[b]);
         let num = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.1}"));
         let _ = writeln!(
             out,
@@ -277,13 +280,14 @@ struct JsonOpponent<'a> {
 
 /// The standings as JSON, for tools.
 pub fn json(h: &Header, s: &Standings) -> String {
+    let fit = ratings::fit(&s.vs, None);
     let bots: Vec<JsonBot> = s
         .ranking()
         .iter()
         .enumerate()
         .map(|(rank, &b)| {
             let t = &s.totals[b];
-            let r = Rating::from_tally(t);
+            let r = Some(fit.ratings[b]);
             JsonBot {
                 rank: rank + 1,
                 bot: &s.bots[b],

@@ -1,6 +1,7 @@
-//! Standings from game records: per-bot totals, head-to-head tallies, ratings
-//! with error bars, and terminations by kind. Pure: records in, numbers out;
-//! [`crate::report`] turns them into tables.
+//! Standings from game records: per-bot totals, head-to-head tallies, and
+//! terminations by kind, with the ratings fitted to them
+//! ([`crate::season::ratings`]). Pure: records in, numbers out;
+//! [`crate::season::report`] turns them into tables.
 
 use std::collections::BTreeMap;
 
@@ -55,65 +56,6 @@ pub fn percent(part: u64, whole: u64) -> f64 {
         0.0
     } else {
         100.0 * part as f64 / whole as f64
-    }
-}
-
-/// An Elo difference against the bot's own opponents, with its 95% interval.
-///
-/// One method for every score: the Wilson score interval of the bot's score
-/// fraction (points per game), turned into Elo. It is defined for every
-/// score, never wider on one side than the data allow, and monotone: a
-/// better score never gets a worse estimate or bound. A perfect score has no
-/// finite estimate: then `elo` is `None` and only the bound the games
-/// support is given (`low` after all wins, `high` after all losses). An
-/// interval end is `None` where it is unbounded.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rating {
-    pub elo: Option<f64>,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-}
-
-/// The Elo difference that scores `score` (strictly between 0 and 1) in expectation.
-fn elo_of(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
-}
-
-/// The 97.5% quantile of the standard normal distribution.
-const Z: f64 = 1.959964;
-
-impl Rating {
-    /// The performance rating of a bot from its total: the Elo difference to
-    /// the average opponent it met, with the Wilson 95% interval.
-    pub fn from_tally(t: &Tally) -> Option<Rating> {
-        if t.games == 0 {
-            return None;
-        }
-        let n = t.games as f64;
-        let p = t.points() / n;
-        let z2 = Z * Z;
-        let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-        let (all_lost, all_won) = (t.points() == 0.0, t.points() == n);
-        Some(Rating {
-            elo: (!all_lost && !all_won).then(|| elo_of(p)),
-            low: (!all_lost).then(|| elo_of(center - half)),
-            high: (!all_won).then(|| elo_of(center + half)),
-        })
-    }
-
-    /// `+266 (+218, +325)`; `> +687` or `< -687` after a perfect score.
-    pub fn text(&self) -> String {
-        // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
-        let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
-        match (self.elo, self.low, self.high) {
-            (Some(elo), Some(lo), Some(hi)) => {
-                format!("{} ({}, {})", signed(elo), signed(lo), signed(hi))
-            }
-            (_, Some(lo), None) => format!("> {}", signed(lo)),
-            (_, None, Some(hi)) => format!("< {}", signed(hi)),
-            _ => "-".to_string(),
-        }
     }
 }
 
@@ -341,87 +283,5 @@ mod tests {
             vec![2, 1, 0],
             "by points per game: y 1.0, x 0.5, champ 0.25"
         );
-    }
-
-    /// A total of `won`, `lost` and `tie` games.
-    fn tally(won: u64, lost: u64, tie: u64) -> Tally {
-        Tally {
-            games: won + lost + tie,
-            won,
-            lost,
-            tie,
-            goal_sum: 0,
-        }
-    }
-
-    #[test]
-    fn ratings() {
-        let r = Rating::from_tally(&tally(40, 40, 20)).unwrap();
-        assert!(r.elo.unwrap().abs() < 1e-9);
-        // p 0.5, n 100: Wilson 0.5 -+ 0.0962 -> 400 log10(0.5962 / 0.4038) = 67.7
-        assert_eq!(r.text(), "+0 (-68, +68)");
-        let strong = Rating::from_tally(&tally(75, 25, 0)).unwrap();
-        assert!((strong.elo.unwrap() - 190.8).abs() < 0.5, "{strong:?}");
-        let more = Rating::from_tally(&tally(300, 100, 0)).unwrap();
-        let width = |r: &Rating| r.high.unwrap() - r.low.unwrap();
-        assert!(
-            width(&more) < width(&strong) / 1.8,
-            "the interval shrinks with games"
-        );
-        // both ends are shown, as an interval may be asymmetric
-        let few = Rating::from_tally(&tally(9, 1, 0)).unwrap();
-        // 9 of 10: Wilson 0.5958 to 0.9821
-        assert_eq!(few.text(), "+382 (+67, +696)");
-        assert_eq!(Rating::from_tally(&Tally::default()), None);
-    }
-
-    #[test]
-    fn perfect_scores_give_a_bound_not_a_number() {
-        let t = tally;
-        let all = Rating::from_tally(&t(200, 0, 0)).unwrap();
-        assert_eq!(all.elo, None);
-        // Wilson's lower end after 200 of 200: 200 / 203.84 = 0.98115 -> +687
-        assert_eq!(all.text(), "> +687");
-        assert_eq!(Rating::from_tally(&t(0, 200, 0)).unwrap().text(), "< -687");
-        // a 4-0 winner: better than even, if not by much
-        let four = Rating::from_tally(&t(4, 0, 0)).unwrap();
-        assert!(four.low.unwrap() > 0.0, "{four:?}");
-        let draws = Rating::from_tally(&t(0, 0, 50)).unwrap();
-        assert_eq!(draws.elo, Some(0.0));
-        assert!(draws.low.unwrap() < 0.0 && draws.high.unwrap() > 0.0);
-    }
-
-    #[test]
-    fn a_better_score_never_gets_a_worse_estimate_or_bound() {
-        let key = |x: Option<f64>, unbounded: f64| x.unwrap_or(unbounded);
-        for games in [1u64, 4, 200, 1000] {
-            let mut last: Option<(f64, f64, f64)> = None;
-            // every score in half points, from all lost to all won
-            for half_points in 0..=2 * games {
-                let (won, tie) = (half_points / 2, half_points % 2);
-                let r = Rating::from_tally(&tally(won, games - won - tie, tie)).unwrap();
-                let now = (
-                    key(
-                        r.elo,
-                        if won == games {
-                            f64::INFINITY
-                        } else {
-                            f64::NEG_INFINITY
-                        },
-                    ),
-                    key(r.low, f64::NEG_INFINITY),
-                    key(r.high, f64::INFINITY),
-                );
-                if let Some(before) = last {
-                    assert!(
-                        now.0 > before.0,
-                        "{games} games, {half_points} half points: {r:?}"
-                    );
-                    assert!(now.1 > before.1 || now.1 == f64::NEG_INFINITY, "{r:?}");
-                    assert!(now.2 > before.2 || now.2 == f64::INFINITY, "{r:?}");
-                }
-                last = Some(now);
-            }
-        }
     }
 }
