@@ -38,6 +38,30 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         max_games: Option<u64>,
     },
+    /// Play the next season of a ladder (or finish the one a crash interrupted), then show it.
+    ///
+    /// A ladder config is a season config with a [ladder] table (docs/LADDER.md). Bots added
+    /// to the config join, bots removed or made inactive retire; ratings carry over and bots
+    /// move between divisions. Everything lives in reports/<ladder>/: ladder.json and a
+    /// folder per season.
+    Season {
+        /// The ladder config, e.g. configs/ladder-bidding.toml.
+        config: PathBuf,
+        /// Worker threads, at most 1024 (default: the config's `jobs`, else every core).
+        /// Results do not depend on it.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
+        jobs: Option<u32>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Show a ladder as it stands and the history of its seasons, without playing.
+    Standings {
+        /// The ladder config.
+        config: PathBuf,
+        /// The folder that holds the ladder's folder.
+        #[arg(long, default_value = "reports", value_name = "DIR")]
+        reports: PathBuf,
+    },
     /// Play an ad-hoc match between two bots; reported like a small season.
     ///
     /// A bot is a built-in name (see `ladder list bots`), `cmd:PROGRAM ARGS...` for a program

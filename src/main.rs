@@ -57,6 +57,10 @@ fn main() -> ExitCode {
                 options(&run, jobs, None, true),
             )
         }),
+        Command::Season { config, jobs, run } => {
+            ladder_season(&config, options(&run, jobs, None, false))
+        }
+        Command::Standings { config, reports } => ladder_standings(&config, &reports),
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
         Command::Verify { dir } => verify(&dir),
@@ -114,14 +118,101 @@ fn sandbox_of(arg: SandboxArg) -> Result<Sandbox> {
 /// `ladder run CONFIG`
 fn run_season(path: &Path, opts: Options) -> Result<()> {
     let file = ConfigFile::read(path)?;
-    let game = file.game()?;
-    let kind = GameKind::from_name(game.get_ref())
-        .ok_or_else(|| file.error(Some(game.span()), catalog::unknown_game(game.get_ref())))?;
+    if let Some(span) = file.ladder_table()? {
+        return Err(file.error(
+            Some(span),
+            format!(
+                "this is a ladder config: play its next season with `ladder season {}`",
+                path.display()
+            ),
+        ));
+    }
+    let kind = game_of(&file)?;
     let summary = kind.visit(RunConfig {
         file: &file,
         opts: &opts,
     })?;
     finish(&summary)
+}
+
+/// `ladder season CONFIG`: each division's leaderboard, then the ladder.
+fn ladder_season(path: &Path, opts: Options) -> Result<()> {
+    let file = ConfigFile::read(path)?;
+    let kind = game_of(&file)?;
+    let outcome = kind.visit(PlayLadder {
+        file: &file,
+        opts: &opts,
+    })?;
+    for (division, summary) in &outcome.divisions {
+        if outcome.divisions.len() > 1 || *division > 1 {
+            out(&format!("\nDivision {division}\n"))?;
+        }
+        print_summary(summary)?;
+    }
+    if let Some(signal) = outcome.interrupted {
+        return Err(Error::Interrupted { signal });
+    }
+    out(&format!(
+        "\nSeason {} complete.\n\n{}\n{}",
+        outcome.number,
+        ladder::ladder::table::standings(&outcome.state, false),
+        ladder::ladder::table::history(&outcome.state)
+    ))
+}
+
+struct PlayLadder<'a> {
+    file: &'a ConfigFile,
+    opts: &'a Options,
+}
+
+impl GameVisitor for PlayLadder<'_> {
+    type Output = Result<ladder::ladder::season::Outcome>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+        ladder::ladder::season::play(self.file, roster, self.opts)
+    }
+}
+
+/// `ladder standings CONFIG`
+fn ladder_standings(path: &Path, reports: &Path) -> Result<()> {
+    let file = ConfigFile::read(path)?;
+    let kind = game_of(&file)?;
+    ladder::ladder::config::settings(&file)?;
+    let dir = kind.visit(LadderDir {
+        file: &file,
+        reports,
+    })?;
+    let state = ladder::ladder::state::State::load(&dir)?.ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: no season played yet; play one with `ladder season {}`",
+            dir.display(),
+            path.display()
+        ))
+    })?;
+    out(&format!(
+        "{}\n{}",
+        ladder::ladder::table::standings(&state, false),
+        ladder::ladder::table::history(&state)
+    ))
+}
+
+struct LadderDir<'a> {
+    file: &'a ConfigFile,
+    reports: &'a Path,
+}
+
+impl GameVisitor for LadderDir<'_> {
+    type Output = Result<std::path::PathBuf>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+        let plan = config::plan(self.file, roster)?;
+        Ok(ladder::ladder::season::ladder_dir(&plan, self.reports))
+    }
+}
+
+/// The game a config names, or an error at its `game` key.
+fn game_of(file: &ConfigFile) -> Result<GameKind> {
+    let game = file.game()?;
+    GameKind::from_name(game.get_ref())
+        .ok_or_else(|| file.error(Some(game.span()), catalog::unknown_game(game.get_ref())))
 }
 
 struct RunConfig<'a> {

@@ -270,7 +270,7 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
         ),
         (
             good.replace("[season]", "[seasn]"),
-            "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected `season` or `bot`",
+            "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected one of `season`, `ladder`, `bot`",
         ),
         ("not toml at all".to_string(), "bad.toml:1:"),
     ];

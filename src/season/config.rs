@@ -66,6 +66,10 @@ struct RawBot {
     memory_mb: Option<Spanned<u64>>,
     processes: Option<Spanned<u64>>,
     cpu_seconds: Option<Spanned<u64>>,
+    /// Ladder configs only: whether the bot takes part (else it retires).
+    active: Option<Spanned<bool>>,
+    /// Ladder configs only: the division a newcomer starts in.
+    division: Option<Spanned<u32>>,
 }
 
 impl RawBot {
@@ -92,6 +96,8 @@ impl RawBot {
 #[serde(deny_unknown_fields)]
 struct RawConfig<P> {
     season: RawSeason<P>,
+    /// A ladder's own keys, read by `crate::ladder`.
+    ladder: Option<Spanned<toml::Table>>,
     #[serde(default, rename = "bot")]
     bots: Vec<RawBot>,
 }
@@ -170,7 +176,8 @@ impl ConfigFile {
         })
     }
 
-    fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
+    /// The whole file read as `T`; errors point into it.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
         toml::from_str(&self.text).map_err(|e| self.error(e.span(), e.message()))
     }
 
@@ -178,6 +185,12 @@ impl ConfigFile {
     pub fn game(&self) -> Result<Spanned<String>, Error> {
         let raw: RawConfig<toml::Table> = self.parse()?;
         Ok(raw.season.game)
+    }
+
+    /// Where the config's `[ladder]` table is, if it is a ladder config.
+    pub fn ladder_table(&self) -> Result<Option<Range<usize>>, Error> {
+        let raw: RawConfig<toml::Table> = self.parse()?;
+        Ok(raw.ladder.map(|l| l.span()))
     }
 }
 
@@ -210,6 +223,18 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
 
     let mut bots: Vec<PlannedBot<G>> = Vec::new();
     for b in &raw.bots {
+        if raw.ladder.is_none() {
+            let ladder_keys = [
+                ("active", b.active.as_ref().map(Spanned::span)),
+                ("division", b.division.as_ref().map(Spanned::span)),
+            ];
+            if let Some((key, span)) = ladder_keys.into_iter().find(|(_, s)| s.is_some()) {
+                return Err(src.error(
+                    span,
+                    format!("`{key}` is for ladder configs (with a [ladder] table)"),
+                ));
+            }
+        }
         let name = b.name.get_ref();
         check_name(name).map_err(|e| src.error(Some(b.name.span()), e))?;
         if bots.iter().any(|p| &p.name == name) {

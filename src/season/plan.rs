@@ -201,6 +201,7 @@ impl<G: Game> Plan<G> {
         let (format, champion) = match &self.format {
             Format::RoundRobin => ("round-robin", None),
             Format::Gauntlet { champion } => ("gauntlet", Some(self.bots[*champion].name.clone())),
+            Format::Newcomers { .. } => ("newcomers", None),
         };
         let time = &self.referee.time;
         let mut v = serde_json::json!({
@@ -216,6 +217,13 @@ impl<G: Game> Plan<G> {
             "startup_time_ms": time.startup.as_millis() as u64,
             "bots": bots,
         });
+        if let Format::Newcomers { newcomers } = &self.format {
+            let names: Vec<&str> = newcomers
+                .iter()
+                .map(|&b| self.bots[b].name.as_str())
+                .collect();
+            v["newcomers"] = serde_json::json!(names);
+        }
         if let Some(clock) = time.clock {
             v["time_control"] = clock.to_string().into();
         }
@@ -231,6 +239,13 @@ impl<G: Game> Plan<G> {
         match self.format {
             Format::RoundRobin => "round-robin".to_string(),
             Format::Gauntlet { champion } => format!("gauntlet of {}", self.bots[champion].name),
+            Format::Newcomers { ref newcomers } => {
+                let names: Vec<&str> = newcomers
+                    .iter()
+                    .map(|&b| self.bots[b].name.as_str())
+                    .collect();
+                format!("newcomers ({}) against the field", names.join(", "))
+            }
         }
     }
 }

@@ -29,7 +29,8 @@ pub struct Header {
     pub scheduled: u64,
 }
 
-fn table(markdown: bool, header: &[&str]) -> Table {
+/// A table with `header`, drawn for a terminal or as Markdown.
+pub fn table(markdown: bool, header: &[&str]) -> Table {
     let mut t = Table::new();
     t.load_preset(if markdown {
         presets::ASCII_MARKDOWN
@@ -41,7 +42,7 @@ fn table(markdown: bool, header: &[&str]) -> Table {
 }
 
 /// Right-aligns every column but `text_columns`.
-fn align_numbers(t: &mut Table, text_columns: &[usize]) {
+pub fn align_numbers(t: &mut Table, text_columns: &[usize]) {
     let n = t.column_count();
     for i in (0..n).filter(|i| !text_columns.contains(i)) {
         if let Some(c) = t.column_mut(i) {

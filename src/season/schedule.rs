@@ -18,6 +18,9 @@ pub enum Format {
     RoundRobin,
     /// One bot (by index) plays every other bot; the others do not meet.
     Gauntlet { champion: usize },
+    /// Newcomers (by index) against the field: every pair with at least
+    /// one newcomer plays (a ladder season's gauntlet).
+    Newcomers { newcomers: Vec<usize> },
 }
 
 /// One scheduled game.
@@ -42,6 +45,10 @@ pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
         Format::Gauntlet { champion } => (0..bots)
             .filter(|&b| b != champion)
             .map(|b| (champion, b))
+            .collect(),
+        Format::Newcomers { ref newcomers } => (0..bots)
+            .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
+            .filter(|(a, b)| newcomers.contains(a) || newcomers.contains(b))
             .collect(),
     }
 }
@@ -167,6 +174,18 @@ mod tests {
         assert!(games
             .iter()
             .all(|g| g.seats.first == 2 || g.seats.second == 2));
+    }
+
+    #[test]
+    fn newcomers_meet_the_field_and_each_other_but_the_field_does_not_meet() {
+        let format = Format::Newcomers {
+            newcomers: vec![1, 3],
+        };
+        assert_eq!(
+            pairings(4, &format),
+            [(0, 1), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert!(pairings(3, &Format::Newcomers { newcomers: vec![] }).is_empty());
     }
 
     #[test]

@@ -72,6 +72,16 @@ pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verifie
                 .ok_or_else(|| bad_season("champion"))?;
             Format::Gauntlet { champion }
         }
+        Some("newcomers") => {
+            let newcomers = season["newcomers"]
+                .as_array()
+                .ok_or_else(|| bad_season("newcomers"))?
+                .iter()
+                .map(|n| names.iter().position(|b| Some(b.as_str()) == n.as_str()))
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| bad_season("newcomers"))?;
+            Format::Newcomers { newcomers }
+        }
         _ => return Err(bad_season("format")),
     };
     let number = |key: &str| season[key].as_u64().ok_or_else(|| bad_season(key));

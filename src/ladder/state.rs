@@ -1,0 +1,183 @@
+//! `reports/<ladder>/ladder.json`: everything a ladder carries from season
+//! to season (each bot's rating, division and record, and every season's
+//! results), written atomically so a crash never leaves half of it.
+
+use std::{
+    collections::BTreeMap,
+    fs::{self, File},
+    io::Write,
+    path::Path,
+};
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::error::{Error, Result};
+
+/// The whole ladder.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub ladder: String,
+    pub game: String,
+    /// Every bot that ever played, by name.
+    pub bots: BTreeMap<String, BotState>,
+    /// Completed seasons, first first.
+    pub seasons: Vec<Season>,
+    /// The season being played: its rosters fixed when it started, so a
+    /// rerun after a crash finishes the same season.
+    pub current: Option<Season>,
+}
+
+/// One bot's standing on the ladder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotState {
+    /// Glicko-2 rating, deviation and volatility.
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// 1 is the top division.
+    pub division: u32,
+    pub active: bool,
+    /// The season it joined (or last rejoined).
+    pub joined: u32,
+    pub games: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub tie: u64,
+    /// What the last season did to it.
+    pub movement: Movement,
+    /// After each season it played: (season, rating, deviation, division).
+    pub history: Vec<(u32, f64, f64, u32)>,
+}
+
+/// How a bot's place changed in a season.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Movement {
+    New,
+    Up,
+    Down,
+    Stay,
+    Retired,
+}
+
+impl Movement {
+    pub fn word(self) -> &'static str {
+        match self {
+            Movement::New => "new",
+            Movement::Up => "up",
+            Movement::Down => "down",
+            Movement::Stay => "-",
+            Movement::Retired => "retired",
+        }
+    }
+}
+
+/// One season of the ladder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Season {
+    pub number: u32,
+    pub divisions: Vec<Division>,
+    /// Bots that joined (or rejoined) and retired at its start.
+    pub joined: Vec<String>,
+    pub retired: Vec<String>,
+}
+
+/// One division's part of a season.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Division {
+    pub division: u32,
+    pub seed: u64,
+    /// Its bots, in config order.
+    pub bots: Vec<String>,
+    /// Those new to this division's games (a gauntlet season plays them
+    /// against the field).
+    pub newcomers: Vec<String>,
+    /// Once the season is complete: the division's final table.
+    pub results: Vec<Row>,
+}
+
+/// A bot's line in a division's final table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub bot: String,
+    pub rank: usize,
+    pub games: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub tie: u64,
+    pub points: f64,
+    /// The Glicko-2 rating and deviation after the season.
+    pub rating: f64,
+    pub deviation: f64,
+    /// The division it plays in next season.
+    pub next_division: u32,
+    pub movement: Movement,
+}
+
+const FILE: &str = "ladder.json";
+
+impl State {
+    /// The state in `dir`, or `None` before the first season.
+    pub fn load(dir: &Path) -> Result<Option<State>> {
+        let path = dir.join(FILE);
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io("reading", &path)(e)),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::Journal {
+                path,
+                line: e.line(),
+                message: e.to_string(),
+            })
+    }
+
+    /// Writes the state atomically: a temporary file, flushed to disk, then
+    /// renamed over the old one (and the folder synced), so a crash leaves
+    /// either the old state or the new one.
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
+        let path = dir.join(FILE);
+        let tmp = dir.join(format!("{FILE}.tmp"));
+        let text = serde_json::to_string_pretty(self).expect("the state serializes") + "\n";
+        let mut file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(Error::io("writing", &tmp))?;
+        fs::rename(&tmp, &path).map_err(Error::io("renaming", &tmp))?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_atomically_and_loads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(State::load(dir.path()).unwrap(), None);
+        let mut state = State {
+            ladder: "l".into(),
+            game: "bidding".into(),
+            ..State::default()
+        };
+        state.save(dir.path()).unwrap();
+        state.seasons.push(Season {
+            number: 1,
+            divisions: vec![],
+            joined: vec!["a".into()],
+            retired: vec![],
+        });
+        state.save(dir.path()).unwrap();
+        assert_eq!(State::load(dir.path()).unwrap(), Some(state));
+        assert!(!dir.path().join("ladder.json.tmp").exists());
+        fs::write(dir.path().join(FILE), "{").unwrap();
+        assert!(State::load(dir.path()).is_err());
+    }
+}

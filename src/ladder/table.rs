@@ -1,0 +1,108 @@
+//! The ladder as people read it: the table of `ladder standings` (and the
+//! end of `ladder season`) and the history of its seasons.
+
+use std::fmt::Write as _;
+
+use crate::{
+    ladder::state::{BotState, State},
+    season::report::{align_numbers, table},
+};
+
+/// The bots in ladder order: active ones by division, then rating; retired
+/// ones last, by rating.
+pub fn order(state: &State) -> Vec<(&String, &BotState)> {
+    let mut bots: Vec<(&String, &BotState)> = state.bots.iter().collect();
+    bots.sort_by(|(an, a), (bn, b)| {
+        (!a.active, a.division)
+            .cmp(&(!b.active, b.division))
+            .then(b.rating.total_cmp(&a.rating))
+            .then(an.cmp(bn))
+    });
+    bots
+}
+
+/// The ladder now: rank, division, Glicko-2 rating with twice its deviation
+/// (about a 95% interval), record, and the last season's movement.
+pub fn standings(state: &State, markdown: bool) -> String {
+    let mut t = table(
+        markdown,
+        &[
+            "Rank", "Division", "Bot", "Rating", "Games", "Won", "Lost", "Tie", "Move",
+        ],
+    );
+    for (rank, (name, b)) in order(state).into_iter().enumerate() {
+        t.add_row(vec![
+            if b.active {
+                (rank + 1).to_string()
+            } else {
+                "-".to_string()
+            },
+            if b.active {
+                b.division.to_string()
+            } else {
+                "-".to_string()
+            },
+            name.clone(),
+            format!("{:.0} ± {:.0}", b.rating, 2.0 * b.deviation),
+            b.games.to_string(),
+            b.won.to_string(),
+            b.lost.to_string(),
+            b.tie.to_string(),
+            b.movement.word().to_string(),
+        ]);
+    }
+    align_numbers(&mut t, &[2, 8]);
+    let seasons = state.seasons.len();
+    let mut out = format!(
+        "Ladder {}: {}, after season {seasons}{}\n{t}\n",
+        state.ladder,
+        state.game,
+        match &state.current {
+            Some(s) => format!(" (season {} in progress)", s.number),
+            None => String::new(),
+        }
+    );
+    out.push_str("Rating: Glicko-2, carried from season to season; ± twice the deviation.\n");
+    out
+}
+
+/// One line per season: each division's winner, who moved, who came and went.
+pub fn history(state: &State) -> String {
+    let mut out = String::from("Seasons\n");
+    for s in &state.seasons {
+        let mut parts = Vec::new();
+        for d in &s.divisions {
+            match d.results.first() {
+                Some(top) => parts.push(format!(
+                    "division {}: {} first of {}",
+                    d.division,
+                    top.bot,
+                    d.results.len()
+                )),
+                None => parts.push(format!("division {}: no games", d.division)),
+            }
+        }
+        let moved = |word: &str| -> Vec<&str> {
+            s.divisions
+                .iter()
+                .flat_map(|d| d.results.iter())
+                .filter(|r| r.movement.word() == word)
+                .map(|r| r.bot.as_str())
+                .collect()
+        };
+        let mut line = format!("  {:>3}. {}", s.number, parts.join("; "));
+        for (label, names) in [
+            ("up", moved("up")),
+            ("down", moved("down")),
+            ("joined", s.joined.iter().map(String::as_str).collect()),
+            ("retired", s.retired.iter().map(String::as_str).collect()),
+        ] {
+            if !names.is_empty() {
+                let _ = write!(line, "; {label}: {}", names.join(", "));
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,389 @@
+//! Ladder seasons end to end: the shipped ladder over three seasons, bots
+//! joining, leaving and coming back with their ratings, promotion and
+//! relegation, determinism, a season killed and finished, and bad configs.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Command as StdCommand, Stdio},
+    time::{Duration, Instant},
+};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+fn ladder() -> Command {
+    Command::cargo_bin("ladder").unwrap()
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `ladder season CONFIG` with reports under `reports`, from the repository.
+fn season(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    ladder()
+        .current_dir(repo())
+        .arg("season")
+        .arg(config)
+        .arg("--reports")
+        .arg(reports)
+        .arg("-q")
+        .args(extra)
+        .assert()
+}
+
+fn state(reports: &Path, name: &str) -> serde_json::Value {
+    let text = fs::read_to_string(reports.join(name).join("ladder.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Where each active bot plays now.
+fn divisions(state: &serde_json::Value) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = state["bots"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, b)| b["active"] == true)
+        .map(|(n, b)| (n.clone(), b["division"].as_u64().unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("ladder.toml");
+    fs::write(&path, text).unwrap();
+    path
+}
+
+const BIDDERS: &str = r#"
+[season]
+name = "bidders"
+game = "bidding"
+games_per_pair = 10
+seed = 5
+
+[ladder]
+divisions = 2
+
+[[bot]]
+name = "dp"
+builtin = "dp"
+division = 1
+
+[[bot]]
+name = "random"
+builtin = "random"
+division = 1
+
+[[bot]]
+name = "optimal"
+builtin = "optimal"
+
+[[bot]]
+name = "random-wide"
+builtin = "random"
+params = { max = 100 }
+"#;
+
+#[test]
+fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons() {
+    let tmp = TempDir::new().unwrap();
+    let config = repo().join("configs/ladder-bidding.toml");
+    let mut placements = Vec::new();
+    for n in 1..=3 {
+        season(&config, tmp.path(), &[])
+            .success()
+            .stdout(predicate::str::contains(format!("Season {n} complete.")))
+            .stdout(predicate::str::contains(format!("after season {n}")));
+        let s = state(tmp.path(), "ladder-bidding");
+        assert_eq!(s["seasons"].as_array().unwrap().len(), n);
+        assert!(s["current"].is_null());
+        placements.push(divisions(&s));
+        let last = &s["seasons"][n - 1];
+        let moved = |word: &str| {
+            last["divisions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|d| d["results"].as_array().unwrap())
+                .filter(|r| r["movement"] == word)
+                .count()
+        };
+        assert_eq!((moved("up"), moved("down")), (1, 1), "season {n}: {last}");
+        // ratings carried: every bot has one entry per season, each from the last
+        for (name, bot) in s["bots"].as_object().unwrap() {
+            assert_eq!(bot["history"].as_array().unwrap().len(), n, "{name}");
+        }
+        for d in 1..=2 {
+            let dir = tmp
+                .path()
+                .join(format!("ladder-bidding/season-{n:03}/division-{d}"));
+            assert!(dir.join("games.jsonl").exists(), "{}", dir.display());
+        }
+    }
+    assert_ne!(placements[0], placements[1], "divisions change");
+    assert_ne!(placements[1], placements[2], "divisions change");
+    // the deviations shrink as games accumulate
+    let s = state(tmp.path(), "ladder-bidding");
+    let dev = |season: usize| s["bots"]["dp"]["history"][season][2].as_f64().unwrap();
+    assert!(dev(2) < dev(0), "{}", s["bots"]["dp"]);
+    let out = ladder()
+        .current_dir(repo())
+        .args(["standings", "configs/ladder-bidding.toml", "--reports"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(shown.contains("after season 3") && shown.contains("    3. division 1: "));
+    // the README and docs/LADDER.md show this very output
+    for doc in ["README.md", "docs/LADDER.md"] {
+        let text = fs::read_to_string(repo().join(doc)).unwrap();
+        let command = "$ ladder standings configs/ladder-bidding.toml\n";
+        let start = text.find(command).expect("the example") + command.len();
+        let end = start + text[start..].find("```").unwrap();
+        assert_eq!(&text[start..end], shown, "{doc} shows another ladder");
+    }
+}
+
+#[test]
+fn the_top_of_a_lower_division_goes_up_and_the_bottom_of_a_higher_one_down() {
+    let tmp = TempDir::new().unwrap();
+    let config = write_config(tmp.path(), BIDDERS);
+    season(&config, tmp.path(), &[]).success();
+    let s = state(tmp.path(), "bidders");
+    // division 1: dp beats random; division 2: optimal beats random-wide
+    assert_eq!(
+        divisions(&s),
+        [
+            ("dp".to_string(), 1),
+            ("optimal".to_string(), 1),
+            ("random".to_string(), 2),
+            ("random-wide".to_string(), 2)
+        ]
+    );
+    assert_eq!(s["bots"]["optimal"]["movement"], "up");
+    assert_eq!(s["bots"]["random"]["movement"], "down");
+    assert_eq!(s["bots"]["dp"]["movement"], "new");
+    let rows = &s["seasons"][0]["divisions"][0]["results"];
+    assert_eq!(rows[0]["bot"], "dp");
+    assert_eq!(rows[0]["next_division"], 1);
+    assert_eq!(rows[1]["next_division"], 2);
+}
+
+#[test]
+fn bots_join_retire_and_come_back_with_their_rating() {
+    let tmp = TempDir::new().unwrap();
+    let one = BIDDERS.replace("divisions = 2", "divisions = 1");
+    let config = write_config(tmp.path(), &one);
+    season(&config, tmp.path(), &[]).success();
+    let s1 = state(tmp.path(), "bidders");
+    // season 2: random leaves (inactive), a newcomer joins
+    let two = one.replacen(
+        "name = \"random\"\nbuiltin = \"random\"",
+        "name = \"random\"\nbuiltin = \"random\"\nactive = false",
+        1,
+    ) + "\n[[bot]]\nname = \"late\"\nbuiltin = \"random\"\nparams = { max = 5 }\n";
+    fs::write(&config, &two).unwrap();
+    season(&config, tmp.path(), &[])
+        .success()
+        .stdout(predicate::str::contains("retired: random"))
+        .stdout(predicate::str::contains("joined: late"));
+    let s2 = state(tmp.path(), "bidders");
+    assert_eq!(s2["seasons"][1]["joined"], serde_json::json!(["late"]));
+    assert_eq!(s2["seasons"][1]["retired"], serde_json::json!(["random"]));
+    assert_eq!(s2["bots"]["random"]["active"], false);
+    assert_eq!(s2["bots"]["random"]["movement"], "retired");
+    assert_eq!(
+        s2["bots"]["random"]["rating"], s1["bots"]["random"]["rating"],
+        "a retired bot keeps its rating and history"
+    );
+    assert_eq!(s2["bots"]["late"]["history"].as_array().unwrap().len(), 1);
+    assert_eq!(s2["bots"]["dp"]["history"].as_array().unwrap().len(), 2);
+    // its games of season 2 do not include random
+    let journal = fs::read_to_string(tmp.path().join("bidders/season-002/games.jsonl")).unwrap();
+    assert!(!journal.contains("\"random\""));
+    // season 3: late is removed from the config, random is back
+    fs::write(&config, &one).unwrap();
+    season(&config, tmp.path(), &[]).success();
+    let s3 = state(tmp.path(), "bidders");
+    assert_eq!(s3["seasons"][2]["joined"], serde_json::json!(["random"]));
+    assert_eq!(s3["seasons"][2]["retired"], serde_json::json!(["late"]));
+    assert_eq!(s3["bots"]["random"]["history"].as_array().unwrap().len(), 2);
+    assert_eq!(s3["bots"]["random"]["joined"], 3);
+    ladder()
+        .args(["standings"])
+        .arg(&config)
+        .arg("--reports")
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("retired"));
+}
+
+#[test]
+fn a_ladder_is_the_same_at_any_jobs() {
+    let tmp = TempDir::new().unwrap();
+    let config = write_config(tmp.path(), BIDDERS);
+    for jobs in ["1", "2"] {
+        let reports = tmp.path().join(jobs);
+        for _ in 0..2 {
+            season(&config, &reports, &["--jobs", jobs]).success();
+        }
+    }
+    for file in [
+        "ladder.json",
+        "season-002/division-1/games.jsonl",
+        "season-002/division-2/standings.csv",
+    ] {
+        let read = |jobs: &str| fs::read(tmp.path().join(jobs).join("bidders").join(file)).unwrap();
+        assert_eq!(read("1"), read("2"), "{file}");
+    }
+}
+
+#[test]
+fn a_season_killed_midway_is_finished_by_the_next_run_exactly_as_if_never_stopped() {
+    let tmp = TempDir::new().unwrap();
+    // slow external bots: 5 ms a move, 20 moves a game
+    let text = format!(
+        r#"
+[season]
+name = "slow"
+game = "coordination"
+games_per_pair = 8
+seed = 3
+
+[ladder]
+
+[[bot]]
+name = "a"
+command = ["{bot}", "--think", "5", "--tag", "ladder-kill"]
+
+[[bot]]
+name = "b"
+command = ["{bot}", "--think", "5", "--tag", "ladder-kill"]
+
+[[bot]]
+name = "c"
+builtin = "left"
+"#,
+        bot = env!("CARGO_BIN_EXE_testbot")
+    );
+    let config = write_config(tmp.path(), &text);
+    let clean = tmp.path().join("clean");
+    let killed = tmp.path().join("killed");
+    for reports in [&clean, &killed] {
+        season(&config, reports, &[]).success();
+    }
+    season(&config, &clean, &[]).success();
+    // season 2, killed once some of its games are journaled
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("season")
+        .arg(&config)
+        .arg("--reports")
+        .arg(&killed)
+        .args(["-q", "--jobs", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = killed.join("slow/season-002/games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(Instant::now() < deadline, "season 2 never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let s = state(&killed, "slow");
+    assert_eq!(s["current"]["number"], 2, "the season in progress is saved");
+    assert_eq!(s["seasons"].as_array().unwrap().len(), 1);
+    season(&config, &killed, &[])
+        .success()
+        .stdout(predicate::str::contains("Season 2 complete."));
+    assert_eq!(
+        fs::read(killed.join("slow/ladder.json")).unwrap(),
+        fs::read(clean.join("slow/ladder.json")).unwrap()
+    );
+    assert_eq!(
+        fs::read(&journal).unwrap(),
+        fs::read(clean.join("slow/season-002/games.jsonl")).unwrap()
+    );
+}
+
+#[test]
+fn bad_ladder_configs_name_their_line_and_key() {
+    let tmp = TempDir::new().unwrap();
+    let cases = [
+        (
+            "divisions = 2",
+            "divisions = 0",
+            "ladder.toml:9",
+            "divisions must be 1..=100",
+        ),
+        (
+            "divisions = 2",
+            "divisions = 2\nformat = \"swiss\"",
+            "ladder.toml:10",
+            "unknown ladder format `swiss`",
+        ),
+        (
+            "division = 1",
+            "division = 3",
+            "ladder.toml:14",
+            "division must be 1..=2, got 3",
+        ),
+        (
+            "divisions = 2",
+            "divisions = 2\npromote = 0\nrelegate = 0",
+            "ladder.toml:10",
+            "nothing ever moves",
+        ),
+        (
+            "[ladder]",
+            "[ladder]\nfoo = 1",
+            "ladder.toml:9",
+            "unknown field `foo`",
+        ),
+    ];
+    for (from, to, at, message) in cases {
+        let config = write_config(tmp.path(), &BIDDERS.replacen(from, to, 1));
+        season(&config, tmp.path(), &[])
+            .code(2)
+            .stderr(predicate::str::contains(at).and(predicate::str::contains(message)));
+    }
+    // a ladder config is not a season, and ladder keys need a ladder
+    let config = write_config(tmp.path(), BIDDERS);
+    ladder()
+        .arg("run")
+        .arg(&config)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("this is a ladder config"));
+    let plain = BIDDERS.replace("[ladder]\ndivisions = 2\n", "");
+    let config = write_config(tmp.path(), &plain);
+    ladder()
+        .arg("run")
+        .arg(&config)
+        .arg("--reports")
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`division` is for ladder configs"));
+    season(&config, tmp.path(), &[])
+        .code(2)
+        .stderr(predicate::str::contains("not a ladder config"));
+    // standings before any season
+    let config = write_config(tmp.path(), BIDDERS);
+    ladder()
+        .arg("standings")
+        .arg(&config)
+        .arg("--reports")
+        .arg(tmp.path().join("none"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no season played yet"));
+}
