@@ -5,9 +5,11 @@
 //!
 //! [`config`] reads a ladder config's own keys, [`state`] is
 //! `reports/<ladder>/ladder.json`, [`season`] plays the next season, and
-//! [`table`] shows the ladder. `docs/LADDER.md` is the user's guide.
+//! [`table`] and [`html`] show the ladder. `docs/LADDER.md` is the user's
+//! guide.
 
 pub mod config;
+pub mod html;
 pub mod season;
 pub mod state;
 pub mod table;

@@ -24,6 +24,7 @@ use crate::{
     },
     ladder::{
         config::{self, Settings},
+        html,
         state::{BotState, Division, Movement, Row, Season, State},
     },
     season::{
@@ -113,6 +114,7 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
     }
     finish_season(&mut state, season, &played, &settings);
     state.save(&dir)?;
+    html::write_files(&dir, &state)?;
     Ok(Outcome {
         number: state.seasons.last().map_or(0, |s| s.number),
         divisions: played,

@@ -4,12 +4,13 @@
 //! watchdog) →
 //! [`journal`] (one [`record`] per finished game, resumable) →
 //! [`standings`] (tables from records, [`ratings`] fitted to them) →
-//! [`report`] (terminal and files);
+//! [`report`] (terminal and files) and [`html`] (the HTML report);
 //! [`verify`] replays a journal through the rules.
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
 
 pub mod config;
+pub mod html;
 pub mod journal;
 pub mod plan;
 pub mod ratings;

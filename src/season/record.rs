@@ -57,6 +57,8 @@ pub struct Scored {
     pub result: GameResult,
     pub goals: BySeat<i32>,
     pub termination: Termination,
+    /// Turns played: the game's length.
+    pub plies: u32,
 }
 
 /// A journal line read for its score alone: the moves are skipped unread
@@ -73,8 +75,7 @@ struct ScoreLine<'a> {
     termination: Termination,
     #[allow(dead_code)]
     pair: serde::de::IgnoredAny,
-    #[allow(dead_code)]
-    plies: serde::de::IgnoredAny,
+    plies: u32,
     #[allow(dead_code)]
     moves: serde::de::IgnoredAny,
 }
@@ -96,6 +97,7 @@ impl Scored {
             result: l.result,
             goals: l.goals,
             termination: l.termination,
+            plies: l.plies,
         }))
     }
 }
@@ -112,6 +114,7 @@ impl Record {
             result: self.result,
             goals: self.goals,
             termination: self.termination,
+            plies: self.plies,
         })
     }
 }
@@ -139,6 +142,7 @@ impl<G: Game> Finished<'_, G> {
             result: self.played.result,
             goals: self.played.goals,
             termination: self.played.termination.clone(),
+            plies: self.played.turns.len() as u32,
         }
     }
 }

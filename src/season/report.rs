@@ -361,6 +361,7 @@ mod tests {
             result,
             goals: BySeat::new(goals.0, goals.1),
             termination: Termination::Normal,
+            plies: 5,
         };
         let bots = vec!["dp".to_string(), "random".to_string()];
         Standings::new(

@@ -71,6 +71,8 @@ pub struct Standings {
     pub terminations: BTreeMap<String, u64>,
     /// Forfeits per bot, by termination kind.
     pub forfeits: Vec<BTreeMap<String, u64>>,
+    /// Games by length in turns.
+    pub lengths: BTreeMap<u32, u64>,
 }
 
 impl Standings {
@@ -93,6 +95,7 @@ impl Standings {
             vs: vec![vec![Tally::default(); n]; n],
             terminations: BTreeMap::new(),
             forfeits: vec![BTreeMap::new(); n],
+            lengths: BTreeMap::new(),
         }
     }
 
@@ -116,6 +119,7 @@ impl Standings {
             count(&mut self.forfeits[seats[*seat]]);
         }
         count(&mut self.terminations);
+        *self.lengths.entry(r.plies).or_default() += 1;
     }
 
     /// Bot indices from first place to last: by points per game (in a gauntlet
@@ -169,6 +173,7 @@ mod tests {
             result,
             goals: BySeat::new(goals.0, goals.1),
             termination,
+            plies: 10,
         }
     }
 

@@ -17,6 +17,7 @@ use crate::{
     },
     external::process::cleanup,
     season::{
+        html,
         journal::{self, Journal},
         plan::Plan,
         record::Scored,
@@ -123,6 +124,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         scheduled: fixtures.len(),
     };
     report::write_files(&dir, &header, &standings)?;
+    html::write_files(&dir, &header, &standings)?;
     bar.finish_and_clear();
     Ok(Summary {
         header,

@@ -1,0 +1,396 @@
+//! The HTML report of a season: one self-contained `index.html` (inline
+//! style and SVG; no script, font or request leaves the page) with the
+//! standings and ratings, the likelihood of superiority, each bot's results
+//! against each opponent (the 2016 report's Table 4.1), a crosstable
+//! heatmap, the terminations and the distribution of game lengths. The
+//! charts are also written as standalone `.svg` files. Pure rendering, like
+//! [`crate::season::report`]: the same results give the same bytes.
+
+use std::{fmt::Write as _, fs, path::Path};
+
+use crate::{
+    core::error::{Error, Result},
+    season::{
+        ratings::{self, Fit},
+        report::Header,
+        standings::{percent, Standings},
+    },
+};
+
+/// `text` safe inside HTML or SVG text and attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A whole page around `body`: the style inline, nothing fetched.
+pub fn page(title: &str, body: &str) -> String {
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }}
+h1 {{ font-size: 1.5em; }} h2 {{ font-size: 1.2em; margin-top: 2em; }}
+table {{ border-collapse: collapse; margin: 0.5em 0; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; }}
+th {{ background: #f3f3f3; }} td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
+p.note {{ color: #555; font-size: 0.9em; }}
+svg text {{ font-family: system-ui, sans-serif; }}
+</style>
+</head>
+<body>
+{body}
+</body>
+</html>
+"#,
+        title = escape(title)
+    )
+}
+
+/// An HTML table: `header`, then rows of cells; cells that look like
+/// numbers are right-aligned.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = String::from("<table>\n<tr>");
+    for h in header {
+        let _ = write!(out, "<th>{}</th>", escape(h));
+    }
+    out.push_str("</tr>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for cell in row {
+            let numeric = cell
+                .trim_start_matches(['+', '-', '>', '<', ' '])
+                .starts_with(|c: char| c.is_ascii_digit());
+            let class = if numeric { " class=\"n\"" } else { "" };
+            let _ = write!(out, "<td{class}>{}</td>", escape(cell));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+/// The season's `index.html`.
+pub fn season_page(h: &Header, s: &Standings) -> String {
+    let fit = ratings::fit(&s.vs, None);
+    let order = s.ranking();
+    let title = format!("Season {}: {}", h.season, h.game);
+    let mut body = format!(
+        "<h1>{}</h1>\n<p>{}, {} bots, {} of {} games.</p>\n<h2>Standings</h2>\n",
+        escape(&title),
+        escape(&h.format),
+        s.bots.len(),
+        s.games(),
+        h.scheduled
+    );
+    let rows: Vec<Vec<String>> = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &b)| {
+            let t = &s.totals[b];
+            vec![
+                (rank + 1).to_string(),
+                s.bots[b].clone(),
+                t.games.to_string(),
+                t.won.to_string(),
+                t.lost.to_string(),
+                t.tie.to_string(),
+                format!("{}", t.points()),
+                format!("{:.1}%", t.win_percent()),
+                format!("{:.2}", t.mean_goal()),
+                fit.ratings[b].text(),
+                s.forfeits[b].values().sum::<u64>().to_string(),
+            ]
+        })
+        .collect();
+    body.push_str(&table(
+        &[
+            "Rank",
+            "Bot",
+            "Games",
+            "Won",
+            "Lost",
+            "Tie",
+            "Points",
+            "Win %",
+            "Mean goal",
+            "Elo (95%)",
+            "Forfeits",
+        ],
+        &rows,
+    ));
+    body.push_str(
+        "<p class=\"note\">Elo: one maximum-likelihood fit of every game (Bradley-Terry, draws as \
+         half points) with its 95% interval; <code>&gt;</code>/<code>&lt;</code>: a bound for a bot \
+         that won or lost every game against the rated bots.</p>\n",
+    );
+    body.push_str(&los_section(s, &fit, &order));
+    let _ = write!(
+        body,
+        "<h2>Crosstable</h2>\n<p class=\"note\">The row bot's points against the column bot, out of \
+         their games; green where it scored more than half.</p>\n{}\n",
+        heatmap_svg(s)
+    );
+    body.push_str("<h2>Terminations</h2>\n");
+    let total = s.games();
+    let rows: Vec<Vec<String>> = s
+        .terminations
+        .iter()
+        .map(|(kind, &n)| {
+            vec![
+                kind.clone(),
+                n.to_string(),
+                format!("{:.1}%", percent(n, total)),
+            ]
+        })
+        .collect();
+    body.push_str(&table(&["Termination", "Games", "Share"], &rows));
+    let _ = write!(
+        body,
+        "<h2>Game lengths</h2>\n<p class=\"note\">Games by the number of turns they lasted.</p>\n{}\n",
+        lengths_svg(s)
+    );
+    for &b in &order {
+        let _ = writeln!(body, "<h2>{}</h2>", escape(&s.bots[b]));
+        let rows: Vec<Vec<String>> = order
+            .iter()
+            .filter(|&&o| o != b && s.vs[b][o].games > 0)
+            .enumerate()
+            .map(|(n, &o)| {
+                let v = &s.vs[b][o];
+                vec![
+                    (n + 1).to_string(),
+                    s.bots[o].clone(),
+                    v.games.to_string(),
+                    v.won.to_string(),
+                    v.lost.to_string(),
+                    v.tie.to_string(),
+                    format!("{:.1}%", v.win_percent()),
+                ]
+            })
+            .collect();
+        body.push_str(&table(
+            &[
+                "S.No",
+                "Opponent",
+                "Games Played",
+                "Won",
+                "Lost",
+                "Tie",
+                "Win %",
+            ],
+            &rows,
+        ));
+        let _ = writeln!(
+            body,
+            "<p>Overall win percentage: {:.1}%</p>",
+            s.totals[b].win_percent()
+        );
+    }
+    page(&title, &body)
+}
+
+/// The likelihood-of-superiority matrix of the rated bots.
+fn los_section(s: &Standings, fit: &Fit, order: &[usize]) -> String {
+    let rated: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&b| fit.ratings[b].elo.is_some())
+        .collect();
+    if rated.len() < 2 {
+        return String::new();
+    }
+    let mut header = vec!["LOS".to_string()];
+    header.extend(rated.iter().map(|&b| s.bots[b].clone()));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<String>> = rated
+        .iter()
+        .map(|&a| {
+            let mut row = vec![s.bots[a].clone()];
+            row.extend(rated.iter().map(|&b| match fit.los[a][b] {
+                Some(p) if a != b => format!("{:.1}%", 100.0 * p),
+                _ => "-".to_string(),
+            }));
+            row
+        })
+        .collect();
+    format!(
+        "<h2>Likelihood of superiority</h2>\n<p class=\"note\">The probability that the row bot is \
+         stronger than the column bot, from the rating fit.</p>\n{}",
+        table(&header, &rows)
+    )
+}
+
+/// A colour from red (0) through white (0.5) to green (1).
+fn score_colour(score: f64) -> String {
+    let s = score.clamp(0.0, 1.0);
+    let (r, g, b) = if s < 0.5 {
+        let t = s / 0.5;
+        (230.0 + 25.0 * t, 90.0 + 165.0 * t, 90.0 + 165.0 * t)
+    } else {
+        let t = (s - 0.5) / 0.5;
+        (255.0 - 165.0 * t, 255.0 - 45.0 * t, 255.0 - 165.0 * t)
+    };
+    format!("rgb({},{},{})", r as u8, g as u8, b as u8)
+}
+
+/// The crosstable as an SVG heatmap, bots in ranking order.
+pub fn heatmap_svg(s: &Standings) -> String {
+    let order = s.ranking();
+    let n = order.len();
+    let label = 8 * order
+        .iter()
+        .map(|&b| s.bots[b].len())
+        .max()
+        .unwrap_or(4)
+        .max(4)
+        + 16;
+    let cell = 84;
+    // room on the right for the slanted column names
+    let (w, h) = (2 * label + cell * n, label + cell * n + 10);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"crosstable heatmap\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
+    );
+    for (k, &b) in order.iter().enumerate() {
+        let name = escape(&s.bots[b]);
+        let c = label + k * cell + cell / 2;
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{c}\" font-size=\"13\" text-anchor=\"end\" dominant-baseline=\"middle\">{name}</text>",
+            label - 6
+        );
+        let _ = writeln!(
+            svg,
+            "<text x=\"{c}\" y=\"{}\" font-size=\"13\" text-anchor=\"start\" transform=\"rotate(-45 {c} {})\">{name}</text>",
+            label - 6,
+            label - 6
+        );
+    }
+    for (i, &a) in order.iter().enumerate() {
+        for (j, &b) in order.iter().enumerate() {
+            let (x, y) = (label + j * cell, label + i * cell);
+            let v = &s.vs[a][b];
+            let (fill, text) = match (a == b, v.games) {
+                (true, _) => ("#ddd".to_string(), String::new()),
+                (false, 0) => ("#f7f7f7".to_string(), String::new()),
+                (false, g) => (
+                    score_colour(v.points() / g as f64),
+                    format!("{}/{g}", v.points()),
+                ),
+            };
+            let _ = writeln!(
+                svg,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"white\"/>"
+            );
+            if !text.is_empty() {
+                let _ = writeln!(
+                    svg,
+                    "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" dominant-baseline=\"middle\">{text}</text>",
+                    x + cell / 2,
+                    y + cell / 2
+                );
+            }
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// A bar chart of game lengths (turns), in at most 40 bins.
+pub fn lengths_svg(s: &Standings) -> String {
+    let (w, h, left, bottom) = (640usize, 260usize, 50usize, 40usize);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"game lengths\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
+    );
+    let (Some((&lo, _)), Some((&hi, _))) =
+        (s.lengths.first_key_value(), s.lengths.last_key_value())
+    else {
+        svg.push_str("</svg>\n");
+        return svg;
+    };
+    let width = ((hi - lo) / 40 + 1) as usize;
+    let bins = (hi - lo) as usize / width + 1;
+    let mut counts = vec![0u64; bins];
+    for (&len, &n) in &s.lengths {
+        counts[(len - lo) as usize / width] += n;
+    }
+    let top = counts.iter().copied().max().unwrap_or(1).max(1);
+    let plot_w = w - left - 10;
+    let plot_h = h - bottom - 10;
+    let bar = plot_w as f64 / bins as f64;
+    for (k, &n) in counts.iter().enumerate() {
+        let bh = plot_h as f64 * n as f64 / top as f64;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\" fill=\"#4a7ab7\"><title>{}{} turns: {n} games</title></rect>",
+            left as f64 + k as f64 * bar + 1.0,
+            10.0 + plot_h as f64 - bh,
+            (bar - 2.0).max(1.0),
+            lo as usize + k * width,
+            if width > 1 {
+                format!("-{}", lo as usize + (k + 1) * width - 1)
+            } else {
+                String::new()
+            }
+        );
+    }
+    let axis_y = 10 + plot_h;
+    let _ = writeln!(
+        svg,
+        "<line x1=\"{left}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"#333\"/>\n<line x1=\"{left}\" y1=\"10\" x2=\"{left}\" y2=\"{axis_y}\" stroke=\"#333\"/>",
+        w - 10
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"{left}\" y=\"{}\" font-size=\"12\">{lo}</text>\n<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{hi}</text>\n<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">turns</text>\n<text x=\"{}\" y=\"20\" font-size=\"12\" text-anchor=\"end\">{top}</text>",
+        axis_y + 16,
+        w - 10,
+        axis_y + 16,
+        left + plot_w / 2,
+        axis_y + 32,
+        left - 6
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Writes `index.html`, `crosstable.svg` and `lengths.svg` into `dir`.
+pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
+    for (name, text) in [
+        ("index.html", season_page(h, s)),
+        ("crosstable.svg", heatmap_svg(s)),
+        ("lengths.svg", lengths_svg(s)),
+    ] {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(Error::io("writing", &path))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_colours_run_from_red_to_green() {
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(score_colour(0.5), "rgb(255,255,255)");
+        assert_eq!(score_colour(1.0), "rgb(90,210,90)");
+        assert_eq!(score_colour(0.0), "rgb(230,90,90)");
+    }
+}
