@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use ladder::external::process::Mode;
+use ladder::{external::process::Mode, season::recorded::ReportFormat};
 
 /// The most worker threads `--jobs` takes (`ladder::season::plan::MAX_JOBS`).
 const MAX_JOBS: i64 = ladder::season::plan::MAX_JOBS as i64;
@@ -138,6 +138,17 @@ pub enum Command {
         /// The season's folder, e.g. reports/breakthrough.
         dir: PathBuf,
     },
+    /// Render the reports of a season or a ladder again from its journals, without playing.
+    ///
+    /// PATH is a season's folder (reports/<season>, with season.json) or a ladder's
+    /// (reports/<ladder>, with ladder.json: every season's reports and the ladder's page).
+    Report {
+        /// The season's or ladder's folder.
+        path: PathBuf,
+        /// Only this kind of report (default: all).
+        #[arg(long, value_enum)]
+        format: Option<FormatArg>,
+    },
     /// List the games or the built-in bots.
     List {
         /// What to list.
@@ -175,6 +186,26 @@ pub struct TimeArgs {
     /// Time a bot program has from its start to `ready`, in milliseconds [default: 5000].
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..))]
     pub startup_time_ms: Option<u32>,
+}
+
+/// `--format` of `ladder report`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Md,
+    Csv,
+    Json,
+    Html,
+}
+
+impl FormatArg {
+    pub fn format(self) -> ReportFormat {
+        match self {
+            FormatArg::Md => ReportFormat::Markdown,
+            FormatArg::Csv => ReportFormat::Csv,
+            FormatArg::Json => ReportFormat::Json,
+            FormatArg::Html => ReportFormat::Html,
+        }
+    }
 }
 
 /// `--sandbox`: the `sandbox` key of a config.

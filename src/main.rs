@@ -18,12 +18,13 @@ use ladder::{
     season::{
         config::{self, ConfigFile},
         plan::{self, Roster},
+        recorded::{Recorded, ReportFormat},
         tournament::{self, Options, Summary},
     },
     Error, Game, Result,
 };
 
-use crate::cli::{Cli, Command, ListWhat, RunArgs, SandboxArg, TimeArgs};
+use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, TimeArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
         Command::Verify { dir } => verify(&dir),
+        Command::Report { path, format } => report(&path, format),
         Command::Check {
             game,
             protocol,
@@ -391,25 +393,36 @@ fn solve(game: &str, args: &[String]) -> Result<()> {
     out(&solve(args)?)
 }
 
+/// `ladder report PATH`: a season's or a ladder's reports again.
+fn report(path: &Path, format: Option<FormatArg>) -> Result<()> {
+    let formats: Vec<ReportFormat> = match format {
+        Some(f) => vec![f.format()],
+        None => ReportFormat::ALL.to_vec(),
+    };
+    if path.join("ladder.json").exists() {
+        let seasons = ladder::ladder::season::rerender(path, &formats)?;
+        let state = ladder::ladder::state::State::load(path)?.expect("read just now");
+        return out(&format!(
+            "{}\nReports of {seasons} season folder(s) and the ladder rendered again in {}\n",
+            ladder::ladder::table::standings(&state, false),
+            path.display()
+        ));
+    }
+    let (header, standings) = ladder::season::recorded::rerender(path, &formats)?;
+    out(&format!(
+        "{}\nReports rendered again in {}\n",
+        ladder::season::report::terminal(&header, &standings),
+        path.display()
+    ))
+}
+
 /// `ladder verify DIR`
 fn verify(dir: &Path) -> Result<()> {
-    let path = dir.join("season.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Error::Usage(format!(
-            "{}: not a season's folder (no readable season.json: {e})",
-            dir.display()
-        ))
-    })?;
-    let season: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::Journal {
-        path: path.clone(),
-        line: e.line(),
-        message: e.to_string(),
-    })?;
-    let game = season["game"].as_str().unwrap_or_default();
-    let kind = GameKind::named(game)?;
+    let recorded = Recorded::read(dir)?;
+    let kind = GameKind::named(&recorded.game)?;
     let v = kind.visit(VerifyJournal {
         dir,
-        season: &season,
+        recorded: &recorded,
     })?;
     out(&format!(
         "{}: {} games in schedule order and {} pending, of {} scheduled: every move legal, every ending, goal and result as recorded\n",
@@ -422,13 +435,13 @@ fn verify(dir: &Path) -> Result<()> {
 
 struct VerifyJournal<'a> {
     dir: &'a Path,
-    season: &'a serde_json::Value,
+    recorded: &'a Recorded,
 }
 
 impl GameVisitor for VerifyJournal<'_> {
     type Output = Result<ladder::season::verify::Verified>;
     fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
-        ladder::season::verify::verify::<G>(self.dir, self.season)
+        ladder::season::verify::verify::<G>(self.dir, self.recorded)
     }
 }
 

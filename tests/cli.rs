@@ -684,3 +684,45 @@ fn a_complete_seasons_journal_is_compressed_and_read_by_resume_and_verify() {
         .failure()
         .stderr(predicate::str::contains("games.jsonl.zst"));
 }
+
+#[test]
+fn report_renders_a_seasons_reports_again_from_its_journal() {
+    let tmp = TempDir::new().unwrap();
+    let (dir, _) = troops_season(tmp.path());
+    let files = [
+        "leaderboard.md",
+        "standings.csv",
+        "standings.json",
+        "index.html",
+        "crosstable.svg",
+        "lengths.svg",
+    ];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| fs::read(dir.join(f)).unwrap())
+        .collect();
+    for f in files {
+        fs::remove_file(dir.join(f)).unwrap();
+    }
+    ladder()
+        .args(["report", "--format", "md"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Season troops: troops"));
+    assert!(dir.join("leaderboard.md").exists() && !dir.join("index.html").exists());
+    ladder().arg("report").arg(&dir).assert().success();
+    for (f, old) in files.iter().zip(&before) {
+        assert_eq!(
+            &fs::read(dir.join(f)).unwrap(),
+            old,
+            "{f}: the same bytes again"
+        );
+    }
+    ladder()
+        .arg("report")
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a season's folder"));
+}

@@ -387,3 +387,39 @@ fn bad_ladder_configs_name_their_line_and_key() {
         .code(2)
         .stderr(predicate::str::contains("no season played yet"));
 }
+
+#[test]
+fn report_renders_every_season_and_the_ladder_again() {
+    let tmp = TempDir::new().unwrap();
+    let config = write_config(tmp.path(), BIDDERS);
+    for _ in 0..2 {
+        season(&config, tmp.path(), &[]).success();
+    }
+    let dir = tmp.path().join("bidders");
+    let files = [
+        "index.html",
+        "rating-history.svg",
+        "season-001/division-1/leaderboard.md",
+        "season-002/division-2/index.html",
+    ];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| fs::read(dir.join(f)).unwrap())
+        .collect();
+    for f in files {
+        fs::remove_file(dir.join(f)).unwrap();
+    }
+    ladder()
+        .arg("report")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Reports of 4 season folder(s)"));
+    for (f, old) in files.iter().zip(&before) {
+        assert_eq!(
+            &fs::read(dir.join(f)).unwrap(),
+            old,
+            "{f}: the same bytes again"
+        );
+    }
+}

@@ -66,16 +66,8 @@ pub fn ladder_page(state: &State) -> String {
     );
     for season in state.seasons.iter().rev() {
         let _ = writeln!(body, "<h2>Season {}</h2>", season.number);
-        let many = season.divisions.len() > 1;
         for d in &season.divisions {
-            let folder = if many {
-                format!(
-                    "season-{:03}/division-{}/index.html",
-                    season.number, d.division
-                )
-            } else {
-                format!("season-{:03}/index.html", season.number)
-            };
+            let folder = format!("{}/index.html", season.folder(d.division));
             if d.results.is_empty() {
                 let _ = writeln!(body, "<p>Division {}: no games.</p>", d.division);
                 continue;

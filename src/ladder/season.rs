@@ -30,6 +30,7 @@ use crate::{
     season::{
         config::ConfigFile,
         plan::{Plan, Roster},
+        recorded::{self, ReportFormat},
         schedule::{pairings, Format},
         standings::Standings,
         tournament::{self, Options, Summary},
@@ -121,6 +122,28 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
         state,
         interrupted: None,
     })
+}
+
+/// Renders every report of the ladder in `dir` again from its journals and
+/// `ladder.json`, in `formats`; returns how many season folders it did.
+pub fn rerender(dir: &std::path::Path, formats: &[ReportFormat]) -> Result<usize> {
+    let state = State::load(dir)?.ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: no ladder.json, not a ladder's folder",
+            dir.display()
+        ))
+    })?;
+    let mut done = 0;
+    for season in &state.seasons {
+        for d in season.divisions.iter().filter(|d| !d.results.is_empty()) {
+            recorded::rerender(&dir.join(season.folder(d.division)), formats)?;
+            done += 1;
+        }
+    }
+    if formats.contains(&ReportFormat::Html) {
+        html::write_files(dir, &state)?;
+    }
+    Ok(done)
 }
 
 /// The seed of division `division` of season `number`: the ladder seed,

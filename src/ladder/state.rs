@@ -82,6 +82,18 @@ pub struct Season {
     pub retired: Vec<String>,
 }
 
+impl Season {
+    /// The folder of division `division`'s reports under the ladder's:
+    /// `season-NNN`, or `season-NNN/division-D` when there are several.
+    pub fn folder(&self, division: u32) -> String {
+        if self.divisions.len() > 1 {
+            format!("season-{:03}/division-{division}", self.number)
+        } else {
+            format!("season-{:03}", self.number)
+        }
+    }
+}
+
 /// One division's part of a season.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Division {

@@ -5,7 +5,8 @@
 //! [`journal`] (one [`record`] per finished game, resumable) →
 //! [`standings`] (tables from records, [`ratings`] fitted to them) →
 //! [`report`] (terminal and files) and [`html`] (the HTML report);
-//! [`verify`] replays a journal through the rules.
+//! [`verify`] replays a journal through the rules, and [`recorded`] reads a
+//! season back from its folder.
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
 
@@ -15,6 +16,7 @@ pub mod journal;
 pub mod plan;
 pub mod ratings;
 pub mod record;
+pub mod recorded;
 pub mod report;
 pub mod schedule;
 pub mod standings;

@@ -236,17 +236,8 @@ impl<G: Game> Plan<G> {
 
     /// "round-robin" or "gauntlet of NAME", for report headers.
     pub fn format_name(&self) -> String {
-        match self.format {
-            Format::RoundRobin => "round-robin".to_string(),
-            Format::Gauntlet { champion } => format!("gauntlet of {}", self.bots[champion].name),
-            Format::Newcomers { ref newcomers } => {
-                let names: Vec<&str> = newcomers
-                    .iter()
-                    .map(|&b| self.bots[b].name.as_str())
-                    .collect();
-                format!("newcomers ({}) against the field", names.join(", "))
-            }
-        }
+        let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        crate::season::schedule::format_name(&self.format, &names)
     }
 }
 

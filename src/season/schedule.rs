@@ -36,6 +36,19 @@ pub struct Fixture {
     pub seed: u64,
 }
 
+/// "round-robin", "gauntlet of NAME" or "newcomers (NAMES) against the
+/// field", for report headers; `names` are the season's bots.
+pub fn format_name(format: &Format, names: &[String]) -> String {
+    match format {
+        Format::RoundRobin => "round-robin".to_string(),
+        Format::Gauntlet { champion } => format!("gauntlet of {}", names[*champion]),
+        Format::Newcomers { newcomers } => {
+            let list: Vec<&str> = newcomers.iter().map(|&b| names[b].as_str()).collect();
+            format!("newcomers ({}) against the field", list.join(", "))
+        }
+    }
+}
+
 /// The pairings of `bots` bots under `format`, in schedule order.
 pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
     match *format {

@@ -22,7 +22,8 @@ use crate::{
     season::{
         journal::for_each_record,
         record::{Record, Turn},
-        schedule::{Format, Schedule},
+        recorded::Recorded,
+        schedule::Schedule,
     },
 };
 
@@ -37,63 +38,24 @@ pub struct Verified {
     pub scheduled: usize,
 }
 
-/// Verifies the journal in `dir` of a season of game `G` described by
-/// `season` (its `season.json`).
-pub fn verify<G: Game>(dir: &Path, season: &serde_json::Value) -> Result<Verified> {
+/// Verifies the journal in `dir` of a season of game `G`, as its
+/// `season.json` describes it.
+pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     let season_path = dir.join("season.json");
-    let bad_season = |what: &str| Error::Journal {
+    let bad_season = |message: String| Error::Journal {
         path: season_path.clone(),
         line: 1,
-        message: format!("no valid `{what}`"),
+        message,
     };
-    let params: G::Params =
-        serde_json::from_value(season["params"].clone()).map_err(|_| bad_season("params"))?;
-    let start = G::new(&params).map_err(|e| Error::Journal {
-        path: season_path.clone(),
-        line: 1,
-        message: e.to_string(),
-    })?;
-    let names: Vec<String> = season["bots"]
-        .as_array()
-        .ok_or_else(|| bad_season("bots"))?
-        .iter()
-        .map(|b| b["name"].as_str().map(str::to_string))
-        .collect::<Option<_>>()
-        .ok_or_else(|| bad_season("bots"))?;
-    let format = match season["format"].as_str() {
-        Some("round-robin") => Format::RoundRobin,
-        Some("gauntlet") => {
-            let champion = season["champion"]
-                .as_str()
-                .ok_or_else(|| bad_season("champion"))?;
-            let champion = names
-                .iter()
-                .position(|n| n == champion)
-                .ok_or_else(|| bad_season("champion"))?;
-            Format::Gauntlet { champion }
-        }
-        Some("newcomers") => {
-            let newcomers = season["newcomers"]
-                .as_array()
-                .ok_or_else(|| bad_season("newcomers"))?
-                .iter()
-                .map(|n| names.iter().position(|b| Some(b.as_str()) == n.as_str()))
-                .collect::<Option<Vec<usize>>>()
-                .ok_or_else(|| bad_season("newcomers"))?;
-            Format::Newcomers { newcomers }
-        }
-        _ => return Err(bad_season("format")),
-    };
-    let number = |key: &str| season[key].as_u64().ok_or_else(|| bad_season(key));
-    let games_per_pair =
-        u32::try_from(number("games_per_pair")?).map_err(|_| bad_season("games_per_pair"))?;
-    let max_plies = number("max_plies")?;
-    let fixtures = Schedule::new(names.len(), &format, games_per_pair, number("seed")?);
+    let params: G::Params = serde_json::from_value(recorded.params.clone())
+        .map_err(|_| bad_season("no valid `params`".into()))?;
+    let start = G::new(&params).map_err(|e| bad_season(e.to_string()))?;
+    let fixtures = &recorded.schedule;
     let check = Check {
         start: &start,
-        fixtures: &fixtures,
-        names: &names,
-        max_plies,
+        fixtures,
+        names: &recorded.names,
+        max_plies: recorded.max_plies,
     };
 
     // streamed: a journal of any size is checked in the memory of one game

@@ -1,0 +1,175 @@
+//! A season as its folder records it: `season.json` read back (its bots,
+//! format and schedule) and its journal streamed into standings. `ladder
+//! verify` checks such a season, and `ladder report` renders its reports
+//! again, without the config and without playing.
+
+use std::path::{Path, PathBuf};
+
+use crate::{
+    core::error::{Error, Result},
+    season::{
+        html,
+        journal::for_each_line,
+        record::Scored,
+        report::{self, Header},
+        schedule::{format_name, Format, Schedule},
+        standings::Standings,
+    },
+};
+
+/// What `season.json` says.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub name: String,
+    pub game: String,
+    /// The game's parameters, as JSON.
+    pub params: serde_json::Value,
+    /// Bot names, in the season's order.
+    pub names: Vec<String>,
+    pub format: Format,
+    pub schedule: Schedule,
+    pub max_plies: u64,
+}
+
+/// Which reports to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    Markdown,
+    Csv,
+    Json,
+    Html,
+}
+
+impl ReportFormat {
+    pub const ALL: [ReportFormat; 4] = [
+        ReportFormat::Markdown,
+        ReportFormat::Csv,
+        ReportFormat::Json,
+        ReportFormat::Html,
+    ];
+}
+
+impl Recorded {
+    /// Reads `dir/season.json`.
+    pub fn read(dir: &Path) -> Result<Recorded> {
+        let path = dir.join("season.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Error::Usage(format!(
+                "{}: not a season's folder (no readable season.json: {e})",
+                dir.display()
+            ))
+        })?;
+        let season: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| Error::Journal {
+                path: path.clone(),
+                line: e.line(),
+                message: e.to_string(),
+            })?;
+        let bad = |what: &str| Error::Journal {
+            path: path.clone(),
+            line: 1,
+            message: format!("no valid `{what}`"),
+        };
+        let names: Vec<String> = season["bots"]
+            .as_array()
+            .ok_or_else(|| bad("bots"))?
+            .iter()
+            .map(|b| b["name"].as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| bad("bots"))?;
+        let index_of =
+            |v: &serde_json::Value| names.iter().position(|n| Some(n.as_str()) == v.as_str());
+        let format = match season["format"].as_str() {
+            Some("round-robin") => Format::RoundRobin,
+            Some("gauntlet") => Format::Gauntlet {
+                champion: index_of(&season["champion"]).ok_or_else(|| bad("champion"))?,
+            },
+            Some("newcomers") => Format::Newcomers {
+                newcomers: season["newcomers"]
+                    .as_array()
+                    .ok_or_else(|| bad("newcomers"))?
+                    .iter()
+                    .map(index_of)
+                    .collect::<Option<Vec<usize>>>()
+                    .ok_or_else(|| bad("newcomers"))?,
+            },
+            _ => return Err(bad("format")),
+        };
+        let number = |key: &str| season[key].as_u64().ok_or_else(|| bad(key));
+        let games_per_pair =
+            u32::try_from(number("games_per_pair")?).map_err(|_| bad("games_per_pair"))?;
+        let schedule = Schedule::new(names.len(), &format, games_per_pair, number("seed")?);
+        Ok(Recorded {
+            name: season["name"]
+                .as_str()
+                .ok_or_else(|| bad("name"))?
+                .to_string(),
+            game: season["game"]
+                .as_str()
+                .ok_or_else(|| bad("game"))?
+                .to_string(),
+            params: season["params"].clone(),
+            names,
+            format,
+            schedule,
+            max_plies: number("max_plies")?,
+        })
+    }
+
+    /// What the reports say above the numbers.
+    pub fn header(&self) -> Header {
+        Header {
+            season: self.name.clone(),
+            game: self.game.clone(),
+            format: format_name(&self.format, &self.names),
+            scheduled: self.schedule.len(),
+        }
+    }
+
+    /// The standings of every game journaled in `dir` (`games.jsonl` or its
+    /// compressed form, and `pending.jsonl`), streamed.
+    pub fn standings(&self, dir: &Path) -> Result<Standings> {
+        let mut standings = Standings::empty(&self.names);
+        for file in ["games.jsonl", "pending.jsonl"] {
+            let path: PathBuf = dir.join(file);
+            for_each_line(&path, |n, line| {
+                let scored = Scored::from_line(line.trim_end(), &self.names)
+                    .map_err(|e| Error::Journal {
+                        path: path.clone(),
+                        line: n,
+                        message: e.to_string(),
+                    })?
+                    .ok_or_else(|| Error::Journal {
+                        path: path.clone(),
+                        line: n,
+                        message: "the game names a bot this season does not have".into(),
+                    })?;
+                standings.add(&scored);
+                Ok(())
+            })?;
+        }
+        Ok(standings)
+    }
+}
+
+/// Renders the reports of the season in `dir` again from its journal, in
+/// `formats`; returns what they show.
+pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standings)> {
+    let recorded = Recorded::read(dir)?;
+    let header = recorded.header();
+    let standings = recorded.standings(dir)?;
+    for format in formats {
+        let (name, text) = match format {
+            ReportFormat::Markdown => ("leaderboard.md", report::markdown(&header, &standings)),
+            ReportFormat::Csv => ("standings.csv", report::csv(&standings)),
+            ReportFormat::Json => ("standings.json", report::json(&header, &standings)),
+            ReportFormat::Html => {
+                html::write_files(dir, &header, &standings)?;
+                continue;
+            }
+        };
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(Error::io("writing", &path))?;
+    }
+    Ok((header, standings))
+}
