@@ -149,6 +149,16 @@ pub enum Command {
         #[arg(long, value_enum)]
         format: Option<FormatArg>,
     },
+    /// Print one journaled game move by move, with the position drawn after each turn.
+    ///
+    /// Example: ladder replay reports/breakthrough/games.jsonl --game 0
+    Replay {
+        /// A season's journal (games.jsonl) or its folder.
+        journal: PathBuf,
+        /// The game's index in the schedule (the journal's `index`).
+        #[arg(long, value_name = "N")]
+        game: u64,
+    },
     /// List the games or the built-in bots.
     List {
         /// What to list.

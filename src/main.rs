@@ -66,6 +66,7 @@ fn main() -> ExitCode {
         Command::Solve { game, args } => solve(&game, &args),
         Command::Verify { dir } => verify(&dir),
         Command::Report { path, format } => report(&path, format),
+        Command::Replay { journal, game } => replay(&journal, game),
         Command::Check {
             game,
             protocol,
@@ -414,6 +415,36 @@ fn report(path: &Path, format: Option<FormatArg>) -> Result<()> {
         ladder::season::report::terminal(&header, &standings),
         path.display()
     ))
+}
+
+/// `ladder replay JOURNAL --game N`
+fn replay(journal: &Path, index: u64) -> Result<()> {
+    let (dir, file) = if journal.is_dir() {
+        (journal.to_path_buf(), journal.join("games.jsonl"))
+    } else {
+        let dir = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
+        (dir, journal.to_path_buf())
+    };
+    let recorded = Recorded::read(&dir)?;
+    let record = ladder::season::replay::find(&file, index)?;
+    let kind = GameKind::named(&recorded.game)?;
+    let text = kind.visit(ReplayGame {
+        recorded: &recorded,
+        record: &record,
+    })?;
+    out(&text)
+}
+
+struct ReplayGame<'a> {
+    recorded: &'a Recorded,
+    record: &'a ladder::season::record::Record,
+}
+
+impl GameVisitor for ReplayGame<'_> {
+    type Output = Result<String>;
+    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+        ladder::season::replay::replay::<G>(self.recorded, self.record)
+    }
 }
 
 /// `ladder verify DIR`

@@ -726,3 +726,59 @@ fn report_renders_a_seasons_reports_again_from_its_journal() {
         .code(2)
         .stderr(predicate::str::contains("not a season's folder"));
 }
+
+#[test]
+fn replay_tells_a_game_turn_by_turn_with_the_position_drawn() {
+    let tmp = TempDir::new().unwrap();
+    run(&config("breakthrough"), tmp.path(), &["-q"]).success();
+    let journal = tmp.path().join("breakthrough/games.jsonl");
+    let first: serde_json::Value = serde_json::from_str(
+        fs::read_to_string(&journal)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let out = ladder()
+        .args(["replay", "--game", "0"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Game 0 of season breakthrough (breakthrough): "),
+        "{text}"
+    );
+    assert!(text.contains("8  B B B B B B B B\n7  B B B B B B B B\n6  . . . . . . . ."));
+    assert!(text.contains("   a b c d e f g h\nwhite (player 1) to move"));
+    let turns = text.matches("\nTurn ").count() as u64;
+    assert_eq!(turns, first["plies"].as_u64().unwrap());
+    let first_move = first["moves"][0].as_str().unwrap();
+    assert!(text.contains(&format!(
+        "Turn 1: {} plays {first_move}\n",
+        first["seats"][0].as_str().unwrap()
+    )));
+    assert!(text.contains(&format!(
+        "goals {} to {}",
+        first["goals"][0], first["goals"][1]
+    )));
+    // bidding: the bottle on its line, the money, the advantage; a folder works too
+    run(&config("bidding"), tmp.path(), &["-q", "--max-games", "3"]).success();
+    ladder()
+        .args(["replay", "--game", "2"])
+        .arg(tmp.path().join("bidding"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 -----o----- 10   bottle at 5"))
+        .stdout(predicate::str::contains(
+            "money: player 1 100, player 2 100; draw advantage: player 1",
+        ));
+    ladder()
+        .args(["replay", "--game", "99999"])
+        .arg(&journal)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no game 99999"));
+}

@@ -125,6 +125,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Everything `seat` may see now, as one line of words (the protocol's state line).
     fn observation(&self, seat: Seat) -> String;
+
+    /// The position drawn for a person, in lines of text (`ladder replay`):
+    /// by default what the first seat observes.
+    fn picture(&self) -> String {
+        self.observation(Seat::First)
+    }
 }
 
 /// How a finished game counts in the standings.

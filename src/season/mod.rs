@@ -5,8 +5,8 @@
 //! [`journal`] (one [`record`] per finished game, resumable) →
 //! [`standings`] (tables from records, [`ratings`] fitted to them) →
 //! [`report`] (terminal and files) and [`html`] (the HTML report);
-//! [`verify`] replays a journal through the rules, and [`recorded`] reads a
-//! season back from its folder.
+//! [`verify`] replays a journal through the rules, [`recorded`] reads a
+//! season back from its folder, and [`replay`] tells one game.
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
 
@@ -17,6 +17,7 @@ pub mod plan;
 pub mod ratings;
 pub mod record;
 pub mod recorded;
+pub mod replay;
 pub mod report;
 pub mod schedule;
 pub mod standings;

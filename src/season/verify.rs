@@ -89,6 +89,45 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     })
 }
 
+/// Plays the moves of record `r` from `start`, each checked as it is
+/// played; `each` sees every turn's number (from 1), its moves and the
+/// position after them. The final position, or what is wrong.
+pub fn play_back<G: Game>(
+    start: &G,
+    r: &Record,
+    mut each: impl FnMut(usize, &BySeat<Option<G::Move>>, &G),
+) -> std::result::Result<G, String> {
+    let mut game = start.clone();
+    for (t, turn) in r.moves.iter().enumerate() {
+        let at = |m: String| format!("turn {}: {m}", t + 1);
+        if game.outcome().is_some() {
+            return Err(at("a move after the game was over".into()));
+        }
+        let acting = game.to_act();
+        let text: BySeat<Option<&str>> = match (turn, acting.first, acting.second) {
+            (Turn::One(m), true, false) => BySeat::new(Some(m), None),
+            (Turn::One(m), false, true) => BySeat::new(None, Some(m)),
+            (Turn::Both(ms), true, true) => BySeat::new(Some(&ms.first), Some(&ms.second)),
+            (Turn::One(_), _, _) => return Err(at("one move where both seats act".into())),
+            (Turn::Both(_), _, _) => return Err(at("two moves where one seat acts".into())),
+        };
+        let mut moves: BySeat<Option<G::Move>> = BySeat::default();
+        for seat in Seat::ALL {
+            if let Some(m) = text[seat] {
+                let mv = m
+                    .parse::<G::Move>()
+                    .map_err(|_| at(format!("`{m}` is not a move")))?;
+                game.check(seat, &mv)
+                    .map_err(|e| at(format!("{m} by the {seat} seat: {e}")))?;
+                moves[seat] = Some(mv);
+            }
+        }
+        game.apply(&moves);
+        each(t + 1, &moves, &game);
+    }
+    Ok(game)
+}
+
 fn mismatch(path: &Path, line: usize, index: u64, message: String) -> Error {
     Error::Journal {
         path: PathBuf::from(path),
@@ -152,34 +191,7 @@ impl<G: Game> Check<'_, G> {
 
     /// The position after every recorded move, each checked as it is played.
     fn replay(&self, r: &Record) -> std::result::Result<G, String> {
-        let mut game = self.start.clone();
-        for (t, turn) in r.moves.iter().enumerate() {
-            let at = |m: String| format!("turn {}: {m}", t + 1);
-            if game.outcome().is_some() {
-                return Err(at("a move after the game was over".into()));
-            }
-            let acting = game.to_act();
-            let text: BySeat<Option<&str>> = match (turn, acting.first, acting.second) {
-                (Turn::One(m), true, false) => BySeat::new(Some(m), None),
-                (Turn::One(m), false, true) => BySeat::new(None, Some(m)),
-                (Turn::Both(ms), true, true) => BySeat::new(Some(&ms.first), Some(&ms.second)),
-                (Turn::One(_), _, _) => return Err(at("one move where both seats act".into())),
-                (Turn::Both(_), _, _) => return Err(at("two moves where one seat acts".into())),
-            };
-            let mut moves: BySeat<Option<G::Move>> = BySeat::default();
-            for seat in Seat::ALL {
-                if let Some(m) = text[seat] {
-                    let mv = m
-                        .parse::<G::Move>()
-                        .map_err(|_| at(format!("`{m}` is not a move")))?;
-                    game.check(seat, &mv)
-                        .map_err(|e| at(format!("{m} by the {seat} seat: {e}")))?;
-                    moves[seat] = Some(mv);
-                }
-            }
-            game.apply(&moves);
-        }
-        Ok(game)
+        play_back(self.start, r, |_, _, _| {})
     }
 
     /// The goals and result the recorded termination gives after `game`.

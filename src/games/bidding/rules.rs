@@ -197,6 +197,22 @@ impl Game for Bidding {
         100
     }
 
+    /// The bottle on its line (player 1 wants 0, player 2 the end), both
+    /// players' money and who holds the draw advantage.
+    fn picture(&self) -> String {
+        let line: String = (0..=self.length)
+            .map(|p| if p == self.position { 'o' } else { '-' })
+            .collect();
+        format!(
+            "0 {line} {}   bottle at {}\nmoney: player 1 {}, player 2 {}; draw advantage: player {}",
+            self.length,
+            self.position,
+            self.money.first,
+            self.money.second,
+            self.advantage.number()
+        )
+    }
+
     fn observation(&self, _seat: Seat) -> String {
         format!(
             "position {} money {} {} advantage {}",
@@ -235,6 +251,14 @@ mod tests {
             money: BySeat::new(m1, m2),
             advantage,
         }
+    }
+
+    #[test]
+    fn the_picture_shows_the_bottle_money_and_advantage() {
+        assert_eq!(
+            state(3, 80, 55, Seat::Second).picture(),
+            "0 ---o------- 10   bottle at 3\nmoney: player 1 80, player 2 55; draw advantage: player 2"
+        );
     }
 
     fn play(game: &mut Bidding, b1: u32, b2: u32) {

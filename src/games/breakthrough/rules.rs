@@ -325,6 +325,34 @@ impl Game for Breakthrough {
         100
     }
 
+    /// The board from white's side, rows 8 to 1, with file letters:
+    /// `W` white, `B` black, `.` empty.
+    fn picture(&self) -> String {
+        let mut s = String::new();
+        for row in (0..8).rev() {
+            s.push_str(&format!("{} ", row + 1));
+            for col in 0..8 {
+                let bit = 1u64 << (row * 8 + col);
+                s.push(' ');
+                s.push(if self.pieces.first & bit != 0 {
+                    'W'
+                } else if self.pieces.second & bit != 0 {
+                    'B'
+                } else {
+                    '.'
+                });
+            }
+            s.push('\n');
+        }
+        s.push_str("   a b c d e f g h\n");
+        s.push_str(match (self.outcome(), self.to_move) {
+            (Some(_), _) => "game over",
+            (None, Seat::First) => "white (player 1) to move",
+            (None, Seat::Second) => "black (player 2) to move",
+        });
+        s
+    }
+
     fn observation(&self, _seat: Seat) -> String {
         let mut s = String::with_capacity(80);
         s.push_str(match self.to_move {
@@ -458,6 +486,18 @@ mod tests {
         let mut g = Breakthrough::from_pieces(pieces(&["d4"]), pieces(&["e5", "h8"]), Seat::Second);
         g.apply(&BySeat::new(None, Some(step("e5d4"))));
         assert_eq!(g.outcome(), Some(BySeat::new(0, 100)));
+    }
+
+    #[test]
+    fn the_picture_draws_the_board_from_whites_side() {
+        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
+        let picture = g.picture();
+        let lines: Vec<&str> = picture.lines().collect();
+        assert_eq!(lines[0], "8  B B B B B B B B");
+        assert_eq!(lines[3], "5  . . . . . . . .");
+        assert_eq!(lines[7], "1  W W W W W W W W");
+        assert_eq!(lines[8], "   a b c d e f g h");
+        assert_eq!(lines[9], "white (player 1) to move");
     }
 
     #[test]

@@ -1,0 +1,89 @@
+//! `ladder replay JOURNAL --game N`: one journaled game, move by move, with
+//! the position drawn after each turn ([`crate::core::game::Game::picture`]:
+//! the breakthrough board, the bidding bottle with both players' money and
+//! the draw advantage, the round and scores of the simultaneous games).
+
+use std::{fmt::Write as _, path::Path};
+
+use crate::{
+    core::{
+        error::{Error, Result},
+        game::{Game, GameResult},
+        referee::Termination,
+        seat::{BySeat, Seat},
+    },
+    season::{journal::for_each_record, record::Record, recorded::Recorded, verify::play_back},
+};
+
+/// The journal record of game `index` in `journal` (streamed to it).
+pub fn find(journal: &Path, index: u64) -> Result<Record> {
+    let mut found = None;
+    for_each_record(journal, |_, record| {
+        if record.index == index && found.is_none() {
+            found = Some(record);
+        }
+        Ok(())
+    })?;
+    found.ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: no game {index} (games are numbered from 0)",
+            journal.display()
+        ))
+    })
+}
+
+/// Game `r` of the season `recorded`, told turn by turn.
+pub fn replay<G: Game>(recorded: &Recorded, r: &Record) -> Result<String> {
+    let params: G::Params = serde_json::from_value(recorded.params.clone())
+        .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
+    let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let mut out = format!(
+        "Game {} of season {} ({}): {} (player 1) against {} (player 2), seed {}\n\n{}\n",
+        r.index,
+        recorded.name,
+        recorded.game,
+        r.seats.first,
+        r.seats.second,
+        r.seed,
+        start.picture()
+    );
+    let names = &r.seats;
+    play_back(&start, r, |turn, moves: &BySeat<Option<G::Move>>, game| {
+        let played: Vec<String> = Seat::ALL
+            .into_iter()
+            .filter_map(|s| moves[s].as_ref().map(|m| format!("{} plays {m}", names[s])))
+            .collect();
+        let _ = write!(
+            out,
+            "\nTurn {turn}: {}\n{}\n",
+            played.join(", "),
+            game.picture()
+        );
+    })
+    .map_err(|e| Error::Journal {
+        path: "the journal".into(),
+        line: 0,
+        message: format!("game {}: {e}", r.index),
+    })?;
+    let ending = match &r.termination {
+        Termination::Normal => "ended by the rules".to_string(),
+        Termination::PlyLimit => "stopped at the ply cap".to_string(),
+        Termination::Forfeit {
+            seat,
+            reason,
+            detail,
+            ..
+        } => format!("forfeit by {}: {reason}: {detail}", names[*seat]),
+    };
+    let result = match r.result {
+        GameResult::First => "player 1 wins",
+        GameResult::Second => "player 2 wins",
+        GameResult::Draw => "draw",
+    };
+    let _ = writeln!(
+        out,
+        "\nResult: {result}, goals {} to {} ({ending})",
+        r.goals.first, r.goals.second
+    );
+    Ok(out)
+}
