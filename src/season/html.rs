@@ -12,7 +12,7 @@ use crate::{
     core::error::{Error, Result},
     season::{
         ratings::{self, Fit},
-        report::Header,
+        report::{self, Header},
         standings::{percent, Standings},
     },
 };
@@ -139,6 +139,12 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
          half points) with its 95% interval; <code>&gt;</code>/<code>&lt;</code>: a bound for a bot \
          that won or lost every game against the rated bots.</p>\n",
     );
+    if let Some(pair) = report::head_to_head(s) {
+        body.push_str("<h2>Head to head</h2>\n");
+        for line in pair.text().lines() {
+            let _ = writeln!(body, "<p>{}</p>", escape(line));
+        }
+    }
     body.push_str(&los_section(s, &fit, &order));
     let _ = write!(
         body,

@@ -272,6 +272,33 @@ fn bisect_between(f: &impl Fn(f64) -> f64, outside: f64, inside: f64) -> f64 {
     (out + inn) / 2.0
 }
 
+/// The Elo difference that a pentanomial count implies, as fastchess reports
+/// it: `counts[k]` colour-swapped game pairs gave the bot `k / 2` points; the
+/// mean score per game and its standard error over pairs (which keeps the
+/// correlation of a pair's two games) give the estimate and its 95%
+/// interval. `None` without pairs; no estimate (`elo` `None`) at a score of
+/// 0 or 1.
+pub fn pentanomial_elo(counts: &[u64; 5]) -> Option<Rating> {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return None;
+    }
+    let n = n as f64;
+    let score = |k: usize| k as f64 / 4.0;
+    let mean = (0..5).map(|k| counts[k] as f64 * score(k)).sum::<f64>() / n;
+    let var = (0..5)
+        .map(|k| counts[k] as f64 * (score(k) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo = |p: f64| (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10());
+    Some(Rating {
+        elo: elo(mean),
+        low: elo(mean - Z * se),
+        high: elo(mean + Z * se),
+    })
+}
+
 /// The gradient of the log-likelihood and the Fisher information (the
 /// negated Hessian) at `theta`, over the bots of `group`.
 fn derivatives(
@@ -612,6 +639,26 @@ mod tests {
         let r = fit(&table(2, &[(0, 1, 4, 0, 0)]), Some(1)).ratings[0];
         assert!(r.low.unwrap() > 0.0 && r.low.unwrap() < 400.0, "{r:?}");
         assert!(r.text().starts_with("> +"), "{}", r.text());
+    }
+
+    #[test]
+    fn pentanomial_counts_give_fastchess_elo() {
+        assert_eq!(pentanomial_elo(&[0; 5]), None);
+        // symmetric pairs: an even score
+        let even = pentanomial_elo(&[5, 10, 20, 10, 5]).unwrap();
+        assert!(even.elo.unwrap().abs() < 1e-9);
+        assert!((even.high.unwrap() + even.low.unwrap()).abs() < 1e-9);
+        // all pairs 3/2 of 2: 75% with no spread at all
+        let sure = pentanomial_elo(&[0, 0, 0, 10, 0]).unwrap();
+        assert!((sure.elo.unwrap() - 190.85).abs() < 0.01);
+        assert_eq!(sure.low, sure.elo);
+        // 10 pairs: 4 x 2, 4 x 1, 2 x 0: mean 0.6, variance 0.14, se 0.1183
+        let r = pentanomial_elo(&[2, 0, 4, 0, 4]).unwrap();
+        let elo = |p: f64| -400.0 * (1.0 / p - 1.0).log10();
+        assert!((r.elo.unwrap() - elo(0.6)).abs() < 1e-9);
+        let se = (0.14f64 / 10.0).sqrt();
+        assert!((r.low.unwrap() - elo(0.6 - Z * se)).abs() < 1e-6);
+        assert!((r.high.unwrap() - elo(0.6 + Z * se)).abs() < 1e-6);
     }
 
     #[test]

@@ -166,6 +166,85 @@ pub fn terminations_table(s: &Standings, markdown: bool) -> Table {
     t
 }
 
+/// What a two-bot season says about the pair: the first bot's Elo against
+/// the second (the joint fit anchored at the second), the likelihood that it
+/// is stronger, and fastchess's pentanomial view of their colour-swapped
+/// game pairs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeadToHead {
+    pub bot: String,
+    pub opponent: String,
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    pub los: Option<f64>,
+    /// Game pairs that gave `bot` 0, 1/2, 1, 3/2 and 2 points.
+    pub pentanomial: [u64; 5],
+    pub pentanomial_elo: Option<f64>,
+    pub pentanomial_low: Option<f64>,
+    pub pentanomial_high: Option<f64>,
+    #[serde(skip)]
+    rating: ratings::Rating,
+    #[serde(skip)]
+    pair_rating: Option<ratings::Rating>,
+}
+
+/// The head-to-head of a season of two bots, else `None`.
+pub fn head_to_head(s: &Standings) -> Option<HeadToHead> {
+    if s.bots.len() != 2 || s.games() == 0 {
+        return None;
+    }
+    let fit = ratings::fit(&s.vs, Some(1));
+    let rating = fit.ratings[0];
+    let pentanomial = s.pairs.get(&(0, 1)).copied().unwrap_or_default();
+    let pair_rating = ratings::pentanomial_elo(&pentanomial);
+    Some(HeadToHead {
+        bot: s.bots[0].clone(),
+        opponent: s.bots[1].clone(),
+        elo: rating.elo,
+        elo_low: rating.low,
+        elo_high: rating.high,
+        los: fit.los[0][1],
+        pentanomial,
+        pentanomial_elo: pair_rating.and_then(|r| r.elo),
+        pentanomial_low: pair_rating.and_then(|r| r.low),
+        pentanomial_high: pair_rating.and_then(|r| r.high),
+        rating,
+        pair_rating,
+    })
+}
+
+impl HeadToHead {
+    /// Two lines for people.
+    pub fn text(&self) -> String {
+        let los = self
+            .los
+            .map_or(String::new(), |p| format!(", LOS {:.1}%", 100.0 * p));
+        let pairs: u64 = self.pentanomial.iter().sum();
+        let mut out = format!(
+            "Head to head: {} against {}: Elo {}{los}\n",
+            self.bot,
+            self.opponent,
+            self.rating.text()
+        );
+        if pairs > 0 {
+            let p = &self.pentanomial;
+            let _ = writeln!(
+                out,
+                "Pentanomial ({pairs} colour-swapped game pairs, {}'s points 0, 1/2, 1, 3/2, 2): [{}, {}, {}, {}, {}], Elo {}",
+                self.bot,
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                self.pair_rating.map_or("-".to_string(), |r| r.text())
+            );
+        }
+        out
+    }
+}
+
 fn title(h: &Header, s: &Standings) -> String {
     format!(
         "Season {}: {}, {}, {} bots, {} of {} games",
@@ -180,8 +259,9 @@ fn title(h: &Header, s: &Standings) -> String {
 
 /// What `ladder run` prints when a season ends.
 pub fn terminal(h: &Header, s: &Standings) -> String {
+    let pair = head_to_head(s).map_or(String::new(), |p| format!("\n{}", p.text()));
     format!(
-        "{}\n{}\n\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
+        "{}\n{}\n{pair}\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
         title(h, s),
         standings_table(s, false),
         crosstable(s, false),
@@ -202,6 +282,13 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
          that won/lost every game against the rated bots, with the bound its games support \
          (docs/RATINGS.md).\n",
     );
+    if let Some(pair) = head_to_head(s) {
+        let _ = write!(
+            out,
+            "\n## Head to head\n\n{}",
+            pair.text().replace('\n', "\n\n")
+        );
+    }
     for &b in &s.ranking() {
         let _ = write!(
             out,
@@ -328,6 +415,7 @@ pub fn json(h: &Header, s: &Standings) -> String {
         "scheduled": h.scheduled,
         "standings": bots,
         "terminations": s.terminations,
+        "head_to_head": head_to_head(s),
     });
     serde_json::to_string_pretty(&doc).expect("standings serialize") + "\n"
 }

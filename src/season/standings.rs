@@ -6,7 +6,11 @@
 use std::collections::BTreeMap;
 
 use crate::{
-    core::{game::GameResult, referee::Termination, seat::Seat},
+    core::{
+        game::GameResult,
+        referee::Termination,
+        seat::{BySeat, Seat},
+    },
     season::record::Scored,
 };
 
@@ -73,6 +77,13 @@ pub struct Standings {
     pub forfeits: Vec<BTreeMap<String, u64>>,
     /// Games by length in turns.
     pub lengths: BTreeMap<u32, u64>,
+    /// Pentanomial counts per pairing `(a, b)`, `a < b`: how many
+    /// colour-swapped game pairs (games `2k` and `2k + 1` of the schedule,
+    /// same bots, seats swapped) gave bot `a` 0, 1/2, 1, 3/2 or 2 points.
+    pub pairs: BTreeMap<(usize, usize), [u64; 5]>,
+    /// Games whose partner in a pair has not been counted yet, by `index / 2`:
+    /// the bots in their seats and the first seat's half points.
+    unpaired: BTreeMap<u64, (BySeat<usize>, u8)>,
 }
 
 impl Standings {
@@ -96,6 +107,8 @@ impl Standings {
             terminations: BTreeMap::new(),
             forfeits: vec![BTreeMap::new(); n],
             lengths: BTreeMap::new(),
+            pairs: BTreeMap::new(),
+            unpaired: BTreeMap::new(),
         }
     }
 
@@ -120,6 +133,40 @@ impl Standings {
         }
         count(&mut self.terminations);
         *self.lengths.entry(r.plies).or_default() += 1;
+        self.pair_up(r);
+    }
+
+    /// Counts game `r` into its colour-swapped pair once both are in.
+    fn pair_up(&mut self, r: &Scored) {
+        let half_points = |result: GameResult, seat: Seat| match result {
+            GameResult::Draw => 1u8,
+            x if x == GameResult::win(seat) => 2,
+            _ => 0,
+        };
+        let mine = half_points(r.result, Seat::First);
+        match self.unpaired.remove(&(r.index / 2)) {
+            Some((seats, theirs))
+                if seats.first == r.seats.second && seats.second == r.seats.first =>
+            {
+                // bot `a` is the lower index; sum its half points over both games
+                let (a, b) = (seats.first.min(seats.second), seats.first.max(seats.second));
+                let of_a = |first: usize, first_half: u8| {
+                    if first == a {
+                        first_half
+                    } else {
+                        2 - first_half
+                    }
+                };
+                let total = of_a(seats.first, theirs) + of_a(r.seats.first, mine);
+                self.pairs.entry((a, b)).or_default()[usize::from(total)] += 1;
+            }
+            // not a colour-swapped pair (an odd games_per_pair shifts pairs
+            // across pairings): both games stay unpaired
+            Some(_) => {}
+            None => {
+                self.unpaired.insert(r.index / 2, (r.seats, mine));
+            }
+        }
     }
 
     /// Bot indices from first place to last: by points per game (in a gauntlet
@@ -288,5 +335,32 @@ mod tests {
             vec![2, 1, 0],
             "by points per game: y 1.0, x 0.5, champ 0.25"
         );
+    }
+
+    #[test]
+    fn colour_swapped_game_pairs_make_the_pentanomial_count() {
+        let bots: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let game = |index: u64, first: usize, result| Scored {
+            index,
+            seats: BySeat::new(first, 1 - first),
+            seed: 0,
+            result,
+            goals: BySeat::new(0, 0),
+            termination: Termination::Normal,
+            plies: 1,
+        };
+        let records = [
+            // pair 0: a wins as first, draws as second: 3/2 for a
+            game(1, 1, GameResult::Draw),
+            game(0, 0, GameResult::First),
+            // pair 1: a loses both: 0
+            game(2, 0, GameResult::Second),
+            game(3, 1, GameResult::First),
+            // pair 2: half in
+            game(4, 0, GameResult::First),
+        ];
+        let s = Standings::new(&bots, &records);
+        assert_eq!(s.pairs[&(0, 1)], [1, 0, 0, 1, 0]);
+        assert_eq!(s.unpaired.len(), 1);
     }
 }
