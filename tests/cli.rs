@@ -782,3 +782,42 @@ fn replay_tells_a_game_turn_by_turn_with_the_position_drawn() {
         .code(2)
         .stderr(predicate::str::contains("no game 99999"));
 }
+
+#[test]
+fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("troops.toml");
+    let text = fs::read_to_string(config("troops")).unwrap();
+    fs::write(
+        &cfg,
+        text.replace("seed = 2016", "seed = 2016\nanchor = \"random\""),
+    )
+    .unwrap();
+    let out = run(&cfg, tmp.path(), &["-q"]).success();
+    let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let row = |bot: &str| {
+        shown
+            .lines()
+            .find(|l| l.contains(&format!(" {bot} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("random").contains("┆                +0 ┆"), "{shown}");
+    assert!(row("balanced").contains("+266 ("), "{shown}");
+    let dir = tmp.path().join("troops");
+    let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
+    assert!(md.contains("random at 0"), "{md}");
+    fs::remove_file(dir.join("leaderboard.md")).unwrap();
+    ladder().arg("report").arg(&dir).assert().success();
+    assert_eq!(fs::read_to_string(dir.join("leaderboard.md")).unwrap(), md);
+    fs::write(
+        &cfg,
+        text.replace("seed = 2016", "seed = 2016\nanchor = \"nobody\""),
+    )
+    .unwrap();
+    run(&cfg, &tmp.path().join("bad"), &["-q"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "key `season.anchor`: no bot is named `nobody`",
+        ));
+}

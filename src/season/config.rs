@@ -48,6 +48,7 @@ struct RawSeason<P> {
     startup_time_ms: Option<Spanned<u32>>,
     sandbox: Option<Spanned<String>>,
     compress: Option<bool>,
+    anchor: Option<Spanned<String>>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -293,6 +294,16 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             ));
         }
     };
+    let anchor = match &s.anchor {
+        None => None,
+        Some(a) => Some(
+            bots.iter()
+                .position(|b| &b.name == a.get_ref())
+                .ok_or_else(|| {
+                    src.error(Some(a.span()), format!("no bot is named `{}`", a.get_ref()))
+                })?,
+        ),
+    };
     let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match s.jobs {
@@ -315,6 +326,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         referee: Referee { max_plies, time },
         bots,
         compress: s.compress.unwrap_or(false),
+        anchor,
     })
 }
 

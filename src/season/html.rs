@@ -87,7 +87,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 
 /// The season's `index.html`.
 pub fn season_page(h: &Header, s: &Standings) -> String {
-    let fit = ratings::fit(&s.vs, None);
+    let fit = ratings::fit(&s.vs, s.anchor);
     let order = s.ranking();
     let title = format!("Season {}: {}", h.season, h.game);
     let mut body = format!(

@@ -181,6 +181,8 @@ pub struct Plan<G: Game> {
     pub bots: Vec<PlannedBot<G>>,
     /// Compress the journal once the season is complete (`games.jsonl.zst`).
     pub compress: bool,
+    /// The bot the reports rate at 0 (else the mean is 0).
+    pub anchor: Option<usize>,
 }
 
 impl<G: Game> Plan<G> {
@@ -223,6 +225,9 @@ impl<G: Game> Plan<G> {
                 .map(|&b| self.bots[b].name.as_str())
                 .collect();
             v["newcomers"] = serde_json::json!(names);
+        }
+        if let Some(a) = self.anchor {
+            v["anchor"] = self.bots[a].name.clone().into();
         }
         if let Some(clock) = time.clock {
             v["time_control"] = clock.to_string().into();
@@ -300,6 +305,7 @@ pub fn match_plan<G: Game>(
         referee,
         bots: planned,
         compress: false,
+        anchor: None,
     })
 }
 

@@ -29,6 +29,8 @@ pub struct Recorded {
     pub format: Format,
     pub schedule: Schedule,
     pub max_plies: u64,
+    /// The bot the reports rate at 0, if the config named one.
+    pub anchor: Option<usize>,
 }
 
 /// Which reports to write.
@@ -99,6 +101,10 @@ impl Recorded {
         let games_per_pair =
             u32::try_from(number("games_per_pair")?).map_err(|_| bad("games_per_pair"))?;
         let schedule = Schedule::new(names.len(), &format, games_per_pair, number("seed")?);
+        let anchor = match &season["anchor"] {
+            serde_json::Value::Null => None,
+            a => Some(index_of(a).ok_or_else(|| bad("anchor"))?),
+        };
         Ok(Recorded {
             name: season["name"]
                 .as_str()
@@ -113,6 +119,7 @@ impl Recorded {
             format,
             schedule,
             max_plies: number("max_plies")?,
+            anchor,
         })
     }
 
@@ -130,6 +137,7 @@ impl Recorded {
     /// compressed form, and `pending.jsonl`), streamed.
     pub fn standings(&self, dir: &Path) -> Result<Standings> {
         let mut standings = Standings::empty(&self.names);
+        standings.anchor = self.anchor;
         for file in ["games.jsonl", "pending.jsonl"] {
             let path: PathBuf = dir.join(file);
             for_each_line(&path, |n, line| {

@@ -73,7 +73,7 @@ pub fn standings_table(s: &Standings, markdown: bool) -> Table {
             "Forfeits",
         ],
     );
-    let fit = ratings::fit(&s.vs, None);
+    let fit = ratings::fit(&s.vs, s.anchor);
     for (rank, &b) in s.ranking().iter().enumerate() {
         let tally = &s.totals[b];
         let forfeits: u64 = s.forfeits[b].values().sum();
@@ -276,12 +276,16 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
         title(h, s),
         standings_table(s, true)
     );
-    out.push_str(
+    out.push_str(&format!(
         "\nPoints: 1 per win, 1/2 per tie. Elo: one maximum-likelihood fit of every game \
-         (Bradley-Terry, draws as half points), mean 0, with the 95% interval; `>`/`<`: a bot \
-         that won/lost every game against the rated bots, with the bound its games support \
-         (docs/RATINGS.md).\n",
-    );
+             (Bradley-Terry, draws as half points), {}, with the 95% interval; `>`/`<`: a bot \
+             that won/lost every game against the rated bots, with the bound its games support \
+             (docs/RATINGS.md).\n",
+        match s.anchor {
+            Some(a) => format!("{} at 0", s.bots[a]),
+            None => "mean 0".to_string(),
+        }
+    ));
     if let Some(pair) = head_to_head(s) {
         let _ = write!(
             out,
@@ -312,7 +316,7 @@ pub fn csv(s: &Standings) -> String {
     let mut out = String::from(
         "rank,bot,games,won,lost,tie,points,win_percent,mean_goal,elo,elo_low,elo_high,forfeits\n",
     );
-    let fit = ratings::fit(&s.vs, None);
+    let fit = ratings::fit(&s.vs, s.anchor);
     for (rank, &b) in s.ranking().iter().enumerate() {
         let t = &s.totals[b];
         let r = Some(fit.ratings[b]);
@@ -368,7 +372,7 @@ struct JsonOpponent<'a> {
 
 /// The standings as JSON, for tools.
 pub fn json(h: &Header, s: &Standings) -> String {
-    let fit = ratings::fit(&s.vs, None);
+    let fit = ratings::fit(&s.vs, s.anchor);
     let bots: Vec<JsonBot> = s
         .ranking()
         .iter()

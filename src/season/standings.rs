@@ -77,6 +77,8 @@ pub struct Standings {
     pub forfeits: Vec<BTreeMap<String, u64>>,
     /// Games by length in turns.
     pub lengths: BTreeMap<u32, u64>,
+    /// The bot rated 0 (`anchor` in the config); else the mean of the rated bots is 0.
+    pub anchor: Option<usize>,
     /// Pentanomial counts per pairing `(a, b)`, `a < b`: how many
     /// colour-swapped game pairs (games `2k` and `2k + 1` of the schedule,
     /// same bots, seats swapped) gave bot `a` 0, 1/2, 1, 3/2 or 2 points.
@@ -107,6 +109,7 @@ impl Standings {
             terminations: BTreeMap::new(),
             forfeits: vec![BTreeMap::new(); n],
             lengths: BTreeMap::new(),
+            anchor: None,
             pairs: BTreeMap::new(),
             unpaired: BTreeMap::new(),
         }

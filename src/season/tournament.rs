@@ -71,6 +71,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let dir = opts.reports.join(&plan.name);
     // the journal is streamed: each game it holds is checked and tallied, not kept
     let mut standings = Standings::empty(&names);
+    standings.anchor = plan.anchor;
     let mut count = |scored: Scored| {
         check_game(&fixtures, &scored, &dir)?;
         standings.add(&scored);
