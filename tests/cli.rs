@@ -821,3 +821,22 @@ fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
             "key `season.anchor`: no bot is named `nobody`",
         ));
 }
+
+#[test]
+fn the_readme_replay_example_is_real_output() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find("Game 3 of season bidding")
+        .expect("the example");
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let tmp = TempDir::new().unwrap();
+    run(&config("bidding"), tmp.path(), &["-q", "--max-games", "4"]).success();
+    let out = ladder()
+        .args(["replay", "--game", "3"])
+        .arg(tmp.path().join("bidding"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(shown), "README:\n{shown}\nreal:\n{text}");
+}

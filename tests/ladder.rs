@@ -124,6 +124,10 @@ fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons(
             assert!(dir.join("games.jsonl").exists(), "{}", dir.display());
         }
     }
+    // the ladder's page, with a line per bot in its rating chart
+    let page = fs::read_to_string(tmp.path().join("ladder-bidding/index.html")).unwrap();
+    assert_eq!(page.matches("<polyline").count(), 6);
+    assert!(page.contains("After season 3."));
     assert_ne!(placements[0], placements[1], "divisions change");
     assert_ne!(placements[1], placements[2], "divisions change");
     // the deviations shrink as games accumulate
