@@ -11,7 +11,7 @@ use std::{fmt::Write as _, fs, path::Path};
 use crate::{
     core::error::{Error, Result},
     season::{
-        ratings::{self, Fit},
+        ratings,
         report::{self, Header},
         standings::{percent, Standings},
     },
@@ -145,7 +145,7 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
             let _ = writeln!(body, "<p>{}</p>", escape(line));
         }
     }
-    body.push_str(&los_section(s, &fit, &order));
+    body.push_str(&los_section(s));
     let _ = write!(
         body,
         "<h2>Crosstable</h2>\n<p class=\"note\">The row bot's points against the column bot, out of \
@@ -212,29 +212,11 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
 }
 
 /// The likelihood-of-superiority matrix of the rated bots.
-fn los_section(s: &Standings, fit: &Fit, order: &[usize]) -> String {
-    let rated: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|&b| fit.ratings[b].elo.is_some())
-        .collect();
-    if rated.len() < 2 {
+fn los_section(s: &Standings) -> String {
+    let Some((header, rows)) = report::los_rows(s) else {
         return String::new();
-    }
-    let mut header = vec!["LOS".to_string()];
-    header.extend(rated.iter().map(|&b| s.bots[b].clone()));
+    };
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let rows: Vec<Vec<String>> = rated
-        .iter()
-        .map(|&a| {
-            let mut row = vec![s.bots[a].clone()];
-            row.extend(rated.iter().map(|&b| match fit.los[a][b] {
-                Some(p) if a != b => format!("{:.1}%", 100.0 * p),
-                _ => "-".to_string(),
-            }));
-            row
-        })
-        .collect();
     format!(
         "<h2>Likelihood of superiority</h2>\n<p class=\"note\">The probability that the row bot is \
          stronger than the column bot, from the rating fit.</p>\n{}",

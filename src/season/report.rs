@@ -308,7 +308,72 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
         crosstable(s, true),
         terminations_table(s, true)
     );
+    if let Some(los) = los_table(s, true) {
+        let _ = write!(
+            out,
+            "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n"
+        );
+    }
     out
+}
+
+/// The likelihood of superiority between the rated bots, best first, as a
+/// header and rows of text; `None` with fewer than two rated bots.
+pub fn los_rows(s: &Standings) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let fit = ratings::fit(&s.vs, s.anchor);
+    let rated: Vec<usize> = s
+        .ranking()
+        .into_iter()
+        .filter(|&b| fit.ratings[b].elo.is_some())
+        .collect();
+    if rated.len() < 2 {
+        return None;
+    }
+    let mut header = vec!["LOS".to_string()];
+    header.extend(rated.iter().map(|&b| s.bots[b].clone()));
+    let rows = rated
+        .iter()
+        .map(|&a| {
+            let mut row = vec![s.bots[a].clone()];
+            row.extend(rated.iter().map(|&b| match fit.los[a][b] {
+                Some(p) if a != b => format!("{:.1}%", 100.0 * p),
+                _ => "-".to_string(),
+            }));
+            row
+        })
+        .collect();
+    Some((header, rows))
+}
+
+/// [`los_rows`] as a table.
+pub fn los_table(s: &Standings, markdown: bool) -> Option<Table> {
+    let (header, rows) = los_rows(s)?;
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = table(markdown, &header);
+    for row in rows {
+        t.add_row(row);
+    }
+    align_numbers(&mut t, &[0]);
+    Some(t)
+}
+
+/// `los[bot][opponent]` between the rated bots, for the JSON report.
+fn los_map(
+    s: &Standings,
+) -> std::collections::BTreeMap<&str, std::collections::BTreeMap<&str, f64>> {
+    let fit = ratings::fit(&s.vs, s.anchor);
+    let mut map = std::collections::BTreeMap::new();
+    for (a, row) in fit.los.iter().enumerate() {
+        let entries: std::collections::BTreeMap<&str, f64> = row
+            .iter()
+            .enumerate()
+            .filter_map(|(b, p)| p.map(|p| (s.bots[b].as_str(), p)))
+            .collect();
+        if !entries.is_empty() {
+            map.insert(s.bots[a].as_str(), entries);
+        }
+    }
+    map
 }
 
 /// The standings as CSV, one row per bot, best first.
@@ -420,6 +485,7 @@ pub fn json(h: &Header, s: &Standings) -> String {
         "standings": bots,
         "terminations": s.terminations,
         "head_to_head": head_to_head(s),
+        "los": los_map(s),
     });
     serde_json::to_string_pretty(&doc).expect("standings serialize") + "\n"
 }
@@ -512,6 +578,9 @@ mod tests {
         assert_eq!(v["standings"][0]["bot"], "dp");
         assert_eq!(v["standings"][0]["opponents"][0]["tie"], 1);
         assert_eq!(v["terminations"]["normal"], 2);
+        let los = v["los"]["dp"]["random"].as_f64().unwrap();
+        assert!(los > 0.5 && los < 1.0, "{los}");
+        assert!(markdown(&header(), &s).contains("## Likelihood of superiority"));
     }
 
     #[test]
