@@ -354,3 +354,24 @@ fn a_bot_over_its_cpu_time_is_ended_by_the_kernel_and_forfeits_as_a_crash() {
         "{forfeits:?}"
     );
 }
+
+#[test]
+fn a_missing_working_folder_is_ladders_problem_not_the_bots_crash() {
+    use ladder::{
+        external::process::{Child, Log, Mode, Sandbox},
+        BotError,
+    };
+    if !bwrap_runs() {
+        return;
+    }
+    let sandbox = Sandbox::new(Mode::Bwrap, Default::default(), true, Default::default()).unwrap();
+    let log = Log::open(None).unwrap();
+    let gone = Path::new("/nonexistent/ladder-folder");
+    let err = Child::spawn(&["true".to_string()], Some(gone), &sandbox, &log, false)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&err, BotError::Harness(why) if why.contains("working folder")),
+        "{err}"
+    );
+}

@@ -151,6 +151,16 @@ impl Child {
                 error: "the command is empty".to_string(),
             })
         })?;
+        // a sandbox binds the folder inside the new process, where a missing
+        // one would look like the bot's crash: name it as ladder's problem here
+        if let Some(d) = dir.filter(|d| sandbox.bwrap.is_some() && !d.is_dir()) {
+            return Err(BotError::Harness(why_not_started(
+                program,
+                Some(d),
+                &argv.join(" "),
+                &io::Error::from(io::ErrorKind::NotFound),
+            )));
+        }
         let mut cmd = sandbox.command(argv, dir);
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
