@@ -7,7 +7,10 @@ use std::{fmt::Write as _, fs, path::Path};
 
 use crate::{
     core::error::{Error, Result},
-    ladder::{state::State, table::order},
+    ladder::{
+        state::State,
+        table::{order, rows, HEADER},
+    },
     season::html::{escape, page, table},
 };
 
@@ -25,37 +28,7 @@ pub fn ladder_page(state: &State) -> String {
         escape(&title),
         state.seasons.len()
     );
-    let rows: Vec<Vec<String>> = order(state)
-        .into_iter()
-        .enumerate()
-        .map(|(rank, (name, b))| {
-            vec![
-                if b.active {
-                    (rank + 1).to_string()
-                } else {
-                    "-".into()
-                },
-                if b.active {
-                    b.division.to_string()
-                } else {
-                    "-".into()
-                },
-                name.clone(),
-                format!("{:.0} ± {:.0}", b.rating, 2.0 * b.deviation),
-                b.games.to_string(),
-                b.won.to_string(),
-                b.lost.to_string(),
-                b.tie.to_string(),
-                b.movement.word().to_string(),
-            ]
-        })
-        .collect();
-    body.push_str(&table(
-        &[
-            "Rank", "Division", "Bot", "Rating", "Games", "Won", "Lost", "Tie", "Move",
-        ],
-        &rows,
-    ));
+    body.push_str(&table(&HEADER, &rows(state)));
     body.push_str(
         "<p class=\"note\">Rating: Glicko-2, carried from season to season; ± twice the deviation.</p>\n",
     );

@@ -21,35 +21,39 @@ pub fn order(state: &State) -> Vec<(&String, &BotState)> {
     bots
 }
 
+/// The columns of the ladder table.
+pub const HEADER: [&str; 9] = [
+    "Rank", "Division", "Bot", "Rating", "Games", "Won", "Lost", "Tie", "Move",
+];
+
+/// The ladder table's rows as text, in ladder order: for the terminal and HTML.
+pub fn rows(state: &State) -> Vec<Vec<String>> {
+    order(state)
+        .into_iter()
+        .enumerate()
+        .map(|(rank, (name, b))| {
+            let if_active = |x: String| if b.active { x } else { "-".to_string() };
+            vec![
+                if_active((rank + 1).to_string()),
+                if_active(b.division.to_string()),
+                name.clone(),
+                format!("{:.0} ± {:.0}", b.rating, 2.0 * b.deviation),
+                b.games.to_string(),
+                b.won.to_string(),
+                b.lost.to_string(),
+                b.tie.to_string(),
+                b.movement.word().to_string(),
+            ]
+        })
+        .collect()
+}
+
 /// The ladder now: rank, division, Glicko-2 rating with twice its deviation
 /// (about a 95% interval), record, and the last season's movement.
 pub fn standings(state: &State, markdown: bool) -> String {
-    let mut t = table(
-        markdown,
-        &[
-            "Rank", "Division", "Bot", "Rating", "Games", "Won", "Lost", "Tie", "Move",
-        ],
-    );
-    for (rank, (name, b)) in order(state).into_iter().enumerate() {
-        t.add_row(vec![
-            if b.active {
-                (rank + 1).to_string()
-            } else {
-                "-".to_string()
-            },
-            if b.active {
-                b.division.to_string()
-            } else {
-                "-".to_string()
-            },
-            name.clone(),
-            format!("{:.0} ± {:.0}", b.rating, 2.0 * b.deviation),
-            b.games.to_string(),
-            b.won.to_string(),
-            b.lost.to_string(),
-            b.tie.to_string(),
-            b.movement.word().to_string(),
-        ]);
+    let mut t = table(markdown, &HEADER);
+    for row in rows(state) {
+        t.add_row(row);
     }
     align_numbers(&mut t, &[2, 8]);
     let seasons = state.seasons.len();

@@ -11,9 +11,8 @@ use std::{fmt::Write as _, fs, path::Path};
 use crate::{
     core::error::{Error, Result},
     season::{
-        ratings,
         report::{self, Header},
-        standings::{percent, Standings},
+        standings::Standings,
     },
 };
 
@@ -87,7 +86,6 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 
 /// The season's `index.html`.
 pub fn season_page(h: &Header, s: &Standings) -> String {
-    let fit = ratings::fit(&s.vs, s.anchor);
     let order = s.ranking();
     let title = format!("Season {}: {}", h.season, h.game);
     let mut body = format!(
@@ -98,41 +96,9 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
         s.games(),
         h.scheduled
     );
-    let rows: Vec<Vec<String>> = order
-        .iter()
-        .enumerate()
-        .map(|(rank, &b)| {
-            let t = &s.totals[b];
-            vec![
-                (rank + 1).to_string(),
-                s.bots[b].clone(),
-                t.games.to_string(),
-                t.won.to_string(),
-                t.lost.to_string(),
-                t.tie.to_string(),
-                format!("{}", t.points()),
-                format!("{:.1}%", t.win_percent()),
-                format!("{:.2}", t.mean_goal()),
-                fit.ratings[b].text(),
-                s.forfeits[b].values().sum::<u64>().to_string(),
-            ]
-        })
-        .collect();
     body.push_str(&table(
-        &[
-            "Rank",
-            "Bot",
-            "Games",
-            "Won",
-            "Lost",
-            "Tie",
-            "Points",
-            "Win %",
-            "Mean goal",
-            "Elo (95%)",
-            "Forfeits",
-        ],
-        &rows,
+        &report::STANDINGS_HEADER,
+        &report::standings_rows(s),
     ));
     body.push_str(
         "<p class=\"note\">Elo: one maximum-likelihood fit of every game (Bradley-Terry, draws as \
@@ -153,19 +119,10 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
         heatmap_svg(s)
     );
     body.push_str("<h2>Terminations</h2>\n");
-    let total = s.games();
-    let rows: Vec<Vec<String>> = s
-        .terminations
-        .iter()
-        .map(|(kind, &n)| {
-            vec![
-                kind.clone(),
-                n.to_string(),
-                format!("{:.1}%", percent(n, total)),
-            ]
-        })
-        .collect();
-    body.push_str(&table(&["Termination", "Games", "Share"], &rows));
+    body.push_str(&table(
+        &report::TERMINATIONS_HEADER,
+        &report::terminations_rows(s),
+    ));
     let _ = write!(
         body,
         "<h2>Game lengths</h2>\n<p class=\"note\">Games by the number of turns they lasted.</p>\n{}\n",
@@ -173,34 +130,9 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
     );
     for &b in &order {
         let _ = writeln!(body, "<h2>{}</h2>", escape(&s.bots[b]));
-        let rows: Vec<Vec<String>> = order
-            .iter()
-            .filter(|&&o| o != b && s.vs[b][o].games > 0)
-            .enumerate()
-            .map(|(n, &o)| {
-                let v = &s.vs[b][o];
-                vec![
-                    (n + 1).to_string(),
-                    s.bots[o].clone(),
-                    v.games.to_string(),
-                    v.won.to_string(),
-                    v.lost.to_string(),
-                    v.tie.to_string(),
-                    format!("{:.1}%", v.win_percent()),
-                ]
-            })
-            .collect();
         body.push_str(&table(
-            &[
-                "S.No",
-                "Opponent",
-                "Games Played",
-                "Won",
-                "Lost",
-                "Tie",
-                "Win %",
-            ],
-            &rows,
+            &report::OPPONENTS_HEADER,
+            &report::opponents_rows(s, b),
         ));
         let _ = writeln!(
             body,

@@ -55,77 +55,102 @@ fn points(t: &Tally) -> String {
     format!("{}", t.points())
 }
 
+/// The columns of the standings table.
+pub const STANDINGS_HEADER: [&str; 11] = [
+    "Rank",
+    "Bot",
+    "Games",
+    "Won",
+    "Lost",
+    "Tie",
+    "Points",
+    "Win %",
+    "Mean goal",
+    "Elo (95%)",
+    "Forfeits",
+];
+
+/// The standings as rows of text, one per bot, best first: for the
+/// terminal, Markdown and HTML.
+pub fn standings_rows(s: &Standings) -> Vec<Vec<String>> {
+    let fit = ratings::fit(&s.vs, s.anchor);
+    s.ranking()
+        .iter()
+        .enumerate()
+        .map(|(rank, &b)| {
+            let tally = &s.totals[b];
+            vec![
+                (rank + 1).to_string(),
+                s.bots[b].clone(),
+                tally.games.to_string(),
+                tally.won.to_string(),
+                tally.lost.to_string(),
+                tally.tie.to_string(),
+                points(tally),
+                format!("{:.1}%", tally.win_percent()),
+                format!("{:.2}", tally.mean_goal()),
+                fit.ratings[b].text(),
+                s.forfeits[b].values().sum::<u64>().to_string(),
+            ]
+        })
+        .collect()
+}
+
 /// The standings table: one row per bot, best first.
 pub fn standings_table(s: &Standings, markdown: bool) -> Table {
-    let mut t = table(
-        markdown,
-        &[
-            "Rank",
-            "Bot",
-            "Games",
-            "Won",
-            "Lost",
-            "Tie",
-            "Points",
-            "Win %",
-            "Mean goal",
-            "Elo (95%)",
-            "Forfeits",
-        ],
-    );
-    let fit = ratings::fit(&s.vs, s.anchor);
-    for (rank, &b) in s.ranking().iter().enumerate() {
-        let tally = &s.totals[b];
-        let forfeits: u64 = s.forfeits[b].values().sum();
-        t.add_row(vec![
-            (rank + 1).to_string(),
-            s.bots[b].clone(),
-            tally.games.to_string(),
-            tally.won.to_string(),
-            tally.lost.to_string(),
-            tally.tie.to_string(),
-            points(tally),
-            format!("{:.1}%", tally.win_percent()),
-            format!("{:.2}", tally.mean_goal()),
-            fit.ratings[b].text(),
-            forfeits.to_string(),
-        ]);
-    }
-    align_numbers(&mut t, &[1]);
-    t
+    rows_table(markdown, &STANDINGS_HEADER, standings_rows(s), &[1])
+}
+
+/// The columns of the 2016 report's Table 4.1.
+pub const OPPONENTS_HEADER: [&str; 7] = [
+    "S.No",
+    "Opponent",
+    "Games Played",
+    "Won",
+    "Lost",
+    "Tie",
+    "Win %",
+];
+
+/// The 2016 report's Table 4.1 for bot `b` as rows of text: its results
+/// against each opponent, best opponent first.
+pub fn opponents_rows(s: &Standings, b: usize) -> Vec<Vec<String>> {
+    s.ranking()
+        .into_iter()
+        .filter(|&o| o != b && s.vs[b][o].games > 0)
+        .enumerate()
+        .map(|(n, o)| {
+            let v = &s.vs[b][o];
+            vec![
+                (n + 1).to_string(),
+                s.bots[o].clone(),
+                v.games.to_string(),
+                v.won.to_string(),
+                v.lost.to_string(),
+                v.tie.to_string(),
+                format!("{:.1}%", v.win_percent()),
+            ]
+        })
+        .collect()
 }
 
 /// The 2016 report's Table 4.1 for bot `b`: its results against each opponent.
 pub fn opponents_table(s: &Standings, b: usize, markdown: bool) -> Table {
-    let mut t = table(
-        markdown,
-        &[
-            "S.No",
-            "Opponent",
-            "Games Played",
-            "Won",
-            "Lost",
-            "Tie",
-            "Win %",
-        ],
-    );
-    let opponents = s
-        .ranking()
-        .into_iter()
-        .filter(|&o| o != b && s.vs[b][o].games > 0);
-    for (n, o) in opponents.enumerate() {
-        let v = &s.vs[b][o];
-        t.add_row(vec![
-            (n + 1).to_string(),
-            s.bots[o].clone(),
-            v.games.to_string(),
-            v.won.to_string(),
-            v.lost.to_string(),
-            v.tie.to_string(),
-            format!("{:.1}%", v.win_percent()),
-        ]);
+    rows_table(markdown, &OPPONENTS_HEADER, opponents_rows(s, b), &[1])
+}
+
+/// A table of `rows` under `header`, numbers right-aligned but in `text_columns`.
+fn rows_table(
+    markdown: bool,
+    header: &[&str],
+    rows: Vec<Vec<String>>,
+    text_columns: &[usize],
+) -> Table {
+    let mut t = table(markdown, header);
+    for row in rows {
+        t.add_row(row);
     }
-    align_numbers(&mut t, &[1]);
+    align_numbers(&mut t, text_columns);
     t
 }
 
@@ -151,19 +176,27 @@ pub fn crosstable(s: &Standings, markdown: bool) -> Table {
     t
 }
 
+/// The columns of the terminations table.
+pub const TERMINATIONS_HEADER: [&str; 3] = ["Termination", "Games", "Share"];
+
+/// Games per way of ending, as rows of text.
+pub fn terminations_rows(s: &Standings) -> Vec<Vec<String>> {
+    let total = s.games();
+    s.terminations
+        .iter()
+        .map(|(kind, &n)| {
+            vec![
+                kind.clone(),
+                n.to_string(),
+                format!("{:.1}%", percent(n, total)),
+            ]
+        })
+        .collect()
+}
+
 /// Games per way of ending.
 pub fn terminations_table(s: &Standings, markdown: bool) -> Table {
-    let mut t = table(markdown, &["Termination", "Games", "Share"]);
-    let total = s.games();
-    for (kind, &n) in &s.terminations {
-        t.add_row(vec![
-            kind.clone(),
-            n.to_string(),
-            format!("{:.1}%", percent(n, total)),
-        ]);
-    }
-    align_numbers(&mut t, &[0]);
-    t
+    rows_table(markdown, &TERMINATIONS_HEADER, terminations_rows(s), &[0])
 }
 
 /// What a two-bot season says about the pair: the first bot's Elo against
@@ -349,12 +382,7 @@ pub fn los_rows(s: &Standings) -> Option<(Vec<String>, Vec<Vec<String>>)> {
 pub fn los_table(s: &Standings, markdown: bool) -> Option<Table> {
     let (header, rows) = los_rows(s)?;
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = table(markdown, &header);
-    for row in rows {
-        t.add_row(row);
-    }
-    align_numbers(&mut t, &[0]);
-    Some(t)
+    Some(rows_table(markdown, &header, rows, &[0]))
 }
 
 /// `los[bot][opponent]` between the rated bots, for the JSON report.
