@@ -270,6 +270,37 @@ pub fn simple<G: Game, B: Bot<G> + Default + 'static>(
     Ok(Arc::new(|| Box::new(B::default())))
 }
 
+/// A bot's parameters read into `P` (a serde struct with defaults and
+/// `deny_unknown_fields`); the error names the offending key where it can.
+pub fn bot_params<P: serde::de::DeserializeOwned>(
+    name: &str,
+    params: &toml::Table,
+) -> Result<P, Invalid> {
+    toml::Value::Table(params.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            let message = format!("bot `{name}`: {}", e.message().trim());
+            match params.keys().find(|k| message.contains(&format!("`{k}`"))) {
+                Some(key) => Invalid::of(key, message),
+                None => Invalid::new(message),
+            }
+        })
+}
+
+/// A factory for a bot made from its parameters `P` by `make`.
+pub fn with_params<G: Game, P, B>(
+    name: &str,
+    params: &toml::Table,
+    make: fn(&P) -> B,
+) -> Result<BotFactory<G>, Invalid>
+where
+    P: serde::de::DeserializeOwned + Send + Sync + 'static,
+    B: Bot<G> + 'static,
+{
+    let p: P = bot_params(name, params)?;
+    Ok(Arc::new(move || Box::new(make(&p))))
+}
+
 /// Refuses parameters for a bot that takes none.
 pub fn no_params(name: &str, params: &toml::Table) -> Result<(), Invalid> {
     match params.keys().next() {

@@ -1,9 +1,20 @@
-//! Coordination bots beyond `random`.
+//! Coordination bots beyond `random`: a fixed convention, a copier, and the
+//! design card's coordination player, `coordinator`.
+//!
+//! Why `coordinator` randomises: two deterministic copiers that start on
+//! different sides swap sides every round and never meet. After a miss,
+//! `coordinator` moves to the other player's last side with probability 1/2,
+//! so each round after a miss meets with probability at least 1/2 against
+//! itself, a copier or any fixed convention, and a pair locks in within a
+//! few rounds (two rounds on average).
+
+use rand::{Rng as _, SeedableRng};
+use serde::Deserialize;
 
 use super::{Coordination, Side};
 use crate::{
-    core::bot::{simple, BotError, Builtin},
-    Bot, BySeat, Seat, TimeLeft,
+    core::bot::{simple, with_params, BotError, Builtin},
+    Bot, BySeat, Rng, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Coordination>] = &[
@@ -14,10 +25,35 @@ pub const BOTS: &[Builtin<Coordination>] = &[
     },
     Builtin {
         name: "copycat",
-        about: "plays left first, then whatever the other player chose last round",
-        make: simple::<Coordination, Copycat>,
+        about: "plays `start` (left) first, then whatever the other player chose last round",
+        make: |name, params| with_params(name, params, Copycat::new),
+    },
+    Builtin {
+        name: "coordinator",
+        about: "starts on `start` (left); after a miss takes the other's last side with probability 1/2",
+        make: |name, params| with_params(name, params, Coordinator::new),
     },
 ];
+
+/// The parameters of `copycat` and `coordinator`: the side of the first round.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartParams {
+    /// `left` (the default) or `right`.
+    #[serde(deserialize_with = "side")]
+    pub start: Side,
+}
+
+impl Default for StartParams {
+    fn default() -> Self {
+        StartParams { start: Side::Left }
+    }
+}
+
+fn side<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
 
 /// Always plays `left`.
 #[derive(Default)]
@@ -29,29 +65,91 @@ impl Bot<Coordination> for Left {
     }
 }
 
-/// Plays `left`, then repeats the other player's last choice.
-#[derive(Default)]
+/// Plays its start side, then repeats the other player's last choice.
 pub struct Copycat {
+    start: Side,
     seat: Option<Seat>,
     last: Option<Side>,
 }
 
+impl Copycat {
+    pub fn new(p: &StartParams) -> Self {
+        Copycat {
+            start: p.start,
+            seat: None,
+            last: None,
+        }
+    }
+}
+
+impl Default for Copycat {
+    fn default() -> Self {
+        Copycat::new(&StartParams::default())
+    }
+}
+
 impl Bot<Coordination> for Copycat {
     fn new_game(&mut self, _: &Coordination, seat: Seat, _: u64) -> Result<(), BotError> {
-        *self = Copycat {
-            seat: Some(seat),
-            last: None,
-        };
+        self.seat = Some(seat);
+        self.last = None;
         Ok(())
     }
 
     fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
-        Ok(self.last.unwrap_or(Side::Left))
+        Ok(self.last.unwrap_or(self.start))
     }
 
     fn observe(&mut self, _: &Coordination, moves: &BySeat<Option<Side>>) -> Result<(), BotError> {
         if let Some(seat) = self.seat {
             self.last = moves[seat.other()];
+        }
+        Ok(())
+    }
+}
+
+/// Starts on its start side, keeps its side after a match, and after a miss
+/// takes the other player's last side with probability 1/2.
+pub struct Coordinator {
+    start: Side,
+    seat: Seat,
+    mine: Side,
+    rng: Rng,
+}
+
+impl Coordinator {
+    pub fn new(p: &StartParams) -> Self {
+        Coordinator {
+            start: p.start,
+            seat: Seat::First,
+            mine: p.start,
+            rng: Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl Default for Coordinator {
+    fn default() -> Self {
+        Coordinator::new(&StartParams::default())
+    }
+}
+
+impl Bot<Coordination> for Coordinator {
+    fn new_game(&mut self, _: &Coordination, seat: Seat, seed: u64) -> Result<(), BotError> {
+        self.seat = seat;
+        self.mine = self.start;
+        self.rng = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
+        Ok(self.mine)
+    }
+
+    fn observe(&mut self, _: &Coordination, moves: &BySeat<Option<Side>>) -> Result<(), BotError> {
+        if let Some(theirs) = moves[self.seat.other()] {
+            if theirs != self.mine && self.rng.random_bool(0.5) {
+                self.mine = theirs;
+            }
         }
         Ok(())
     }
@@ -90,10 +188,70 @@ mod tests {
         );
         // copycat misses at most the first round against a fixed convention
         assert_eq!(mean_goal(&mut Left, &mut Copycat::default(), 3), 100.0);
+        let right = StartParams { start: Side::Right };
+        assert_eq!(
+            mean_goal(&mut Copycat::default(), &mut Copycat::new(&right), 50),
+            0.0,
+            "two copycats that start apart swap sides forever"
+        );
         let vs_random = mean_goal(&mut Copycat::default(), &mut RandomBot::new(), 400);
         assert!(
             (vs_random - 50.0).abs() < 3.0,
             "random matches half the time: {vs_random}"
         );
+    }
+
+    #[test]
+    fn coordinators_lock_in_where_copycats_cannot() {
+        let right = StartParams { start: Side::Right };
+        let pairs: Vec<(&str, Box<dyn Bot<Coordination>>, Box<dyn Bot<Coordination>>)> = vec![
+            (
+                "itself",
+                Box::new(Coordinator::default()),
+                Box::new(Coordinator::default()),
+            ),
+            (
+                "itself, started apart",
+                Box::new(Coordinator::default()),
+                Box::new(Coordinator::new(&right)),
+            ),
+            (
+                "copycat started apart",
+                Box::new(Coordinator::default()),
+                Box::new(Copycat::new(&right)),
+            ),
+            (
+                "a fixed convention",
+                Box::new(Coordinator::new(&right)),
+                Box::new(Left),
+            ),
+        ];
+        // Started apart, each round after a miss meets with probability 1/2:
+        // two misses on average, 10 of 100 points lost in a 20-round game.
+        for (what, mut a, mut b) in pairs {
+            let mean = mean_goal(a.as_mut(), b.as_mut(), 500);
+            if what == "itself" {
+                assert_eq!(mean, 100.0, "two coordinators start together");
+            } else {
+                assert!((88.0..=92.0).contains(&mean), "with {what}: {mean} of 100");
+            }
+        }
+    }
+
+    #[test]
+    fn start_parameter_is_checked() {
+        let table = |text: &str| text.parse::<toml::Table>().unwrap();
+        let bot = |params: &str| {
+            super::BOTS
+                .iter()
+                .find(|b| b.name == "coordinator")
+                .map(|b| (b.make)("coordinator", &table(params)))
+                .unwrap()
+        };
+        assert!(bot("start = \"right\"").is_ok());
+        let err = bot("start = \"up\"").err().unwrap();
+        assert!(err.message.contains("`left` or `right`"), "{err}");
+        let err = bot("speed = 3").err().unwrap();
+        assert_eq!(err.key.as_deref(), Some("speed"), "{err}");
     }
 }
