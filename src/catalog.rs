@@ -116,10 +116,8 @@ impl GameKind {
     pub fn solve(self) -> Option<Command> {
         match self {
             GameKind::Bidding => Some(bidding::solve::command),
-            GameKind::Armies
-            | GameKind::Troops
-            | GameKind::Coordination
-            | GameKind::Breakthrough => None,
+            GameKind::Troops => Some(troops::solve::command),
+            GameKind::Armies | GameKind::Coordination | GameKind::Breakthrough => None,
         }
     }
 
@@ -154,17 +152,21 @@ pub fn unknown_game(name: &str) -> String {
     format!("unknown game `{name}`; known: {}", known.join(", "))
 }
 
-/// "only the bidding game has a solver", from the entries.
+/// "only the bidding and troops games have solvers", from the entries.
 pub fn no_solver(name: &str) -> String {
     let with: Vec<&str> = GameKind::ALL
         .into_iter()
         .filter(|k| k.solve().is_some())
         .map(GameKind::name)
         .collect();
-    format!(
-        "{name} has no solver: only the {} game has a solver",
-        with.join(" and ")
-    )
+    match with.as_slice() {
+        [one] => format!("{name} has no solver: only the {one} game has one"),
+        [init @ .., last] => format!(
+            "{name} has no solver: only the {} and {last} games have solvers",
+            init.join(", ")
+        ),
+        [] => format!("{name} has no solver: no game has one"),
+    }
 }
 
 /// The protocol names a game speaks beyond the line protocol.
@@ -204,6 +206,6 @@ mod tests {
     fn protocols_belong_to_their_games() {
         assert_eq!(GameKind::speaking("hackerrank"), [GameKind::Bidding]);
         assert_eq!(GameKind::speaking("line").len(), 5);
-        assert!(no_solver("troops").contains("only the bidding game has a solver"));
+        assert!(no_solver("coordination").contains("games have solvers"));
     }
 }

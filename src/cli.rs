@@ -114,7 +114,7 @@ pub enum Command {
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
-    /// Solve a game exactly and print the solution (only `bidding` has a solver).
+    /// Solve a game exactly and print the solution (`ladder list games` shows which games have one).
     ///
     /// The options after the game's name are the game's own: `ladder solve bidding --help`
     /// lists them. Bidding: `--position P --money1 A --money2 B --advantage 1|2 --money M --json`.

@@ -509,8 +509,12 @@ impl GameVisitor for Describe {
                 } else {
                     params.join(", ")
                 };
+                let solver = match self.kind.solve() {
+                    Some(_) => format!("{:<13} solver: ladder solve {name} --help\n", ""),
+                    None => String::new(),
+                };
                 format!(
-                    "{:<13} {}\n{:<13} parameters: {params}\n",
+                    "{:<13} {}\n{:<13} parameters: {params}\n{solver}",
                     name,
                     self.kind.about(),
                     ""

@@ -338,11 +338,11 @@ fn solve_prints_the_start_and_any_state() {
     assert_eq!(v["secure_bids"][0], "1");
     Command::cargo_bin("ladder")
         .unwrap()
-        .args(["solve", "troops"])
+        .args(["solve", "coordination"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "only the bidding game has a solver",
+            "coordination has no solver: only the bidding",
         ));
 }
 

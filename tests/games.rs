@@ -247,3 +247,53 @@ fn breakthrough_random_moves_are_uniform() {
         assert!((115..=285).contains(&c), "{m} drawn {c} times of {draws}");
     }
 }
+
+#[test]
+fn troops_solver_prints_an_unexploitable_mix() {
+    let out = assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "troops", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["splits"], 66);
+    assert_eq!(v["value_points"], 3.0);
+    assert!(v["exploitability"].as_f64().unwrap() < 1e-9);
+    let mix = v["mix"].as_array().unwrap();
+    let total: f64 = mix.iter().map(|e| e["probability"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    for e in mix {
+        let split: Vec<u32> = e["split"]
+            .as_str()
+            .unwrap()
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(split.iter().sum::<u32>(), 10, "{e}");
+    }
+    let text = assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "troops", "--troops", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.starts_with("troops 4: 15 splits; value per round 3.000 points of 6"),
+        "{text}"
+    );
+    assert_eq!(
+        assert_cmd::Command::cargo_bin("ladder")
+            .unwrap()
+            .args(["solve", "troops", "--troops", "21"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -6,8 +6,11 @@
 pub mod armies;
 pub mod bidding;
 pub mod breakthrough;
+pub mod cache;
 pub mod coordination;
+pub mod solve_args;
 pub mod troops;
+pub mod zero_sum;
 
 pub use armies::Armies;
 pub use bidding::Bidding;

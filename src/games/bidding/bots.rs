@@ -41,6 +41,7 @@ use crate::{
         bot::{BotError, BotFactory, Builtin, Crash},
         error::Invalid,
     },
+    games::cache::Cache,
     Bot, BySeat, Rng, Seat, TimeLeft,
 };
 
@@ -185,8 +186,10 @@ impl DpTable {
 
     /// The table for `params`, built once per process and shared across threads.
     pub fn shared(params: &BiddingParams) -> Arc<DpTable> {
-        static TABLES: solver::Shared<DpTable> = solver::Shared::new();
-        TABLES.get(params, || DpTable::build(params.money, params.length))
+        static TABLES: Cache<(u32, u32), DpTable> = Cache::new();
+        TABLES.get((params.money, params.length), || {
+            DpTable::build(params.money, params.length)
+        })
     }
 
     /// The DP bidder's bid: the smallest bid with the highest expected value,

@@ -16,6 +16,7 @@ use crate::{
         error::Error,
         seat::{BySeat, Seat},
     },
+    games::solve_args::{self, Parsed},
     Game,
 };
 
@@ -48,11 +49,9 @@ struct SolveArgs {
 
 /// `ladder solve bidding ARGS...`: the text to print, or why not.
 pub fn command(args: &[String]) -> Result<String, Error> {
-    let words = std::iter::once("ladder solve bidding".to_string()).chain(args.iter().cloned());
-    let a = match SolveArgs::try_parse_from(words) {
-        Ok(a) => a,
-        Err(e) if !e.use_stderr() => return Ok(e.to_string()), // --help
-        Err(e) => return Err(Error::Usage(e.to_string().trim_end().to_string())),
+    let a: SolveArgs = match solve_args::parse("ladder solve bidding", args)? {
+        Parsed::Args(a) => a,
+        Parsed::Help(text) => return Ok(text),
     };
     let params = BiddingParams {
         money: a.money,

@@ -20,10 +20,13 @@
 //! would be reported by [`Solution::is_determined`] (and `ladder solve`);
 //! the `optimal` bot then refuses to play it rather than play unsafe bids.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use super::{Bidding, BiddingParams};
-use crate::core::seat::{BySeat, Seat};
+use crate::{
+    core::seat::{BySeat, Seat},
+    games::cache::Cache,
+};
 
 /// Who wins a state with best play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -367,50 +370,11 @@ impl Solution {
     }
 }
 
-/// Tables computed once per process for each money setting and shared by
-/// every game and thread (the solution here, the DP bidder's table in `bots.rs`).
-pub struct Shared<T> {
-    tables: OnceLock<Mutex<Tables<T>>>,
-}
-
-/// The tables built so far, by money per player and the line's length.
-type Tables<T> = Vec<((u32, u32), Arc<T>)>;
-
-impl<T> Shared<T> {
-    pub const fn new() -> Self {
-        Shared {
-            tables: OnceLock::new(),
-        }
-    }
-
-    /// The table for `params`, built by `build` the first time it is asked for.
-    pub fn get(&self, params: &BiddingParams, build: impl FnOnce() -> T) -> Arc<T> {
-        let key = (params.money, params.length);
-        let mut tables = self
-            .tables
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
-            return Arc::clone(t);
-        }
-        let t = Arc::new(build());
-        tables.push((key, Arc::clone(&t)));
-        t
-    }
-}
-
-impl<T> Default for Shared<T> {
-    fn default() -> Self {
-        Shared::new()
-    }
-}
-
 /// The solution for a game's parameters, solved once per process and shared
 /// across threads.
 pub fn shared(params: &BiddingParams) -> Arc<Solution> {
-    static SOLUTIONS: Shared<Solution> = Shared::new();
-    SOLUTIONS.get(params, || {
+    static SOLUTIONS: Cache<(u32, u32), Solution> = Cache::new();
+    SOLUTIONS.get((params.money, params.length), || {
         Solution::solve(BySeat::new(params.money, params.money), params.length)
     })
 }

@@ -204,7 +204,8 @@ mod tests {
     #[test]
     fn coordinators_lock_in_where_copycats_cannot() {
         let right = StartParams { start: Side::Right };
-        let pairs: Vec<(&str, Box<dyn Bot<Coordination>>, Box<dyn Bot<Coordination>>)> = vec![
+        type Player = Box<dyn Bot<Coordination>>;
+        let pairs: Vec<(&str, Player, Player)> = vec![
             (
                 "itself",
                 Box::new(Coordinator::default()),
