@@ -116,8 +116,9 @@ impl GameKind {
     pub fn solve(self) -> Option<Command> {
         match self {
             GameKind::Bidding => Some(bidding::solve::command),
+            GameKind::Armies => Some(armies::solve::command),
             GameKind::Troops => Some(troops::solve::command),
-            GameKind::Armies | GameKind::Coordination | GameKind::Breakthrough => None,
+            GameKind::Coordination | GameKind::Breakthrough => None,
         }
     }
 

@@ -297,3 +297,47 @@ fn troops_solver_prints_an_unexploitable_mix() {
         Some(2)
     );
 }
+
+#[test]
+fn armies_solver_prints_the_value_and_a_state_mix() {
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("ladder")
+            .unwrap()
+            .arg("solve")
+            .arg("armies")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, json, _) = run(&["--json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["value"], 0.0, "symmetric game");
+    let mix = v["state"]["mix"].as_array().unwrap();
+    let total: f64 = mix.iter().map(|e| e["probability"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert!(mix.len() > 1, "the first round is mixed: {json}");
+    // the last round with more armies wins it outright
+    let (_, json, _) = run(&[
+        "--round",
+        "10",
+        "--armies1",
+        "5",
+        "--armies2",
+        "3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["state"]["value"], 2.0);
+    let (code, text, _) = run(&["--commit", "add"]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("weakly dominant"), "{text}");
+    let (code, _, err) = run(&["--armies", "500"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("states to solve"), "{err}");
+}

@@ -45,8 +45,9 @@ pub fn solve(a: &[Vec<f64>]) -> Solution {
     }
 }
 
-/// The row player's guaranteed value and a mix that guarantees it.
-fn maximin(a: &[Vec<f64>]) -> (f64, Vec<f64>) {
+/// The row player's guaranteed value and a mix that guarantees it (half
+/// of [`solve`], for callers that need only the row player's side).
+pub fn maximin(a: &[Vec<f64>]) -> (f64, Vec<f64>) {
     let (rows, columns) = (a.len(), a[0].len());
     // Shift payoffs to be positive, so the value variable stays in a small
     // positive range; subtract the shift afterwards.

@@ -34,13 +34,23 @@ use crate::{
 };
 
 /// What happens to committed armies.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Commit {
     /// Committed armies are subtracted (the original GDL game).
     Spend,
     /// Committed armies are added (the seed text read literally).
     Add,
+}
+
+impl Commit {
+    /// The name configs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Commit::Spend => "spend",
+            Commit::Add => "add",
+        }
+    }
 }
 
 /// The parameters of an armies game.
