@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn equilibrium_is_never_behind_the_baselines() {
-        let opponents: [(&str, fn() -> Box<dyn Bot<Armies>>); 4] = [
+        let opponents: [(&str, Make); 4] = [
             ("random", || Box::new(RandomBot::new())),
             ("even", || Box::new(Even)),
             ("all-in", || Box::new(AllIn)),
