@@ -157,11 +157,9 @@ mod tests {
     }
 
     /// The equilibrium bot's mean margin over `games` against `make()`, in both seats.
-    fn mean_margin(
-        params: &ArmiesParams,
-        make: fn() -> Box<dyn Bot<Armies>>,
-        games: u64,
-    ) -> (f64, f64) {
+    type Make = fn() -> Box<dyn Bot<Armies>>;
+
+    fn mean_margin(params: &ArmiesParams, make: Make, games: u64) -> (f64, f64) {
         let start = Armies::new(params).unwrap();
         let margins: Vec<f64> = (0..games)
             .map(|g| {
