@@ -156,9 +156,9 @@ mod tests {
         assert!(won >= 300, "even won only {won} of 400");
     }
 
-    /// The equilibrium bot's mean margin over `games` against `make()`, in both seats.
     type Make = fn() -> Box<dyn Bot<Armies>>;
 
+    /// The equilibrium bot's mean margin over `games` against `make()`, in both seats.
     fn mean_margin(params: &ArmiesParams, make: Make, games: u64) -> (f64, f64) {
         let start = Armies::new(params).unwrap();
         let margins: Vec<f64> = (0..games)
