@@ -195,8 +195,11 @@ fn coordination_random_playouts() {
 
 #[test]
 fn breakthrough_random_playouts() {
-    let ends =
-        playouts::<Breakthrough>(&BreakthroughParams {}, 3000, 300, |before, moves, after| {
+    let ends = playouts::<Breakthrough>(
+        &BreakthroughParams::default(),
+        3000,
+        300,
+        |before, moves, after| {
             let (w, b) = (after.pieces.first, after.pieces.second);
             assert_eq!(w & b, 0, "no two pieces share a cell");
             let mover = before.to_move;
@@ -213,7 +216,8 @@ fn breakthrough_random_playouts() {
                 moves[mover.other()].is_none(),
                 "only the side to move moves"
             );
-        });
+        },
+    );
     let white_wins = ends
         .iter()
         .filter(|g| g.outcome().unwrap().first == 100)
@@ -228,7 +232,7 @@ fn breakthrough_random_playouts() {
 fn breakthrough_random_moves_are_uniform() {
     // a middle-game position reached by random play
     let mut rng = Rng::seed_from_u64(5);
-    let mut game = Breakthrough::new(&BreakthroughParams {}).unwrap();
+    let mut game = Breakthrough::new(&BreakthroughParams::default()).unwrap();
     for _ in 0..12 {
         let seat = game.to_move;
         let m = game.random_move(seat, &mut rng);

@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn greedy_beats_random_clearly() {
-        let params = BreakthroughParams {};
+        let params = BreakthroughParams::default();
         let mut wins = 0;
         for game in 0..200u64 {
             let (mut greedy, mut random) = (Greedy::default(), RandomBot::new());

@@ -1,9 +1,9 @@
 //! Breakthrough on an 8x8 board (the standard rules, as the General Game
-//! Playing game and its short rule text give them).
+//! Playing game and its short rule text give them), or a smaller one.
 //!
 //! Rules:
-//! - White starts on rows 1 and 2, black on rows 7 and 8: sixteen pieces each.
-//!   White moves first; the players alternate.
+//! - White starts on the first two rows, black on the last two: sixteen
+//!   pieces each on 8x8. White moves first; the players alternate.
 //! - A piece steps one row forward (white up, black down): straight ahead only
 //!   into an empty cell, or diagonally into an empty cell or onto an enemy piece,
 //!   which is captured. Nothing ever moves onto a friendly piece or captures
@@ -12,14 +12,18 @@
 //!   capturing every enemy piece. Goals: 100 for the winner, 0 for the loser.
 //!   A side with pieces always has a move, so there are no draws.
 //!
-//! Parameters: none (the board is 8x8).
+//! Parameters (defaults): `width` (8) columns, 2..=8, and `height` (8)
+//! rows, 4..=8. Smaller boards keep the rules and the two home rows each
+//! (on a board 4 high the armies start face to face); they are small enough
+//! to solve (`ladder solve breakthrough --width 4 --height 5`).
 //!
 //! Moves are written from-square then to-square, column letter and row number:
-//! `b2c3`. Observation: `side white board ROWS` (the side to move), where ROWS is 64 characters,
-//! row 8 first, each row from column a to h: `w` white, `b` black, `.` empty.
+//! `b2c3`. Observation: `side white board ROWS` (the side to move), where
+//! ROWS is width x height characters (64 on 8x8), the last row first, each
+//! row from column a on: `w` white, `b` black, `.` empty.
 //!
-//! Positions are two bitboards (bit `8 * row + column`, row 0 is row 1), so
-//! move generation is a few shifts and masks.
+//! Positions are two bitboards (bit `8 * row + column`, row 0 is row 1, on
+//! every board size), so move generation is a few shifts and masks.
 
 use std::{fmt, str::FromStr};
 
@@ -29,21 +33,88 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{Game, IllegalMove},
+        game::{check_range, Game, IllegalMove},
         seat::{BySeat, Seat},
     },
     Rng,
 };
 
-/// Breakthrough has no parameters.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BreakthroughParams {}
+/// The board's size.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BreakthroughParams {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for BreakthroughParams {
+    fn default() -> Self {
+        BreakthroughParams {
+            width: 8,
+            height: 8,
+        }
+    }
+}
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-const ROW_1: u64 = 0xFF;
-const ROW_8: u64 = 0xFF << 56;
+
+/// The masks of one board size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub width: u8,
+    pub height: u8,
+    /// Every cell of the board.
+    pub cells: u64,
+    /// The last column's cells.
+    last_file: u64,
+    /// White's goal row (the last) and black's (the first).
+    goal: BySeat<u64>,
+}
+
+impl Board {
+    /// The masks of a `width` x `height` board (width 2..=8, height 1..=8).
+    pub const fn new(width: u8, height: u8) -> Board {
+        let row = (1u64 << width) - 1;
+        let mut cells = 0;
+        let mut r = 0;
+        while r < height {
+            cells |= row << (8 * r);
+            r += 1;
+        }
+        Board {
+            width,
+            height,
+            cells,
+            last_file: (FILE_A << (width - 1)) & cells,
+            goal: BySeat {
+                first: row << (8 * (height - 1)),
+                second: row,
+            },
+        }
+    }
+
+    /// The standard 8x8 board.
+    pub const STANDARD: Board = Board::new(8, 8);
+
+    /// The cells of `seat`'s first `rows` rows from its own side.
+    pub fn home(&self, seat: Seat, rows: u8) -> u64 {
+        let row = (1u64 << self.width) - 1;
+        (0..rows)
+            .map(|r| match seat {
+                Seat::First => row << (8 * r),
+                Seat::Second => row << (8 * (self.height - 1 - r)),
+            })
+            .fold(0, |a, b| a | b)
+    }
+
+    /// How far a piece of `seat` on `square` has come (0 on its own home row).
+    pub fn progress(&self, seat: Seat, square: u8) -> u8 {
+        match seat {
+            Seat::First => square / 8,
+            Seat::Second => self.height - 1 - square / 8,
+        }
+    }
+}
 
 /// A step of one piece, by square index (`8 * row + column`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -91,6 +162,7 @@ impl FromStr for Step {
 /// A breakthrough position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakthrough {
+    pub board: Board,
     /// White's pieces (first seat) and black's (second seat).
     pub pieces: BySeat<u64>,
     pub to_move: Seat,
@@ -107,10 +179,17 @@ struct Targets {
 }
 
 impl Breakthrough {
-    /// A position from bitboards; the winner is worked out from the pieces.
+    /// A position on the 8x8 board from bitboards; the winner is worked out
+    /// from the pieces.
     pub fn from_pieces(white: u64, black: u64, to_move: Seat) -> Self {
+        Breakthrough::on_board(Board::STANDARD, white, black, to_move)
+    }
+
+    /// A position on `board` from bitboards (pieces off the board are dropped).
+    pub fn on_board(board: Board, white: u64, black: u64, to_move: Seat) -> Self {
         let mut g = Breakthrough {
-            pieces: BySeat::new(white, black),
+            board,
+            pieces: BySeat::new(white & board.cells, black & board.cells),
             to_move,
             winner: None,
         };
@@ -118,30 +197,46 @@ impl Breakthrough {
         g
     }
 
+    /// The start position of `board`: two home rows each, white to move.
+    pub fn start(board: Board) -> Self {
+        Breakthrough::on_board(
+            board,
+            board.home(Seat::First, 2),
+            board.home(Seat::Second, 2),
+            Seat::First,
+        )
+    }
+
     fn find_winner(&self) -> Option<Seat> {
         let (w, b) = (self.pieces.first, self.pieces.second);
-        if w & ROW_8 != 0 || b == 0 {
+        if w & self.board.goal.first != 0 || b == 0 {
             Some(Seat::First)
-        } else if b & ROW_1 != 0 || w == 0 {
+        } else if b & self.board.goal.second != 0 || w == 0 {
             Some(Seat::Second)
         } else {
             None
         }
     }
 
+    /// The winner, once there is one.
+    pub fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+
     fn targets(&self, seat: Seat) -> Targets {
         let own = self.pieces[seat];
-        let empty = !(self.pieces.first | self.pieces.second);
+        let empty = !(self.pieces.first | self.pieces.second) & self.board.cells;
+        let last = self.board.last_file;
         match seat {
             Seat::First => Targets {
                 straight: (own << 8) & empty,
                 left: ((own & !FILE_A) << 7) & !own,
-                right: ((own & !FILE_H) << 9) & !own,
+                right: ((own & !last) << 9) & !own,
             },
             Seat::Second => Targets {
                 straight: (own >> 8) & empty,
                 left: ((own & !FILE_A) >> 9) & !own,
-                right: ((own & !FILE_H) >> 7) & !own,
+                right: ((own & !last) >> 7) & !own,
             },
         }
     }
@@ -157,10 +252,12 @@ impl Breakthrough {
     /// The cells `seat`'s pieces could capture on (diagonally forward).
     pub fn attacks(&self, seat: Seat) -> u64 {
         let own = self.pieces[seat];
-        match seat {
-            Seat::First => ((own & !FILE_A) << 7) | ((own & !FILE_H) << 9),
-            Seat::Second => ((own & !FILE_A) >> 9) | ((own & !FILE_H) >> 7),
-        }
+        let last = self.board.last_file;
+        let cells = match seat {
+            Seat::First => ((own & !FILE_A) << 7) | ((own & !last) << 9),
+            Seat::Second => ((own & !FILE_A) >> 9) | ((own & !last) >> 7),
+        };
+        cells & self.board.cells
     }
 
     /// Counts the leaf positions `depth` moves ahead (games that end early stop there).
@@ -215,14 +312,20 @@ fn nth_bit(mut x: u64, n: u32) -> u8 {
 /// The name configs and the command line use.
 pub const NAME: &str = "breakthrough";
 /// One line for `ladder list games`.
-pub const ABOUT: &str = "8x8 Breakthrough: race a piece to the far row, capturing diagonally";
+pub const ABOUT: &str =
+    "Breakthrough (8x8 or smaller): race a piece to the far row, capturing diagonally";
 
 impl Game for Breakthrough {
     type Move = Step;
     type Params = BreakthroughParams;
 
-    fn new(_: &BreakthroughParams) -> Result<Self, Invalid> {
-        Ok(Breakthrough::from_pieces(0xFFFF, 0xFFFF << 48, Seat::First))
+    fn new(p: &BreakthroughParams) -> Result<Self, Invalid> {
+        check_range("width", p.width, 2..=8)?;
+        check_range("height", p.height, 4..=8)?;
+        Ok(Breakthrough::start(Board::new(
+            p.width as u8,
+            p.height as u8,
+        )))
     }
 
     fn name(&self) -> &str {
@@ -283,6 +386,14 @@ impl Game for Breakthrough {
         let own = self.pieces[seat];
         let enemy = self.pieces[seat.other()];
         let (from, to) = (1u64 << step.from, 1u64 << step.to);
+        if self.board.cells & to == 0 {
+            return Err(IllegalMove::new(format!(
+                "{} is off the {}x{} board",
+                &step.to_string()[2..],
+                self.board.width,
+                self.board.height
+            )));
+        }
         if own & from == 0 {
             return Err(IllegalMove::new(format!(
                 "no own piece on {}",
@@ -325,13 +436,13 @@ impl Game for Breakthrough {
         100
     }
 
-    /// The board from white's side, rows 8 to 1, with file letters:
+    /// The board from white's side, the last row first, with file letters:
     /// `W` white, `B` black, `.` empty.
     fn picture(&self) -> String {
         let mut s = String::new();
-        for row in (0..8).rev() {
+        for row in (0..self.board.height).rev() {
             s.push_str(&format!("{} ", row + 1));
-            for col in 0..8 {
+            for col in 0..self.board.width {
                 let bit = 1u64 << (row * 8 + col);
                 s.push(' ');
                 s.push(if self.pieces.first & bit != 0 {
@@ -344,7 +455,12 @@ impl Game for Breakthrough {
             }
             s.push('\n');
         }
-        s.push_str("   a b c d e f g h\n");
+        s.push_str("  ");
+        for col in 0..self.board.width {
+            s.push(' ');
+            s.push((b'a' + col) as char);
+        }
+        s.push('\n');
         s.push_str(match (self.outcome(), self.to_move) {
             (Some(_), _) => "game over",
             (None, Seat::First) => "white (player 1) to move",
@@ -359,8 +475,8 @@ impl Game for Breakthrough {
             Seat::First => "side white board ",
             Seat::Second => "side black board ",
         });
-        for row in (0..8).rev() {
-            for col in 0..8 {
+        for row in (0..self.board.height).rev() {
+            for col in 0..self.board.width {
                 let bit = 1u64 << (row * 8 + col);
                 s.push(if self.pieces.first & bit != 0 {
                     'w'
@@ -393,9 +509,61 @@ mod tests {
 
     #[test]
     fn perft_from_the_start() {
-        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
+        let g = Breakthrough::new(&BreakthroughParams::default()).unwrap();
         let counts: Vec<u64> = (1..=4).map(|d| g.perft(d)).collect();
         assert_eq!(counts, [22, 484, 11132, 256036]);
+    }
+
+    #[test]
+    fn small_boards_start_with_two_home_rows_each() {
+        let g = Breakthrough::new(&BreakthroughParams {
+            width: 3,
+            height: 5,
+        })
+        .unwrap();
+        assert_eq!(
+            g.observation(Seat::First),
+            "side white board bbbbbb...wwwwww"
+        );
+        assert_eq!(
+            g.picture(),
+            "5  B B B\n4  B B B\n3  . . .\n2  W W W\n1  W W W\n   a b c\nwhite (player 1) to move"
+        );
+        // a1..c2 move up: 3 straight + 2 + 2 diagonal from row 2
+        assert_eq!(g.perft(1), 7);
+        // face to face on a 4-high board: only diagonal captures
+        let g = Breakthrough::new(&BreakthroughParams {
+            width: 3,
+            height: 4,
+        })
+        .unwrap();
+        let mut moves: Vec<String> = g
+            .legal_moves(Seat::First)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        moves.sort();
+        assert_eq!(moves, ["a2b3", "b2a3", "b2c3", "c2b3"]);
+        // a step off the board is refused
+        let g = Breakthrough::new(&BreakthroughParams {
+            width: 3,
+            height: 5,
+        })
+        .unwrap();
+        let err = g.check(Seat::First, &step("c2d3")).unwrap_err();
+        assert!(err.0.contains("d3 is off the 3x5 board"), "{err}");
+        // reaching row 5 wins on a 5-high board
+        let mut g = Breakthrough::on_board(Board::new(3, 5), sq("b4"), sq("c2"), Seat::First);
+        assert_eq!(g.outcome(), None);
+        g.apply(&BySeat::new(Some(step("b4b5")), None));
+        assert_eq!(g.outcome(), Some(BySeat::new(100, 0)));
+    }
+
+    #[test]
+    fn board_sizes_are_checked() {
+        for (width, height) in [(1, 8), (9, 8), (8, 3), (8, 9)] {
+            assert!(Breakthrough::new(&BreakthroughParams { width, height }).is_err());
+        }
     }
 
     #[test]
@@ -490,7 +658,7 @@ mod tests {
 
     #[test]
     fn the_picture_draws_the_board_from_whites_side() {
-        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
+        let g = Breakthrough::new(&BreakthroughParams::default()).unwrap();
         let picture = g.picture();
         let lines: Vec<&str> = picture.lines().collect();
         assert_eq!(lines[0], "8  B B B B B B B B");
@@ -502,7 +670,7 @@ mod tests {
 
     #[test]
     fn observation_shows_the_board() {
-        let g = Breakthrough::new(&BreakthroughParams {}).unwrap();
+        let g = Breakthrough::new(&BreakthroughParams::default()).unwrap();
         let obs = g.observation(Seat::First);
         let expected = format!(
             "side white board {}{}{}",
