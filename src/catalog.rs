@@ -118,7 +118,8 @@ impl GameKind {
             GameKind::Bidding => Some(bidding::solve::command),
             GameKind::Armies => Some(armies::solve::command),
             GameKind::Troops => Some(troops::solve::command),
-            GameKind::Coordination | GameKind::Breakthrough => None,
+            GameKind::Breakthrough => Some(breakthrough::solve::command),
+            GameKind::Coordination => None,
         }
     }
 

@@ -345,3 +345,40 @@ fn armies_solver_prints_the_value_and_a_state_mix() {
     assert_eq!(code, Some(2));
     assert!(err.contains("states to solve"), "{err}");
 }
+
+#[test]
+fn breakthrough_solver_proves_small_boards() {
+    let out = assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "breakthrough", "--width", "4", "--height", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("breakthrough 4x4: player 2 (black) wins with perfect play\nproved in "),
+        "{text}"
+    );
+    let out = assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .args([
+            "solve",
+            "breakthrough",
+            "--width",
+            "3",
+            "--height",
+            "5",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["winner"], 2);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    let out = assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "breakthrough", "--width", "8", "--height", "8"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("too large to prove"));
+}

@@ -2,6 +2,8 @@
 
 mod bots;
 mod rules;
+pub mod search;
+pub mod solve;
 
 pub use bots::*;
 pub use rules::*;

@@ -8,8 +8,8 @@
 //!   into an empty cell, or diagonally into an empty cell or onto an enemy piece,
 //!   which is captured. Nothing ever moves onto a friendly piece or captures
 //!   straight ahead.
-//! - A player wins by reaching the far row (white row 8, black row 1) or by
-//!   capturing every enemy piece. Goals: 100 for the winner, 0 for the loser.
+//! - A player wins by reaching the far row (white the last row, black row 1)
+//!   or by capturing every enemy piece. Goals: 100 for the winner, 0 for the loser.
 //!   A side with pieces always has a move, so there are no draws.
 //!
 //! Parameters (defaults): `width` (8) columns, 2..=8, and `height` (8)
