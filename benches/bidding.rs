@@ -1,5 +1,6 @@
-//! The bidding game's solver and bots: the full exact solve for 100/100 next
-//! to a straightforward C solver measured in the same run (compiled here with
+//! The bidding game's solver and bots: the threshold solver for 100/100 and
+//! 1000/1000 next to the exhaustive one it replaced and to a straightforward
+//! C solver measured in the same run (compiled here with
 //! the system C compiler), the DP bidder's table build, and the per-move cost
 //! of `optimal` and `dp` once their tables exist.
 //!
@@ -23,6 +24,23 @@ fn main() {
 #[divan::bench(sample_count = 10)]
 fn solve_100(bencher: Bencher) {
     bencher.bench_local(|| Solution::solve(BySeat::new(100, 100), 10));
+}
+
+/// The state-by-state solver the threshold solver replaced, same budget.
+#[divan::bench(sample_count = 10)]
+fn solve_100_exhaustive(bencher: Bencher) {
+    bencher.bench_local(|| Solution::solve_exhaustive(BySeat::new(100, 100), 10));
+}
+
+#[divan::bench(sample_count = 5)]
+fn solve_1000(bencher: Bencher) {
+    bencher.bench_local(|| Solution::solve(BySeat::new(1000, 1000), 10));
+}
+
+/// The exhaustive solver at 300 (it is cubic: 1000 takes minutes).
+#[divan::bench(sample_count = 2)]
+fn solve_300_exhaustive(bencher: Bencher) {
+    bencher.bench_local(|| Solution::solve_exhaustive(BySeat::new(300, 300), 10));
 }
 
 /// The baseline: `benches/baseline/bidding_naive.c`, full bid matrices, `cc -O2`.

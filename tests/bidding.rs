@@ -375,7 +375,7 @@ fn table_bots_refuse_budgets_too_large_for_their_tables() {
     let cfg = tmp.path().join("big.toml");
     std::fs::write(
         &cfg,
-        "[season]\ngame = \"bidding\"\ngames_per_pair = 2\n[season.params]\nmoney = 5000\n\
+        "[season]\ngame = \"bidding\"\ngames_per_pair = 2\n[season.params]\nmoney = 5001\n\
          [[bot]]\nname = \"o\"\nbuiltin = \"optimal\"\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n",
     )
     .unwrap();
@@ -388,19 +388,19 @@ fn table_bots_refuse_budgets_too_large_for_their_tables() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "big.toml:8:11: key `bot.builtin`: dp and optimal support money up to 2000",
+            "big.toml:8:11: key `bot.builtin`: optimal supports money up to 5000",
         ));
     assert!(!tmp.path().join("big/games.jsonl").exists());
     // and a game started anyway (a bot made outside a season) forfeits
-    let big = Bidding::new(&BiddingParams {
-        money: 5000,
-        ..BiddingParams::default()
-    })
-    .unwrap();
-    for name in ["optimal", "dp"] {
+    for (name, limit) in [("optimal", 5000), ("dp", 2000)] {
+        let big = Bidding::new(&BiddingParams {
+            money: limit + 1,
+            ..BiddingParams::default()
+        })
+        .unwrap();
         let mut b = bot(name);
         assert!(b.plays(&big).is_err());
         let e = b.new_game(&big, Seat::First, 1).unwrap_err();
-        assert!(e.to_string().contains("support money up to 2000"), "{e}");
+        assert!(e.to_string().contains(&format!("{name} supports money up to {limit}")), "{e}");
     }
 }
