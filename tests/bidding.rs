@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 use ladder::{
-    core::bot::builtin_bot,
+    core::{bot::builtin_bot, referee::play_game},
     games::{
         bidding::{
             solver::{self, Solution, State, Value},
@@ -401,6 +401,71 @@ fn table_bots_refuse_budgets_too_large_for_their_tables() {
         let mut b = bot(name);
         assert!(b.plays(&big).is_err());
         let e = b.new_game(&big, Seat::First, 1).unwrap_err();
-        assert!(e.to_string().contains(&format!("{name} supports money up to {limit}")), "{e}");
+        assert!(
+            e.to_string()
+                .contains(&format!("{name} supports money up to {limit}")),
+            "{e}"
+        );
     }
+}
+
+/// `name`'s points (win 1, draw 1/2) and losses over `games` colour-balanced
+/// games against the bot made by `opponent` (bot name and TOML parameters).
+fn score(name: &str, opponent: (&str, &str), games: u64) -> (f64, u32) {
+    let params: toml::Table = opponent.1.parse().unwrap();
+    let make = builtin_bot::<Bidding>("bidding", ladder::games::bidding::BOTS, opponent.0, &params)
+        .unwrap();
+    let start = Bidding::new(&BiddingParams::default()).unwrap();
+    let (mut points, mut losses) = (0.0, 0);
+    for g in 0..games {
+        let seat = if g % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let (mut me, mut them) = (bot(name), make());
+        let bots: BySeat<&mut dyn Bot<Bidding>> = match seat {
+            Seat::First => BySeat::new(me.as_mut(), them.as_mut()),
+            Seat::Second => BySeat::new(them.as_mut(), me.as_mut()),
+        };
+        let played = play_game(&start, bots, BySeat::new(1000 + g, 2000 + g), 1000);
+        match played.result {
+            GameResult::Draw => points += 0.5,
+            r if r == GameResult::win(seat) => points += 1.0,
+            _ => losses += 1,
+        }
+    }
+    (points, losses)
+}
+
+#[test]
+fn exploit_wins_more_than_optimal_and_never_loses() {
+    // fixed shares near the secure bids (optimal only draws with them),
+    // the same with noise, the other styles, the report's bots
+    let field = [
+        ("fraction", "share = 0.12"),
+        ("fraction", "share = 0.13"),
+        ("fraction", "share = 0.14"),
+        ("fraction", "share = 0.12\nnoise = 1"),
+        ("fraction", "share = 0.14\nnoise = 1"),
+        ("fraction", "share = 0.25\nnoise = 3"),
+        ("climber", ""),
+        ("mirror", ""),
+        ("dp", ""),
+        ("random", ""),
+    ];
+    let (mut exploit_total, mut optimal_total) = (0.0, 0.0);
+    for opponent in field {
+        let (e, e_lost) = score("exploit", opponent, 60);
+        let (o, o_lost) = score("optimal", opponent, 60);
+        eprintln!("{opponent:?}: exploit {e}, optimal {o}");
+        assert_eq!((e_lost, o_lost), (0, 0), "{opponent:?}: a drawn start lost");
+        assert!(e >= o, "{opponent:?}: exploit {e} < optimal {o}");
+        exploit_total += e;
+        optimal_total += o;
+    }
+    assert!(
+        exploit_total > optimal_total,
+        "{exploit_total} vs {optimal_total}"
+    );
 }

@@ -463,7 +463,7 @@ fn a_bot_that_cannot_play_the_setting_is_refused_when_the_config_is_read() {
     fs::write(&cfg, text.replace("money = 100", "money = 1000000")).unwrap();
     let reports = tmp.path().join("reports");
     run(&cfg, &reports, &[]).code(2).stderr(
-        predicate::str::contains("key `bot.builtin`: dp and optimal support money up to 2000")
+        predicate::str::contains("key `bot.builtin`: optimal supports money up to 5000")
             .and(predicate::str::contains("big.toml:")),
     );
     assert!(!reports.exists(), "nothing written");

@@ -33,12 +33,14 @@ use std::sync::Arc;
 use rand::{Rng as _, SeedableRng};
 
 use super::{
+    exploit::Exploit,
+    heuristics::{Climber, Fraction, Mirror},
     solver::{self, Solution, State},
     Bid, Bidding, BiddingParams,
 };
 use crate::{
     core::{
-        bot::{BotError, BotFactory, Builtin, Crash},
+        bot::{with_params, BotError, BotFactory, Builtin, Crash},
         error::Invalid,
     },
     games::cache::Cache,
@@ -62,6 +64,26 @@ pub const BOTS: &[Builtin<Bidding>] = &[
         name: "optimal",
         about: "exact play: never loses a won or drawn position, and sets the most traps",
         make: make_lazy::<Optimal>,
+    },
+    Builtin {
+        name: "exploit",
+        about: "exact play that, among the bids securing the value, picks the likeliest win against its model of the opponent",
+        make: make_lazy::<Exploit>,
+    },
+    Builtin {
+        name: "fraction",
+        about: "bids `share` (0.15) of its money, plus or minus up to `noise` (0)",
+        make: |name, params| with_params(name, params, Fraction::new),
+    },
+    Builtin {
+        name: "climber",
+        about: "bids `start` (8), then one more than its own last bid",
+        make: |name, params| with_params(name, params, Climber::new),
+    },
+    Builtin {
+        name: "mirror",
+        about: "bids `start` (12), then whatever the opponent bid last round",
+        make: |name, params| with_params(name, params, Mirror::new),
     },
 ];
 
@@ -258,6 +280,16 @@ impl Optimal {
     }
 }
 
+impl Optimal {
+    /// Why a solution cannot be played with pure bids, if it cannot.
+    fn unusable_for(solution: &Solution) -> Option<String> {
+        (!solution.is_determined()).then(|| {
+            "this money and length need mixed strategies, which optimal and exploit do not play"
+                .to_string()
+        })
+    }
+}
+
 impl Bot<Bidding> for Optimal {
     fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
         Ok(Bid(Optimal::bid(&self.solution, &State::from(game), seat)))
@@ -345,6 +377,19 @@ impl FromParams for DpBidder {
     }
 }
 
+impl FromParams for Exploit {
+    const NAME: &'static str = "exploit";
+    const MAX_MONEY: u32 = Optimal::MAX_MONEY;
+
+    fn from_params(params: &BiddingParams) -> Self {
+        Exploit::new(solver::shared(params))
+    }
+
+    fn unusable(&self) -> Option<String> {
+        Optimal::unusable_for(self.solution())
+    }
+}
+
 impl FromParams for Optimal {
     const NAME: &'static str = "optimal";
     /// The threshold solution is small, but its time grows with the square
@@ -360,9 +405,7 @@ impl FromParams for Optimal {
     /// Pure bids suffice for every setting tried (see `solver.rs`); where they
     /// would not, `optimal` says so rather than play bids that are not safe.
     fn unusable(&self) -> Option<String> {
-        (!self.solution.is_determined()).then(|| {
-            "this money and length need mixed strategies, which optimal does not play".to_string()
-        })
+        Optimal::unusable_for(&self.solution)
     }
 }
 
@@ -416,5 +459,12 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
         self.bot
             .get_or_insert_with(|| B::from_params(&params_of(game)))
             .choose(game, seat, time)
+    }
+
+    fn observe(&mut self, game: &Bidding, moves: &BySeat<Option<Bid>>) -> Result<(), BotError> {
+        match &mut self.bot {
+            Some(bot) => bot.observe(game, moves),
+            None => Ok(()),
+        }
     }
 }

@@ -491,6 +491,40 @@ impl Solution {
         (p1, p2, d)
     }
 
+    /// How much more money `seat` would need to force a win in `st` (0 when
+    /// it already can), its opponent's money unchanged; `None` when no
+    /// money up to the solved budget would do.
+    pub fn money_to_win(&self, st: &State, seat: Seat) -> Option<u32> {
+        // player 2's view is player 1's in the mirrored state
+        let (position, own, opponent, advantage) = match seat {
+            Seat::First => (st.position, st.money.first, st.money.second, st.advantage),
+            Seat::Second => (
+                self.length - st.position,
+                st.money.second,
+                st.money.first,
+                st.advantage.other(),
+            ),
+        };
+        if position == 0 {
+            return Some(0);
+        }
+        if position >= self.length {
+            return None;
+        }
+        let at = State {
+            position,
+            money: BySeat::new(0, opponent.min(self.max_money.second)),
+            advantage,
+        };
+        let least = match &self.values {
+            Values::Thresholds { win, .. } => {
+                Some(win[self.threshold_index(&at)]).filter(|&w| w <= self.max_money.first)
+            }
+            Values::Table(_) => self.threshold(position, at.money.second, advantage),
+        }?;
+        Some(least.saturating_sub(own))
+    }
+
     /// The least money with which player 1 can force a win at `position`
     /// against `opponent` money, or `None` if no budget up to the solved
     /// maximum does.
@@ -663,9 +697,18 @@ mod tests {
             same_values(&fast, &Solution::solve_exhaustive(m, 10));
             assert!(fast.is_determined());
         }
-        for (m1, m2, length) in [(30, 30, 2), (30, 30, 3), (25, 40, 6), (50, 20, 15), (7, 60, 10)] {
+        for (m1, m2, length) in [
+            (30, 30, 2),
+            (30, 30, 3),
+            (25, 40, 6),
+            (50, 20, 15),
+            (7, 60, 10),
+        ] {
             let m = BySeat::new(m1, m2);
-            same_values(&Solution::solve(m, length), &Solution::solve_exhaustive(m, length));
+            same_values(
+                &Solution::solve(m, length),
+                &Solution::solve_exhaustive(m, length),
+            );
         }
     }
 
@@ -680,11 +723,19 @@ mod tests {
                 rng.random_range(1..10),
                 rng.random_range(0..=300),
                 rng.random_range(0..=300),
-                if rng.random_bool(0.5) { Seat::First } else { Seat::Second },
+                if rng.random_bool(0.5) {
+                    Seat::First
+                } else {
+                    Seat::Second
+                },
             );
             assert_eq!(fast.v(&st), full.v(&st), "{st:?}");
             for seat in Seat::ALL {
-                assert_eq!(fast.secure_bids(&st, seat), full.secure_bids(&st, seat), "{st:?}");
+                assert_eq!(
+                    fast.secure_bids(&st, seat),
+                    full.secure_bids(&st, seat),
+                    "{st:?}"
+                );
             }
         }
     }
