@@ -90,7 +90,8 @@ fn every_shipped_config_plays_a_full_season() {
             scheduled(&config(game)),
         );
         let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
-        assert!(md.contains("| S.No | Opponent | Games Played | Won | Lost | Tie | Win % |"));
+        assert!(md.contains("| S.No | Opponent"), "{md}");
+        assert!(md.contains("| Games Played | Won | Lost | Tie |"), "{md}");
         assert!(md.contains("Overall win percentage:"));
     }
 }
@@ -152,7 +153,7 @@ fn a_season_resumes_without_losing_or_repeating_games() {
     run(&cfg, full.path(), &[]).success();
     run(&cfg, parts.path(), &["--max-games", "137", "--jobs", "2"])
         .success()
-        .stdout(predicate::str::contains("137 of 600 games"))
+        .stdout(predicate::str::contains("137 of 2000 games"))
         .stdout(predicate::str::contains("137 games played now, 0 resumed"));
     assert_eq!(
         journal_indices(&parts.path().join("coordination/games.jsonl")).len(),
@@ -166,7 +167,7 @@ fn a_season_resumes_without_losing_or_repeating_games() {
     run(&cfg, parts.path(), &["--jobs", "2"])
         .success()
         .stdout(predicate::str::contains(
-            "463 games played now, 137 resumed",
+            "1863 games played now, 137 resumed",
         ));
     for f in REPORT_FILES {
         let a = fs::read(full.path().join("coordination").join(f)).unwrap();
@@ -179,17 +180,21 @@ fn a_season_resumes_without_losing_or_repeating_games() {
     // nothing left to play
     run(&cfg, parts.path(), &[])
         .success()
-        .stdout(predicate::str::contains("0 games played now, 600 resumed"));
+        .stdout(predicate::str::contains("0 games played now, 2000 resumed"));
 }
 
 #[test]
 fn a_killed_season_resumes_with_every_game_exactly_once() {
     let tmp = TempDir::new().unwrap();
-    let text = fs::read_to_string(config("breakthrough"))
-        .unwrap()
-        .replace("games_per_pair = 200", "games_per_pair = 30000");
+    // the shipped season's fast bots only: search would take hours here
     let cfg = tmp.path().join("big.toml");
-    fs::write(&cfg, text).unwrap();
+    fs::write(
+        &cfg,
+        "[season]\nname = \"breakthrough\"\ngame = \"breakthrough\"\ngames_per_pair = 30000\n\
+         seed = 2016\n[[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
     let reports = tmp.path().join("reports");
     let mut child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
         .arg("run")
@@ -617,7 +622,7 @@ fn a_season_of_billions_of_games_plays_its_first_ten_at_once() {
         run(&cfg, tmp.path(), &["--max-games", "10", "-q"])
             .success()
             .stdout(predicate::str::contains(format!(
-                "{played} of 4294967295 games"
+                "{played} of 25769803770 games"
             )));
     }
     ladder()
@@ -666,7 +671,10 @@ fn a_complete_seasons_journal_is_compressed_and_read_by_resume_and_verify() {
     // a rerun reads it and plays nothing; the standings are the same
     let again = run(&cfg, &reports, &["-q"]).success();
     let rerun = String::from_utf8(again.get_output().stdout.clone()).unwrap();
-    assert!(rerun.contains("0 games played now, 200 resumed"), "{rerun}");
+    assert!(
+        rerun.contains("0 games played now, 1200 resumed"),
+        "{rerun}"
+    );
     let standings = |s: &str| s.split("\n\n").take(3).collect::<Vec<_>>().join("\n\n");
     assert_eq!(standings(&rerun), standings(&table));
     ladder()
@@ -677,7 +685,8 @@ fn a_complete_seasons_journal_is_compressed_and_read_by_resume_and_verify() {
         .stdout(predicate::str::contains("200 games in schedule order"));
     // a compressed journal damaged by hand is named
     let mut bytes = zst.clone();
-    let at = bytes.len() / 2;
+    // the last bytes are the content checksum: every byte read, then refused
+    let at = bytes.len() - 2;
     bytes[at] ^= 0xff;
     fs::write(dir.join("games.jsonl.zst"), &bytes).unwrap();
     run(&cfg, &reports, &["-q"])
@@ -730,7 +739,12 @@ fn report_renders_a_seasons_reports_again_from_its_journal() {
 #[test]
 fn replay_tells_a_game_turn_by_turn_with_the_position_drawn() {
     let tmp = TempDir::new().unwrap();
-    run(&config("breakthrough"), tmp.path(), &["-q"]).success();
+    run(
+        &config("breakthrough"),
+        tmp.path(),
+        &["-q", "--max-games", "3"],
+    )
+    .success();
     let journal = tmp.path().join("breakthrough/games.jsonl");
     let first: serde_json::Value = serde_json::from_str(
         fs::read_to_string(&journal)
@@ -803,7 +817,7 @@ fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
             .to_string()
     };
     assert!(row("random").contains("┆                +0 ┆"), "{shown}");
-    assert!(row("balanced").contains("+266 ("), "{shown}");
+    assert!(row("balanced").contains("+72 ("), "{shown}");
     let dir = tmp.path().join("troops");
     let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
     assert!(md.contains("random at 0"), "{md}");
@@ -839,4 +853,24 @@ fn the_readme_replay_example_is_real_output() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with(shown), "README:\n{shown}\nreal:\n{text}");
+}
+
+#[test]
+fn the_committed_example_leaderboards_are_what_the_configs_give() {
+    // breakthrough's takes a minute of search: it is regenerated by hand
+    // (`ladder run configs/breakthrough.toml`, then copied)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = TempDir::new().unwrap();
+    for game in ["troops", "armies", "coordination", "bidding"] {
+        run(&config(game), tmp.path(), &["-q"]).success();
+        for file in ["leaderboard.md", "standings.csv"] {
+            let fresh = fs::read_to_string(tmp.path().join(game).join(file)).unwrap();
+            let committed =
+                fs::read_to_string(root.join("reports/examples").join(game).join(file)).unwrap();
+            assert!(
+                fresh == committed,
+                "reports/examples/{game}/{file} is out of date: rerun configs/{game}.toml"
+            );
+        }
+    }
 }

@@ -290,6 +290,11 @@ pub fn compress(dir: &Path) -> Result<()> {
     let out = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
     let mut encoder =
         zstd::Encoder::new(out, ZSTD_LEVEL).map_err(Error::io("compressing", &path))?;
+    // a checksum of the content, so a damaged file is an error when read,
+    // not games with wrong moves
+    encoder
+        .include_checksum(true)
+        .map_err(Error::io("compressing", &path))?;
     io::copy(&mut BufReader::new(input), &mut encoder).map_err(Error::io("compressing", &path))?;
     encoder
         .finish()
