@@ -159,3 +159,23 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
         divan::black_box(file.split(b'\n').count())
     });
 }
+
+/// `search` on breakthrough: one 20,000-node search from the start (its
+/// default budget per move), beside perft 4 from the start (256,036 leaves:
+/// plain move generation and play) as the baseline of the same run.
+#[divan::bench(sample_count = 10)]
+fn breakthrough_search_20000_nodes(bencher: Bencher) {
+    use ladder::games::breakthrough::search::Searcher;
+    let start = Breakthrough::new(&Default::default()).unwrap();
+    bencher.bench_local(|| {
+        let mut searcher = Searcher::new(18);
+        let root = start.legal_moves(ladder::Seat::First);
+        searcher.search(&start, root, 20_000, None).unwrap()
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn breakthrough_perft_4(bencher: Bencher) {
+    let start = Breakthrough::new(&Default::default()).unwrap();
+    bencher.bench_local(|| start.perft(4));
+}
