@@ -523,7 +523,7 @@ impl GameVisitor for Describe {
             ListWhat::Bots => roster
                 .bots()
                 .iter()
-                .map(|b| format!("{:<13} {:<10} {}\n", name, b.name, b.about))
+                .map(|b| format!("{:<13} {:<12} {}\n", name, b.name, b.about))
                 .collect(),
         }
     }

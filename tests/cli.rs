@@ -69,11 +69,29 @@ fn assert_each_game_once(indices: &[u64], total: u64) {
     assert_eq!(out_of_order, None, "games in schedule order");
 }
 
+/// The shipped config of `game`, but breakthrough's with 20 games a pairing
+/// (its `search` games take a minute at 200), written into `dir`.
+fn quick_config(game: &str, dir: &Path) -> PathBuf {
+    if game != "breakthrough" {
+        return config(game);
+    }
+    let text = fs::read_to_string(config(game)).unwrap();
+    assert!(text.contains("games_per_pair = 200"));
+    let path = dir.join("breakthrough-quick.toml");
+    fs::write(
+        &path,
+        text.replace("games_per_pair = 200", "games_per_pair = 20"),
+    )
+    .unwrap();
+    path
+}
+
 #[test]
 fn every_shipped_config_plays_a_full_season() {
     let tmp = TempDir::new().unwrap();
     for game in GAMES {
-        run(&config(game), tmp.path(), &["--jobs", "2"])
+        let cfg = quick_config(game, tmp.path());
+        run(&cfg, tmp.path(), &["--jobs", "2"])
             .success()
             .stdout(predicate::str::contains(format!(
                 "Season {game}: {game}, round-robin"
@@ -85,10 +103,7 @@ fn every_shipped_config_plays_a_full_season() {
         for f in REPORT_FILES {
             assert!(dir.join(f).is_file(), "{game}: {f} written");
         }
-        assert_each_game_once(
-            &journal_indices(&dir.join("games.jsonl")),
-            scheduled(&config(game)),
-        );
+        assert_each_game_once(&journal_indices(&dir.join("games.jsonl")), scheduled(&cfg));
         let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
         assert!(md.contains("| S.No | Opponent"), "{md}");
         assert!(md.contains("| Games Played | Won | Lost | Tie |"), "{md}");
@@ -136,8 +151,9 @@ fn a_gauntlet_pairs_the_champion_with_every_other_bot_only() {
 fn results_do_not_depend_on_jobs() {
     let (one, two) = (TempDir::new().unwrap(), TempDir::new().unwrap());
     for game in GAMES {
-        run(&config(game), one.path(), &["--jobs", "1"]).success();
-        run(&config(game), two.path(), &["--jobs", "2"]).success();
+        let cfg = quick_config(game, one.path());
+        run(&cfg, one.path(), &["--jobs", "1"]).success();
+        run(&cfg, two.path(), &["--jobs", "2"]).success();
         for f in REPORT_FILES {
             let a = fs::read(one.path().join(game).join(f)).unwrap();
             let b = fs::read(two.path().join(game).join(f)).unwrap();
@@ -349,6 +365,19 @@ fn list_games_and_bots() {
         assert!(text.contains(game), "{game} listed");
     }
     assert!(text.contains("money = 100, start = 5, length = 10"));
+    for game in ["bidding", "troops", "armies", "breakthrough"] {
+        assert!(
+            text.contains(&format!("solver: ladder solve {game} --help")),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("solve coordination"));
+    let bots = ladder().args(["list", "bots"]).assert().success();
+    let bots = String::from_utf8(bots.get_output().stdout.clone()).unwrap();
+    // one line each, the descriptions in one column
+    let column = |line: &str| line[27..].chars().next().unwrap();
+    assert!(bots.lines().all(|l| column(l) != ' '), "{bots}");
+    assert!(bots.contains("armies        equilibrium  plays"), "{bots}");
     ladder()
         .args(["list", "bots", "--game", "breakthrough"])
         .assert()
