@@ -298,28 +298,33 @@ mod tests {
 
     #[test]
     fn search_plays_the_proven_result() {
-        // black wins every small board: search as black beats anything as
-        // white, and as white it loses to search as black
-        for (w, h) in [(3, 4), (4, 4), (5, 4), (4, 5), (3, 5)] {
+        // in the proven winner's seat, search beats search, greedy and
+        // random in the other (3x6 is a first-player win, the rest second)
+        for (w, h) in [(3, 4), (4, 4), (5, 4), (4, 5), (3, 5), (3, 6)] {
+            let winner = if solve(w, h).unwrap().winner == 1 {
+                Seat::First
+            } else {
+                Seat::Second
+            };
             let start = Breakthrough::start(board(w, h));
+            type Make = fn() -> Box<dyn Bot<Breakthrough>>;
+            let others: [(&str, Make); 3] = [
+                ("search", || Box::new(Search::new(&SearchParams::default()))),
+                ("greedy", || Box::new(Greedy::default())),
+                ("random", || Box::new(RandomBot::new())),
+            ];
             for g in 0..10u64 {
-                let mut black = Search::new(&SearchParams::default());
-                let mut whites: Vec<(&str, Box<dyn Bot<Breakthrough>>)> = vec![
-                    ("search", Box::new(Search::new(&SearchParams::default()))),
-                    ("greedy", Box::new(Greedy::default())),
-                    ("random", Box::new(RandomBot::new())),
-                ];
-                for (name, white) in whites.iter_mut() {
-                    let p = play_game(
-                        &start,
-                        BySeat::new(white.as_mut(), &mut black as &mut dyn Bot<Breakthrough>),
-                        BySeat::new(g, g + 1),
-                        1000,
-                    );
+                for (name, make) in others {
+                    let (mut strong, mut other) = (Search::new(&SearchParams::default()), make());
+                    let bots: BySeat<&mut dyn Bot<Breakthrough>> = match winner {
+                        Seat::First => BySeat::new(&mut strong, other.as_mut()),
+                        Seat::Second => BySeat::new(other.as_mut(), &mut strong),
+                    };
+                    let p = play_game(&start, bots, BySeat::new(g, g + 1), 1000);
                     assert_eq!(
                         p.result,
-                        GameResult::Second,
-                        "{w}x{h}, game {g}: search as black lost to {name}"
+                        GameResult::win(winner),
+                        "{w}x{h}, game {g}: search in the winning seat lost to {name}"
                     );
                 }
             }
