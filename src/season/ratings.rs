@@ -66,6 +66,8 @@ pub struct Fit {
     /// `los[i][j]`: the probability that bot `i` is stronger than `j`, for
     /// two bots both rated by the fit.
     pub los: Vec<Vec<Option<f64>>>,
+    /// The bot the scale is anchored at (rated 0); `None`: the rated bots' mean is 0.
+    pub anchor: Option<usize>,
 }
 
 /// Natural units (the logistic's) to Elo.
@@ -92,7 +94,11 @@ pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
     ];
     let mut los = vec![vec![None; n]; n];
     if group.is_empty() {
-        return Fit { ratings, los };
+        return Fit {
+            ratings,
+            los,
+            anchor: None,
+        };
     }
 
     // Newton's method on the log-likelihood, in natural units
@@ -203,7 +209,11 @@ pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
             }
         };
     }
-    Fit { ratings, los }
+    Fit {
+        ratings,
+        los,
+        anchor: anchor.filter(|_| anchor_at.is_some()),
+    }
 }
 
 /// The 95% interval of bot `a` of `group` (natural units): the
@@ -589,6 +599,14 @@ mod tests {
         let f = fit(&vs, None);
         assert!(f.ratings[0].high.unwrap() < elo(&f, 2));
         assert_eq!((f.ratings[0].elo, f.ratings[0].low), (None, None));
+        // the scale then sits on a rated bot (both have 15 games: the first),
+        // and the fit says which
+        assert_eq!(f.anchor, Some(1));
+        assert_eq!(elo(&f, 1), 0.0);
+        // with every bot rated, the mean is 0 and no bot is the anchor
+        let vs = table(3, &[(0, 1, 3, 1, 1), (0, 2, 2, 1, 2), (1, 2, 6, 0, 4)]);
+        assert_eq!(fit(&vs, None).anchor, None);
+        assert_eq!(fit(&vs, Some(2)).anchor, Some(2));
     }
 
     #[test]

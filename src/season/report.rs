@@ -314,8 +314,11 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
              (Bradley-Terry, draws as half points), {}, with the 95% interval; `>`/`<`: a bot \
              that won/lost every game against the rated bots, with the bound its games support \
              (docs/RATINGS.md).\n",
-        match s.anchor {
-            Some(a) => format!("{} at 0", s.bots[a]),
+        match ratings::fit(&s.vs, s.anchor).anchor {
+            Some(a) if Some(a) == s.anchor => format!("{} at 0", s.bots[a]),
+            // a bot that won or lost every game has only a bound, so the
+            // scale sits on the rated bot with the most games
+            Some(a) => format!("{} at 0 (some bots have only a bound)", s.bots[a]),
             None => "mean 0".to_string(),
         }
     ));
