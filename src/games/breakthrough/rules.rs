@@ -279,6 +279,19 @@ impl Breakthrough {
             .sum()
     }
 
+    /// What stands on a cell, as the observation writes it: `w` white,
+    /// `b` black, `.` empty.
+    fn cell(&self, row: u8, col: u8) -> char {
+        let bit = 1u64 << (row * 8 + col);
+        if self.pieces.first & bit != 0 {
+            'w'
+        } else if self.pieces.second & bit != 0 {
+            'b'
+        } else {
+            '.'
+        }
+    }
+
     /// Plays a step of the side to move. Precondition: it passed `check`.
     pub fn play(&mut self, step: Step) {
         let seat = self.to_move;
@@ -443,15 +456,8 @@ impl Game for Breakthrough {
         for row in (0..self.board.height).rev() {
             s.push_str(&format!("{} ", row + 1));
             for col in 0..self.board.width {
-                let bit = 1u64 << (row * 8 + col);
                 s.push(' ');
-                s.push(if self.pieces.first & bit != 0 {
-                    'W'
-                } else if self.pieces.second & bit != 0 {
-                    'B'
-                } else {
-                    '.'
-                });
+                s.push(self.cell(row, col).to_ascii_uppercase());
             }
             s.push('\n');
         }
@@ -477,14 +483,7 @@ impl Game for Breakthrough {
         });
         for row in (0..self.board.height).rev() {
             for col in 0..self.board.width {
-                let bit = 1u64 << (row * 8 + col);
-                s.push(if self.pieces.first & bit != 0 {
-                    'w'
-                } else if self.pieces.second & bit != 0 {
-                    'b'
-                } else {
-                    '.'
-                });
+                s.push(self.cell(row, col));
             }
         }
         s

@@ -172,13 +172,13 @@ fn side_score(g: &Breakthrough, seat: Seat) -> i32 {
 /// column each row.
 fn cone(b: &Board, seat: Seat, square: u8) -> u64 {
     let (row, col) = (i32::from(square / 8), i32::from(square % 8));
-    let mut cells = 0u64;
-    let rows: Vec<i32> = match seat {
-        Seat::First => (row + 1..i32::from(b.height)).collect(),
-        Seat::Second => (0..row).rev().collect(),
+    let (step, ahead) = match seat {
+        Seat::First => (1, i32::from(b.height) - 1 - row),
+        Seat::Second => (-1, row),
     };
-    for (i, r) in rows.into_iter().enumerate() {
-        let spread = i as i32 + 1;
+    let mut cells = 0u64;
+    for spread in 1..=ahead {
+        let r = row + step * spread;
         for c in (col - spread).max(0)..=(col + spread).min(i32::from(b.width) - 1) {
             cells |= 1u64 << (8 * r + c);
         }

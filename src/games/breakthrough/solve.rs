@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::{
     search::{evaluate, forced_replies, runners},
-    Board, Breakthrough, BreakthroughParams, Step,
+    Breakthrough, BreakthroughParams, Step,
 };
 use crate::{
     core::error::Error,
@@ -225,11 +225,6 @@ pub fn command(args: &[String]) -> Result<String, Error> {
     Ok(s)
 }
 
-/// The board of a solved size, for tests and the bot's checks.
-pub fn board(width: u32, height: u32) -> Board {
-    Board::new(width as u8, height as u8)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +234,10 @@ mod tests {
         Bot, BySeat, GameResult,
     };
     use rand::SeedableRng;
+
+    fn board(width: u32, height: u32) -> crate::games::breakthrough::Board {
+        crate::games::breakthrough::Board::new(width as u8, height as u8)
+    }
 
     /// Plain minimax over every legal move, with no pruning rule: the
     /// reference the prover is checked against.
