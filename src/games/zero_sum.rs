@@ -88,9 +88,14 @@ fn guaranteed(a: &[Vec<f64>], mix: &[f64]) -> f64 {
 }
 
 impl Solution {
-    /// What the row mix guarantees: its worst expected payoff over the columns.
-    pub fn value_of_row(&self, a: &[Vec<f64>]) -> f64 {
-        guaranteed(a, &self.row)
+    /// The solution of a symmetric game (`a` = -`a`ᵀ) from an equilibrium
+    /// mix of one player: the other player's is the same mix.
+    pub fn symmetric(mix: Vec<f64>, a: &[Vec<f64>]) -> Solution {
+        Solution {
+            value: guaranteed(a, &mix),
+            row: mix.clone(),
+            column: mix,
+        }
     }
 
     /// How much a best pure reply gains against each mix beyond the value:

@@ -106,6 +106,16 @@ impl Default for Nash {
     }
 }
 
+impl Nash {
+    /// The round solved for `troops` (every game of a season shares it).
+    fn solution(&mut self, troops: u32) -> Arc<Equilibrium> {
+        match &self.solved {
+            Some(e) if e.troops == troops => Arc::clone(e),
+            _ => Arc::clone(self.solved.insert(Equilibrium::shared(troops))),
+        }
+    }
+}
+
 impl Bot<Troops> for Nash {
     fn plays(&self, start: &Troops) -> Result<(), Invalid> {
         if start.troops > MAX_NASH_TROOPS {
@@ -120,23 +130,14 @@ impl Bot<Troops> for Nash {
     fn new_game(&mut self, game: &Troops, _: Seat, seed: u64) -> Result<(), BotError> {
         self.plays(game)
             .map_err(|e| BotError::Crash(crate::core::bot::Crash::Unplayable(e.message)))?;
-        if self.solved.as_ref().is_none_or(|e| e.troops != game.troops) {
-            self.solved = Some(Equilibrium::shared(game.troops));
-        }
+        self.solution(game.troops);
         self.rng = Rng::seed_from_u64(seed);
         Ok(())
     }
 
     fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
-        let solved = self
-            .solved
-            .as_ref()
-            .filter(|e| e.troops == game.troops)
-            .cloned()
-            .unwrap_or_else(|| Equilibrium::shared(game.troops));
-        let split = solved.splits[zero_sum::sample(&solved.solution.row, &mut self.rng)];
-        self.solved = Some(solved);
-        Ok(split)
+        let solved = self.solution(game.troops);
+        Ok(solved.splits[zero_sum::sample(&solved.solution.row, &mut self.rng)])
     }
 }
 

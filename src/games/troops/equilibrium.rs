@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::{split_points, Split};
+use super::{all_splits, split_points, Split};
 use crate::games::{cache::Cache, zero_sum};
 
 /// The most troops `nash` solves for: (n+1)(n+2)/2 splits, 231 at 20
@@ -29,13 +29,6 @@ pub struct Equilibrium {
     pub solution: zero_sum::Solution,
 }
 
-/// Every split of `troops` over three fields, in lexicographic order.
-pub fn all_splits(troops: u32) -> Vec<Split> {
-    (0..=troops)
-        .flat_map(|a| (0..=troops - a).map(move |b| Split([a, b, troops - a - b])))
-        .collect()
-}
-
 impl Equilibrium {
     /// Solves the round for `troops` troops.
     pub fn solve(troops: u32) -> Equilibrium {
@@ -52,7 +45,8 @@ impl Equilibrium {
                     .collect()
             })
             .collect();
-        let mut solution = zero_sum::solve(&margin);
+        // symmetric: one LP gives both players' mix
+        let (_, mix) = zero_sum::maximin(&margin);
         // The rules treat the three fields alike, so the mix averaged over
         // the six orders of the fields is an equilibrium too: it is the one
         // played and printed (a split and its permutations equally likely).
@@ -70,14 +64,12 @@ impl Equilibrium {
                     [c, b, a],
                 ]
                 .iter()
-                .map(|&perm| solution.row[index(perm)])
+                .map(|&perm| mix[index(perm)])
                 .sum::<f64>()
                     / 6.0
             })
             .collect();
-        solution.column = symmetric.clone();
-        solution.row = symmetric;
-        solution.value = solution.value_of_row(&margin);
+        let solution = zero_sum::Solution::symmetric(symmetric, &margin);
         Equilibrium {
             troops,
             splits,

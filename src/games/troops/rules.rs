@@ -93,6 +93,13 @@ pub fn split_points(a: Split, b: Split) -> BySeat<i32> {
     total
 }
 
+/// Every split of `troops` over three fields, in lexicographic order.
+pub fn all_splits(troops: u32) -> Vec<Split> {
+    (0..=troops)
+        .flat_map(|a| (0..=troops - a).map(move |b| Split([a, b, troops - a - b])))
+        .collect()
+}
+
 /// The name configs and the command line use.
 pub const NAME: &str = "troops";
 /// One line for `ladder list games`.
@@ -126,10 +133,7 @@ impl Game for Troops {
         if self.round >= self.rounds {
             return Vec::new();
         }
-        let n = self.troops;
-        (0..=n)
-            .flat_map(|a| (0..=n - a).map(move |b| Split([a, b, n - a - b])))
-            .collect()
+        all_splits(self.troops)
     }
 
     /// Uniform over the splits by "stars and bars": two bars among `troops + 2` slots.
