@@ -21,3 +21,13 @@ pub fn parse<A: Parser>(name: &str, args: &[String]) -> Result<Parsed<A>, Error>
         Err(e) => Err(Error::Usage(e.to_string().trim_end().to_string())),
     }
 }
+
+/// A solver's figure with round-off below `below` printed as 0, so the
+/// output does not show `-0.000` or `1.7e-16` for an exact 0.
+pub fn round_off(x: f64, below: f64) -> f64 {
+    if x.abs() < below {
+        0.0
+    } else {
+        x
+    }
+}

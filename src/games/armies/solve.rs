@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{equilibrium::Equilibrium, Armies, ArmiesParams, Commit};
 use crate::{
     core::error::Error,
-    games::solve_args::{self, Parsed},
+    games::solve_args::{self, round_off, Parsed},
     Game,
 };
 
@@ -85,9 +85,8 @@ pub fn command(args: &[String]) -> Result<String, Error> {
         commit,
     })
     .map_err(|e| Error::Usage(e.to_string()))?;
-    let usage = |m: String| Error::Usage(m);
     if a.round == 0 || a.round > a.rounds {
-        return Err(usage(format!("--round must be 1..={}", a.rounds)));
+        return Err(Error::Usage(format!("--round must be 1..={}", a.rounds)));
     }
     let held = [a.armies1.unwrap_or(a.armies), a.armies2.unwrap_or(a.armies)];
     let report = match commit {
@@ -113,23 +112,23 @@ pub fn command(args: &[String]) -> Result<String, Error> {
         }
         Commit::Spend => {
             if held.iter().any(|&h| h > a.armies) {
-                return Err(usage(format!(
+                return Err(Error::Usage(format!(
                     "--armies1 and --armies2 must be 0..={} (spent armies only shrink)",
                     a.armies
                 )));
             }
-            let e = Equilibrium::shared(a.armies, a.rounds, commit).map_err(usage)?;
+            let e = Equilibrium::shared(a.armies, a.rounds, commit).map_err(Error::Usage)?;
             let r = a.round - 1;
             let mix = e.mix(r, held[0], held[1]).expect("a solved state");
             Report {
                 armies: a.armies,
                 rounds: a.rounds,
                 commit: commit.name(),
-                value: clean(e.value(0, a.armies, a.armies).expect("the start")),
+                value: round_off(e.value(0, a.armies, a.armies).expect("the start"), 1e-9),
                 state: StateReport {
                     round: a.round,
                     armies: held,
-                    value: clean(e.value(r, held[0], held[1]).expect("a solved state")),
+                    value: round_off(e.value(r, held[0], held[1]).expect("a solved state"), 1e-9),
                     mix: (0..)
                         .zip(mix.iter().copied())
                         .filter(|&(_, p)| p > 1e-12)
@@ -168,13 +167,4 @@ pub fn command(args: &[String]) -> Result<String, Error> {
         let _ = writeln!(s, "  {:>6}  {:>11.4}", e.commit, e.probability);
     }
     Ok(s)
-}
-
-/// Round-off below 1e-9 printed as 0 (so the output does not show `-0.000`).
-fn clean(x: f64) -> f64 {
-    if x.abs() < 1e-9 {
-        0.0
-    } else {
-        x
-    }
 }

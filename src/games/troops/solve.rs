@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     core::error::Error,
-    games::solve_args::{self, Parsed},
+    games::solve_args::{self, round_off, Parsed},
     Game,
 };
 
@@ -66,13 +66,13 @@ pub fn command(args: &[String]) -> Result<String, Error> {
         )));
     }
     let e = Equilibrium::shared(a.troops);
-    let margin = clean(e.solution.value);
+    let margin = round_off(e.solution.value, 1e-12);
     let report = Report {
         troops: a.troops,
         splits: e.splits.len(),
         value_points: 3.0 + margin / 2.0,
         value_margin: margin,
-        exploitability: clean(e.exploitability()),
+        exploitability: round_off(e.exploitability(), 1e-12),
         mix: e
             .support()
             .into_iter()
@@ -131,13 +131,4 @@ fn by_shape(mix: &[(Split, f64)]) -> Vec<(String, usize, f64)> {
         .into_iter()
         .map(|(shape, orders, p)| (Split(shape).to_string(), orders, p))
         .collect()
-}
-
-/// Round-off below 1e-12 printed as 0 (so the output does not show `-0.000`).
-fn clean(x: f64) -> f64 {
-    if x.abs() < 1e-12 {
-        0.0
-    } else {
-        x
-    }
 }
