@@ -252,19 +252,26 @@ fn breakthrough_random_moves_are_uniform() {
     }
 }
 
-#[test]
-fn troops_solver_prints_an_unexploitable_mix() {
+/// `ladder solve GAME ARGS...`: its exit code, stdout and stderr.
+fn solve(game: &str, args: &[&str]) -> (Option<i32>, String, String) {
     let out = assert_cmd::Command::cargo_bin("ladder")
         .unwrap()
-        .args(["solve", "troops", "--json"])
+        .args(["solve", game])
+        .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn troops_solver_prints_an_unexploitable_mix() {
+    let (code, json, err) = solve("troops", &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["splits"], 66);
     assert_eq!(v["value_points"], 3.0);
     assert!(v["exploitability"].as_f64().unwrap() < 1e-9);
@@ -280,44 +287,17 @@ fn troops_solver_prints_an_unexploitable_mix() {
             .collect();
         assert_eq!(split.iter().sum::<u32>(), 10, "{e}");
     }
-    let text = assert_cmd::Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["solve", "troops", "--troops", "4"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let (_, text, _) = solve("troops", &["--troops", "4"]);
     assert!(
         text.starts_with("troops 4: 15 splits; value per round 3.000 points of 6"),
         "{text}"
     );
-    assert_eq!(
-        assert_cmd::Command::cargo_bin("ladder")
-            .unwrap()
-            .args(["solve", "troops", "--troops", "21"])
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(solve("troops", &["--troops", "21"]).0, Some(2));
 }
 
 #[test]
 fn armies_solver_prints_the_value_and_a_state_mix() {
-    let run = |args: &[&str]| {
-        let out = assert_cmd::Command::cargo_bin("ladder")
-            .unwrap()
-            .arg("solve")
-            .arg("armies")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| solve("armies", args);
     let (code, json, _) = run(&["--json"]);
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -348,37 +328,16 @@ fn armies_solver_prints_the_value_and_a_state_mix() {
 
 #[test]
 fn breakthrough_solver_proves_small_boards() {
-    let out = assert_cmd::Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["solve", "breakthrough", "--width", "4", "--height", "4"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text, _) = solve("breakthrough", &["--width", "4", "--height", "4"]);
     assert!(
         text.starts_with("breakthrough 4x4: player 2 (black) wins with perfect play\nproved in "),
         "{text}"
     );
-    let out = assert_cmd::Command::cargo_bin("ladder")
-        .unwrap()
-        .args([
-            "solve",
-            "breakthrough",
-            "--width",
-            "3",
-            "--height",
-            "5",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, json, _) = solve("breakthrough", &["--width", "3", "--height", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["winner"], 2);
     assert!(v["nodes"].as_u64().unwrap() > 0);
-    let out = assert_cmd::Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["solve", "breakthrough", "--width", "8", "--height", "8"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("too large to prove"));
+    let (code, _, err) = solve("breakthrough", &["--width", "8", "--height", "8"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("too large to prove"));
 }
