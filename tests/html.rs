@@ -183,39 +183,7 @@ fn a_ladders_report_shows_the_rating_history_chart_in_a_browser() {
     let Some(browser) = chromium() else { return };
     let tmp = TempDir::new().unwrap();
     let config = tmp.path().join("ladder.toml");
-    fs::write(
-        &config,
-        r#"
-[season]
-name = "bidders"
-game = "bidding"
-games_per_pair = 10
-seed = 5
-
-[ladder]
-divisions = 2
-
-[[bot]]
-name = "dp"
-builtin = "dp"
-division = 1
-
-[[bot]]
-name = "random"
-builtin = "random"
-division = 1
-
-[[bot]]
-name = "optimal"
-builtin = "optimal"
-
-[[bot]]
-name = "random-wide"
-builtin = "random"
-params = { max = 100 }
-"#,
-    )
-    .unwrap();
+    fs::write(&config, include_str!("fixtures/bidders-ladder.toml")).unwrap();
     for _ in 0..3 {
         ladder_bin()
             .arg("season")

@@ -58,35 +58,8 @@ fn write_config(dir: &Path, text: &str) -> PathBuf {
     path
 }
 
-const BIDDERS: &str = r#"
-[season]
-name = "bidders"
-game = "bidding"
-games_per_pair = 10
-seed = 5
-
-[ladder]
-divisions = 2
-
-[[bot]]
-name = "dp"
-builtin = "dp"
-division = 1
-
-[[bot]]
-name = "random"
-builtin = "random"
-division = 1
-
-[[bot]]
-name = "optimal"
-builtin = "optimal"
-
-[[bot]]
-name = "random-wide"
-builtin = "random"
-params = { max = 100 }
-"#;
+/// A two-division ladder of four bidding bots.
+const BIDDERS: &str = include_str!("fixtures/bidders-ladder.toml");
 
 #[test]
 fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons() {
