@@ -14,7 +14,7 @@ use super::{Bid, Bidding};
 use crate::{core::bot::BotError, Bot, BySeat, Rng, Seat, TimeLeft};
 
 /// A legal bid of a player holding `money` closest to `wanted`.
-fn legal(wanted: i64, money: u32) -> Bid {
+pub(super) fn legal(wanted: i64, money: u32) -> Bid {
     Bid(if money == 0 {
         0
     } else {
