@@ -35,38 +35,43 @@ pub struct Prover {
     /// (white, black, black to move) -> whether the side to move wins.
     proven: HashMap<(u64, u64, bool), bool>,
     pub nodes: u64,
-    /// Give up beyond this many nodes (none: never).
-    limit: Option<u64>,
+    /// How many nodes one proof may take (none: no limit).
+    budget: Option<u64>,
+    /// The node count at which the proof under way gives up.
+    stop_at: Option<u64>,
     gave_up: bool,
 }
 
 impl Prover {
-    /// A prover that gives up after `limit` nodes of one proof.
-    pub fn with_limit(limit: u64) -> Prover {
+    /// A prover that gives up after `budget` nodes of one proof.
+    pub fn with_limit(budget: u64) -> Prover {
         Prover {
-            limit: Some(limit),
+            budget: Some(budget),
             ..Prover::default()
         }
     }
 
     /// Whether the side to move in `g` wins with perfect play, or `None` if
-    /// the proof needs more nodes than the limit. Positions proven before
+    /// the proof needs more nodes than the budget. Positions proven before
     /// giving up stay proven.
     pub fn try_wins(&mut self, g: &Breakthrough) -> Option<bool> {
-        let before = self.nodes;
-        let limit = self.limit.map(|l| before.saturating_add(l));
-        let saved = std::mem::replace(&mut self.limit, limit);
+        self.stop_at = self.budget.map(|b| self.nodes.saturating_add(b));
         self.gave_up = false;
         let won = self.wins(g);
-        self.limit = saved;
-        (!std::mem::take(&mut self.gave_up)).then_some(won)
+        (!self.gave_up).then_some(won)
     }
 
-    /// Whether the side to move in `g` wins with perfect play (meaningless
-    /// once the limit is hit: see [`Prover::try_wins`]).
-    pub fn wins(&mut self, g: &Breakthrough) -> bool {
+    /// [`Prover::try_wins`] for a prover without a budget.
+    pub fn proves_win(&mut self, g: &Breakthrough) -> bool {
+        debug_assert!(self.budget.is_none());
+        self.try_wins(g).expect("no budget, no giving up")
+    }
+
+    /// Whether the side to move in `g` wins (meaningless once the proof
+    /// has given up: `try_wins` says so).
+    fn wins(&mut self, g: &Breakthrough) -> bool {
         self.nodes += 1;
-        if self.limit.is_some_and(|l| self.nodes > l) {
+        if self.stop_at.is_some_and(|l| self.nodes > l) {
             self.gave_up = true;
         }
         if self.gave_up {
@@ -172,9 +177,9 @@ pub fn solve(width: u32, height: u32) -> Result<Report, Error> {
     }
     let clock = Instant::now();
     let mut prover = Prover::default();
-    let white_wins = prover.wins(&start);
+    let white_wins = prover.proves_win(&start);
     let winning = if white_wins {
-        prover.winning_moves(&start).expect("no limit")
+        prover.winning_moves(&start).expect("no budget")
     } else {
         Vec::new()
     };
@@ -264,14 +269,18 @@ mod tests {
             let start = Breakthrough::start(board(w, h));
             let mut memo = HashMap::new();
             let mut prover = Prover::default();
-            assert_eq!(prover.wins(&start), naive(&start, &mut memo), "{w}x{h}");
+            assert_eq!(
+                prover.proves_win(&start),
+                naive(&start, &mut memo),
+                "{w}x{h}"
+            );
             // and on positions along random games
             let mut rng = crate::Rng::seed_from_u64(u64::from(w * 10 + h));
             for _ in 0..30 {
                 let mut g = start.clone();
                 while g.winner().is_none() {
                     assert_eq!(
-                        prover.wins(&g),
+                        prover.proves_win(&g),
                         naive(&g, &mut memo),
                         "{w}x{h}: {}",
                         g.observation(Seat::First)
