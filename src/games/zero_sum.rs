@@ -88,11 +88,13 @@ fn guaranteed(a: &[Vec<f64>], mix: &[f64]) -> f64 {
 }
 
 impl Solution {
-    /// The solution of a symmetric game (`a` = -`a`ᵀ) from an equilibrium
-    /// mix of one player: the other player's is the same mix.
-    pub fn symmetric(mix: Vec<f64>, a: &[Vec<f64>]) -> Solution {
+    /// The solution of a symmetric game (`a` = -`a`ᵀ) from a mix both
+    /// players play: the value of such a game is 0, so
+    /// [`Solution::exploitability`] measures how far the mix is from an
+    /// equilibrium.
+    pub fn symmetric(mix: Vec<f64>) -> Solution {
         Solution {
-            value: guaranteed(a, &mix),
+            value: 0.0,
             row: mix.clone(),
             column: mix,
         }

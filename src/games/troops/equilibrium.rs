@@ -69,7 +69,7 @@ impl Equilibrium {
                     / 6.0
             })
             .collect();
-        let solution = zero_sum::Solution::symmetric(symmetric, &margin);
+        let solution = zero_sum::Solution::symmetric(symmetric);
         Equilibrium {
             troops,
             splits,
@@ -119,6 +119,10 @@ mod tests {
         );
         let gain = e.exploitability();
         assert!(gain < 1e-9, "a best reply gains {gain}");
+        // the measure is not 0 by construction: the uniform mix over the
+        // splits is exploitable
+        let uniform = zero_sum::Solution::symmetric(vec![1.0 / 66.0; 66]);
+        assert!(uniform.exploitability(&e.margin).0 > 0.1);
         let total: f64 = e.solution.row.iter().sum();
         assert!((total - 1.0).abs() < 1e-12);
         // the balanced split is beaten by some pure split, so the mix avoids
