@@ -215,6 +215,17 @@ mod tests {
                 (worst - v).abs() < 1e-7,
                 "state ({r},{a},{b}): {worst} vs {v}"
             );
+            // and the opponent's mix (its own state's) holds every reply of
+            // this player to the value: neither side can gain by deviating
+            let theirs = e.mix(r, b, a).unwrap();
+            let best = m
+                .iter()
+                .map(|row| row.iter().zip(theirs).map(|(x, q)| q * x).sum::<f64>())
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                best <= v + 1e-7,
+                "state ({r},{a},{b}): a reply gets {best} > {v}"
+            );
         }
     }
 
