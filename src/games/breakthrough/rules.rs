@@ -506,6 +506,13 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// The legal moves of `seat` as text, sorted.
+    fn sorted_moves(g: &Breakthrough, seat: Seat) -> Vec<String> {
+        let mut moves: Vec<String> = g.legal_moves(seat).iter().map(|m| m.to_string()).collect();
+        moves.sort();
+        moves
+    }
+
     #[test]
     fn perft_from_the_start() {
         let g = Breakthrough::new(&BreakthroughParams::default()).unwrap();
@@ -536,12 +543,7 @@ mod tests {
             height: 4,
         })
         .unwrap();
-        let mut moves: Vec<String> = g
-            .legal_moves(Seat::First)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        moves.sort();
+        let moves = sorted_moves(&g, Seat::First);
         assert_eq!(moves, ["a2b3", "b2a3", "b2c3", "c2b3"]);
         // a step off the board is refused
         let g = Breakthrough::new(&BreakthroughParams {
@@ -601,12 +603,7 @@ mod tests {
             g.check(Seat::Second, &step("d5c4")).is_err(),
             "not black's turn"
         );
-        let mut moves: Vec<String> = g
-            .legal_moves(Seat::First)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        moves.sort();
+        let moves = sorted_moves(&g, Seat::First);
         assert_eq!(moves, ["d4c5", "d4e5", "e4d5", "e4e5", "e4f5"]);
 
         // a friendly piece blocks diagonals too
@@ -620,12 +617,7 @@ mod tests {
     #[test]
     fn black_moves_down() {
         let g = Breakthrough::from_pieces(pieces(&["a2"]), pieces(&["c3"]), Seat::Second);
-        let mut moves: Vec<String> = g
-            .legal_moves(Seat::Second)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        moves.sort();
+        let moves = sorted_moves(&g, Seat::Second);
         assert_eq!(moves, ["c3b2", "c3c2", "c3d2"]);
         assert!(g.legal_moves(Seat::First).is_empty());
     }
