@@ -129,6 +129,19 @@ fn assert_no_request_left(urls: &[String], page: &Path) {
     }
 }
 
+/// Opens `page` in the browser and checks it as a person gets it: a
+/// self-contained file that shows each of `shown` and loads nothing else.
+/// Returns the rendered DOM.
+fn open_page(browser: &str, page: &Path, tmp: &Path, shown: &[&str]) -> String {
+    assert_self_contained(&fs::read_to_string(page).unwrap());
+    let (dom, urls) = render(browser, page, tmp);
+    for shown in shown {
+        assert!(dom.contains(shown), "the rendered page lacks {shown}");
+    }
+    assert_no_request_left(&urls, page);
+    dom
+}
+
 fn ladder_bin() -> Command {
     Command::cargo_bin("ladder").unwrap()
 }
@@ -152,21 +165,20 @@ fn a_seasons_report_shows_its_standings_and_charts_in_a_browser() {
         .success();
     let dir = tmp.path().join("report-2016");
     let page = dir.join("index.html");
-    let html = fs::read_to_string(&page).unwrap();
-    assert_self_contained(&html);
-    let (dom, urls) = render(browser, &page, tmp.path());
-    for shown in [
-        "<h2>Standings</h2>",
-        "<td>optimal</td>",
-        "<td class=\"n\">&gt; +1086</td>",
-        "Likelihood of superiority",
-        "aria-label=\"crosstable heatmap\"",
-        "aria-label=\"game lengths\"",
-        "Overall win percentage",
-    ] {
-        assert!(dom.contains(shown), "the rendered page lacks {shown}");
-    }
-    assert_no_request_left(&urls, &page);
+    open_page(
+        browser,
+        &page,
+        tmp.path(),
+        &[
+            "<h2>Standings</h2>",
+            "<td>optimal</td>",
+            "<td class=\"n\">&gt; +1086</td>",
+            "Likelihood of superiority",
+            "aria-label=\"crosstable heatmap\"",
+            "aria-label=\"game lengths\"",
+            "Overall win percentage",
+        ],
+    );
     let (w, h, inked) = screenshot(browser, &page, tmp.path());
     assert_eq!((w, h), (1000, 1400));
     assert!(inked > 20_000, "only {inked} pixels drawn");
@@ -195,23 +207,22 @@ fn a_ladders_report_shows_the_rating_history_chart_in_a_browser() {
             .success();
     }
     let page = tmp.path().join("bidders/index.html");
-    let html = fs::read_to_string(&page).unwrap();
-    assert_self_contained(&html);
-    let (dom, urls) = render(browser, &page, tmp.path());
-    for shown in [
-        "After season 3.",
-        "Ratings across seasons",
-        "<polyline",
-        "<h2>Season 3</h2>",
-        "Division 2",
-        "season-003/division-1/index.html",
-    ] {
-        assert!(dom.contains(shown), "the rendered page lacks {shown}");
-    }
+    let dom = open_page(
+        browser,
+        &page,
+        tmp.path(),
+        &[
+            "After season 3.",
+            "Ratings across seasons",
+            "<polyline",
+            "<h2>Season 3</h2>",
+            "Division 2",
+            "season-003/division-1/index.html",
+        ],
+    );
     // one line per bot, a point per season
     assert_eq!(dom.matches("<polyline").count(), 4);
     assert_eq!(dom.matches("<circle").count(), 12);
-    assert_no_request_left(&urls, &page);
     let (_, _, inked) = screenshot(browser, &page, tmp.path());
     assert!(inked > 20_000, "only {inked} pixels drawn");
     assert!(
