@@ -91,6 +91,43 @@ pub enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Play against a bot yourself, at the terminal: every game, any bot.
+    ///
+    /// Each turn shows the position for your seat; type your move at the prompt, `help`
+    /// for the legal moves and an example, `quit` to stop (finished games are kept). The
+    /// session is journaled like a season in reports/play-GAME-BOT-N/, so `ladder replay`
+    /// and `ladder report` work on it. The bot's time control applies to the bot only.
+    ///
+    /// Example: ladder play bidding --bot dp --games 3
+    Play {
+        /// The game, e.g. bidding (see `ladder list games`).
+        game: String,
+        /// The bot to play: a built-in name, `cmd:PROGRAM ARGS...`, `hackerrank:PROGRAM ARGS...`,
+        /// or with --config the name of a bot of that config.
+        #[arg(long)]
+        bot: String,
+        /// Your seat in every game: 1 (player 1, white, moves first) or 2; without it seats
+        /// alternate, you first.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: Option<u8>,
+        /// The session seed: the same seed and the same moves give the same games.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// Games to play; with more than one, the end shows the 2016 report's Table 4.1.
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// A season config whose bot --bot names; its game parameters and time control apply.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        #[command(flatten)]
+        time: TimeArgs,
+        /// Where a bot program runs: bwrap's sandbox, none, or bwrap when it works here (docs/SECURITY.md).
+        #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+        sandbox: SandboxArg,
+        /// The folder that holds the session's folder.
+        #[arg(long, default_value = "reports", value_name = "DIR")]
+        reports: PathBuf,
+    },
     /// Check that a bot program speaks the protocol: start-up, greeting, a few games
     /// against `random`, and `quit`; every problem is listed with the bot's own words.
     ///

@@ -6,6 +6,7 @@
 //! - [`catalog`]: the one list of games, and the only code that names one;
 //! - [`check`]: `ladder check`, a conformance test for bot programs;
 //! - [`games`]: one folder per game: rules, bots, and what belongs to that game alone;
+//! - [`play`]: `ladder play`, a person against a bot at the terminal;
 //! - [`ladder`]: ladder seasons: ratings carried over, divisions, promotion;
 //! - [`season`]: config → plan → schedule → tournament → journal → standings → report;
 //! - [`external`]: bot programs: child processes and the line protocol;
@@ -17,6 +18,7 @@ pub mod core;
 pub mod external;
 pub mod games;
 pub mod ladder;
+pub mod play;
 pub mod season;
 
 pub use crate::core::{

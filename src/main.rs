@@ -21,7 +21,7 @@ use ladder::{
         recorded::{Recorded, ReportFormat},
         tournament::{self, Options, Summary},
     },
-    Error, Game, Result,
+    Error, Game, Result, Seat,
 };
 
 use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, TimeArgs};
@@ -30,6 +30,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     cleanup::install_cleanup();
     cleanup::sweep_stale_dirs();
+    // `ladder play` tells the person itself that a signal ended the session
+    let says_interrupts = matches!(cli.command, Command::Play { .. });
     let result = match cli.command {
         Command::Run {
             config,
@@ -58,6 +60,29 @@ fn main() -> ExitCode {
                 options(&run, jobs, None, true),
             )
         }),
+        Command::Play {
+            game,
+            bot,
+            seat,
+            seed,
+            games,
+            config,
+            time,
+            sandbox,
+            reports,
+        } => sandbox_of(sandbox).and_then(|sandbox| {
+            play(PlayArgs {
+                game: &game,
+                bot,
+                seat: seat.map(|s| if s == 1 { Seat::First } else { Seat::Second }),
+                seed,
+                games,
+                config: config.as_deref(),
+                time: &time,
+                sandbox: &sandbox,
+                reports,
+            })
+        }),
         Command::Season { config, jobs, run } => {
             ladder_season(&config, options(&run, jobs, None, false))
         }
@@ -81,6 +106,7 @@ fn main() -> ExitCode {
     match result {
         // a closed pipe (`ladder list bots | head -1`) is no failure
         Ok(()) | Err(Error::ClosedOutput) => ExitCode::SUCCESS,
+        Err(err @ Error::Interrupted { .. }) if says_interrupts => ExitCode::from(err.exit_code()),
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(err.exit_code())
@@ -277,6 +303,90 @@ impl GameVisitor for RunMatch<'_> {
             self.sandbox,
         )?;
         tournament::run(&plan, self.opts)
+    }
+}
+
+/// What `ladder play` was given.
+struct PlayArgs<'a> {
+    game: &'a str,
+    bot: String,
+    seat: Option<Seat>,
+    seed: u64,
+    games: u32,
+    config: Option<&'a Path>,
+    time: &'a TimeArgs,
+    sandbox: &'a Sandbox,
+    reports: std::path::PathBuf,
+}
+
+/// `ladder play GAME --bot NAME`: a person against a bot on this terminal.
+fn play(args: PlayArgs<'_>) -> Result<()> {
+    let kind = match args.config {
+        Some(path) => {
+            let file = ConfigFile::read(path)?;
+            let kind = game_of(&file)?;
+            if GameKind::named(args.game)?.name() != kind.name() {
+                return Err(Error::Usage(format!(
+                    "{} is a config of the {} game, not {}",
+                    path.display(),
+                    kind.name(),
+                    args.game
+                )));
+            }
+            kind
+        }
+        None => GameKind::named(args.game)?,
+    };
+    let outcome = kind.visit(args)?;
+    match outcome.stopped {
+        Some(ladder::play::console::Stop::Signal) => Err(Error::Interrupted {
+            signal: cleanup::interrupted().unwrap_or(2),
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl GameVisitor for PlayArgs<'_> {
+    type Output = Result<ladder::play::Outcome>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+        let (params, start, referee, opponent) = match self.config {
+            Some(path) => {
+                let file = ConfigFile::read(path)?;
+                let plan = config::plan(&file, roster)?;
+                let known: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+                let Some(bot) = plan.bots.into_iter().find(|b| b.name == self.bot) else {
+                    return Err(Error::Usage(format!(
+                        "{} has no bot named `{}`; its bots: {}",
+                        path.display(),
+                        self.bot,
+                        known.join(", ")
+                    )));
+                };
+                (plan.params, plan.start, plan.referee, bot)
+            }
+            None => {
+                let (params, start) = plan::default_game::<G>()?;
+                let bot = plan::command_line_bot(roster, &self.bot, &start, self.sandbox)?;
+                let referee = Referee {
+                    max_plies: Referee::DEFAULT_MAX_PLIES,
+                    time: time_control(self.time)?,
+                };
+                (params, start, referee, bot)
+            }
+        };
+        ladder::play::play(
+            ladder::play::Setup {
+                params,
+                start,
+                referee,
+                opponent,
+                seat: self.seat,
+                games: self.games,
+                seed: self.seed,
+                reports: self.reports,
+            },
+            ladder::play::console::Console::stdio(),
+        )
     }
 }
 

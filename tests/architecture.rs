@@ -11,8 +11,8 @@ use std::{
 };
 
 /// The floors, bottom first.
-const FLOORS: [&str; 8] = [
-    "core", "external", "season", "ladder", "games", "check", "catalog", "binary",
+const FLOORS: [&str; 9] = [
+    "core", "external", "season", "ladder", "play", "games", "check", "catalog", "binary",
 ];
 
 fn floor_of(module: &str) -> usize {

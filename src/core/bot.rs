@@ -166,6 +166,12 @@ pub trait Bot<G: Game>: Send {
     fn keeps_deadlines(&self) -> bool {
         false
     }
+
+    /// Whether the referee's clock applies: `false` only for a person at
+    /// the keyboard (`ladder play`), who has no limit and is never charged.
+    fn timed(&self) -> bool {
+        true
+    }
 }
 
 /// Makes a fresh in-process bot for each game.

@@ -16,6 +16,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
+        scene::View,
         seat::{BySeat, Seat},
     },
     Rng,
@@ -131,6 +132,55 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn picture(&self) -> String {
         self.observation(Seat::First)
     }
+
+    /// What a move is called in a prompt (`Enter human bid:`).
+    const MOVE_WORD: &'static str = "move";
+
+    /// The position as a person holding `view.seat` sees it before they
+    /// choose (`ladder play`), and once more when the game is over: by
+    /// default the turn, the picture and the last turn.
+    fn scene(&self, view: &View<'_, Self::Move>) -> String {
+        let turn = format!("Turn {}", view.turns.len() + 1);
+        let mut s = format!("{}\n{}\n", view.paint.bold(&turn), self.picture());
+        if let Some(last) = view.last() {
+            s.push_str(&format!("Last turn: {}\n", view.turn_text(last)));
+        }
+        s
+    }
+
+    /// What `help` tells a person about their move now: by default every
+    /// legal move, and one of them as an example of the form.
+    fn move_help(&self, seat: Seat) -> String {
+        list_moves(&self.legal_moves(seat))
+    }
+}
+
+/// Moves as `help` lists them: wrapped at 72 columns, at most 200, with
+/// the first as an example of the form.
+pub fn list_moves<M: fmt::Display>(moves: &[M]) -> String {
+    const SHOWN: usize = 200;
+    let Some(first) = moves.first() else {
+        return "You have no move now.".to_string();
+    };
+    let mut out = format!("Legal moves ({}):\n", moves.len());
+    let mut line = String::new();
+    for m in moves.iter().take(SHOWN) {
+        let m = m.to_string();
+        if !line.is_empty() && line.len() + 1 + m.len() > 72 {
+            out.push_str(&format!("  {line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&m);
+    }
+    out.push_str(&format!("  {line}\n"));
+    if moves.len() > SHOWN {
+        out.push_str(&format!("  ... and {} more\n", moves.len() - SHOWN));
+    }
+    out.push_str(&format!("Type one as shown, e.g. `{first}`."));
+    out
 }
 
 /// How a finished game counts in the standings.

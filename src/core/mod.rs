@@ -8,4 +8,5 @@ pub mod error;
 pub mod game;
 pub mod hosted;
 pub mod referee;
+pub mod scene;
 pub mod seat;

@@ -150,14 +150,19 @@ impl Referee {
         let other = self.time.other_call();
         let clocks = Clocks::new(&self.time);
         let slack = BySeat::from_fn(|s| bots[s].keeps_deadlines());
+        let timed = BySeat::from_fn(|s| bots[s].timed());
         // without a game clock every move has the same time: work it out once
         let fixed = (!clocks.running()).then(|| clocks.time_left(0));
+        // a person's calls have no limit the watchdog could hold them to
+        let unless_untimed =
+            |ms: BySeat<u64>| BySeat::from_fn(|s| if timed[s] { ms[s] } else { u64::MAX });
         let mut table = Table {
             game: start.clone(),
             bots,
-            other_ms: slack.map(|s| watched(other, s)),
-            move_ms: slack.map(|s| fixed.map_or(0, |t| watched(t, s))),
+            other_ms: unless_untimed(slack.map(|s| watched(other, s))),
+            move_ms: unless_untimed(slack.map(|s| fixed.map_or(0, |t| watched(t, s)))),
             slack,
+            timed,
             clocks,
             fixed,
             other,
@@ -199,6 +204,8 @@ struct Table<'a, 'w, G: Game> {
     bots: BySeat<&'a mut dyn Bot<G>>,
     /// Whether each bot keeps its own deadlines.
     slack: BySeat<bool>,
+    /// Whether the clock applies to each seat (not to a person).
+    timed: BySeat<bool>,
     clocks: Clocks,
     /// The time of every move when no game clock runs.
     fixed: Option<TimeLeft>,
@@ -265,6 +272,7 @@ impl<G: Game> Table<'_, '_, G> {
     fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
         let (time, limit_ms, started) = match self.fixed {
             Some(time) => (time, self.move_ms[seat], None),
+            None if !self.timed[seat] => (self.clocks.time_left(seat.index()), u64::MAX, None),
             None => {
                 let time = self.clocks.time_left(seat.index());
                 (time, watched(time, self.slack[seat]), Some(Instant::now()))

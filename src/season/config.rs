@@ -25,7 +25,7 @@ use crate::{
     },
     season::{
         plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
-        schedule::Format,
+        schedule::{Format, Seating},
     },
 };
 
@@ -320,6 +320,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         params,
         start,
         format,
+        seating: Seating::Alternate,
         games_per_pair,
         seed: s.seed.unwrap_or(1),
         jobs,

@@ -17,7 +17,7 @@ use crate::{
         referee::Referee,
     },
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
-    season::schedule::Format,
+    season::schedule::{Format, Seating},
 };
 
 /// The most worker threads a season may ask for (`jobs`, `--jobs`): more
@@ -172,6 +172,8 @@ pub struct Plan<G: Game> {
     /// The start position every game begins from, built once from `params`.
     pub start: G,
     pub format: Format,
+    /// Whether seats alternate game by game (every season but `ladder play`'s).
+    pub seating: Seating,
     pub games_per_pair: u32,
     pub seed: u64,
     /// Worker threads asked for in the config (the command line overrides it).
@@ -226,6 +228,9 @@ impl<G: Game> Plan<G> {
                 .collect();
             v["newcomers"] = serde_json::json!(names);
         }
+        if self.seating == Seating::Fixed {
+            v["seating"] = "fixed".into();
+        }
         if let Some(a) = self.anchor {
             v["anchor"] = self.bots[a].name.clone().into();
         }
@@ -274,16 +279,10 @@ pub fn match_plan<G: Game>(
         return Err(Error::Usage("--games must be at least 1".to_string()));
     }
     let (params, start) = default_game::<G>()?;
-    let mut planned: Vec<PlannedBot<G>> = Vec::new();
-    for text in bots {
-        let (name, spec, kind) = match_bot(roster, text, sandbox)?;
-        if let BotKind::Builtin(factory) = &kind {
-            factory()
-                .plays(&start)
-                .map_err(|e| Error::Usage(format!("bot `{name}`: {e}")))?;
-        }
-        planned.push(PlannedBot { name, spec, kind });
-    }
+    let mut planned: Vec<PlannedBot<G>> = bots
+        .iter()
+        .map(|text| command_line_bot(roster, text, &start, sandbox))
+        .collect::<Result<_, _>>()?;
     if planned[0].name == planned[1].name {
         let name = planned[0].name.clone();
         planned[0].name = format!("{name}-1");
@@ -299,6 +298,7 @@ pub fn match_plan<G: Game>(
         params,
         start,
         format: Format::RoundRobin,
+        seating: Seating::Alternate,
         games_per_pair: games,
         seed,
         jobs: None,
@@ -307,6 +307,24 @@ pub fn match_plan<G: Game>(
         compress: false,
         anchor: None,
     })
+}
+
+/// A bot named on the command line (`ladder match`, `ladder play`): a
+/// built-in name or `PROTOCOL:PROGRAM ARGS...`, checked against the games it
+/// will play, which start like `start`.
+pub fn command_line_bot<G: Game>(
+    roster: &Roster<G>,
+    text: &str,
+    start: &G,
+    sandbox: &Sandbox,
+) -> Result<PlannedBot<G>, Error> {
+    let (name, spec, kind) = match_bot(roster, text, sandbox)?;
+    if let BotKind::Builtin(factory) = &kind {
+        factory()
+            .plays(start)
+            .map_err(|e| Error::Usage(format!("bot `{name}`: {e}")))?;
+    }
+    Ok(PlannedBot { name, spec, kind })
 }
 
 /// One bot of `ladder match`: its name, spec and kind.

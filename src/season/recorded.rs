@@ -12,7 +12,7 @@ use crate::{
         journal::for_each_line,
         record::Scored,
         report::{self, Header},
-        schedule::{format_name, Format, Schedule},
+        schedule::{format_name, Format, Schedule, Seating},
         standings::Standings,
     },
 };
@@ -100,7 +100,13 @@ impl Recorded {
         let number = |key: &str| season[key].as_u64().ok_or_else(|| bad(key));
         let games_per_pair =
             u32::try_from(number("games_per_pair")?).map_err(|_| bad("games_per_pair"))?;
-        let schedule = Schedule::new(names.len(), &format, games_per_pair, number("seed")?);
+        let seating = match season["seating"].as_str() {
+            None => Seating::Alternate,
+            Some("fixed") => Seating::Fixed,
+            Some(_) => return Err(bad("seating")),
+        };
+        let schedule = Schedule::new(names.len(), &format, games_per_pair, number("seed")?)
+            .with_seating(seating);
         let anchor = match &season["anchor"] {
             serde_json::Value::Null => None,
             a => Some(index_of(a).ok_or_else(|| bad("anchor"))?),

@@ -23,6 +23,17 @@ pub enum Format {
     Newcomers { newcomers: Vec<usize> },
 }
 
+/// Who takes the first seat in a pairing's games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// The pairing's first bot in even games, the other in odd ones.
+    #[default]
+    Alternate,
+    /// The pairing's first bot in every game (a person's chosen seat in
+    /// `ladder play`); `season.json` says `"seating": "fixed"`.
+    Fixed,
+}
+
 /// One scheduled game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Fixture {
@@ -76,6 +87,7 @@ pub struct Schedule {
     pairings: Vec<(usize, usize)>,
     games_per_pair: u64,
     season_seed: u64,
+    seating: Seating,
 }
 
 impl Schedule {
@@ -84,7 +96,13 @@ impl Schedule {
             pairings: pairings(bots, format),
             games_per_pair: u64::from(games_per_pair),
             season_seed,
+            seating: Seating::Alternate,
         }
+    }
+
+    /// The same games with `seating`.
+    pub fn with_seating(self, seating: Seating) -> Self {
+        Schedule { seating, ..self }
     }
 
     /// How many games the season has.
@@ -112,11 +130,12 @@ impl Schedule {
     fn place(&self, index: u64, seed: u64) -> Fixture {
         let pair = index / self.games_per_pair;
         let (a, b) = self.pairings[pair as usize];
-        let seats = if (index % self.games_per_pair).is_multiple_of(2) {
-            BySeat::new(a, b)
-        } else {
-            BySeat::new(b, a)
-        };
+        let seats =
+            if self.seating == Seating::Fixed || (index % self.games_per_pair).is_multiple_of(2) {
+                BySeat::new(a, b)
+            } else {
+                BySeat::new(b, a)
+            };
         Fixture {
             index,
             pair: pair as usize,

@@ -66,7 +66,8 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         &plan.format,
         plan.games_per_pair,
         plan.seed,
-    );
+    )
+    .with_seating(plan.seating);
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let dir = opts.reports.join(&plan.name);
     // the journal is streamed: each game it holds is checked and tallied, not kept

@@ -28,6 +28,7 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, Game, IllegalMove},
+        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
     Rng,
@@ -187,6 +188,42 @@ impl Game for Armies {
 
     fn max_goal(&self) -> i32 {
         2 * self.rounds as i32
+    }
+
+    const MOVE_WORD: &'static str = "commitment";
+
+    fn scene(&self, view: &View<'_, Commitment>) -> String {
+        let (you, them) = (view.seat, view.seat.other());
+        let lines = [
+            format!(
+                "Armies: {} {}, {} {}",
+                view.name(you),
+                self.armies[you],
+                view.name(them),
+                self.armies[them]
+            ),
+            format!(
+                "Score: {} {}, {} {}",
+                view.name(you),
+                self.score[you],
+                view.name(them),
+                self.score[them]
+            ),
+        ];
+        rounds_scene(view, self.rounds, self.round >= self.rounds, &lines)
+    }
+
+    fn move_help(&self, seat: Seat) -> String {
+        let held = self.armies[seat];
+        format!(
+            "Commit a whole number of armies from 0 to {held}, e.g. `{}`. The larger \
+             commitment scores 2 points and equal ones 1 each; committed armies are {}.",
+            held / 2,
+            match self.commit {
+                Commit::Spend => "spent",
+                Commit::Add => "added to what you hold",
+            }
+        )
     }
 
     fn observation(&self, _seat: Seat) -> String {

@@ -28,6 +28,7 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, Game, IllegalMove},
+        scene::View,
         seat::{BySeat, Seat},
     },
     Rng,
@@ -210,6 +211,78 @@ impl Game for Bidding {
             self.money.first,
             self.money.second,
             self.advantage.number()
+        )
+    }
+
+    const MOVE_WORD: &'static str = "bid";
+
+    /// As the 2016 report's console shows it: the round, the bottle on its
+    /// line, both players' money, the draw advantage and the last bids.
+    fn scene(&self, view: &View<'_, Bid>) -> String {
+        let paint = view.paint;
+        let line: String = (0..=self.length)
+            .map(|p| if p == self.position { 'o' } else { '-' })
+            .collect();
+        let (before, after) = line.split_at(self.position.min(self.length) as usize);
+        let (bottle, after) = after.split_at(1);
+        let goal = |seat: Seat| match seat {
+            Seat::First => 0,
+            Seat::Second => self.length,
+        };
+        let heading = if self.is_over() {
+            "Game over".to_string()
+        } else {
+            format!("Round {}", view.turns.len() + 1)
+        };
+        let mut s = format!(
+            "{}\nScotch position: {}   0 {before}{}{after} {}\n",
+            paint.bold(&heading),
+            self.position,
+            paint.mark(bottle),
+            self.length
+        );
+        for seat in [view.seat, view.seat.other()] {
+            s.push_str(&format!(
+                "{} money: {} (pulls the bottle toward {})\n",
+                view.name(seat),
+                self.money[seat],
+                goal(seat)
+            ));
+        }
+        s.push_str(&format!("Draw advantage: {}\n", view.name(self.advantage)));
+        if let Some(BySeat {
+            first: Some(a),
+            second: Some(b),
+        }) = view.last()
+        {
+            // a tie went to the holder before this position's holder
+            let winner = match a.0.cmp(&b.0) {
+                std::cmp::Ordering::Greater => Seat::First,
+                std::cmp::Ordering::Less => Seat::Second,
+                std::cmp::Ordering::Equal => self.advantage.other(),
+            };
+            s.push_str(&format!(
+                "Last round: {} bid {a}, {} bid {b}: {} moved the bottle{}\n",
+                view.name(Seat::First),
+                view.name(Seat::Second),
+                view.name(winner),
+                if a == b { " (draw advantage)" } else { "" }
+            ));
+        }
+        s
+    }
+
+    fn move_help(&self, seat: Seat) -> String {
+        let money = self.money[seat];
+        if money == 0 {
+            return "You have no money left: bid `0`.".to_string();
+        }
+        format!(
+            "Bid a whole number from 1 to {money}, e.g. `{}`. The higher bid moves the \
+             bottle one step toward its bidder, who pays it; the other keeps their money. \
+             Equal bids go to the holder of the draw advantage, who pays, and the advantage \
+             passes to the other player. You bid 0 only once your money is gone.",
+            money.div_ceil(10)
         )
     }
 

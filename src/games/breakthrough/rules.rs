@@ -33,7 +33,8 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, Game, IllegalMove},
+        game::{check_range, list_moves, Game, IllegalMove},
+        scene::View,
         seat::{BySeat, Seat},
     },
     Rng,
@@ -473,6 +474,94 @@ impl Game for Breakthrough {
             (None, Seat::Second) => "black (player 2) to move",
         });
         s
+    }
+
+    /// The board from the person's side (white's rows bottom up, black's
+    /// top down), coordinates on all four edges, the last move's two squares
+    /// in brackets (and coloured on a terminal), and whose turn it is.
+    fn scene(&self, view: &View<'_, Step>) -> String {
+        let paint = view.paint;
+        let (width, height) = (self.board.width, self.board.height);
+        let side = |seat: Seat| match seat {
+            Seat::First => "white",
+            Seat::Second => "black",
+        };
+        let last: Option<Step> = view.last().and_then(|t| t.first.or(t.second));
+        let marked = |row: u8, col: u8| {
+            last.is_some_and(|m| m.from == 8 * row + col || m.to == 8 * row + col)
+        };
+        let rows: Vec<u8> = match view.seat {
+            Seat::First => (0..height).rev().collect(),
+            Seat::Second => (0..height).collect(),
+        };
+        let cols: Vec<u8> = match view.seat {
+            Seat::First => (0..width).collect(),
+            Seat::Second => (0..width).rev().collect(),
+        };
+        let letters: String = cols
+            .iter()
+            .map(|&c| format!(" {} ", (b'a' + c) as char))
+            .collect();
+        let edge = format!("   {}\n", paint.dim(letters.trim_end()));
+        let heading = match self.outcome() {
+            Some(_) => "Game over".to_string(),
+            None => format!(
+                "Turn {}: {} ({}) to move",
+                view.turns.len() + 1,
+                side(self.to_move),
+                view.names[self.to_move]
+            ),
+        };
+        let mut s = format!("{}\n{edge}", paint.bold(&heading));
+        for &row in &rows {
+            s.push_str(&format!("{:>2} ", row + 1));
+            for &col in &cols {
+                let (piece, owner) = match self.cell(row, col) {
+                    'w' => ("W", Some(Seat::First)),
+                    'b' => ("B", Some(Seat::Second)),
+                    _ => (".", None),
+                };
+                let piece = match owner {
+                    Some(o) if o == view.seat => paint.mine(piece),
+                    Some(_) => paint.theirs(piece),
+                    None => paint.dim(piece),
+                };
+                if marked(row, col) {
+                    s.push_str(&paint.mark(&format!("[{piece}]")));
+                } else {
+                    s.push_str(&format!(" {piece} "));
+                }
+            }
+            s.push_str(&format!(" {}\n", row + 1));
+        }
+        s.push_str(&edge);
+        let (you, them) = (view.seat, view.seat.other());
+        s.push_str(&format!(
+            "{} plays {} ({}), {} plays {} ({})\n",
+            view.name(you),
+            side(you),
+            if you == Seat::First {
+                "W, moving up"
+            } else {
+                "B, moving down"
+            },
+            view.name(them),
+            side(them),
+            if them == Seat::First { "W" } else { "B" },
+        ));
+        if let Some(last) = view.last() {
+            s.push_str(&format!("Last move: {}\n", view.turn_text(last)));
+        }
+        s
+    }
+
+    fn move_help(&self, seat: Seat) -> String {
+        format!(
+            "A move is the from-square then the to-square, column letter and row number: \
+             a piece steps one row forward, straight into an empty square or diagonally \
+             into an empty square or onto an enemy piece, capturing it.\n{}",
+            list_moves(&self.legal_moves(seat))
+        )
     }
 
     fn observation(&self, _seat: Seat) -> String {

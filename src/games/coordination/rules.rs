@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, Game, IllegalMove},
+        game::{check_range, list_moves, Game, IllegalMove},
+        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
     Rng,
@@ -147,6 +148,21 @@ impl Game for Coordination {
 
     fn max_goal(&self) -> i32 {
         (self.rounds * self.reward) as i32
+    }
+
+    const MOVE_WORD: &'static str = "choice";
+
+    fn scene(&self, view: &View<'_, Side>) -> String {
+        let score = format!("Score (shared): {}", self.score);
+        rounds_scene(view, self.rounds, self.round >= self.rounds, &[score])
+    }
+
+    fn move_help(&self, seat: Seat) -> String {
+        format!(
+            "Both players score {} when their choices match, nothing otherwise.\n{}",
+            self.reward,
+            list_moves(&self.legal_moves(seat))
+        )
     }
 
     fn observation(&self, _seat: Seat) -> String {

@@ -22,6 +22,7 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, Game, IllegalMove},
+        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
     games::armies::round_points,
@@ -176,6 +177,34 @@ impl Game for Troops {
 
     fn max_goal(&self) -> i32 {
         6 * self.rounds as i32
+    }
+
+    const MOVE_WORD: &'static str = "split";
+
+    fn scene(&self, view: &View<'_, Split>) -> String {
+        let (you, them) = (view.seat, view.seat.other());
+        let score = format!(
+            "Score: {} {}, {} {}",
+            view.name(you),
+            self.score[you],
+            view.name(them),
+            self.score[them]
+        );
+        rounds_scene(view, self.rounds, self.round >= self.rounds, &[score])
+    }
+
+    fn move_help(&self, _seat: Seat) -> String {
+        format!(
+            "Split your {t} troops over three fields: three whole numbers that sum to {t}, \
+             separated by commas, e.g. `{}`. On each field the larger number scores 2 points \
+             and equal numbers 1 each.",
+            Split([
+                self.troops / 3,
+                self.troops / 3,
+                self.troops - 2 * (self.troops / 3)
+            ]),
+            t = self.troops
+        )
     }
 
     fn observation(&self, _seat: Seat) -> String {

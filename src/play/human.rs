@@ -1,0 +1,183 @@
+//! The person at the keyboard, as a [`Bot`]: the referee asks them for moves
+//! like any bot, and they see each position drawn for their seat
+//! ([`Game::scene`]).
+//!
+//! Bad input (not a move, an illegal move) is explained and asked again; it
+//! never forfeits. `help` explains the move; `quit` (or the end of input, or
+//! Ctrl-C) ends the session: the game in progress fails as ladder's own
+//! failure ([`BotError::Harness`]), so the referee records nothing for it and
+//! charges no one. The referee's clock does not apply to a person
+//! ([`Bot::timed`]).
+
+use crate::{
+    core::{
+        bot::{Bot, BotError},
+        clock::TimeLeft,
+        game::Game,
+        scene::View,
+        seat::{BySeat, Seat},
+    },
+    play::console::{lock, Shared, Stop},
+};
+
+/// What the person types to leave.
+const QUIT: [&str; 3] = ["quit", "exit", "q"];
+/// What the person types for help.
+const HELP: [&str; 2] = ["help", "?"];
+
+/// The harness failure that abandons the game in progress when the person leaves.
+pub const LEFT: &str = "the person left the session";
+
+/// The width help text is wrapped to.
+const WIDTH: usize = 78;
+
+/// `text` with every line longer than `width` broken at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            if !current.is_empty() && current.len() + 1 + word.len() > width {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current.clear();
+            } else if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(&current);
+        out.push('\n');
+    }
+    out
+}
+
+/// A person playing one game.
+pub struct Human<G: Game> {
+    console: Shared,
+    /// The names of the person (`human`) and of their opponent.
+    me: String,
+    opponent: String,
+    seat: Seat,
+    turns: Vec<BySeat<Option<G::Move>>>,
+}
+
+impl<G: Game> Human<G> {
+    pub fn new(console: Shared, me: &str, opponent: &str) -> Self {
+        Human {
+            console,
+            me: me.to_string(),
+            opponent: opponent.to_string(),
+            seat: Seat::First,
+            turns: Vec::new(),
+        }
+    }
+
+    fn names(&self) -> BySeat<&str> {
+        match self.seat {
+            Seat::First => BySeat::new(self.me.as_str(), self.opponent.as_str()),
+            Seat::Second => BySeat::new(self.opponent.as_str(), self.me.as_str()),
+        }
+    }
+
+    /// The position drawn for the person.
+    fn scene(&self, game: &G) -> String {
+        let console = lock(&self.console);
+        game.scene(&View {
+            seat: self.seat,
+            names: self.names(),
+            turns: &self.turns,
+            paint: console.paint,
+        })
+    }
+}
+
+impl<G: Game> Bot<G> for Human<G> {
+    fn new_game(&mut self, _game: &G, seat: Seat, _seed: u64) -> Result<(), BotError> {
+        self.seat = seat;
+        self.turns.clear();
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &G, seat: Seat, _time: TimeLeft) -> Result<G::Move, BotError> {
+        let scene = self.scene(game);
+        let mut console = lock(&self.console);
+        console.say(&format!("\n{scene}"));
+        let prompt = console
+            .paint
+            .bold(&format!("Enter {} {}: ", self.me, G::MOVE_WORD));
+        loop {
+            let Some(line) = console.ask(&prompt) else {
+                return Err(BotError::Harness(LEFT.to_string()));
+            };
+            let text = line.trim();
+            let word = text.to_ascii_lowercase();
+            if text.is_empty() {
+                continue;
+            }
+            if QUIT.contains(&word.as_str()) {
+                console.stop = Some(Stop::Quit);
+                return Err(BotError::Harness(LEFT.to_string()));
+            }
+            if HELP.contains(&word.as_str()) {
+                let help = format!(
+                    "{}\nCommands: `help` shows this, `quit` ends the session \
+                     (the games finished so far are kept).\n",
+                    game.move_help(seat)
+                );
+                console.say(&wrap(&help, WIDTH));
+                continue;
+            }
+            let problem = match text.parse::<G::Move>() {
+                Err(why) => format!("That is not a {}: {why}.", G::MOVE_WORD),
+                Ok(mv) => match game.check(seat, &mv) {
+                    Ok(()) => return Ok(mv),
+                    Err(why) => format!("You cannot play {mv} now: {why}."),
+                },
+            };
+            let warning = console.paint.warn(&problem);
+            console.say(&format!("{warning} Type `help` for help.\n"));
+        }
+    }
+
+    fn observe(&mut self, _game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
+        self.turns.push(moves.clone());
+        let them = self.seat.other();
+        if let Some(mv) = &moves[them] {
+            let mut console = lock(&self.console);
+            let name = console.paint.theirs(&self.opponent);
+            // a simultaneous choice is shown only now, after the person's own
+            let line = match moves[self.seat] {
+                Some(_) => format!("{name} {}: {mv}\n", G::MOVE_WORD),
+                None => format!("{name} plays {mv}\n"),
+            };
+            console.say(&line);
+        }
+        Ok(())
+    }
+
+    fn game_over(&mut self, game: &G, _goals: BySeat<i32>) -> Result<(), BotError> {
+        let scene = self.scene(game);
+        lock(&self.console).say(&format!("\n{scene}"));
+        Ok(())
+    }
+
+    fn timed(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_is_wrapped_at_spaces_and_short_lines_are_kept() {
+        assert_eq!(wrap("aa bb cc dd", 5), "aa bb\ncc dd\n");
+        assert_eq!(wrap("  a2a3 b2b3\nx", 78), "  a2a3 b2b3\nx\n");
+        assert_eq!(
+            wrap("averyveryverylongword b", 5),
+            "averyveryverylongword\nb\n"
+        );
+    }
+}
