@@ -19,6 +19,8 @@ use std::{
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+mod common;
+
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 /// How long a screen may take to show its prompt (a debug build, a busy machine).
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -258,7 +260,12 @@ fn scripted_session(
     }
     let (status, screen) = s.finish();
     assert!(status.success(), "{game}: {status}\n{screen}");
-    let dir = tmp.path().join(format!("reports/play-{game}-{bot}-1"));
+    let mut sessions: Vec<PathBuf> = std::fs::read_dir(tmp.path().join("reports"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(sessions.len(), 1, "one session folder: {sessions:?}");
+    let dir = sessions.pop().unwrap();
     (screen, dir, typed)
 }
 
@@ -764,7 +771,17 @@ fn ctrl_c_in_a_terminal_ends_the_session_keeping_the_finished_games() {
         "cd {} && {LADDER} play coordination --bot left --games 3; echo EXIT=$?; sleep 60",
         tmp.path().display()
     );
-    t.run(&["new-session", "-d", "-s", "play", "-x", "100", "-y", "50", &command]);
+    t.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "play",
+        "-x",
+        "100",
+        "-y",
+        "50",
+        &command,
+    ]);
     t.wait_for("Enter human choice:");
     for _ in 0..20 {
         t.keys("left");
@@ -773,9 +790,121 @@ fn ctrl_c_in_a_terminal_ends_the_session_keeping_the_finished_games() {
     t.run(&["send-keys", "-t", "play", "C-c"]);
     let screen = t.wait_for("EXIT=");
     assert!(screen.contains("EXIT=130"), "{screen}");
-    assert!(screen.contains("(interrupted after 1 of 3 games)"), "{screen}");
+    assert!(
+        screen.contains("(interrupted after 1 of 3 games)"),
+        "{screen}"
+    );
     assert!(!screen.contains("error:"), "{screen}");
     let dir = tmp.path().join("reports/play-coordination-left-1");
     assert_eq!(journal_moves(&dir, "human"), vec![vec!["left"; 20]]);
     assert!(dir.join("leaderboard.md").exists());
+}
+
+#[test]
+fn a_person_plays_bot_programs_of_both_protocols() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (game, bot, name) in [
+        (
+            "bidding",
+            "hackerrank:python3 bots/python/hackerrank_bidding.py",
+            "hackerrank_bidding",
+        ),
+        (
+            "coordination",
+            "cmd:python3 bots/python/coordination_bot.py",
+            "coordination_bot",
+        ),
+    ] {
+        let tmp = TempDir::new().unwrap();
+        // bot programs are found from the folder ladder runs in
+        let bots = tmp.path().join("bots");
+        std::os::unix::fs::symlink(root.join("bots"), &bots).unwrap();
+        let (screen, dir, typed) = scripted_session(game, bot, &[], &tmp);
+        assert!(dir.ends_with(format!("play-{game}-{name}-1")), "{dir:?}");
+        assert!(
+            screen.contains(&format!("human against {name}: ")),
+            "{screen}"
+        );
+        assert!(!screen.contains("forfeits"), "{screen}");
+        assert_eq!(journal_moves(&dir, "human").concat(), typed);
+    }
+}
+
+/// Each transcript of `docs/PLAY.md`: its script (the `printf` text), the
+/// words after `ladder`, and the lines shown.
+fn transcripts(doc: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let section = &doc[doc.find("## Transcripts").expect("a Transcripts section")..];
+    section
+        .split("\n### ")
+        .skip(1)
+        .map(|part| {
+            let command = part
+                .lines()
+                .find(|l| l.starts_with("`printf '"))
+                .expect("the command above the transcript")
+                .trim_matches('`');
+            let (script, rest) = command["printf '".len()..]
+                .split_once("' | ladder ")
+                .expect("printf '...' | ladder ...");
+            let args = rest.split_whitespace().map(str::to_string).collect();
+            let shown = part
+                .split("```text\n")
+                .nth(1)
+                .and_then(|b| b.split("```").next())
+                .expect("a text block")
+                .lines()
+                .map(str::to_string)
+                .collect();
+            (script.replace("\\n", "\n"), args, shown)
+        })
+        .collect()
+}
+
+#[test]
+fn the_transcripts_of_the_doc_are_real_sessions() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/PLAY.md"))
+        .unwrap();
+    let all = transcripts(&doc);
+    assert_eq!(all.len(), 2);
+    for (script, args, shown) in all {
+        let tmp = TempDir::new().unwrap();
+        let out = Command::new(LADDER)
+            .args(&args)
+            .current_dir(tmp.path())
+            .write_stdin(script)
+            .assert()
+            .success();
+        let real: Vec<String> = String::from_utf8(out.get_output().stdout.clone())
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        if args[1] == "bidding" {
+            // the README's excerpt is a part of this session, as it is
+            let readme =
+                std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+                    .unwrap();
+            let section = &readme[readme.find("## Play a bot yourself").unwrap()..];
+            let excerpt: Vec<String> = section
+                .split("```")
+                .nth(3) // the second block, after the commands
+                .unwrap()
+                .trim_start_matches('\n')
+                .lines()
+                .map(str::to_string)
+                .collect();
+            assert!(
+                real.windows(excerpt.len()).any(|w| w == excerpt),
+                "README:\n{}",
+                excerpt.join("\n")
+            );
+        }
+        assert!(
+            common::matches(&shown, &real),
+            "docs/PLAY.md shows:\n{}\n\nladder {} printed:\n{}",
+            shown.join("\n"),
+            args.join(" "),
+            real.join("\n")
+        );
+    }
 }

@@ -7,6 +7,9 @@ use std::{fs, path::Path};
 
 use assert_cmd::Command;
 
+mod common;
+use common::matches;
+
 /// Each transcript of the doc: its `ladder match` command's words and its lines.
 fn transcripts(doc: &str) -> Vec<(Vec<String>, Vec<String>)> {
     let section = &doc[doc.find("## Transcripts").expect("a Transcripts section")..];
@@ -42,27 +45,6 @@ fn words(command: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// Whether `real` holds the doc's `shown` lines: the same lines, where a
-/// `...` line stands for any lines.
-fn matches(shown: &[String], real: &[String]) -> bool {
-    let parts: Vec<&[String]> = shown.split(|l| l == "...").collect();
-    if parts.len() == 1 {
-        return shown == real;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !real.starts_with(first) || !real.ends_with(last) {
-        return false;
-    }
-    let mut at = first.len();
-    for middle in &parts[1..parts.len() - 1] {
-        match real[at..].windows(middle.len()).position(|w| w == *middle) {
-            Some(i) => at += i + middle.len(),
-            None => return false,
-        }
-    }
-    at <= real.len() - last.len()
 }
 
 #[test]

@@ -219,3 +219,20 @@ impl GameResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lists_moves_wrapped_with_an_example_and_cuts_long_lists() {
+        let moves: Vec<u32> = (100..130).collect();
+        let help = list_moves(&moves);
+        assert!(help.starts_with("Legal moves (30):\n  100 101"), "{help}");
+        assert!(help.lines().all(|l| l.len() <= 74), "{help}");
+        assert!(help.ends_with("Type one as shown, e.g. `100`."), "{help}");
+        let many: Vec<u32> = (0..250).collect();
+        assert!(list_moves(&many).contains("... and 50 more"));
+        assert_eq!(list_moves::<u32>(&[]), "You have no move now.");
+    }
+}

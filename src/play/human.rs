@@ -35,6 +35,11 @@ const WIDTH: usize = 78;
 fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     for line in text.lines() {
+        if line.len() <= width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
         let mut current = String::new();
         for word in line.split(' ') {
             if !current.is_empty() && current.len() + 1 + word.len() > width {

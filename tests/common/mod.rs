@@ -1,4 +1,5 @@
-//! Helpers shared by the end-to-end test files.
+//! Helpers shared by the end-to-end test files (each uses some of them).
+#![allow(dead_code)]
 
 use std::{fs, path::Path};
 
@@ -16,4 +17,25 @@ pub fn journal_indices(path: &Path) -> Vec<u64> {
                 .unwrap()
         })
         .collect()
+}
+
+/// Whether `real` holds the doc's `shown` lines: the same lines, where a
+/// `...` line stands for any lines.
+pub fn matches(shown: &[String], real: &[String]) -> bool {
+    let parts: Vec<&[String]> = shown.split(|l| l == "...").collect();
+    if parts.len() == 1 {
+        return shown == real;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !real.starts_with(first) || !real.ends_with(last) {
+        return false;
+    }
+    let mut at = first.len();
+    for middle in &parts[1..parts.len() - 1] {
+        match real[at..].windows(middle.len()).position(|w| w == *middle) {
+            Some(i) => at += i + middle.len(),
+            None => return false,
+        }
+    }
+    at <= real.len() - last.len()
 }

@@ -316,6 +316,36 @@ fn check_params(p: &BiddingParams) -> Result<(), Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::scene::Paint;
+
+    #[test]
+    fn the_scene_shows_a_tie_won_by_the_draw_advantage_and_the_persons_money_first() {
+        let mut g = Bidding::new(&BiddingParams::default()).unwrap();
+        let tie = BySeat::new(Some(Bid(7)), Some(Bid(7)));
+        g.apply(&tie);
+        let turns = vec![tie];
+        let view = View {
+            seat: Seat::Second,
+            names: BySeat::new("dp", "human"),
+            turns: &turns,
+            paint: Paint::PLAIN,
+        };
+        assert_eq!(
+            g.scene(&view),
+            "Round 2\n\
+             Scotch position: 4   0 ----o------ 10\n\
+             human money: 100 (pulls the bottle toward 10)\n\
+             dp money: 93 (pulls the bottle toward 0)\n\
+             Draw advantage: human\n\
+             Last round: dp bid 7, human bid 7: dp moved the bottle (draw advantage)\n"
+        );
+        assert!(g
+            .move_help(Seat::Second)
+            .starts_with("Bid a whole number from 1 to 100"));
+        g.money = BySeat::new(0, 0);
+        assert!(g.scene(&view).starts_with("Game over\n"));
+        assert_eq!(g.move_help(Seat::First), "You have no money left: bid `0`.");
+    }
 
     fn state(position: u32, m1: u32, m2: u32, advantage: Seat) -> Bidding {
         Bidding {

@@ -582,6 +582,49 @@ impl Game for Breakthrough {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::scene::Paint;
+
+    #[test]
+    fn the_scene_is_drawn_from_the_persons_side_with_the_last_move_marked() {
+        let mut g = Breakthrough::new(&BreakthroughParams {
+            width: 3,
+            height: 4,
+        })
+        .unwrap();
+        let step: Step = "b2c3".parse().unwrap();
+        let turn = BySeat::new(Some(step), None);
+        g.apply(&turn);
+        let turns = vec![turn];
+        let view = |seat| View {
+            seat,
+            names: BySeat::new("human", "greedy"),
+            turns: &turns,
+            paint: Paint::PLAIN,
+        };
+        // 3x4 with two home rows each: the armies start face to face
+        assert_eq!(
+            g.scene(&view(Seat::First)),
+            "Turn 2: black (greedy) to move\n\
+             \x20   a  b  c\n\
+             \x204  B  B  B  4\n\
+             \x203  B  B [W] 3\n\
+             \x202  W [.] W  2\n\
+             \x201  W  W  W  1\n\
+             \x20   a  b  c\n\
+             human plays white (W, moving up), greedy plays black (B)\n\
+             Last move: human b2c3\n"
+        );
+        let black = g.scene(&view(Seat::Second));
+        assert!(
+            black.contains("    c  b  a\n 1  W  W  W  1\n 2  W [.] W  2\n"),
+            "{black}"
+        );
+        assert!(
+            black.contains("greedy plays black (B, moving down)"),
+            "{black}"
+        );
+        assert!(g.move_help(Seat::Second).contains("Legal moves ("));
+    }
 
     fn sq(name: &str) -> u64 {
         1u64 << parse_square(name.as_bytes()).unwrap()
