@@ -618,6 +618,24 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// A terminal 100 x 50 running `ladder play ARGS` in `dir` after the
+    /// shell words `env` (`NO_COLOR=1`), then `EXIT=<code>`; `None` without tmux.
+    fn start(name: &str, env: &str, args: &str, dir: &Path) -> Option<Tmux> {
+        if !tmux() {
+            return None;
+        }
+        let t = Tmux {
+            socket: format!("ladder-test-{name}-{}", std::process::id()),
+        };
+        let command = format!(
+            "cd {} && {env} {LADDER} play {args}; echo EXIT=$?; sleep 60",
+            dir.display()
+        );
+        let size = ["-x", "100", "-y", "50"];
+        t.run(&[&["new-session", "-d", "-s", "play"][..], &size, &[&command]].concat());
+        Some(t)
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let out = StdCommand::new("tmux")
             .arg("-L")
@@ -667,28 +685,15 @@ impl Drop for Tmux {
 
 #[test]
 fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
-    if !tmux() {
-        return;
-    }
     let tmp = TempDir::new().unwrap();
-    let t = Tmux {
-        socket: format!("ladder-test-{}", std::process::id()),
+    let Some(t) = Tmux::start(
+        "colour",
+        "unset NO_COLOR &&",
+        "breakthrough --bot greedy",
+        tmp.path(),
+    ) else {
+        return;
     };
-    let command = format!(
-        "cd {} && unset NO_COLOR && {LADDER} play breakthrough --bot greedy; echo SESSION-OVER; sleep 60",
-        tmp.path().display()
-    );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "play",
-        "-x",
-        "100",
-        "-y",
-        "50",
-        &command,
-    ]);
     let screen = t.wait_for("Enter human move:");
     assert!(screen.contains("Turn 1: white (human) to move"), "{screen}");
     assert!(screen.contains(" 8  B  B  B  B  B  B  B  B  8"), "{screen}");
@@ -720,7 +725,7 @@ fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
         "asked again:\n{screen}"
     );
     t.keys("quit");
-    let screen = t.wait_for("SESSION-OVER");
+    let screen = t.wait_for("EXIT=0");
     assert!(screen.contains("(you quit after 0 of 1 games)"), "{screen}");
     assert!(tmp
         .path()
@@ -730,28 +735,15 @@ fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
 
 #[test]
 fn no_color_turns_colour_off_even_in_a_terminal() {
-    if !tmux() {
-        return;
-    }
     let tmp = TempDir::new().unwrap();
-    let t = Tmux {
-        socket: format!("ladder-test-nc-{}", std::process::id()),
+    let Some(t) = Tmux::start(
+        "no-colour",
+        "NO_COLOR=1",
+        "breakthrough --bot greedy",
+        tmp.path(),
+    ) else {
+        return;
     };
-    let command = format!(
-        "cd {} && NO_COLOR=1 {LADDER} play breakthrough --bot greedy; sleep 60",
-        tmp.path().display()
-    );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "play",
-        "-x",
-        "100",
-        "-y",
-        "50",
-        &command,
-    ]);
     t.wait_for("Enter human move:");
     let painted = t.screen(true);
     assert!(!painted.contains("\x1b["), "{painted:?}");
@@ -760,28 +752,15 @@ fn no_color_turns_colour_off_even_in_a_terminal() {
 
 #[test]
 fn ctrl_c_in_a_terminal_ends_the_session_keeping_the_finished_games() {
-    if !tmux() {
-        return;
-    }
     let tmp = TempDir::new().unwrap();
-    let t = Tmux {
-        socket: format!("ladder-test-int-{}", std::process::id()),
+    let Some(t) = Tmux::start(
+        "ctrl-c",
+        "",
+        "coordination --bot left --games 3",
+        tmp.path(),
+    ) else {
+        return;
     };
-    let command = format!(
-        "cd {} && {LADDER} play coordination --bot left --games 3; echo EXIT=$?; sleep 60",
-        tmp.path().display()
-    );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "play",
-        "-x",
-        "100",
-        "-y",
-        "50",
-        &command,
-    ]);
     t.wait_for("Enter human choice:");
     for _ in 0..20 {
         t.keys("left");
@@ -833,11 +812,9 @@ fn a_person_plays_bot_programs_of_both_protocols() {
 /// Each transcript of `docs/PLAY.md`: its script (the `printf` text), the
 /// words after `ladder`, and the lines shown.
 fn transcripts(doc: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
-    let section = &doc[doc.find("## Transcripts").expect("a Transcripts section")..];
-    section
-        .split("\n### ")
-        .skip(1)
-        .map(|part| {
+    common::doc_transcripts(doc)
+        .into_iter()
+        .map(|(part, shown)| {
             let command = part
                 .lines()
                 .find(|l| l.starts_with("`printf '"))
@@ -847,14 +824,6 @@ fn transcripts(doc: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
                 .split_once("' | ladder ")
                 .expect("printf '...' | ladder ...");
             let args = rest.split_whitespace().map(str::to_string).collect();
-            let shown = part
-                .split("```text\n")
-                .nth(1)
-                .and_then(|b| b.split("```").next())
-                .expect("a text block")
-                .lines()
-                .map(str::to_string)
-                .collect();
             (script.replace("\\n", "\n"), args, shown)
         })
         .collect()

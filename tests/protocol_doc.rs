@@ -12,26 +12,17 @@ use common::matches;
 
 /// Each transcript of the doc: its `ladder match` command's words and its lines.
 fn transcripts(doc: &str) -> Vec<(Vec<String>, Vec<String>)> {
-    let section = &doc[doc.find("## Transcripts").expect("a Transcripts section")..];
-    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
-    let mut found = Vec::new();
-    for part in section.split("\n### ").skip(1) {
-        let command = part
-            .lines()
-            .find(|l| l.starts_with("`ladder match "))
-            .expect("the command above the transcript")
-            .trim_matches('`');
-        let lines: Vec<String> = part
-            .split("```text\n")
-            .nth(1)
-            .and_then(|b| b.split("```").next())
-            .expect("a text block")
-            .lines()
-            .map(str::to_string)
-            .collect();
-        found.push((words(command), lines));
-    }
-    found
+    common::doc_transcripts(doc)
+        .into_iter()
+        .map(|(part, lines)| {
+            let command = part
+                .lines()
+                .find(|l| l.starts_with("`ladder match "))
+                .expect("the command above the transcript")
+                .trim_matches('`');
+            (words(command), lines)
+        })
+        .collect()
 }
 
 /// A command's words, with double-quoted words kept whole.

@@ -39,3 +39,25 @@ pub fn matches(shown: &[String], real: &[String]) -> bool {
     }
     at <= real.len() - last.len()
 }
+
+/// Each transcript of a doc's `## Transcripts` section: its `### ` part
+/// (the command above the block is in it) and the lines of its `text` block.
+pub fn doc_transcripts(doc: &str) -> Vec<(&str, Vec<String>)> {
+    let section = &doc[doc.find("## Transcripts").expect("a Transcripts section")..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    section
+        .split("\n### ")
+        .skip(1)
+        .map(|part| {
+            let lines = part
+                .split("```text\n")
+                .nth(1)
+                .and_then(|b| b.split("```").next())
+                .expect("a text block")
+                .lines()
+                .map(str::to_string)
+                .collect();
+            (part, lines)
+        })
+        .collect()
+}
