@@ -206,22 +206,27 @@ fn journal_moves(dir: &Path, person: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Plays `games` whole games of `game` against `bot` as a scripted person:
+/// A session of three games of `game` against `bot` with a scripted person:
 /// bad input of each kind and `help` at the first prompt, then legal moves
-/// read off the screen. Returns the screen, the session folder and the legal
-/// moves typed, per game.
+/// read off the screen for two whole games, and `quit` at the first prompt
+/// of the third. Returns the screen, the session folder and the legal moves
+/// typed.
 fn scripted_session(
     game: &str,
     bot: &str,
     extra: &[&str],
     tmp: &TempDir,
 ) -> (String, PathBuf, Vec<String>) {
-    let args = [&[game, "--bot", bot, "--games", "2"], extra].concat();
+    let args = [&[game, "--bot", bot, "--games", "3"], extra].concat();
     let mut s = Session::start(&args, tmp.path());
     let bad = bad_input(game);
     let mut typed = Vec::new();
     let mut first = true;
     while let Some(screen) = s.next_prompt() {
+        if screen.contains("=== Game 3 of 3") {
+            s.answer("quit");
+            continue;
+        }
         if first {
             first = false;
             s.answer("help");
@@ -287,7 +292,7 @@ fn a_scripted_person_plays_whole_sessions_of_every_game() {
         assert!(!screen.contains('\x1b'), "no colour on a pipe:\n{screen}");
         assert!(
             screen.contains(&format!(
-                "=== Game 2 of 2: human is player 2, {bot} is player 1 ==="
+                "=== Game 2 of 3: human is player 2, {bot} is player 1 ==="
             )),
             "{screen}"
         );
@@ -303,7 +308,7 @@ fn a_scripted_person_plays_whole_sessions_of_every_game() {
             "{screen}"
         );
         assert!(
-            screen.contains("in 2 games; journal in reports/play-"),
+            screen.contains("in 2 games (you quit after 2 of 3 games); journal in reports/play-"),
             "{screen}"
         );
         // the journal holds the person's moves exactly as typed, and checks out
@@ -312,7 +317,9 @@ fn a_scripted_person_plays_whole_sessions_of_every_game() {
         let rel = dir.strip_prefix(tmp.path()).unwrap().to_str().unwrap();
         ladder(&["verify", rel], tmp.path())
             .success()
-            .stdout(predicates::str::contains("2 games in schedule order"));
+            .stdout(predicates::str::contains(
+                "2 games in schedule order and 0 pending, of 3 scheduled",
+            ));
         ladder(&["replay", rel, "--game", "1"], tmp.path())
             .success()
             .stdout(predicates::str::contains(format!(
@@ -409,8 +416,11 @@ fn each_turn_shows_what_the_game_needs() {
 fn a_fixed_seat_is_kept_in_every_game_and_recorded() {
     let tmp = TempDir::new().unwrap();
     let (screen, dir, _) = scripted_session("coordination", "left", &["--seat", "2"], &tmp);
-    assert!(screen.contains("=== Game 1 of 2: human is player 2, left is player 1 ==="));
-    assert!(screen.contains("=== Game 2 of 2: human is player 2, left is player 1 ==="));
+    for game in 1..=3 {
+        assert!(screen.contains(&format!(
+            "=== Game {game} of 3: human is player 2, left is player 1 ==="
+        )));
+    }
     let season: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("season.json")).unwrap()).unwrap();
     assert_eq!(season["seating"], "fixed");
@@ -474,41 +484,54 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
 }
 
 #[test]
-fn the_clock_applies_to_the_bot_and_not_to_the_person() {
-    let tmp = TempDir::new().unwrap();
+fn a_misbehaving_bot_forfeits_and_the_session_goes_on_while_the_person_has_no_clock() {
     let testbot = env!("CARGO_BIN_EXE_testbot");
     // the person takes far longer than the bot's budget and does not forfeit;
-    // a bot program that hangs forfeits on time, and the session goes on
-    let bot = format!("cmd:{testbot} --hang-at 3");
-    let mut s = Session::start(
-        &[
-            "coordination",
-            "--bot",
-            &bot,
-            "--move-time-ms",
-            "100",
-            "--margin-ms",
-            "0",
-            "--sandbox",
-            "none",
-            "--games",
-            "2",
-        ],
-        tmp.path(),
-    );
-    let mut rounds = 0;
-    while let Some(_screen) = s.next_prompt() {
-        if rounds == 0 {
-            thread::sleep(Duration::from_millis(400));
+    // a bot program that hangs, crashes or answers garbage forfeits that
+    // game with its reason, and the next game gets a fresh process
+    for (fault, reason) in [
+        (
+            "--hang-at 3",
+            "forfeits: timeout: no move within the time limit",
+        ),
+        ("--crash-at 2", "forfeits: crash: "),
+        (
+            "--garbage-at 2",
+            "forfeits: bad output: `xyzzy` is not a move",
+        ),
+    ] {
+        let tmp = TempDir::new().unwrap();
+        let bot = format!("cmd:{testbot} {fault}");
+        let mut s = Session::start(
+            &[
+                "coordination",
+                "--bot",
+                &bot,
+                "--move-time-ms",
+                "100",
+                "--margin-ms",
+                "0",
+                "--sandbox",
+                "none",
+                "--games",
+                "2",
+            ],
+            tmp.path(),
+        );
+        let mut rounds = 0;
+        while let Some(_screen) = s.next_prompt() {
+            if rounds == 0 {
+                thread::sleep(Duration::from_millis(400));
+            }
+            rounds += 1;
+            s.answer("right");
         }
-        rounds += 1;
-        s.answer("right");
+        let (status, screen) = s.finish();
+        assert!(status.success(), "{fault}: {screen}");
+        assert_eq!(screen.matches(reason).count(), 2, "{fault}: {screen}");
+        assert!(!screen.contains("human forfeits"), "{screen}");
+        assert_eq!(screen.matches("Result: human wins").count(), 2, "{screen}");
     }
-    let (status, screen) = s.finish();
-    assert!(status.success(), "{screen}");
-    assert!(screen.contains("forfeits: timeout"), "{screen}");
-    assert!(!screen.contains("human forfeits"), "{screen}");
-    assert_eq!(screen.matches("Result: human wins").count(), 2, "{screen}");
 }
 
 #[test]
@@ -520,6 +543,10 @@ fn a_game_clock_is_never_charged_to_the_person() {
     );
     let mut first = true;
     while let Some(screen) = s.next_prompt() {
+        if screen.contains("=== Game 3 of 3") {
+            s.answer("quit");
+            continue;
+        }
         if first {
             // longer than the whole game clock of 0.2 s
             thread::sleep(Duration::from_millis(500));
