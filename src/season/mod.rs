@@ -20,6 +20,7 @@ pub mod recorded;
 pub mod replay;
 pub mod report;
 pub mod schedule;
+pub mod sprt;
 pub mod standings;
 pub mod tournament;
 pub mod verify;
