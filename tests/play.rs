@@ -822,9 +822,13 @@ fn a_person_plays_bot_programs_of_both_protocols() {
         ),
     ] {
         let tmp = TempDir::new().unwrap();
-        // bot programs are found from the folder ladder runs in
-        let bots = tmp.path().join("bots");
-        std::os::unix::fs::symlink(root.join("bots"), &bots).unwrap();
+        // bot programs are found from the folder ladder runs in (a copy: the
+        // sandbox shows a bot its own files, not a link's target)
+        let bots = tmp.path().join("bots/python");
+        std::fs::create_dir_all(&bots).unwrap();
+        for file in ["hackerrank_bidding.py", "coordination_bot.py"] {
+            std::fs::copy(root.join("bots/python").join(file), bots.join(file)).unwrap();
+        }
         let (screen, dir, typed) = scripted_session(game, bot, &[], &tmp);
         assert!(dir.ends_with(format!("play-{game}-{name}-1")), "{dir:?}");
         assert!(
@@ -833,6 +837,7 @@ fn a_person_plays_bot_programs_of_both_protocols() {
         );
         assert!(!screen.contains("forfeits"), "{screen}");
         assert_eq!(journal_moves(&dir, "human").concat(), typed);
+        assert!(typed.len() > 3, "whole games were played: {typed:?}");
     }
 }
 
