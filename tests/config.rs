@@ -137,6 +137,31 @@ fn errors_name_file_line_and_key() {
             "x.toml:14:10: key `bot.params`: bot `random` takes only `max`, got `depth`",
         ),
         ("[season\n".to_string(), "x.toml:1:8: "),
+        (
+            format!("{GOOD}\n[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n")
+                .replace("seed = 7", "seed = 7\nsprt = { elo1 = 5 }"),
+            "key `season.sprt`: [season.sprt] tests one bot against another: the season needs exactly two bots, found 3",
+        ),
+        (
+            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo0 = 5, elo1 = 5 }"),
+            "x.toml:7:27: key `season.sprt`: elo0 must be below elo1",
+        ),
+        (
+            format!("{GOOD}\n[season.sprt]\nelo1 = 5\nalpha = 1.5\n"),
+            "x.toml:21:9: key `season.sprt.alpha`: alpha must lie strictly between 0 and 1, got 1.5",
+        ),
+        (
+            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo1 = 5, model = \"bayes\" }"),
+            "x.toml:7:28: key `season.sprt`: unknown model `bayes`; known: normalized, logistic",
+        ),
+        (
+            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo1 = 5, statistics = \"penta\" }"),
+            "unknown statistics `penta`; known: pentanomial, trinomial",
+        ),
+        (
+            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo0 = 1 }"),
+            "missing field `elo1`",
+        ),
     ];
     for (text, want) in cases {
         let err = plan_of(&text)

@@ -125,6 +125,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         bots,
         compress: false,
         anchor: None,
+        sprt: None,
     };
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let me = names
@@ -210,6 +211,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         game: plan.start.name().to_string(),
         format: plan.format_name(),
         scheduled: schedule.len(),
+        sprt: None,
     };
     report::write_files(&dir, &header, &standings)?;
     html::write_files(&dir, &header, &standings)?;

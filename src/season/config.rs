@@ -26,6 +26,7 @@ use crate::{
     season::{
         plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
         schedule::{Format, Seating},
+        sprt::{Model, Sprt, Statistics},
     },
 };
 
@@ -49,6 +50,19 @@ struct RawSeason<P> {
     sandbox: Option<Spanned<String>>,
     compress: Option<bool>,
     anchor: Option<Spanned<String>>,
+    sprt: Option<Spanned<RawSprt>>,
+}
+
+/// The `[season.sprt]` table as written (`season::sprt`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSprt {
+    elo0: Option<Spanned<f64>>,
+    elo1: Spanned<f64>,
+    alpha: Option<Spanned<f64>>,
+    beta: Option<Spanned<f64>>,
+    model: Option<Spanned<String>>,
+    statistics: Option<Spanned<String>>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -304,6 +318,16 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
                 })?,
         ),
     };
+    let sprt = match &s.sprt {
+        None => None,
+        Some(t) if raw.ladder.is_some() => {
+            return Err(src.error(
+                Some(t.span()),
+                "[season.sprt] stops a season of two bots; a ladder plays its seasons out",
+            ))
+        }
+        Some(t) => Some(sprt(src, t, &format, bots.len())?),
+    };
     let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match s.jobs {
@@ -328,7 +352,67 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         bots,
         compress: s.compress.unwrap_or(false),
         anchor,
+        sprt,
     })
+}
+
+/// The SPRT of `[season.sprt]`: a season of two bots, the first (or the
+/// gauntlet's champion) tested against the other.
+fn sprt(
+    src: &ConfigFile,
+    raw: &Spanned<RawSprt>,
+    format: &Format,
+    bots: usize,
+) -> Result<Sprt, Error> {
+    let t = raw.get_ref();
+    if bots != 2 {
+        return Err(src.error(
+            Some(raw.span()),
+            format!("[season.sprt] tests one bot against another: the season needs exactly two bots, found {bots}"),
+        ));
+    }
+    let choice = |v: &Option<Spanned<String>>, key: &str, known: &[&str]| -> Result<usize, Error> {
+        match v {
+            None => Ok(0),
+            Some(v) => known.iter().position(|k| k == v.get_ref()).ok_or_else(|| {
+                src.error(
+                    Some(v.span()),
+                    format!(
+                        "unknown {key} `{}`; known: {}",
+                        v.get_ref(),
+                        known.join(", ")
+                    ),
+                )
+            }),
+        }
+    };
+    let model = [Model::Normalized, Model::Logistic]
+        [choice(&t.model, "model", &["normalized", "logistic"])?];
+    let statistics = [Statistics::Pentanomial, Statistics::Trinomial]
+        [choice(&t.statistics, "statistics", &["pentanomial", "trinomial"])?];
+    let value =
+        |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |v| *v.get_ref());
+    let sprt = Sprt {
+        elo0: value(&t.elo0, 0.0),
+        elo1: *t.elo1.get_ref(),
+        alpha: value(&t.alpha, 0.05),
+        beta: value(&t.beta, 0.05),
+        model,
+        statistics,
+        candidate: match format {
+            Format::Gauntlet { champion } => *champion,
+            _ => 0,
+        },
+    };
+    sprt.check().map_err(|(key, why)| {
+        let span = match key {
+            "alpha" => t.alpha.as_ref().map(Spanned::span),
+            "beta" => t.beta.as_ref().map(Spanned::span),
+            _ => Some(t.elo1.span()),
+        };
+        src.error(span.or(Some(raw.span())), why)
+    })?;
+    Ok(sprt)
 }
 
 /// The season's time control: a per-move budget, a game clock, or both;

@@ -105,7 +105,7 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
          half points) with its 95% interval; <code>&gt;</code>/<code>&lt;</code>: a bound for a bot \
          that won or lost every game against the rated bots.</p>\n",
     );
-    if let Some(pair) = report::head_to_head(s) {
+    if let Some(pair) = report::head_to_head(h, s) {
         body.push_str("<h2>Head to head</h2>\n");
         for line in pair.text().lines() {
             let _ = writeln!(body, "<p>{}</p>", escape(line));

@@ -17,7 +17,10 @@ use crate::{
         referee::Referee,
     },
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
-    season::schedule::{Format, Seating},
+    season::{
+        schedule::{Format, Seating},
+        sprt::Sprt,
+    },
 };
 
 /// The most worker threads a season may ask for (`jobs`, `--jobs`): more
@@ -185,6 +188,8 @@ pub struct Plan<G: Game> {
     pub compress: bool,
     /// The bot the reports rate at 0 (else the mean is 0).
     pub anchor: Option<usize>,
+    /// Stop as soon as this test decides (`[season.sprt]`).
+    pub sprt: Option<Sprt>,
 }
 
 impl<G: Game> Plan<G> {
@@ -230,6 +235,9 @@ impl<G: Game> Plan<G> {
         }
         if self.seating == Seating::Fixed {
             v["seating"] = "fixed".into();
+        }
+        if let Some(sprt) = &self.sprt {
+            v["sprt"] = serde_json::to_value(sprt).expect("SPRT settings serialize");
         }
         if let Some(a) = self.anchor {
             v["anchor"] = self.bots[a].name.clone().into();
@@ -306,6 +314,7 @@ pub fn match_plan<G: Game>(
         bots: planned,
         compress: false,
         anchor: None,
+        sprt: None,
     })
 }
 

@@ -309,6 +309,40 @@ pub fn pentanomial_elo(counts: &[u64; 5]) -> Option<Rating> {
     })
 }
 
+/// Normalized Elo (nElo) with the half-width of its 95% interval, as
+/// fastchess prints it: the mean score's distance from 1/2 in standard
+/// deviations of one outcome, times 800 / ln 10, so it does not depend on
+/// the draw rate. `outcomes[k]` outcomes scored `k / (outcomes.len() - 1)`:
+/// game pairs (five classes, whose spread is divided by sqrt 2 to count per
+/// game) or games (three: loss, draw, win). `None` without outcomes or with
+/// no spread (every outcome alike).
+pub fn nelo(outcomes: &[u64]) -> Option<(f64, f64)> {
+    let n: u64 = outcomes.iter().sum();
+    let classes = outcomes.len();
+    if n == 0 || classes < 2 {
+        return None;
+    }
+    let n = n as f64;
+    let score = |k: usize| k as f64 / (classes - 1) as f64;
+    let mean = (0..classes)
+        .map(|k| outcomes[k] as f64 * score(k))
+        .sum::<f64>()
+        / n;
+    let var = (0..classes)
+        .map(|k| outcomes[k] as f64 * (score(k) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    if var <= 0.0 {
+        return None;
+    }
+    // a pair's score is the mean of two games: its variance is half a game's
+    let per_game = if classes == 5 { 2.0 } else { 1.0 };
+    let scale = 800.0 / std::f64::consts::LN_10;
+    let nelo = (mean - 0.5) / (per_game * var).sqrt() * scale;
+    let half = Z * scale / (per_game * n).sqrt();
+    Some((nelo, half))
+}
+
 /// The gradient of the log-likelihood and the Fisher information (the
 /// negated Hessian) at `theta`, over the bots of `group`.
 fn derivatives(

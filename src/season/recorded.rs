@@ -13,6 +13,7 @@ use crate::{
         record::Scored,
         report::{self, Header},
         schedule::{format_name, Format, Schedule, Seating},
+        sprt::Sprt,
         standings::Standings,
     },
 };
@@ -31,6 +32,8 @@ pub struct Recorded {
     pub max_plies: u64,
     /// The bot the reports rate at 0, if the config named one.
     pub anchor: Option<usize>,
+    /// The season's sequential test, if it runs one.
+    pub sprt: Option<Sprt>,
 }
 
 /// Which reports to write.
@@ -111,6 +114,16 @@ impl Recorded {
             serde_json::Value::Null => None,
             a => Some(index_of(a).ok_or_else(|| bad("anchor"))?),
         };
+        let sprt = match &season["sprt"] {
+            serde_json::Value::Null => None,
+            t => {
+                let mut sprt: Sprt = serde_json::from_value(t.clone()).map_err(|_| bad("sprt"))?;
+                if let Format::Gauntlet { champion } = format {
+                    sprt.candidate = champion;
+                }
+                Some(sprt)
+            }
+        };
         Ok(Recorded {
             name: season["name"]
                 .as_str()
@@ -126,6 +139,7 @@ impl Recorded {
             schedule,
             max_plies: number("max_plies")?,
             anchor,
+            sprt,
         })
     }
 
@@ -136,6 +150,7 @@ impl Recorded {
             game: self.game.clone(),
             format: format_name(&self.format, &self.names),
             scheduled: self.schedule.len(),
+            sprt: self.sprt.clone(),
         }
     }
 

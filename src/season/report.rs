@@ -16,6 +16,7 @@ use crate::{
     core::error::{Error, Result},
     season::{
         ratings,
+        sprt::{self, Sprt},
         standings::{percent, Standings, Tally},
     },
 };
@@ -27,6 +28,8 @@ pub struct Header {
     pub format: String,
     /// Games the schedule holds (the standings may hold fewer while it runs).
     pub scheduled: u64,
+    /// The season's sequential test, if it runs one.
+    pub sprt: Option<Sprt>,
 }
 
 /// A table with `header`, drawn for a terminal or as Markdown.
@@ -216,6 +219,14 @@ pub struct HeadToHead {
     pub pentanomial_elo: Option<f64>,
     pub pentanomial_low: Option<f64>,
     pub pentanomial_high: Option<f64>,
+    /// Normalized Elo and the half-width of its 95% interval (from the
+    /// pairs when there are any, else from the games).
+    pub nelo: Option<f64>,
+    pub nelo_interval: Option<f64>,
+    /// Games drawn, in percent.
+    pub draw_ratio: f64,
+    /// The sequential test, if the season runs one.
+    pub sprt: Option<sprt::Report>,
     #[serde(skip)]
     rating: ratings::Rating,
     #[serde(skip)]
@@ -223,14 +234,20 @@ pub struct HeadToHead {
 }
 
 /// The head-to-head of a season of two bots, else `None`.
-pub fn head_to_head(s: &Standings) -> Option<HeadToHead> {
-    if s.bots.len() != 2 || s.games() == 0 {
+pub fn head_to_head(h: &Header, s: &Standings) -> Option<HeadToHead> {
+    if s.bots.len() != 2 || (s.games() == 0 && h.sprt.is_none()) {
         return None;
     }
     let fit = ratings::fit(&s.vs, Some(1));
     let rating = fit.ratings[0];
     let pentanomial = s.pairs.get(&(0, 1)).copied().unwrap_or_default();
     let pair_rating = ratings::pentanomial_elo(&pentanomial);
+    let t = &s.vs[0][1];
+    let nelo = if pentanomial.iter().sum::<u64>() > 0 {
+        ratings::nelo(&pentanomial)
+    } else {
+        ratings::nelo(&[t.lost, t.tie, t.won])
+    };
     Some(HeadToHead {
         bot: s.bots[0].clone(),
         opponent: s.bots[1].clone(),
@@ -242,6 +259,10 @@ pub fn head_to_head(s: &Standings) -> Option<HeadToHead> {
         pentanomial_elo: pair_rating.and_then(|r| r.elo),
         pentanomial_low: pair_rating.and_then(|r| r.low),
         pentanomial_high: pair_rating.and_then(|r| r.high),
+        nelo: nelo.map(|n| n.0),
+        nelo_interval: nelo.map(|n| n.1),
+        draw_ratio: percent(t.tie, t.games),
+        sprt: h.sprt.as_ref().map(|t| t.report(s)),
         rating,
         pair_rating,
     })
@@ -254,11 +275,16 @@ impl HeadToHead {
             .los
             .map_or(String::new(), |p| format!(", LOS {:.1}%", 100.0 * p));
         let pairs: u64 = self.pentanomial.iter().sum();
+        let nelo = match (self.nelo, self.nelo_interval) {
+            (Some(n), Some(i)) => format!(", nElo {n:+.1} +/- {i:.1}"),
+            _ => String::new(),
+        };
         let mut out = format!(
-            "Head to head: {} against {}: Elo {}{los}\n",
+            "Head to head: {} against {}: Elo {}{nelo}{los}, draw ratio {:.1}%\n",
             self.bot,
             self.opponent,
-            self.rating.text()
+            self.rating.text(),
+            self.draw_ratio
         );
         if pairs > 0 {
             let p = &self.pentanomial;
@@ -273,6 +299,9 @@ impl HeadToHead {
                 p[4],
                 self.pair_rating.map_or("-".to_string(), |r| r.text())
             );
+        }
+        if let Some(t) = &self.sprt {
+            let _ = writeln!(out, "{}", t.text());
         }
         out
     }
@@ -292,7 +321,7 @@ fn title(h: &Header, s: &Standings) -> String {
 
 /// What `ladder run` prints when a season ends.
 pub fn terminal(h: &Header, s: &Standings) -> String {
-    let pair = head_to_head(s).map_or(String::new(), |p| format!("\n{}", p.text()));
+    let pair = head_to_head(h, s).map_or(String::new(), |p| format!("\n{}", p.text()));
     format!(
         "{}\n{}\n{pair}\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
         title(h, s),
@@ -322,7 +351,7 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
             None => "mean 0".to_string(),
         }
     ));
-    if let Some(pair) = head_to_head(s) {
+    if let Some(pair) = head_to_head(h, s) {
         let _ = write!(
             out,
             "\n## Head to head\n\n{}",
@@ -515,7 +544,8 @@ pub fn json(h: &Header, s: &Standings) -> String {
         "scheduled": h.scheduled,
         "standings": bots,
         "terminations": s.terminations,
-        "head_to_head": head_to_head(s),
+        "head_to_head": head_to_head(h, s),
+        "sprt": h.sprt.as_ref().map(|t| t.report(s)),
         "los": los_map(s),
     });
     serde_json::to_string_pretty(&doc).expect("standings serialize") + "\n"
@@ -568,6 +598,7 @@ mod tests {
             game: "somegame".into(),
             format: "round-robin".into(),
             scheduled: 2,
+            sprt: None,
         }
     }
 

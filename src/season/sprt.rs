@@ -20,10 +20,12 @@
 //! The season decides on its games in schedule order (`season::writer`), so
 //! the stopping point, the journal and the reports are the same at any `--jobs`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use crate::season::{record::Scored, standings::Standings};
 
 /// How Elo becomes the mean score of a hypothesis.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Model {
     Normalized,
@@ -31,7 +33,7 @@ pub enum Model {
 }
 
 /// The outcomes the test counts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Statistics {
     /// Colour-swapped game pairs (the default): their correlation is kept.
@@ -40,8 +42,8 @@ pub enum Statistics {
     Trinomial,
 }
 
-/// The settings of `[season.sprt]`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The settings of `[season.sprt]`, and the bot they test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
@@ -49,6 +51,22 @@ pub struct Sprt {
     pub beta: f64,
     pub model: Model,
     pub statistics: Statistics,
+    /// The bot tested against the other (an index into the season's two
+    /// bots): the first bot, or a gauntlet's champion.
+    #[serde(skip)]
+    pub candidate: usize,
+}
+
+/// The test's state for the reports (`sprt` in `standings.json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    #[serde(flatten)]
+    pub settings: Sprt,
+    pub candidate: String,
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub result: Verdict,
 }
 
 /// What the test says now.
@@ -59,6 +77,7 @@ pub enum Verdict {
     /// LLR at or below the lower bound: it is at most `elo0` stronger.
     H0,
     /// Between the bounds.
+    #[serde(rename = "unfinished")]
     Unfinished,
 }
 
@@ -72,8 +91,77 @@ impl Verdict {
     }
 }
 
+/// The games of a season in schedule order, as the test sees them: the
+/// season stops after the game that decides it, whatever games later in the
+/// schedule have finished, so the stopping point is the same at any `--jobs`.
+pub struct InOrder {
+    pub sprt: Sprt,
+    pub standings: Standings,
+    /// The LLR after the last game counted.
+    pub llr: f64,
+    /// The index of the game after which the test decided, once it has.
+    pub decided_at: Option<u64>,
+}
+
+impl InOrder {
+    /// No games yet, for a season of the bots `names`.
+    pub fn new(sprt: Sprt, names: &[String]) -> Self {
+        let standings = Standings::empty(names);
+        let llr = sprt.llr(&standings);
+        InOrder {
+            sprt,
+            standings,
+            llr,
+            decided_at: None,
+        }
+    }
+
+    /// Counts the next game in schedule order; `true` once the test has decided.
+    pub fn add(&mut self, game: &Scored) -> bool {
+        if self.decided_at.is_some() {
+            return true;
+        }
+        self.standings.add(game);
+        self.llr = self.sprt.llr(&self.standings);
+        if self.sprt.verdict(self.llr) != Verdict::Unfinished {
+            self.decided_at = Some(game.index);
+        }
+        self.decided_at.is_some()
+    }
+
+    /// `LLR: 1.23 (-2.94, 2.94) [0.00, 5.00]` now.
+    pub fn line(&self) -> String {
+        self.sprt.line(self.llr)
+    }
+}
+
 /// 800 / ln 10: the Elo of one unit of logistic strength difference.
 const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
+impl Report {
+    /// `LLR: 3.01 (-2.94, 2.94) [0.00, 5.00]: H1 accepted (search at least 5 Elo stronger)`.
+    pub fn text(&self) -> String {
+        let s = &self.settings;
+        let meaning = match self.result {
+            Verdict::H1 => format!("{} at least {} Elo stronger", self.candidate, s.elo1),
+            Verdict::H0 => format!("{} at most {} Elo stronger", self.candidate, s.elo0),
+            Verdict::Unfinished => format!("{} is tested", self.candidate),
+        };
+        format!(
+            "{}: {} ({meaning}; {} Elo, {})",
+            s.line(self.llr),
+            self.result.text(),
+            match s.model {
+                Model::Normalized => "normalized",
+                Model::Logistic => "logistic",
+            },
+            match s.statistics {
+                Statistics::Pentanomial => "pentanomial",
+                Statistics::Trinomial => "trinomial",
+            }
+        )
+    }
+}
 
 impl Sprt {
     /// Checks the settings; the error names the key at fault.
@@ -144,6 +232,39 @@ impl Sprt {
                 let t = |elo: f64| elo / NELO_SCALE;
                 llr_normalized(games, &scores, t(self.elo0), t(self.elo1))
             }
+        }
+    }
+
+    /// The LLR of the candidate's games in `s`, a season of two bots.
+    pub fn llr(&self, s: &Standings) -> f64 {
+        let other = 1 - self.candidate;
+        match self.statistics {
+            Statistics::Pentanomial => {
+                // the counts are from the first bot's side
+                let mut pairs = s.pairs.get(&(0, 1)).copied().unwrap_or_default();
+                if self.candidate == 1 {
+                    pairs.reverse();
+                }
+                self.llr_pentanomial(&pairs)
+            }
+            Statistics::Trinomial => {
+                let t = &s.vs[self.candidate][other];
+                self.llr_trinomial(&[t.lost, t.tie, t.won])
+            }
+        }
+    }
+
+    /// The test's state after the games of `s`.
+    pub fn report(&self, s: &Standings) -> Report {
+        let llr = self.llr(s);
+        let (lower, upper) = self.bounds();
+        Report {
+            settings: self.clone(),
+            candidate: s.bots[self.candidate].clone(),
+            llr,
+            lower,
+            upper,
+            result: self.verdict(llr),
         }
     }
 
@@ -265,6 +386,7 @@ mod tests {
             beta: 0.05,
             model,
             statistics: Statistics::Pentanomial,
+            candidate: 0,
         }
     }
 

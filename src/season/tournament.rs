@@ -23,6 +23,7 @@ use crate::{
         record::Scored,
         report::{self, Header},
         schedule::{Fixture, Schedule},
+        sprt::InOrder,
         standings::Standings,
         workers::{self, Shared},
     },
@@ -73,15 +74,27 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     // the journal is streamed: each game it holds is checked and tallied, not kept
     let mut standings = Standings::empty(&names);
     standings.anchor = plan.anchor;
+    // the sequential test counts games in schedule order only
+    let mut in_order = plan.sprt.clone().map(|t| InOrder::new(t, &names));
     let mut count = |scored: Scored| {
         check_game(&fixtures, &scored, &dir)?;
         standings.add(&scored);
         Ok(())
     };
-    let (journal, resumed) = Journal::open(&dir, &plan.describe(), opts.fresh, &names, &mut count)?;
+    let (journal, resumed) =
+        Journal::open(&dir, &plan.describe(), opts.fresh, &names, &mut |scored| {
+            if let Some(o) = in_order.as_mut() {
+                o.add(&scored);
+            }
+            count(scored)
+        })?;
     let mut from_file = Vec::new();
     let mut pending_done = HashSet::new();
+    let decided = in_order.as_ref().is_some_and(|o| o.decided_at.is_some());
     for (scored, line) in resumed.pending {
+        if decided {
+            break; // games after the decisive one do not count
+        }
         pending_done.insert(scored.index);
         from_file.push((scored.index, line));
         count(scored)?;
@@ -94,7 +107,11 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let pending: Vec<Fixture> = fixtures
         .from(first_missing)
         .filter(|f| !pending_done.contains(&f.index))
-        .take(opts.max_games.map_or(usize::MAX, |m| m as usize))
+        .take(if decided {
+            0
+        } else {
+            opts.max_games.map_or(usize::MAX, |m| m as usize)
+        })
         .collect();
     let jobs = opts
         .jobs
@@ -110,11 +127,11 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     ));
     let _season = cleanup::SeasonRunning::start();
     let resumed = resumed.journaled + from_file.len() as u64;
-    let outcome = workers::play_all(&shared, jobs, journal, from_file, standings)?;
+    let outcome = workers::play_all(&shared, jobs, journal, from_file, standings, in_order)?;
     bar.set_message("(writing the standings and reports)");
     let (played, standings) = (outcome.played, outcome.standings);
     // `--max-games` may leave games for later: those need the plain journal
-    let complete = outcome.complete && resumed + played == fixtures.len();
+    let complete = outcome.complete && (outcome.decided || resumed + played == fixtures.len());
     if complete && plan.compress {
         bar.set_message("(compressing the journal)");
         journal::compress(&dir)?;
@@ -124,6 +141,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         game: plan.start.name().to_string(),
         format: plan.format_name(),
         scheduled: fixtures.len(),
+        sprt: plan.sprt.clone(),
     };
     report::write_files(&dir, &header, &standings)?;
     html::write_files(&dir, &header, &standings)?;

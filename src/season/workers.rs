@@ -44,6 +44,7 @@ use crate::{
         plan::{BotKind, Plan},
         record::{Finished, Lines},
         schedule::{bot_seeds, Fixture},
+        sprt::InOrder,
         standings::Standings,
         writer::{Msg, Piece, Writer},
     },
@@ -291,6 +292,11 @@ fn play_chunk<G: Game>(
     let mut piece_start = Instant::now();
     let send = |piece: Piece| piece.scored.is_empty() || tx.send(Msg::Piece(piece)).is_ok();
     for fx in fixtures {
+        if shared.stop.load(Ordering::Relaxed) {
+            // the test decided, or the writer failed: nothing more counts
+            send(piece);
+            return false;
+        }
         let start = Instant::now();
         let played = if hosted {
             play_hosted(plan, makers, fx)
@@ -372,8 +378,11 @@ fn spawn_worker<G: Game>(
 pub struct Outcome {
     /// Games played now.
     pub played: u64,
-    /// Whether the season's journal now holds every game of the schedule.
+    /// Whether the season's journal now holds every game of the schedule,
+    /// or every game up to the one its sequential test decided on.
     pub complete: bool,
+    /// Whether the sequential test decided.
+    pub decided: bool,
     /// The season's standings: the resumed games and those played now.
     pub standings: Standings,
     /// Workers abandoned by the watchdog.
@@ -392,6 +401,7 @@ pub fn play_all<G: Game>(
     journal: Journal,
     resumed: Vec<(u64, String)>,
     standings: Standings,
+    in_order: Option<InOrder>,
 ) -> Result<Outcome> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let mut workers = Vec::new();
@@ -399,12 +409,12 @@ pub fn play_all<G: Game>(
         workers.push(spawn_worker(shared, &tx)?);
     }
     let mut watchdog = Watchdog::default();
-    let mut writer = Writer::new(journal, &shared.to_play, resumed, standings)?;
+    let mut writer = Writer::new(journal, &shared.to_play, resumed, standings, in_order)?;
     let mut interrupted = None;
     let mut failure: Option<Error> = None;
     let result = (|| -> Result<()> {
         let mut grace_until = None;
-        while writer.received < shared.to_play.len() {
+        while writer.received < shared.to_play.len() && !writer.decided() {
             match rx.recv_timeout(WATCHDOG_TICK) {
                 Ok(msg) => writer.take(msg, &mut failure)?,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -414,6 +424,9 @@ pub fn play_all<G: Game>(
                 writer.take(msg, &mut failure)?;
             }
             writer.journal.flush()?;
+            if let Some(in_order) = &writer.in_order {
+                shared.bar.set_message(in_order.line());
+            }
             if interrupted.is_none() {
                 interrupted = cleanup::interrupted();
             }
@@ -446,7 +459,7 @@ pub fn play_all<G: Game>(
                 workers.push(spawn_worker(shared, &tx)?);
             }
         }
-        if writer.received != shared.to_play.len() {
+        if writer.received != shared.to_play.len() && !writer.decided() {
             return Err(Error::System(format!(
                 "only {} of {} games finished",
                 writer.received,
@@ -471,14 +484,25 @@ pub fn play_all<G: Game>(
     }
     result?;
     let complete = interrupted.is_none() && writer.is_complete();
-    let played = writer.received as u64;
+    let decided = writer.decided();
+    // after a decision only the games up to it count: those in the journal
+    let played = if decided {
+        writer.written
+    } else {
+        writer.received as u64
+    };
     if complete {
         writer.journal.finish()?;
     }
+    let standings = match writer.in_order {
+        Some(in_order) if decided => in_order.standings,
+        _ => writer.standings,
+    };
     Ok(Outcome {
         played,
         complete,
-        standings: writer.standings,
+        decided,
+        standings,
         abandoned: watchdog.abandoned.len(),
         interrupted,
     })

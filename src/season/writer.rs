@@ -15,6 +15,7 @@ use crate::{
         journal::Journal,
         record::{Lines, Scored},
         schedule::Fixture,
+        sprt::InOrder,
         standings::Standings,
     },
 };
@@ -57,6 +58,11 @@ pub struct Writer {
     /// The season's standings: the resumed games, and each game received
     /// (once) added as it comes.
     pub standings: Standings,
+    /// The sequential test, fed the games as they reach `games.jsonl`.
+    pub in_order: Option<InOrder>,
+    /// Games of this run's pieces written to `games.jsonl`.
+    pub written: u64,
+    names: Vec<String>,
 }
 
 impl Writer {
@@ -65,6 +71,7 @@ impl Writer {
         to_play: &[Fixture],
         resumed: Vec<(u64, String)>,
         standings: Standings,
+        in_order: Option<InOrder>,
     ) -> Result<Self> {
         let seen_base = to_play.first().map_or(0, |f| f.index);
         let span = to_play.last().map_or(0, |f| f.index - seen_base + 1);
@@ -80,7 +87,10 @@ impl Writer {
             seen: vec![0; span.div_ceil(64) as usize],
             seen_base,
             received: 0,
+            names: standings.bots.clone(),
             standings,
+            in_order,
+            written: 0,
         };
         // pending games from an earlier run at the head of the order go in now
         writer.advance()?;
@@ -104,6 +114,9 @@ impl Writer {
     /// Takes a piece from a worker: its timing lines at once, its games into
     /// the journal if it is their turn, else into `pending.jsonl` until it is.
     pub fn accept(&mut self, piece: Piece) -> Result<()> {
+        if self.decided() {
+            return Ok(()); // games after the decisive one do not count
+        }
         let piece = self.without_repeats(piece);
         if piece.scored.is_empty() {
             return Ok(());
@@ -161,7 +174,19 @@ impl Writer {
     /// Writes every game whose turn has come.
     fn advance(&mut self) -> Result<()> {
         while let Some(&index) = self.order.get(self.next) {
+            if self.decided() {
+                return Ok(());
+            }
             if let Some(line) = self.from_file.remove(&index) {
+                if let Some(in_order) = &mut self.in_order {
+                    let scored = Scored::from_line(line.trim_end(), &self.names)
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| {
+                            Error::System(format!("pending game {index} does not read back"))
+                        })?;
+                    in_order.add(&scored);
+                }
                 self.journal.append_games(line.as_bytes())?;
                 self.next += 1;
                 continue;
@@ -173,9 +198,17 @@ impl Writer {
             let from = k;
             while k < piece.lines.len() && self.order.get(self.next) == Some(&piece.lines.ends[k].0)
             {
+                let decides = self
+                    .in_order
+                    .as_mut()
+                    .is_some_and(|o| o.add(&piece.scored[k]));
                 k += 1;
                 self.next += 1;
+                if decides {
+                    break;
+                }
             }
+            self.written += (k - from) as u64;
             let start = if from == 0 {
                 0
             } else {
@@ -183,16 +216,24 @@ impl Writer {
             };
             self.journal
                 .append_games(&piece.lines.games[start..piece.lines.ends[k - 1].1])?;
-            if k < piece.lines.len() {
+            if k < piece.lines.len() && !self.decided() {
                 self.waiting.insert(piece.lines.ends[k].0, (piece, k));
             }
         }
         Ok(())
     }
 
-    /// Whether every game of the order is in the journal.
+    /// Whether the season's journal is done: every game of the order is in
+    /// it, or the sequential test decided.
     pub fn is_complete(&self) -> bool {
-        self.next == self.order.len()
+        self.next == self.order.len() || self.decided()
+    }
+
+    /// Whether the sequential test has decided.
+    pub fn decided(&self) -> bool {
+        self.in_order
+            .as_ref()
+            .is_some_and(|o| o.decided_at.is_some())
     }
 }
 
@@ -267,6 +308,7 @@ mod tests {
             &fixtures(&[0, 1, 2, 3, 4, 5]),
             Vec::new(),
             Standings::empty(&names),
+            None,
         )
         .unwrap();
         for p in [&[3, 4][..], &[5], &[0, 1]] {
@@ -303,6 +345,7 @@ mod tests {
             &fixtures(&[2]),
             from_file,
             Standings::empty(&names),
+            None,
         )
         .unwrap();
         w.accept(piece(&[2])).unwrap();
@@ -333,6 +376,7 @@ mod tests {
             &fixtures(&[0, 1, 2]),
             Vec::new(),
             Standings::empty(&names),
+            None,
         )
         .unwrap();
         w.accept(piece(&[0])).unwrap();
