@@ -88,6 +88,13 @@ pub enum Command {
         /// Worker threads, at most 1024 (default: every core). Results do not depend on it.
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
         jobs: Option<u32>,
+        /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
+        /// SECOND (H1) or at most ELO0 (H0); alpha = beta = 0.05, game pairs (docs/CONFIG.md).
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
+        /// How --sprt turns Elo into a score.
+        #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
+        sprt_model: SprtModel,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -277,4 +284,11 @@ impl SandboxArg {
 pub enum ListWhat {
     Games,
     Bots,
+}
+
+/// `--sprt-model` of `ladder match`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SprtModel {
+    Normalized,
+    Logistic,
 }

@@ -19,12 +19,13 @@ use ladder::{
         config::{self, ConfigFile},
         plan::{self, Roster},
         recorded::{Recorded, ReportFormat},
+        sprt::{Model, Sprt, Statistics},
         tournament::{self, Options, Summary},
     },
     Error, Game, Result, Seat,
 };
 
-use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, TimeArgs};
+use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, SprtModel, TimeArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -49,13 +50,17 @@ fn main() -> ExitCode {
             time,
             sandbox,
             jobs,
+            sprt,
+            sprt_model,
             run,
         } => sandbox_of(sandbox).and_then(|sandbox| {
+            let sprt = sprt
+                .map(|bounds| match_sprt(&bounds, sprt_model))
+                .transpose()?;
             play_match(
                 &game,
                 [first, second],
-                games,
-                seed,
+                (games, seed, sprt),
                 (&time, &sandbox),
                 options(&run, jobs, None, true),
             )
@@ -257,12 +262,37 @@ impl GameVisitor for RunConfig<'_> {
     }
 }
 
+/// The SPRT of `--sprt ELO0,ELO1`: the first bot tested against the second.
+fn match_sprt(bounds: &str, model: SprtModel) -> Result<Sprt> {
+    let bad = || {
+        Error::Usage(format!(
+            "--sprt: expected ELO0,ELO1 like `0,5`, got `{bounds}`"
+        ))
+    };
+    let (a, b) = bounds.split_once(',').ok_or_else(bad)?;
+    let elo = |x: &str| x.trim().parse::<f64>().map_err(|_| bad());
+    let sprt = Sprt {
+        elo0: elo(a)?,
+        elo1: elo(b)?,
+        alpha: 0.05,
+        beta: 0.05,
+        model: match model {
+            SprtModel::Normalized => Model::Normalized,
+            SprtModel::Logistic => Model::Logistic,
+        },
+        statistics: Statistics::Pentanomial,
+        candidate: 0,
+    };
+    sprt.check()
+        .map_err(|(_, why)| Error::Usage(format!("--sprt: {why}")))?;
+    Ok(sprt)
+}
+
 /// `ladder match GAME BOT BOT`: always a fresh season of its own.
 fn play_match(
     game: &str,
     bots: [String; 2],
-    games: u32,
-    seed: u64,
+    (games, seed, sprt): (u32, u64, Option<Sprt>),
     (time, sandbox): (&TimeArgs, &Sandbox),
     opts: Options,
 ) -> Result<()> {
@@ -275,6 +305,7 @@ fn play_match(
         bots,
         games,
         seed,
+        sprt,
         referee,
         sandbox,
         opts: &opts,
@@ -286,6 +317,7 @@ struct RunMatch<'a> {
     bots: [String; 2],
     games: u32,
     seed: u64,
+    sprt: Option<Sprt>,
     referee: Referee,
     sandbox: &'a Sandbox,
     opts: &'a Options,
@@ -294,7 +326,7 @@ struct RunMatch<'a> {
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
     fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
-        let plan = plan::match_plan(
+        let mut plan = plan::match_plan(
             roster,
             &self.bots,
             self.games,
@@ -302,6 +334,7 @@ impl GameVisitor for RunMatch<'_> {
             self.referee,
             self.sandbox,
         )?;
+        plan.sprt = self.sprt;
         tournament::run(&plan, self.opts)
     }
 }

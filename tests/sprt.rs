@@ -231,3 +231,49 @@ fn a_gauntlet_tests_its_champion() {
     );
     assert!(games(&read(tmp.path(), "games.jsonl")).len() < 200);
 }
+
+#[test]
+fn ladder_match_takes_an_sprt() {
+    let mut journals = Vec::new();
+    for jobs in ["1", "3"] {
+        let tmp = TempDir::new().unwrap();
+        let out = Command::new(LADDER)
+            .args([
+                "match",
+                "breakthrough",
+                "greedy",
+                "random",
+                "--games",
+                "1000",
+            ])
+            .args([
+                "--sprt",
+                "0,100",
+                "--sprt-model",
+                "logistic",
+                "-q",
+                "-j",
+                jobs,
+            ])
+            .args(["--reports", tmp.path().to_str().unwrap()])
+            .assert()
+            .success();
+        let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(shown.contains("[0.00, 100.00]: H1 accepted (greedy at least 100 Elo stronger; logistic Elo, pentanomial)"), "{shown}");
+        let dir = tmp.path().join("match-breakthrough-greedy-vs-random");
+        let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+        assert!(journal.lines().count() < 200);
+        journals.push(journal);
+    }
+    assert_eq!(journals[0], journals[1]);
+    for (bad, says) in [
+        ("5,0", "--sprt: elo0 must be below elo1"),
+        ("five", "--sprt: expected ELO0,ELO1 like `0,5`, got `five`"),
+    ] {
+        Command::new(LADDER)
+            .args(["match", "breakthrough", "greedy", "random", "--sprt", bad])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(says));
+    }
+}

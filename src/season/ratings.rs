@@ -502,6 +502,24 @@ fn erfc(x: f64) -> f64 {
 mod tests {
     use super::*;
 
+    #[test]
+    fn nelo_by_hand() {
+        let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-3, "{a} {b}");
+        // one pair scoring 1/2 per game, one scoring 3/4: mean 0.625,
+        // variance 1/64 per pair, so nElo = 0.125 / sqrt(2/64) * 800 / ln 10
+        let (n, half) = nelo(&[0, 0, 1, 1, 0]).unwrap();
+        close(n, 0.125 * 32f64.sqrt() * 347.435_48);
+        close(half, 1.959964 * 347.435_5 / 2.0);
+        // a draw and a win: mean 3/4, variance 1/16 per game
+        let (n, half) = nelo(&[0, 1, 1]).unwrap();
+        close(n, 347.435_5);
+        close(half, 1.959964 * 347.435_5 / 2f64.sqrt());
+        // even results give 0; no spread or no games give none
+        close(nelo(&[1, 0, 1]).unwrap().0, 0.0);
+        assert_eq!(nelo(&[0, 0, 0, 0, 7]), None);
+        assert_eq!(nelo(&[0, 0, 0]), None);
+    }
+
     /// Head-to-head tallies from (i, j, wins of i, draws, losses of i).
     fn table(n: usize, results: &[(usize, usize, u64, u64, u64)]) -> Vec<Vec<Tally>> {
         let mut vs = vec![vec![Tally::default(); n]; n];
