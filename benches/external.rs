@@ -213,6 +213,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         reports: PathBuf::from(dir.path()),
         progress: false,
         max_games: None,
+        log: None,
     };
     bencher
         .counter(ItemsCount::new(SEASON_GAMES))

@@ -107,6 +107,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
         reports: PathBuf::from(dir.path()),
         progress: false,
         max_games: None,
+        log: None,
     };
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
@@ -126,6 +127,7 @@ fn resume_complete_season<G: Game>(bencher: Bencher) {
         reports: PathBuf::from(dir.path()),
         progress: false,
         max_games: None,
+        log: None,
     };
     tournament::run(&plan, &opts).unwrap();
     opts.fresh = false;
@@ -150,6 +152,7 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
         reports: PathBuf::from(dir.path()),
         progress: false,
         max_games: None,
+        log: None,
     };
     tournament::run(&plan, &opts).unwrap();
     let journal = dir.path().join(&plan.name).join("games.jsonl");

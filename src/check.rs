@@ -39,6 +39,8 @@ pub struct CheckReport {
     pub findings: Vec<Finding>,
     /// The end of the bot's stderr, shown when something failed.
     pub stderr_tail: String,
+    /// The lines exchanged up to the first failure, if one failed.
+    pub failed_exchange: String,
 }
 
 impl CheckReport {
@@ -56,6 +58,13 @@ impl CheckReport {
             0 => out.push_str("no problems found\n"),
             n => {
                 let _ = writeln!(out, "{n} problem{} found", if n == 1 { "" } else { "s" });
+                if !self.failed_exchange.is_empty() {
+                    let _ = write!(
+                        out,
+                        "\nthe lines exchanged up to the first failure (> ladder, < bot):\n{}",
+                        self.failed_exchange
+                    );
+                }
                 if !self.stderr_tail.is_empty() {
                     let _ = write!(out, "\nthe end of the bot's stderr:\n{}", self.stderr_tail);
                 }
@@ -87,6 +96,7 @@ pub fn check<G: Game>(
         ),
         findings: Vec::new(),
         stderr_tail: String::new(),
+        failed_exchange: String::new(),
     };
     let launch = Launch {
         command: command.clone(),
@@ -96,9 +106,9 @@ pub fn check<G: Game>(
         time: time.clone(),
     };
     if protocol.persistent {
-        let started = handshake(&launch, &mut report.findings);
-        if !started {
+        if let Err(exchanged) = handshake(&launch, &mut report.findings) {
             report.stderr_tail = tail(&log_path);
+            report.failed_exchange = exchanged;
             return Ok(report);
         }
     }
@@ -119,6 +129,8 @@ pub fn check<G: Game>(
             inner: &mut *bot,
             slowest: Duration::ZERO,
         };
+        // numbered as the findings are
+        timed.game_index(u64::from(g) + 1);
         let bots: BySeat<&mut dyn Bot<G>> = match seat {
             Seat::First => BySeat::new(&mut timed, &mut random),
             Seat::Second => BySeat::new(&mut random, &mut timed),
@@ -179,12 +191,29 @@ pub fn check<G: Game>(
     drop(bot);
     if report.problems() > 0 {
         report.stderr_tail = tail(&log_path);
+        report.failed_exchange = first_forfeit(&log_path);
     }
     Ok(report)
 }
 
-/// Starts the bot, checks `ready`, then `quit`; records both steps.
-fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
+/// The first forfeit's entry in a bot's log: its `[ladder]` line and the
+/// exchanged lines under it, indented.
+fn first_forfeit(path: &std::path::Path) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("[ladder] "));
+    let Some(head) = lines.next() else {
+        return String::new();
+    };
+    let mut out = format!("  {head}\n");
+    for line in lines.take_while(|l| l.starts_with(' ')) {
+        let _ = writeln!(out, "  {line}");
+    }
+    out
+}
+
+/// Starts the bot, checks `ready`, then `quit`; records both steps. A
+/// failure gives the lines exchanged up to it.
+fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> std::result::Result<(), String> {
     let (command, log): (&Command, &SharedLog) = (&launch.command, &launch.log);
     let start = Instant::now();
     let mut child = match Child::spawn(
@@ -200,7 +229,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
                 ok: false,
                 text: format!("starts: {e}"),
             });
-            return false;
+            return Err(String::new());
         }
     };
     let hello = protocol::hello(&launch.game, &launch.time, &launch.params);
@@ -220,7 +249,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
                 ok: false,
                 text: format!("answers the greeting with `{line}`, not `ready`"),
             });
-            return false;
+            return Err(child.recent.text());
         }
         Err(e) => {
             let hint = match e {
@@ -234,7 +263,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
                 ok: false,
                 text: format!("greeting `{hello}`: {e}{hint}"),
             });
-            return false;
+            return Err(child.recent.text());
         }
     }
     let _ = child.send(protocol::QUIT);
@@ -250,7 +279,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> bool {
             "still running 1 s after `quit`".to_string()
         },
     });
-    true
+    Ok(())
 }
 
 /// Wraps a bot to measure its slowest move.
@@ -278,12 +307,26 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     fn keeps_deadlines(&self) -> bool {
         self.inner.keeps_deadlines()
     }
+    fn game_index(&mut self, index: u64) {
+        self.inner.game_index(index);
+    }
+    fn forfeited(&mut self, why: &str) {
+        self.inner.forfeited(why);
+    }
 }
 
-/// The last 20 lines of a log.
+/// The last 20 lines the bot wrote to its log (ladder's own forfeit
+/// entries, shown apart, left out).
 fn tail(path: &std::path::Path) -> String {
     let text = fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
+    let mut in_entry = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            in_entry = l.starts_with("[ladder] ") || (in_entry && l.starts_with(' '));
+            !in_entry
+        })
+        .collect();
     let start = lines.len().saturating_sub(20);
     lines[start..]
         .iter()

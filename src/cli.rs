@@ -222,6 +222,29 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Write every line each bot program exchanges with ladder to FILE, with the time,
+    /// the game and the bot (`[[bot]] log = true` logs one bot; docs/CONFIG.md).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Which lines --log writes: all, or only the last ones before each forfeit.
+    #[arg(long, value_enum, default_value_t = LogLevel::All, requires = "log")]
+    pub log_level: LogLevel,
+}
+
+/// `--log-level`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LogLevel {
+    All,
+    Errors,
+}
+
+impl LogLevel {
+    pub fn level(self) -> ladder::external::process::Level {
+        match self {
+            LogLevel::All => ladder::external::process::Level::All,
+            LogLevel::Errors => ladder::external::process::Level::Errors,
+        }
+    }
 }
 
 /// The time control of `match` and `check` (a season's config has the same keys).

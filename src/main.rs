@@ -126,6 +126,7 @@ fn options(run: &RunArgs, jobs: Option<u32>, max_games: Option<u64>, fresh: bool
         reports: run.reports.clone(),
         progress: !run.quiet,
         max_games,
+        log: run.log.clone().map(|path| (path, run.log_level.level())),
     }
 }
 

@@ -100,6 +100,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         reports: reports.path().to_path_buf(),
         progress: false,
         max_games: None,
+        log: None,
     };
     let summary = tournament::run(&plan, &opts).unwrap();
     assert_eq!(summary.played, 24, "every game was played");

@@ -172,6 +172,16 @@ pub trait Bot<G: Game>: Send {
     fn timed(&self) -> bool {
         true
     }
+
+    /// Told the index in the season's schedule of the game about to start,
+    /// for logs (a bot program's I/O log names it). A bot must not play
+    /// differently by it.
+    fn game_index(&mut self, _index: u64) {}
+
+    /// Told that it forfeited the game just played, and why (`timeout: no
+    /// move within the time limit`): a bot program writes the lines it
+    /// exchanged before into its log.
+    fn forfeited(&mut self, _why: &str) {}
 }
 
 /// Makes a fresh in-process bot for each game.

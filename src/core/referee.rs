@@ -330,6 +330,17 @@ impl<G: Game> Table<'_, '_, G> {
                 }
             }
         }
+        if let Termination::Forfeit {
+            seat,
+            reason,
+            detail,
+            ..
+        } = &termination
+        {
+            if self.aborted.is_none() {
+                self.bots[*seat].forfeited(&format!("{reason}: {detail}"));
+            }
+        }
         let result = match &termination {
             Termination::Forfeit { seat, .. } => GameResult::win(seat.other()),
             _ => GameResult::from_goals(goals),

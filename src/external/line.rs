@@ -28,6 +28,10 @@ pub struct LineBot {
     hello: String,
     child: Option<Child>,
     seat: Seat,
+    /// The game being played (its index in the schedule), for logs.
+    game: Option<u64>,
+    /// The lines exchanged before the last failure, for the forfeit's log entry.
+    failed: Option<String>,
 }
 
 impl LineBot {
@@ -42,6 +46,8 @@ impl LineBot {
             hello,
             child: None,
             seat: Seat::First,
+            game: None,
+            failed: None,
         }
     }
 
@@ -54,13 +60,15 @@ impl LineBot {
             &self.log,
             true,
         )?;
+        child.recent.game = self.game;
+        // kept at once, so a failed handshake's lines reach the forfeit's log entry
+        let child = self.child.insert(child);
         let started = Instant::now();
         child.send(&self.hello)?;
-        let line = answer(&mut child, started, self.startup, "`ready` at start-up")?;
+        let line = answer(child, started, self.startup, "`ready` at start-up")?;
         if !protocol::is_ready(&line) {
             return Err(BotError::BadOutput(BadOutput::NotReady(shorten(&line))));
         }
-        self.child = Some(child);
         Ok(())
     }
 
@@ -78,7 +86,9 @@ impl LineBot {
     ) -> Result<T, BotError> {
         let result = step(self);
         if result.is_err() {
-            self.child = None;
+            if let Some(child) = self.child.take() {
+                self.failed = Some(child.recent.text());
+            }
         }
         result
     }
@@ -169,6 +179,26 @@ impl<G: Game> Bot<G> for LineBot {
 
     fn keeps_deadlines(&self) -> bool {
         true
+    }
+
+    fn game_index(&mut self, index: u64) {
+        self.game = Some(index);
+        self.failed = None;
+        if let Some(child) = &mut self.child {
+            child.recent.game = Some(index);
+        }
+    }
+
+    fn forfeited(&mut self, why: &str) {
+        let recent = self
+            .failed
+            .take()
+            .or_else(|| self.child.as_ref().map(|c| c.recent.text()))
+            .unwrap_or_default();
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .note_forfeit(self.game, why, &recent);
     }
 }
 

@@ -101,6 +101,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
             kind: BotKind::Builtin(Arc::new(move || {
                 Box::new(Human::<G>::new(Arc::clone(&console), HUMAN, &bot_name))
             })),
+            log_io: false,
         }
     };
     let (bots, seating) = match setup.seat {
@@ -134,7 +135,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         .expect("the person plays");
     let dir = setup.reports.join(&plan.name);
     let (mut journal, _) = Journal::open(&dir, &plan.describe(), true, &names, &mut |_| Ok(()))?;
-    let makers = workers::makers(&plan, &dir)?;
+    let makers = workers::makers(&plan, &dir, None)?;
     let schedule =
         Schedule::new(2, &plan.format, plan.games_per_pair, plan.seed).with_seating(plan.seating);
     let mut standings = Standings::empty(&names);

@@ -81,6 +81,8 @@ struct RawBot {
     memory_mb: Option<Spanned<u64>>,
     processes: Option<Spanned<u64>>,
     cpu_seconds: Option<Spanned<u64>>,
+    /// Log every line the program exchanges with ladder.
+    log: Option<Spanned<bool>>,
     /// Ladder configs only: whether the bot takes part (else it retires).
     active: Option<Spanned<bool>>,
     /// Ladder configs only: the division a newcomer starts in.
@@ -260,10 +262,20 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             let span = b.builtin.as_ref().map(|s| s.span());
             factory().plays(&start).map_err(|e| src.error(span, e))?;
         }
+        let log_io = match &b.log {
+            Some(l) if matches!(kind, BotKind::Builtin(_)) && *l.get_ref() => {
+                return Err(src.error(
+                    Some(l.span()),
+                    "`log` is for bot programs (`command`): an in-process bot exchanges no lines",
+                ))
+            }
+            l => l.as_ref().is_some_and(|l| *l.get_ref()),
+        };
         bots.push(PlannedBot {
             name: name.clone(),
             spec,
             kind,
+            log_io,
         });
     }
     if bots.len() < 2 {

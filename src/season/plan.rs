@@ -129,6 +129,9 @@ pub struct PlannedBot<G: Game> {
     pub name: String,
     pub spec: BotSpec,
     pub kind: BotKind<G>,
+    /// Log every line a bot program exchanges (`log = true`) to
+    /// `logs/<bot>.io.log`; results never depend on it, so it is not in the spec.
+    pub log_io: bool,
 }
 
 /// How a planned bot runs.
@@ -333,7 +336,12 @@ pub fn command_line_bot<G: Game>(
             .plays(start)
             .map_err(|e| Error::Usage(format!("bot `{name}`: {e}")))?;
     }
-    Ok(PlannedBot { name, spec, kind })
+    Ok(PlannedBot {
+        name,
+        spec,
+        kind,
+        log_io: false,
+    })
 }
 
 /// One bot of `ladder match`: its name, spec and kind.

@@ -15,7 +15,7 @@ use crate::{
         error::{Error, Result},
         game::Game,
     },
-    external::process::cleanup,
+    external::process::{cleanup, Level},
     season::{
         html,
         journal::{self, Journal},
@@ -42,6 +42,9 @@ pub struct Options {
     pub progress: bool,
     /// Play at most this many new games in this run; the rest wait for a rerun.
     pub max_games: Option<u64>,
+    /// A file that receives the lines every bot program exchanges with
+    /// ladder (`--log`), and which of them.
+    pub log: Option<(PathBuf, Level)>,
 }
 
 /// What a run did and the season's standings after it.
@@ -120,7 +123,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let bar = progress_bar(pending.len() as u64, opts.progress);
     let shared = Arc::new(Shared::new(
         plan.clone(),
-        workers::makers(plan, &dir)?,
+        workers::makers(plan, &dir, opts.log.as_ref())?,
         pending,
         jobs,
         bar.clone(),

@@ -14,7 +14,7 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    path::Path,
+    path::{Path, PathBuf},
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
         mpsc, Arc, Mutex,
@@ -36,7 +36,7 @@ use crate::{
         seat::BySeat,
     },
     external::{
-        process::{cleanup, Log},
+        process::{cleanup, IoLog, Level, Log},
         Launch,
     },
     season::{
@@ -59,8 +59,18 @@ pub struct Maker<G: Game> {
     persistent: bool,
 }
 
-/// Makers for the bots of `plan`; bot programs log stderr to `dir/logs/<bot>.log`.
-pub fn makers<G: Game>(plan: &Plan<G>, dir: &Path) -> Result<Vec<Maker<G>>> {
+/// Makers for the bots of `plan`; bot programs log stderr to
+/// `dir/logs/<bot>.log`, and the lines they exchange with ladder to `log`
+/// (`--log`) or, with `log = true`, to `dir/logs/<bot>.io.log`.
+pub fn makers<G: Game>(
+    plan: &Plan<G>,
+    dir: &Path,
+    log: Option<&(PathBuf, Level)>,
+) -> Result<Vec<Maker<G>>> {
+    let shared = match log {
+        Some((path, level)) => Some(IoLog::open(path, *level).map_err(Error::io("opening", path))?),
+        None => None,
+    };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
     plan.bots
         .iter()
@@ -73,6 +83,19 @@ pub fn makers<G: Game>(plan: &Plan<G>, dir: &Path) -> Result<Vec<Maker<G>>> {
                 BotKind::External(command, protocol) => {
                     let path = dir.join("logs").join(format!("{}.log", b.name));
                     let log = Log::open(Some(&path)).map_err(Error::io("opening", &path))?;
+                    {
+                        let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                        log.name = b.name.clone();
+                        log.io = if b.log_io {
+                            let path = dir.join("logs").join(format!("{}.io.log", b.name));
+                            Some(
+                                IoLog::open(&path, Level::All)
+                                    .map_err(Error::io("opening", &path))?,
+                            )
+                        } else {
+                            shared.clone()
+                        };
+                    }
                     let mut command = (**command).clone();
                     // a bot may not write the season's results, even from inside its own folder
                     let reports = dir.parent().unwrap_or(dir);
@@ -148,6 +171,8 @@ pub fn play_fixture<G: Game>(
 ) -> Result<Played<G>, Aborted> {
     let mut first = lineup.take(makers, fx.seats.first, fx.pair);
     let mut second = lineup.take(makers, fx.seats.second, fx.pair);
+    first.game_index(fx.index);
+    second.game_index(fx.index);
     let played = plan.referee.play(
         &plan.start,
         BySeat::new(&mut *first, &mut *second),
@@ -167,7 +192,11 @@ fn play_hosted<G: Game>(
     fx: &Fixture,
 ) -> Result<Played<G>, Aborted> {
     let other = plan.referee.time.other_call().limit;
-    let mut bots = fx.seats.map(|b| Hosted::new((makers[b].factory)(), other));
+    let mut bots = fx.seats.map(|b| {
+        let mut bot = (makers[b].factory)();
+        bot.game_index(fx.index);
+        Hosted::new(bot, other)
+    });
     let (first, second) = (&mut bots.first, &mut bots.second);
     plan.referee.play(
         &plan.start,

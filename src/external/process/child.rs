@@ -21,6 +21,7 @@ use std::{
 
 use super::{
     cleanup,
+    io_log::Recent,
     log::{drain, SharedLog},
     sandbox::Sandbox,
 };
@@ -128,6 +129,8 @@ pub struct Child {
     sandboxed: bool,
     /// The bot's resource limits, named in crash messages ("memory 64 MiB").
     limits: String,
+    /// The last lines exchanged (and every line, to an I/O log if one is open).
+    pub recent: Recent,
 }
 
 impl Child {
@@ -192,6 +195,10 @@ impl Child {
             buf: Vec::new(),
             eof: false,
         };
+        let recent = {
+            let log = log.lock().unwrap_or_else(|e| e.into_inner());
+            Recent::new(&log.name, log.io.as_ref())
+        };
         let log = SharedLog::clone(log);
         thread::spawn(move || drain(stderr, &log));
         Ok(Child {
@@ -202,6 +209,7 @@ impl Child {
             label: argv.join(" "),
             sandboxed: sandbox.bwrap.is_some(),
             limits: sandbox.limits.describe(),
+            recent,
         })
     }
 
@@ -215,6 +223,9 @@ impl Child {
 
     /// Writes `text` exactly as it is.
     pub fn send_text(&mut self, text: &str) -> Result<(), BotError> {
+        for line in text.lines() {
+            self.recent.push('>', line);
+        }
         let stdin = self
             .stdin
             .as_mut()
@@ -241,13 +252,28 @@ impl Child {
         what: &str,
     ) -> Result<String, BotError> {
         match self.lines.next(Some(started + limit)) {
-            Next::Line(line) => Ok(line),
-            Next::TooLong => Err(too_long()),
-            Next::Closed => Err(self.crashed(&format!("while ladder waited for its {what}"))),
-            Next::Timeout => Err(BotError::Timeout {
-                waiting_for: what.to_string(),
-                waited: started.elapsed(),
-            }),
+            Next::Line(line) => {
+                self.recent.push('<', &line);
+                Ok(line)
+            }
+            Next::TooLong => {
+                self.recent
+                    .push('<', &format!("(a line longer than {MAX_LINE} bytes)"));
+                Err(too_long())
+            }
+            Next::Closed => {
+                self.recent.push('<', "(output closed)");
+                Err(self.crashed(&format!("while ladder waited for its {what}")))
+            }
+            Next::Timeout => {
+                let waited = started.elapsed();
+                self.recent
+                    .push('<', &format!("(no {what} after {} ms)", waited.as_millis()));
+                Err(BotError::Timeout {
+                    waiting_for: what.to_string(),
+                    waited,
+                })
+            }
         }
     }
 
@@ -268,7 +294,10 @@ impl Child {
     /// A line already written, if any, without waiting.
     pub fn try_recv(&mut self) -> Option<Result<String, BotError>> {
         match self.lines.next(None) {
-            Next::Line(line) => Some(Ok(line)),
+            Next::Line(line) => {
+                self.recent.push('<', &line);
+                Some(Ok(line))
+            }
             Next::TooLong => Some(Err(too_long())),
             Next::Closed | Next::Timeout => None,
         }

@@ -8,6 +8,8 @@ use std::{
     sync::{Arc, Mutex},
 };
 
+use super::io_log::SharedIoLog;
+
 /// What a bot's stderr log may grow to; the rest is dropped, with a note.
 pub const MAX_LOG: u64 = 1024 * 1024;
 
@@ -20,6 +22,10 @@ pub struct Log {
     written: u64,
     /// The cap is reached and said so; the rest is dropped.
     capped: bool,
+    /// The bot's name, for I/O log lines.
+    pub name: String,
+    /// Where the lines exchanged with the bot go (`--log`, `log = true`).
+    pub io: Option<SharedIoLog>,
 }
 
 impl Log {
@@ -41,7 +47,23 @@ impl Log {
             file,
             written,
             capped: false,
+            name: "bot".to_string(),
+            io: None,
         })))
+    }
+
+    /// Records a forfeit with the lines exchanged before it, in the bot's log
+    /// and in its I/O log if it has one.
+    pub fn note_forfeit(&mut self, game: Option<u64>, why: &str, recent: &str) {
+        let game = game.map_or(String::new(), |g| format!("game {g}: "));
+        let text = format!(
+            "[ladder] {game}{} forfeits: {why}; the last lines exchanged (> ladder, < bot):\n{recent}",
+            self.name
+        );
+        self.write(text.as_bytes());
+        if let Some(io) = &self.io {
+            io.lock().unwrap_or_else(|e| e.into_inner()).write(&text);
+        }
     }
 
     fn write(&mut self, bytes: &[u8]) {

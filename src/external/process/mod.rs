@@ -1,12 +1,14 @@
 //! Bot processes: the child and its pipes ([`child`]), its stderr log
-//! ([`log`]), the registry that ends every process group on exit
+//! ([`log`]), the lines it exchanged with ladder ([`io_log`]), the registry that ends every process group on exit
 //! ([`cleanup`]), and the sandbox each runs in ([`sandbox`]).
 
 pub mod child;
 pub mod cleanup;
+pub mod io_log;
 pub mod log;
 pub mod sandbox;
 
 pub use child::{Child, MAX_LINE};
+pub use io_log::{IoLog, Level, SharedIoLog};
 pub use log::{Log, SharedLog, MAX_LOG};
 pub use sandbox::{Limits, Mode, Sandbox};

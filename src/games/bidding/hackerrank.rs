@@ -45,6 +45,10 @@ pub struct HackerRankBot {
     log: SharedLog,
     workdir: Option<WorkDir>,
     bids: BySeat<Vec<u32>>,
+    /// The game being played (its index in the schedule), for logs.
+    game: Option<u64>,
+    /// The lines exchanged with the last move's process, for a forfeit's log entry.
+    last: String,
 }
 
 impl HackerRankBot {
@@ -56,6 +60,8 @@ impl HackerRankBot {
             log: launch.log.clone(),
             workdir: None,
             bids: BySeat::default(),
+            game: None,
+            last: String::new(),
         }
     }
 
@@ -101,18 +107,21 @@ impl Bot<Bidding> for HackerRankBot {
             &self.log,
             false,
         )?;
+        child.recent.game = self.game;
         let input = self.input(game, seat);
         // a program may answer without reading its input and be gone before
         // ladder writes it: what it printed still counts
         let _ = child.send_text(&input);
         child.close_stdin();
-        let line = match child.recv(started, time.limit, "bid") {
+        let answer = match child.recv(started, time.limit, "bid") {
             Err(BotError::Crash(Crash::Ended {
                 exit: Some(Exit::Code(0)),
                 ..
-            })) => return Err(BotError::BadOutput(BadOutput::NoBid)),
-            other => other?,
+            })) => Err(BotError::BadOutput(BadOutput::NoBid)),
+            other => other,
         };
+        self.last = child.recent.text();
+        let line = answer?;
         let bid = line
             .trim()
             .parse::<u32>()
@@ -120,6 +129,17 @@ impl Bot<Bidding> for HackerRankBot {
         // let it exit by itself; whatever is left at the deadline is killed on drop
         child.finish(deadline);
         Ok(Bid(bid))
+    }
+
+    fn game_index(&mut self, index: u64) {
+        self.game = Some(index);
+    }
+
+    fn forfeited(&mut self, why: &str) {
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .note_forfeit(self.game, why, &self.last);
     }
 
     fn observe(&mut self, _: &Bidding, moves: &BySeat<Option<Bid>>) -> Result<(), BotError> {
