@@ -117,6 +117,27 @@ fn line_protocol_move(bencher: Bencher) {
         .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
 }
 
+/// The same move with every line written to an I/O log (`--log`): the
+/// cost of logging on; `line_protocol_move` is logging off.
+#[divan::bench]
+fn line_protocol_move_logged(bencher: Bencher) {
+    let params = serde_json::to_value(CoordinationParams::default()).unwrap();
+    let game = Coordination::new(&CoordinationParams::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let launch = launch(vec![testbot()], game.name(), params);
+    launch.log.lock().unwrap().io = Some(
+        ladder::external::process::IoLog::open(
+            &dir.path().join("io.log"),
+            ladder::external::process::Level::All,
+        )
+        .unwrap(),
+    );
+    let mut bot = LineBot::new(&launch);
+    Bot::<Coordination>::new_game(&mut bot, &game, Seat::First, 1).unwrap();
+    bencher
+        .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
+}
+
 /// Baseline: start the HackerRank-mode bot, give it the four lines, wait for it.
 #[divan::bench(sample_count = 50)]
 fn raw_spawn_and_wait(bencher: Bencher) {
