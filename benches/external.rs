@@ -214,8 +214,8 @@ const SEASON_GAMES: u32 = 200;
 fn external_season(bencher: Bencher, jobs: usize) {
     let bot = format!("cmd:{}", testbot());
     let referee = Referee {
-        max_plies: Referee::DEFAULT_MAX_PLIES,
         time: time(),
+        ..Referee::new(Referee::DEFAULT_MAX_PLIES)
     };
     let bots = [bot.clone(), bot];
     let plan = match_plan(

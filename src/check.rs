@@ -114,8 +114,8 @@ pub fn check<G: Game>(
     }
     let mut bot = (protocol.make)(&launch);
     let referee = Referee {
-        max_plies: Referee::DEFAULT_MAX_PLIES,
         time: time.clone(),
+        ..Referee::new(Referee::DEFAULT_MAX_PLIES)
     };
     let mut slowest = Duration::ZERO;
     for g in 0..games {
@@ -309,6 +309,9 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     }
     fn game_index(&mut self, index: u64) {
         self.inner.game_index(index);
+    }
+    fn score(&self) -> Option<i32> {
+        self.inner.score()
     }
     fn forfeited(&mut self, why: &str) {
         self.inner.forfeited(why);

@@ -299,8 +299,8 @@ fn play_match(
 ) -> Result<()> {
     let kind = GameKind::named(game)?;
     let referee = Referee {
-        max_plies: Referee::DEFAULT_MAX_PLIES,
         time: time_control(time)?,
+        ..Referee::new(Referee::DEFAULT_MAX_PLIES)
     };
     let summary = kind.visit(RunMatch {
         bots,
@@ -402,8 +402,8 @@ impl GameVisitor for PlayArgs<'_> {
                 let (params, start) = plan::default_game::<G>()?;
                 let bot = plan::command_line_bot(roster, &self.bot, &start, self.sandbox)?;
                 let referee = Referee {
-                    max_plies: Referee::DEFAULT_MAX_PLIES,
                     time: time_control(self.time)?,
+                    ..Referee::new(Referee::DEFAULT_MAX_PLIES)
                 };
                 (params, start, referee, bot)
             }

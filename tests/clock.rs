@@ -71,8 +71,8 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         ..TimeControl::per_move(Duration::from_millis(250))
     };
     let referee = Referee {
-        max_plies: 1000,
         time,
+        ..Referee::new(1000)
     };
     let bots = ["random".to_string(), "sleeper".to_string()];
     // "sleeper" is not a built-in: plan two randoms, then swap the second

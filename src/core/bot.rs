@@ -178,6 +178,13 @@ pub trait Bot<G: Game>: Send {
     /// differently by it.
     fn game_index(&mut self, _index: u64) {}
 
+    /// The bot's own judgement of the position after its last move, from
+    /// its side, in hundredths of a point, if it gives one: the referee's
+    /// adjudication (`[season.adjudication]`) reads it.
+    fn score(&self) -> Option<i32> {
+        None
+    }
+
     /// Told that it forfeited the game just played, and why (`timeout: no
     /// move within the time limit`): a bot program writes the lines it
     /// exchanged before into its log.

@@ -28,10 +28,12 @@ enum Call<G: Game> {
     Choose(G, Seat, TimeLeft),
     Observe(G, BySeat<Option<G::Move>>),
     GameOver(G, BySeat<i32>),
+    GameIndex(u64),
+    Forfeited(String),
 }
 
-/// What a call returned.
-type Answer<G> = Result<Option<<G as Game>::Move>, BotError>;
+/// What a call returned: a move with the score the bot gave it, for `Choose`.
+type Answer<G> = Result<Option<(<G as Game>::Move, Option<i32>)>, BotError>;
 
 /// A bot running on its own thread.
 pub struct Hosted<G: Game> {
@@ -39,6 +41,8 @@ pub struct Hosted<G: Game> {
     answers: Receiver<Answer<G>>,
     /// The limit of calls other than moves.
     other_limit: Duration,
+    /// The score the bot gave its last move.
+    score: Option<i32>,
 }
 
 impl<G: Game> Hosted<G> {
@@ -52,7 +56,17 @@ impl<G: Game> Hosted<G> {
                 for call in inbox {
                     let answer = match call {
                         Call::NewGame(g, seat, seed) => bot.new_game(&g, seat, seed).map(|()| None),
-                        Call::Choose(g, seat, time) => bot.choose(&g, seat, time).map(Some),
+                        Call::Choose(g, seat, time) => {
+                            bot.choose(&g, seat, time).map(|m| Some((m, bot.score())))
+                        }
+                        Call::GameIndex(index) => {
+                            bot.game_index(index);
+                            Ok(None)
+                        }
+                        Call::Forfeited(why) => {
+                            bot.forfeited(&why);
+                            Ok(None)
+                        }
                         Call::Observe(g, moves) => bot.observe(&g, &moves).map(|()| None),
                         Call::GameOver(g, goals) => bot.game_over(&g, goals).map(|()| None),
                     };
@@ -67,6 +81,7 @@ impl<G: Game> Hosted<G> {
                     calls: Some(calls),
                     answers,
                     other_limit,
+                    score: None,
                 },
             )
     }
@@ -78,6 +93,7 @@ impl<G: Game> Hosted<G> {
             calls: None,
             answers,
             other_limit,
+            score: None,
         }
     }
 
@@ -121,7 +137,10 @@ impl<G: Game> Bot<G> for Hosted<G> {
 
     fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
         match self.call(Call::Choose(game.clone(), seat, time), time.limit, "move")? {
-            Some(mv) => Ok(mv),
+            Some((mv, score)) => {
+                self.score = score;
+                Ok(mv)
+            }
             None => Err(BotError::Crash(Crash::NotRunning)),
         }
     }
@@ -148,5 +167,19 @@ impl<G: Game> Bot<G> for Hosted<G> {
 
     fn keeps_deadlines(&self) -> bool {
         true
+    }
+
+    fn score(&self) -> Option<i32> {
+        self.score
+    }
+
+    fn game_index(&mut self, index: u64) {
+        let limit = self.other_limit;
+        let _ = self.call(Call::GameIndex(index), limit, "game index");
+    }
+
+    fn forfeited(&mut self, why: &str) {
+        let limit = self.other_limit;
+        let _ = self.call(Call::Forfeited(why.to_string()), limit, "forfeit note");
     }
 }

@@ -87,6 +87,51 @@ pub enum Termination {
     },
     /// The referee stopped a game that reached the ply cap; a draw.
     PlyLimit,
+    /// The referee ended the game on the bots' own scores
+    /// ([`Adjudication`]): a draw, or a loss for the seat that resigned.
+    Adjudicated {
+        rule: AdjudicationRule,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+}
+
+/// Which adjudication ended a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdjudicationRule {
+    /// Both bots judged the game even for long enough: a draw.
+    Draw,
+    /// A bot judged itself lost for long enough: it loses.
+    Resign,
+}
+
+/// Ending a game early on the scores the bots attach to their moves
+/// (`[season.adjudication]`), as cutechess-cli's `-draw` and `-resign` do.
+/// A score is a bot's own judgement of the position after its move, from
+/// its side, in hundredths of a point (a line-protocol bot writes
+/// `b2b3 score=-35`); a move without one breaks every run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Adjudication {
+    pub draw: Option<DrawRule>,
+    pub resign: Option<ResignRule>,
+}
+
+/// A draw once `move_number` turns are played and each bot's last
+/// `move_count` scores all lie within `score` of 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DrawRule {
+    pub move_number: u32,
+    pub move_count: u32,
+    pub score: i32,
+}
+
+/// A loss for a bot whose last `move_count` scores were all `score` or more
+/// below 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ResignRule {
+    pub move_count: u32,
+    pub score: i32,
 }
 
 impl Termination {
@@ -102,6 +147,10 @@ impl Termination {
                 ForfeitReason::BadOutput => "forfeit: bad output",
             },
             Termination::PlyLimit => "ply limit",
+            Termination::Adjudicated { rule, .. } => match rule {
+                AdjudicationRule::Draw => "adjudicated: draw by move count",
+                AdjudicationRule::Resign => "adjudicated: resign",
+            },
         }
     }
 }
@@ -122,6 +171,8 @@ pub struct Referee {
     /// Turns (joint moves) before a game is stopped as a draw.
     pub max_plies: u32,
     pub time: TimeControl,
+    /// Ending games early on the bots' scores (none by default).
+    pub adjudication: Adjudication,
 }
 
 impl Referee {
@@ -133,6 +184,7 @@ impl Referee {
         Referee {
             max_plies,
             time: TimeControl::default(),
+            adjudication: Adjudication::default(),
         }
     }
 
@@ -168,6 +220,8 @@ impl Referee {
             other,
             watch,
             aborted: None,
+            adjudication: self.adjudication,
+            runs: BySeat::default(),
         };
         let mut turns = Vec::new();
         let ending = table.run(seeds, self.max_plies, &mut turns);
@@ -217,6 +271,10 @@ struct Table<'a, 'w, G: Game> {
     watch: &'w Watch,
     /// Set when ladder itself failed to run a bot: the game is not recorded.
     aborted: Option<String>,
+    adjudication: Adjudication,
+    /// Per seat: its last scores in a row within the draw score, and at or
+    /// below minus the resign score.
+    runs: BySeat<(u32, u32)>,
 }
 
 /// How a game ended, before the goals of a forfeit are filled in.
@@ -255,6 +313,7 @@ impl<G: Game> Table<'_, '_, G> {
                 }
             }
             self.game.apply(&moves);
+            let adjudicated = self.adjudicate(&moves, turns.len() as u32 + 1);
             for seat in Seat::ALL {
                 let (game, bot) = (&self.game, &mut *self.bots[seat]);
                 if let Err(e) = call(self.watch, self.other_ms[seat], || {
@@ -265,7 +324,60 @@ impl<G: Game> Table<'_, '_, G> {
                 }
             }
             turns.push(moves);
+            if let Some(ending) = adjudicated {
+                if self.game.outcome().is_none() {
+                    return ending;
+                }
+            }
         }
+    }
+
+    /// Counts the scores the acting bots gave with this turn's moves, and
+    /// the ending adjudication gives after `played` turns, if any.
+    fn adjudicate(&mut self, moves: &BySeat<Option<G::Move>>, played: u32) -> Option<Ending> {
+        let a = self.adjudication;
+        if a.draw.is_none() && a.resign.is_none() {
+            return None;
+        }
+        for seat in Seat::ALL.into_iter().filter(|&s| moves[s].is_some()) {
+            let score = self.bots[seat].score();
+            let run = &mut self.runs[seat];
+            run.0 = match (score, a.draw) {
+                (Some(v), Some(d)) if v.abs() <= d.score => run.0 + 1,
+                _ => 0,
+            };
+            run.1 = match (score, a.resign) {
+                (Some(v), Some(r)) if v <= -r.score => run.1 + 1,
+                _ => 0,
+            };
+        }
+        if let Some(r) = a.resign {
+            if let Some(seat) = Seat::ALL
+                .into_iter()
+                .find(|&s| self.runs[s].1 >= r.move_count)
+            {
+                let max = self.game.max_goal();
+                let goals = BySeat::from_fn(|s| if s == seat { 0 } else { max });
+                let rule = AdjudicationRule::Resign;
+                return Some((
+                    Termination::Adjudicated {
+                        rule,
+                        seat: Some(seat),
+                    },
+                    goals,
+                ));
+            }
+        }
+        if let Some(d) = a.draw {
+            if played >= d.move_number && Seat::ALL.iter().all(|&s| self.runs[s].0 >= d.move_count)
+            {
+                let half = self.game.max_goal() / 2;
+                let rule = AdjudicationRule::Draw;
+                let ending = Termination::Adjudicated { rule, seat: None };
+                return Some((ending, BySeat::new(half, half)));
+            }
+        }
+        None
     }
 
     /// One seat's move, timed when a game clock runs and checked against the rules.
@@ -463,6 +575,99 @@ mod tests {
         }
     }
 
+    /// Plays coordination `left` every round with a fixed score (or none).
+    struct Scored(Option<i32>);
+    impl Bot<Coordination> for Scored {
+        fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
+            Ok(Side::Left)
+        }
+        fn score(&self) -> Option<i32> {
+            self.0
+        }
+    }
+
+    fn coordination_under(
+        adjudication: Adjudication,
+        a: Option<i32>,
+        b: Option<i32>,
+    ) -> Played<Coordination> {
+        let referee = Referee {
+            adjudication,
+            ..Referee::new(1000)
+        };
+        let start = Coordination::new(&CoordinationParams::default()).unwrap();
+        referee
+            .play(
+                &start,
+                BySeat::new(&mut Scored(a) as &mut dyn Bot<Coordination>, &mut Scored(b)),
+                BySeat::new(1, 2),
+                &Watch::default(),
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn a_bot_that_judges_itself_lost_long_enough_resigns() {
+        let resign = Adjudication {
+            draw: None,
+            resign: Some(ResignRule {
+                move_count: 3,
+                score: 600,
+            }),
+        };
+        let played = coordination_under(resign, Some(0), Some(-600));
+        assert_eq!(
+            played.termination,
+            Termination::Adjudicated {
+                rule: AdjudicationRule::Resign,
+                seat: Some(Seat::Second)
+            }
+        );
+        assert_eq!(played.turns.len(), 3, "after its third such score");
+        assert_eq!(played.goals, BySeat::new(5 * 20, 0));
+        assert_eq!(played.result, GameResult::First);
+        assert_eq!(played.termination.kind(), "adjudicated: resign");
+        // a score above the bound, or none, never resigns
+        for score in [Some(-599), None] {
+            let played = coordination_under(resign, Some(0), score);
+            assert_eq!(played.termination, Termination::Normal);
+            assert_eq!(played.turns.len(), 20);
+        }
+    }
+
+    #[test]
+    fn bots_that_judge_the_game_even_long_enough_draw_after_the_move_number() {
+        let draw = Adjudication {
+            draw: Some(DrawRule {
+                move_number: 6,
+                move_count: 2,
+                score: 10,
+            }),
+            resign: None,
+        };
+        let played = coordination_under(draw, Some(10), Some(-10));
+        assert_eq!(
+            played.termination,
+            Termination::Adjudicated {
+                rule: AdjudicationRule::Draw,
+                seat: None
+            }
+        );
+        assert_eq!(played.turns.len(), 6, "not before the move number");
+        assert_eq!(played.goals, BySeat::new(50, 50));
+        assert_eq!(played.termination.kind(), "adjudicated: draw by move count");
+        // one bot outside the bound, or silent, keeps the game going
+        for (a, b) in [(Some(11), Some(0)), (Some(0), None)] {
+            assert_eq!(
+                coordination_under(draw, a, b).termination,
+                Termination::Normal
+            );
+        }
+        // and nothing is adjudicated without rules
+        let none = coordination_under(Adjudication::default(), Some(0), Some(-10_000));
+        assert_eq!(none.termination, Termination::Normal);
+    }
+
     fn bidding(
         a: &mut dyn Bot<Bidding>,
         b: &mut dyn Bot<Bidding>,
@@ -646,6 +851,7 @@ mod tests {
     fn timed(ms: u64, clock: Option<&str>) -> Referee {
         Referee {
             max_plies: 1000,
+            adjudication: Adjudication::default(),
             time: TimeControl {
                 move_time: (clock.is_none()).then(|| Duration::from_millis(ms)),
                 clock: clock.map(|c| c.parse().unwrap()),

@@ -32,6 +32,8 @@ pub struct LineBot {
     game: Option<u64>,
     /// The lines exchanged before the last failure, for the forfeit's log entry.
     failed: Option<String>,
+    /// The score attached to the last move, if any.
+    score: Option<i32>,
 }
 
 impl LineBot {
@@ -48,6 +50,7 @@ impl LineBot {
             seat: Seat::First,
             game: None,
             failed: None,
+            score: None,
         }
     }
 
@@ -150,7 +153,9 @@ impl<G: Game> Bot<G> for LineBot {
             let started = Instant::now();
             child.send(&protocol::turn(&game.observation(seat)))?;
             let line = answer(child, started, time.limit, "move")?;
-            protocol::parse_move::<G::Move>(&line).map_err(BotError::BadOutput)
+            let (mv, score) = protocol::split_score(&line);
+            bot.score = score;
+            protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)
         })
     }
 
@@ -179,6 +184,10 @@ impl<G: Game> Bot<G> for LineBot {
 
     fn keeps_deadlines(&self) -> bool {
         true
+    }
+
+    fn score(&self) -> Option<i32> {
+        self.score
     }
 
     fn game_index(&mut self, index: u64) {

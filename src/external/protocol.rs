@@ -100,6 +100,21 @@ pub fn is_comment(line: &str) -> bool {
 
 /// The move in a bot's answer: the line without surrounding blanks. An
 /// answer that is not a move says what a move looks like.
+/// A move answer and the score a bot may attach to it as its last word:
+/// `b2b3 score=-35` gives `b2b3` and -35 (the bot's own judgement, from its
+/// side, in hundredths of a point; read by adjudication). A last word that
+/// starts with `score=` but is no whole number stays part of the move, which
+/// then does not parse.
+pub fn split_score(line: &str) -> (&str, Option<i32>) {
+    let line = line.trim();
+    if let Some((mv, last)) = line.rsplit_once(char::is_whitespace) {
+        if let Some(score) = last.strip_prefix("score=").and_then(|v| v.parse().ok()) {
+            return (mv.trim_end(), Some(score));
+        }
+    }
+    (line, None)
+}
+
 pub fn parse_move<M: FromStr<Err = String>>(line: &str) -> Result<M, BadOutput> {
     let text = line.trim();
     text.parse::<M>().map_err(|why| BadOutput::NotAMove {
@@ -117,6 +132,15 @@ mod tests {
     use super::*;
     use crate::games::bidding::{Bid, BiddingParams};
     use std::time::Duration;
+
+    #[test]
+    fn a_score_is_the_answers_last_word() {
+        assert_eq!(split_score("b2b3 score=-35"), ("b2b3", Some(-35)));
+        assert_eq!(split_score("3,3,4  score=120 "), ("3,3,4", Some(120)));
+        assert_eq!(split_score("left"), ("left", None));
+        assert_eq!(split_score("b2b3 score=lots"), ("b2b3 score=lots", None));
+        assert_eq!(split_score("score=5"), ("score=5", None));
+    }
 
     #[test]
     fn messages() {

@@ -283,6 +283,12 @@ fn result_line(
     let how = match termination {
         Termination::Normal => String::new(),
         Termination::PlyLimit => " (stopped at the ply cap)".to_string(),
+        Termination::Adjudicated {
+            seat: Some(seat), ..
+        } => {
+            format!(" (adjudicated: {} resigned)", names[*seat])
+        }
+        Termination::Adjudicated { .. } => " (adjudicated: a draw by move count)".to_string(),
         Termination::Forfeit {
             seat,
             reason,

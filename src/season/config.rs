@@ -17,7 +17,7 @@ use crate::{
         clock::TimeControl,
         error::{ConfigError, Error, Position},
         game::{default_params, Game},
-        referee::Referee,
+        referee::{Adjudication, DrawRule, Referee, ResignRule},
     },
     external::{
         line_protocol,
@@ -51,6 +51,18 @@ struct RawSeason<P> {
     compress: Option<bool>,
     anchor: Option<Spanned<String>>,
     sprt: Option<Spanned<RawSprt>>,
+    adjudication: Option<Spanned<RawAdjudication>>,
+}
+
+/// The `[season.adjudication]` table as written (`core::referee::Adjudication`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAdjudication {
+    draw_move_number: Option<Spanned<u32>>,
+    draw_move_count: Option<Spanned<u32>>,
+    draw_score: Option<Spanned<i32>>,
+    resign_move_count: Option<Spanned<u32>>,
+    resign_score: Option<Spanned<i32>>,
 }
 
 /// The `[season.sprt]` table as written (`season::sprt`).
@@ -340,6 +352,10 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         }
         Some(t) => Some(sprt(src, t, &format, bots.len())?),
     };
+    let adjudication = match &s.adjudication {
+        None => Adjudication::default(),
+        Some(t) => adjudication(src, t)?,
+    };
     let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match s.jobs {
@@ -360,12 +376,63 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         games_per_pair,
         seed: s.seed.unwrap_or(1),
         jobs,
-        referee: Referee { max_plies, time },
+        referee: Referee {
+            max_plies,
+            time,
+            adjudication,
+        },
         bots,
         compress: s.compress.unwrap_or(false),
         anchor,
         sprt,
     })
+}
+
+/// The rules of `[season.adjudication]`: a draw rule needs its count and
+/// score, a resign rule too; counts are at least 1, scores at least 0.
+fn adjudication(src: &ConfigFile, raw: &Spanned<RawAdjudication>) -> Result<Adjudication, Error> {
+    let t = raw.get_ref();
+    let count = |v: &Option<Spanned<u32>>| -> Result<Option<u32>, Error> {
+        match v {
+            Some(v) if *v.get_ref() == 0 => {
+                Err(src.error(Some(v.span()), "a move count must be at least 1"))
+            }
+            v => Ok(v.as_ref().map(|v| *v.get_ref())),
+        }
+    };
+    let score = |v: &Option<Spanned<i32>>| -> Result<Option<i32>, Error> {
+        match v {
+            Some(v) if *v.get_ref() < 0 => {
+                Err(src.error(Some(v.span()), "a score bound is at least 0"))
+            }
+            v => Ok(v.as_ref().map(|v| *v.get_ref())),
+        }
+    };
+    let missing =
+        |what: &str| src.error(Some(raw.span()), format!("{what} needs both of its keys"));
+    let draw = match (
+        count(&t.draw_move_count)?,
+        score(&t.draw_score)?,
+        &t.draw_move_number,
+    ) {
+        (None, None, None) => None,
+        (Some(move_count), Some(score), number) => Some(DrawRule {
+            move_number: number.as_ref().map_or(0, |n| *n.get_ref()),
+            move_count,
+            score,
+        }),
+        _ => {
+            return Err(missing(
+                "a draw by move count (draw_move_count, draw_score)",
+            ))
+        }
+    };
+    let resign = match (count(&t.resign_move_count)?, score(&t.resign_score)?) {
+        (None, None) => None,
+        (Some(move_count), Some(score)) => Some(ResignRule { move_count, score }),
+        _ => return Err(missing("resigning (resign_move_count, resign_score)")),
+    };
+    Ok(Adjudication { draw, resign })
 }
 
 /// The SPRT of `[season.sprt]`: a season of two bots, the first (or the

@@ -239,6 +239,10 @@ impl<G: Game> Plan<G> {
         if self.seating == Seating::Fixed {
             v["seating"] = "fixed".into();
         }
+        let a = self.referee.adjudication;
+        if a.draw.is_some() || a.resign.is_some() {
+            v["adjudication"] = serde_json::to_value(a).expect("adjudication serializes");
+        }
         if let Some(sprt) = &self.sprt {
             v["sprt"] = serde_json::to_value(sprt).expect("SPRT settings serialize");
         }

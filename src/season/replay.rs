@@ -68,6 +68,12 @@ pub fn replay<G: Game>(recorded: &Recorded, r: &Record) -> Result<String> {
     let ending = match &r.termination {
         Termination::Normal => "ended by the rules".to_string(),
         Termination::PlyLimit => "stopped at the ply cap".to_string(),
+        Termination::Adjudicated {
+            seat: Some(seat), ..
+        } => {
+            format!("adjudicated: {} resigned", names[*seat])
+        }
+        Termination::Adjudicated { .. } => "adjudicated: a draw by move count".to_string(),
         Termination::Forfeit {
             seat,
             reason,

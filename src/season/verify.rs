@@ -16,7 +16,7 @@ use crate::{
     core::{
         error::{Error, Result},
         game::{Game, GameResult},
-        referee::Termination,
+        referee::{AdjudicationRule, Termination},
         seat::{BySeat, Seat},
     },
     season::{
@@ -220,6 +220,23 @@ impl<G: Game> Check<'_, G> {
                     ));
                 }
                 Ok((BySeat::new(max / 2, max / 2), GameResult::Draw))
+            }
+            // the scores it rests on are the bots' and not journaled: the
+            // check is that the rules had not ended the game, and the result
+            Termination::Adjudicated { rule, seat } => {
+                if game.outcome().is_some() {
+                    return Err("recorded as adjudicated, but the rules had ended the game".into());
+                }
+                match (rule, seat) {
+                    (AdjudicationRule::Draw, None) => {
+                        Ok((BySeat::new(max / 2, max / 2), GameResult::Draw))
+                    }
+                    (AdjudicationRule::Resign, Some(seat)) => Ok((
+                        BySeat::from_fn(|s| if s == *seat { 0 } else { max }),
+                        GameResult::win(seat.other()),
+                    )),
+                    _ => Err("an adjudication names a seat only when one resigns".into()),
+                }
             }
             // a bot may fail while being told the last move, so a forfeit can
             // follow a move that ended the game

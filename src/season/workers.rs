@@ -193,9 +193,9 @@ fn play_hosted<G: Game>(
 ) -> Result<Played<G>, Aborted> {
     let other = plan.referee.time.other_call().limit;
     let mut bots = fx.seats.map(|b| {
-        let mut bot = (makers[b].factory)();
+        let mut bot = Hosted::new((makers[b].factory)(), other);
         bot.game_index(fx.index);
-        Hosted::new(bot, other)
+        bot
     });
     let (first, second) = (&mut bots.first, &mut bots.second);
     plan.referee.play(
