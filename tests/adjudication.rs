@@ -101,7 +101,9 @@ fn bots_that_score_the_game_even_draw_by_move_count() {
     );
     run(tmp.path(), &config).success();
     let games = journal(tmp.path());
-    assert!(games.iter().any(|g| g["termination"]["kind"] == "adjudicated"));
+    assert!(games
+        .iter()
+        .any(|g| g["termination"]["kind"] == "adjudicated"));
     for g in games {
         // games that end by the rules before move 10 are not adjudicated
         if g["termination"]["kind"] == "adjudicated" {

@@ -96,6 +96,28 @@ pub enum Termination {
     },
 }
 
+impl Termination {
+    /// How the game ended, in words, with the bots named by seat:
+    /// `ended by the rules`, `dp forfeits: timeout: no move within the time
+    /// limit`, `adjudicated: dp resigned`.
+    pub fn describe(&self, names: &BySeat<&str>) -> String {
+        match self {
+            Termination::Normal => "ended by the rules".to_string(),
+            Termination::PlyLimit => "stopped at the ply cap".to_string(),
+            Termination::Adjudicated {
+                seat: Some(seat), ..
+            } => format!("adjudicated: {} resigned", names[*seat]),
+            Termination::Adjudicated { .. } => "adjudicated: a draw by move count".to_string(),
+            Termination::Forfeit {
+                seat,
+                reason,
+                detail,
+                ..
+            } => format!("{} forfeits: {reason}: {detail}", names[*seat]),
+        }
+    }
+}
+
 /// Which adjudication ended a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

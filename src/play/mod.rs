@@ -282,19 +282,7 @@ fn result_line(
     };
     let how = match termination {
         Termination::Normal => String::new(),
-        Termination::PlyLimit => " (stopped at the ply cap)".to_string(),
-        Termination::Adjudicated {
-            seat: Some(seat), ..
-        } => {
-            format!(" (adjudicated: {} resigned)", names[*seat])
-        }
-        Termination::Adjudicated { .. } => " (adjudicated: a draw by move count)".to_string(),
-        Termination::Forfeit {
-            seat,
-            reason,
-            detail,
-            ..
-        } => format!(" ({} forfeits: {reason}: {detail})", names[*seat]),
+        other => format!(" ({})", other.describe(names)),
     };
     format!("Result: {who}{how}.\n")
 }

@@ -9,7 +9,6 @@ use crate::{
     core::{
         error::{Error, Result},
         game::{Game, GameResult},
-        referee::Termination,
         seat::{BySeat, Seat},
     },
     season::{journal::for_each_record, record::Record, recorded::Recorded, verify::play_back},
@@ -65,22 +64,7 @@ pub fn replay<G: Game>(recorded: &Recorded, r: &Record) -> Result<String> {
         line: 0,
         message: format!("game {}: {e}", r.index),
     })?;
-    let ending = match &r.termination {
-        Termination::Normal => "ended by the rules".to_string(),
-        Termination::PlyLimit => "stopped at the ply cap".to_string(),
-        Termination::Adjudicated {
-            seat: Some(seat), ..
-        } => {
-            format!("adjudicated: {} resigned", names[*seat])
-        }
-        Termination::Adjudicated { .. } => "adjudicated: a draw by move count".to_string(),
-        Termination::Forfeit {
-            seat,
-            reason,
-            detail,
-            ..
-        } => format!("forfeit by {}: {reason}: {detail}", names[*seat]),
-    };
+    let ending = r.termination.describe(&names.as_ref().map(String::as_str));
     let result = match r.result {
         GameResult::First => "player 1 wins",
         GameResult::Second => "player 2 wins",
