@@ -150,3 +150,30 @@ fn bad_rules_name_their_key() {
             .stderr(predicates::str::contains(says));
     }
 }
+
+#[test]
+fn breakthroughs_search_scores_its_moves_so_a_lost_search_resigns() {
+    let tmp = TempDir::new().unwrap();
+    let config = tmp.path().join("adj.toml");
+    fs::write(
+        &config,
+        "[season]\ngame = \"breakthrough\"\ngames_per_pair = 4\n\n\
+         [season.adjudication]\nresign_move_count = 2\nresign_score = 500\n\n\
+         [[bot]]\nname = \"a\"\nbuiltin = \"search\"\nparams = { nodes = 2000 }\n\n\
+         [[bot]]\nname = \"b\"\nbuiltin = \"search\"\nparams = { nodes = 4000 }\n",
+    )
+    .unwrap();
+    run(tmp.path(), &config).success();
+    let games = journal(tmp.path());
+    let resigned = games
+        .iter()
+        .filter(|g| g["termination"]["rule"] == "resign")
+        .count();
+    assert!(resigned > 0, "a search that sees itself lost resigns");
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("verify")
+        .arg(tmp.path().join("reports/adj"))
+        .assert()
+        .success();
+}

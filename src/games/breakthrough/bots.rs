@@ -89,6 +89,8 @@ pub struct Search {
     params: SearchParams,
     searcher: Option<Searcher>,
     rng: Rng,
+    /// The search's value of its last move, from its side (for adjudication).
+    last_score: Option<i32>,
 }
 
 impl Search {
@@ -97,6 +99,7 @@ impl Search {
             params: params.clone(),
             searcher: None,
             rng: Rng::seed_from_u64(0),
+            last_score: None,
         }
     }
 }
@@ -104,6 +107,7 @@ impl Search {
 impl Bot<Breakthrough> for Search {
     fn new_game(&mut self, _: &Breakthrough, _: Seat, seed: u64) -> Result<(), BotError> {
         self.rng = Rng::seed_from_u64(seed);
+        self.last_score = None;
         // a fresh table each game, so a game does not depend on the last one
         self.searcher = Some(Searcher::new(18));
         Ok(())
@@ -129,10 +133,17 @@ impl Bot<Breakthrough> for Search {
         root.shuffle(&mut self.rng);
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(18));
         let clock = self.params.use_clock.then_some(time);
-        searcher
+        let found = searcher
             .search(game, root, self.params.nodes.max(1), clock)
-            .map(|found| found.best)
-            .ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))
+            .ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))?;
+        self.last_score = Some(found.score);
+        Ok(found.best)
+    }
+
+    /// The search's value of the move it played, from its side: about 100 a
+    /// piece, near ±1,000,000 for a win it has found.
+    fn score(&self) -> Option<i32> {
+        self.last_score
     }
 }
 
