@@ -42,6 +42,17 @@ fn playouts<G: Game>(
                 acting.first || acting.second,
                 "a running game has a seat to act"
             );
+            if turns < 3 || seed % 10 == 0 {
+                // every running position is a start position, written and read back
+                let text = game.position();
+                let back =
+                    G::from_position(params, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(back.position(), text);
+                assert_eq!(back.to_act(), game.to_act());
+                for seat in Seat::ALL {
+                    assert_eq!(back.legal_moves(seat), game.legal_moves(seat), "{text}");
+                }
+            }
             let mut moves = BySeat::default();
             for seat in Seat::ALL {
                 let legal = game.legal_moves(seat);
@@ -72,6 +83,10 @@ fn playouts<G: Game>(
             step(&before, &moves, &game);
             turns += 1;
         }
+        assert!(
+            G::from_position(params, &game.position()).is_err(),
+            "a finished position is no start"
+        );
         let goals = game.outcome().unwrap();
         for seat in Seat::ALL {
             assert!(
@@ -340,4 +355,95 @@ fn breakthrough_solver_proves_small_boards() {
     let (code, _, err) = solve("breakthrough", &["--width", "8", "--height", "8"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("too large to prove"));
+}
+
+#[test]
+fn start_positions_that_break_a_rule_are_refused_with_the_reason() {
+    fn refused<G: Game>(params: &G::Params, text: &str, says: &str) {
+        let err = G::from_position(params, text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted {text}"));
+        assert!(err.to_string().contains(says), "{text}: {err}");
+    }
+    let b = BiddingParams::default();
+    refused::<Bidding>(
+        &b,
+        "position 5 money 100",
+        "a position is written `position # money # # advantage #`",
+    );
+    refused::<Bidding>(
+        &b,
+        "position 12 money 10 10 advantage 1",
+        "off the line 0..=10",
+    );
+    refused::<Bidding>(
+        &b,
+        "position 5 money 10 10 advantage 3",
+        "the draw advantage is 1 or 2",
+    );
+    refused::<Bidding>(&b, "position 0 money 10 10 advantage 1", "must not be over");
+    refused::<Bidding>(&b, "position 5 money 0 0 advantage 1", "must not be over");
+    let a = ArmiesParams::default();
+    refused::<Armies>(
+        &a,
+        "round 1 of 9 armies 20 20 score 0 0",
+        "a game of 9 rounds, the season's has 10",
+    );
+    refused::<Armies>(
+        &a,
+        "round 0 of 10 armies 20 20 score 0 0",
+        "round 0 is not one of 1..=10",
+    );
+    let t = TroopsParams::default();
+    refused::<Troops>(
+        &t,
+        "round 2 of 5 score -1 0",
+        "a position is written `round # of # score # #`",
+    );
+    let c = CoordinationParams::default();
+    refused::<Coordination>(
+        &c,
+        "round 21 of 20 score 0",
+        "round 21 is not one of 1..=20",
+    );
+    let br = BreakthroughParams::default();
+    refused::<Breakthrough>(
+        &br,
+        "side red board ........",
+        "a position is written `side white|black board ROWS`",
+    );
+    refused::<Breakthrough>(
+        &br,
+        "side white board ........",
+        "a 8x8 board has 64 cells, the position has 8",
+    );
+    let cells = format!("{}{}", "b".repeat(16), ".".repeat(47) + "x");
+    refused::<Breakthrough>(
+        &br,
+        &format!("side white board {cells}"),
+        "a cell is `w`, `b` or `.`, not `x`",
+    );
+    // black has no piece: over
+    let cells = format!("{}{}", ".".repeat(48), "w".repeat(16));
+    refused::<Breakthrough>(
+        &br,
+        &format!("side black board {cells}"),
+        "must not be over",
+    );
+    // and a good one: a position from the middle of a game
+    let mid = format!(
+        "side black board {}{}{}{}",
+        "b".repeat(8),
+        "bbbb.bbb",
+        ".".repeat(16),
+        "....w..."
+    );
+    let mid = format!(
+        "{mid}{}{}",
+        ".".repeat(8),
+        "wwww.www".to_string() + &"w".repeat(8)
+    );
+    let g = Breakthrough::from_position(&br, &mid).unwrap();
+    assert_eq!(g.position(), mid);
+    assert_eq!(g.to_act(), BySeat::new(false, true));
 }

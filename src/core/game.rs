@@ -133,6 +133,24 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.observation(Seat::First)
     }
 
+    /// The position `text` describes, in the form [`Game::position`]
+    /// writes, in a game with `params`: a start other than the first
+    /// position (a season's openings). A position that is over is refused.
+    /// By default a game has no other start.
+    fn from_position(params: &Self::Params, text: &str) -> Result<Self, Invalid> {
+        let _ = (params, text);
+        Err(Invalid::new(
+            "this game starts only from its own first position",
+        ))
+    }
+
+    /// The position as one line of text, in the form
+    /// [`Game::from_position`] reads: by default what the first seat
+    /// observes (every game's observation is its whole state).
+    fn position(&self) -> String {
+        self.observation(Seat::First)
+    }
+
     /// What a move is called in a prompt (`Enter human bid:`).
     const MOVE_WORD: &'static str = "move";
 
@@ -152,6 +170,51 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// legal move, and one of them as an example of the form.
     fn move_help(&self, seat: Seat) -> String {
         list_moves(&self.legal_moves(seat))
+    }
+}
+
+/// The numbers of a position written in `form`, where `#` stands for a
+/// whole number and every other word must be as written:
+/// `fields("round 2 of 5", "round # of #")` gives `[2, 5]`.
+pub fn fields(text: &str, form: &str) -> Result<Vec<u64>, Invalid> {
+    let bad = || Invalid::new(format!("a position is written `{form}`, not `{text}`"));
+    let (words, pattern): (Vec<&str>, Vec<&str>) =
+        (text.split_whitespace().collect(), form.split(' ').collect());
+    if words.len() != pattern.len() {
+        return Err(bad());
+    }
+    let mut numbers = Vec::new();
+    for (w, p) in words.iter().zip(&pattern) {
+        match *p {
+            "#" => numbers.push(w.parse().map_err(|_| bad())?),
+            literal if literal == *w => {}
+            _ => return Err(bad()),
+        }
+    }
+    Ok(numbers)
+}
+
+/// Checks a position's `round R of N` against the game's `rounds`: R is
+/// the round to play, 1..=N.
+pub fn round_of(round: u64, of: u64, rounds: u32) -> Result<(), Invalid> {
+    if of != u64::from(rounds) {
+        return Err(Invalid::new(format!(
+            "the position is of a game of {of} rounds, the season's has {rounds}"
+        )));
+    }
+    if round == 0 || round > of {
+        return Err(Invalid::new(format!(
+            "round {round} is not one of 1..={of}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a start position that is already over.
+pub fn not_over<G: Game>(game: G) -> Result<G, Invalid> {
+    match game.outcome() {
+        Some(_) => Err(Invalid::new("a start position must not be over")),
+        None => Ok(game),
     }
 }
 

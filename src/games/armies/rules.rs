@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, Game, IllegalMove},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove},
         scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
@@ -188,6 +188,20 @@ impl Game for Armies {
 
     fn max_goal(&self) -> i32 {
         2 * self.rounds as i32
+    }
+
+    fn from_position(p: &ArmiesParams, text: &str) -> Result<Self, Invalid> {
+        let start = Armies::new(p)?;
+        let f = fields(text, "round # of # armies # # score # #")?;
+        let small =
+            |x: u64| u32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
+        round_of(f[0], f[1], start.rounds)?;
+        not_over(Armies {
+            round: small(f[0])? - 1,
+            armies: BySeat::new(small(f[2])?.min(MAX_ARMIES), small(f[3])?.min(MAX_ARMIES)),
+            score: BySeat::new(small(f[4])? as i32, small(f[5])? as i32),
+            ..start
+        })
     }
 
     const MOVE_WORD: &'static str = "commitment";

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, Game, IllegalMove},
+        game::{check_range, fields, not_over, Game, IllegalMove},
         scene::View,
         seat::{BySeat, Seat},
     },
@@ -212,6 +212,35 @@ impl Game for Bidding {
             self.money.second,
             self.advantage.number()
         )
+    }
+
+    fn from_position(p: &BiddingParams, text: &str) -> Result<Self, Invalid> {
+        let start = Bidding::new(p)?;
+        let f = fields(text, "position # money # # advantage #")?;
+        let number =
+            |x: u64| u32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
+        let position = number(f[0])?;
+        if position > start.length {
+            return Err(Invalid::new(format!(
+                "the bottle at {position} is off the line 0..={}",
+                start.length
+            )));
+        }
+        let advantage = match f[3] {
+            1 => Seat::First,
+            2 => Seat::Second,
+            a => {
+                return Err(Invalid::new(format!(
+                    "the draw advantage is 1 or 2, not {a}"
+                )))
+            }
+        };
+        not_over(Bidding {
+            position,
+            money: BySeat::new(number(f[1])?, number(f[2])?),
+            advantage,
+            ..start
+        })
     }
 
     const MOVE_WORD: &'static str = "bid";

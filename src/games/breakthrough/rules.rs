@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, list_moves, Game, IllegalMove},
+        game::{check_range, list_moves, not_over, Game, IllegalMove},
         scene::View,
         seat::{BySeat, Seat},
     },
@@ -474,6 +474,58 @@ impl Game for Breakthrough {
             (None, Seat::Second) => "black (player 2) to move",
         });
         s
+    }
+
+    /// `side white board ROWS`, as the observation writes it: the side to
+    /// move, then width x height cells, the last row first, each row from
+    /// column a: `w`, `b` or `.`.
+    fn from_position(p: &BreakthroughParams, text: &str) -> Result<Self, Invalid> {
+        let start = Breakthrough::new(p)?;
+        let board = start.board;
+        let form = "side white|black board ROWS";
+        let bad = || Invalid::new(format!("a position is written `{form}`, not `{text}`"));
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let [side_word, side, board_word, cells] = words[..] else {
+            return Err(bad());
+        };
+        if side_word != "side" || board_word != "board" {
+            return Err(bad());
+        }
+        let to_move = match side {
+            "white" => Seat::First,
+            "black" => Seat::Second,
+            _ => return Err(bad()),
+        };
+        let (w, h) = (usize::from(board.width), usize::from(board.height));
+        if cells.len() != w * h {
+            return Err(Invalid::new(format!(
+                "a {w}x{h} board has {} cells, the position has {}",
+                w * h,
+                cells.len()
+            )));
+        }
+        let mut pieces = BySeat::new(0u64, 0u64);
+        for (i, c) in cells.bytes().enumerate() {
+            let (row, col) = (h - 1 - i / w, i % w);
+            let bit = 1u64 << (8 * row + col);
+            match c {
+                b'w' => pieces.first |= bit,
+                b'b' => pieces.second |= bit,
+                b'.' => {}
+                _ => {
+                    return Err(Invalid::new(format!(
+                        "a cell is `w`, `b` or `.`, not `{}`",
+                        c as char
+                    )))
+                }
+            }
+        }
+        not_over(Breakthrough::on_board(
+            board,
+            pieces.first,
+            pieces.second,
+            to_move,
+        ))
     }
 
     /// The board from the person's side (white's rows bottom up, black's

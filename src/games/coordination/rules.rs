@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, list_moves, Game, IllegalMove},
+        game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove},
         scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
@@ -148,6 +148,17 @@ impl Game for Coordination {
 
     fn max_goal(&self) -> i32 {
         (self.rounds * self.reward) as i32
+    }
+
+    fn from_position(p: &CoordinationParams, text: &str) -> Result<Self, Invalid> {
+        let start = Coordination::new(p)?;
+        let f = fields(text, "round # of # score #")?;
+        round_of(f[0], f[1], start.rounds)?;
+        not_over(Coordination {
+            round: f[0] as u32 - 1,
+            score: i32::try_from(f[2]).map_err(|_| Invalid::new("the score is too large"))?,
+            ..start
+        })
     }
 
     const MOVE_WORD: &'static str = "choice";

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, Game, IllegalMove},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove},
         scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
@@ -177,6 +177,19 @@ impl Game for Troops {
 
     fn max_goal(&self) -> i32 {
         6 * self.rounds as i32
+    }
+
+    fn from_position(p: &TroopsParams, text: &str) -> Result<Self, Invalid> {
+        let start = Troops::new(p)?;
+        let f = fields(text, "round # of # score # #")?;
+        round_of(f[0], f[1], start.rounds)?;
+        let score =
+            |x: u64| i32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
+        not_over(Troops {
+            round: f[0] as u32 - 1,
+            score: BySeat::new(score(f[2])?, score(f[3])?),
+            ..start
+        })
     }
 
     const MOVE_WORD: &'static str = "split";
