@@ -127,6 +127,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         compress: false,
         anchor: None,
         sprt: None,
+        openings: None,
     };
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let me = names
@@ -189,6 +190,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
             seats: fx.seats,
             names: &names,
             seed: fx.seed,
+            opening: None,
             played: &game,
         };
         journal.append(&finished, started.elapsed().as_secs_f64() * 1e3)?;

@@ -24,6 +24,7 @@ use crate::{
         process::{Limits, Mode, Sandbox},
     },
     season::{
+        openings::Openings,
         plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
         schedule::{Format, Seating},
         sprt::{Model, Sprt, Statistics},
@@ -52,6 +53,17 @@ struct RawSeason<P> {
     anchor: Option<Spanned<String>>,
     sprt: Option<Spanned<RawSprt>>,
     adjudication: Option<Spanned<RawAdjudication>>,
+    openings: Option<Spanned<RawOpenings>>,
+}
+
+/// The `[season.openings]` table as written (`season::openings`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpenings {
+    file: Option<Spanned<String>>,
+    order: Option<Spanned<String>>,
+    random_plies: Option<Spanned<u32>>,
+    per_pair: Option<Spanned<u32>>,
 }
 
 /// The `[season.adjudication]` table as written (`core::referee::Adjudication`).
@@ -357,6 +369,18 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         Some(t) => adjudication(src, t)?,
     };
     let games_per_pair = positive(src, s.games_per_pair, 2, "games_per_pair")?;
+    let seed = s.seed.unwrap_or(1);
+    let openings = match &s.openings {
+        None => None,
+        Some(t) => Some(openings::<G>(
+            src,
+            t,
+            &params,
+            &start,
+            seed,
+            games_per_pair,
+        )?),
+    };
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match s.jobs {
         Some(j) if *j.get_ref() == 0 || *j.get_ref() > MAX_JOBS as usize => {
@@ -374,7 +398,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         format,
         seating: Seating::Alternate,
         games_per_pair,
-        seed: s.seed.unwrap_or(1),
+        seed,
         jobs,
         referee: Referee {
             max_plies,
@@ -385,7 +409,66 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         compress: s.compress.unwrap_or(false),
         anchor,
         sprt,
+        openings,
     })
+}
+
+/// The openings of `[season.openings]`: a file (relative to the config's
+/// folder) or random plies; `per_pair` openings per pairing, by default one
+/// for every colour-swapped pair of games.
+fn openings<G: Game>(
+    src: &ConfigFile,
+    raw: &Spanned<RawOpenings>,
+    params: &G::Params,
+    start: &G,
+    seed: u64,
+    games_per_pair: u32,
+) -> Result<Openings<G>, Error> {
+    let t = raw.get_ref();
+    let per_pair = match &t.per_pair {
+        Some(k) if *k.get_ref() == 0 => {
+            return Err(src.error(Some(k.span()), "per_pair must be at least 1"))
+        }
+        Some(k) => *k.get_ref(),
+        None => games_per_pair.div_ceil(2),
+    };
+    match (&t.file, &t.random_plies) {
+        (Some(file), None) => {
+            let random = match t.order.as_ref().map(|o| o.get_ref().as_str()) {
+                None | Some("sequential") => false,
+                Some("random") => true,
+                Some(other) => {
+                    let span = t.order.as_ref().map(Spanned::span);
+                    return Err(src.error(
+                        span,
+                        format!("unknown order `{other}`; known: sequential, random"),
+                    ));
+                }
+            };
+            let dir = Path::new(&src.file).parent().unwrap_or(Path::new(""));
+            let path = dir.join(file.get_ref());
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                src.error(
+                    Some(file.span()),
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?;
+            crate::season::openings::from_file(params, &text, random, seed, per_pair).map_err(
+                |(line, e)| src.error(Some(file.span()), format!("{}:{line}: {e}", path.display())),
+            )
+        }
+        (None, Some(plies)) => {
+            if let Some(o) = &t.order {
+                return Err(src.error(Some(o.span()), "`order` is for an openings `file`"));
+            }
+            crate::season::openings::random_plies(start, *plies.get_ref(), seed, per_pair)
+                .map_err(|e| src.error(Some(plies.span()), e))
+        }
+        _ => Err(src.error(
+            Some(raw.span()),
+            "[season.openings] takes either `file` or `random_plies`",
+        )),
+    }
 }
 
 /// The rules of `[season.adjudication]`: a draw rule needs its count and

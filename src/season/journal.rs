@@ -519,6 +519,7 @@ pub(crate) mod tests {
             seats: BySeat::new(0, 1),
             names,
             seed: 9,
+            opening: None,
             played,
         }
     }
@@ -556,6 +557,7 @@ pub(crate) mod tests {
             seats: BySeat::new(0, 1),
             names: &xy,
             seed: 1,
+            opening: None,
             played: &p,
         };
         let json = serde_json::to_string(&f).unwrap();

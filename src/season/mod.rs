@@ -13,6 +13,7 @@
 pub mod config;
 pub mod html;
 pub mod journal;
+pub mod openings;
 pub mod plan;
 pub mod ratings;
 pub mod record;

@@ -18,6 +18,7 @@ use crate::{
     },
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
     season::{
+        openings::Openings,
         schedule::{Format, Seating},
         sprt::Sprt,
     },
@@ -193,6 +194,8 @@ pub struct Plan<G: Game> {
     pub anchor: Option<usize>,
     /// Stop as soon as this test decides (`[season.sprt]`).
     pub sprt: Option<Sprt>,
+    /// Positions games start from instead of `start` (`[season.openings]`).
+    pub openings: Option<Openings<G>>,
 }
 
 impl<G: Game> Plan<G> {
@@ -243,6 +246,9 @@ impl<G: Game> Plan<G> {
         if a.draw.is_some() || a.resign.is_some() {
             v["adjudication"] = serde_json::to_value(a).expect("adjudication serializes");
         }
+        if let Some(o) = &self.openings {
+            v["openings"] = o.describe.clone();
+        }
         if let Some(sprt) = &self.sprt {
             v["sprt"] = serde_json::to_value(sprt).expect("SPRT settings serialize");
         }
@@ -257,6 +263,17 @@ impl<G: Game> Plan<G> {
             v["margin_ms"] = (time.margin.as_millis() as u64).into();
         }
         v
+    }
+
+    /// The position game `index` starts from, and its text when it is an opening.
+    pub fn start_of(&self, index: u64) -> (&G, Option<&str>) {
+        match &self.openings {
+            Some(o) => {
+                let (text, game) = o.of(index, self.games_per_pair);
+                (game, Some(text))
+            }
+            None => (&self.start, None),
+        }
     }
 
     /// "round-robin" or "gauntlet of NAME", for report headers.
@@ -322,6 +339,7 @@ pub fn match_plan<G: Game>(
         compress: false,
         anchor: None,
         sprt: None,
+        openings: None,
     })
 }
 

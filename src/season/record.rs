@@ -39,6 +39,9 @@ pub struct Record {
     /// The bot names in the first and second seat.
     pub seats: BySeat<String>,
     pub seed: u64,
+    /// The position the game started from, when the season has openings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
     pub result: GameResult,
     pub goals: BySeat<i32>,
     pub termination: Termination,
@@ -130,6 +133,8 @@ pub struct Finished<'a, G: Game> {
     /// The season's bot names.
     pub names: &'a [String],
     pub seed: u64,
+    /// The opening the game started from, if the season has openings.
+    pub opening: Option<&'a str>,
     pub played: &'a Played<G>,
 }
 
@@ -157,6 +162,9 @@ impl<G: Game> Serialize for Finished<'_, G> {
         let names = self.seats.map(|b| self.names[b].as_str());
         st.serialize_field("seats", &[names.first, names.second])?;
         st.serialize_field("seed", &self.seed)?;
+        if let Some(opening) = self.opening {
+            st.serialize_field("opening", opening)?;
+        }
         st.serialize_field("result", &p.result)?;
         st.serialize_field("goals", &p.goals)?;
         st.serialize_field("termination", &p.termination)?;

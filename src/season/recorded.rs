@@ -34,6 +34,8 @@ pub struct Recorded {
     pub anchor: Option<usize>,
     /// The season's sequential test, if it runs one.
     pub sprt: Option<Sprt>,
+    /// Whether its games start from openings (each journaled with its game).
+    pub openings: bool,
 }
 
 /// Which reports to write.
@@ -140,6 +142,7 @@ impl Recorded {
             max_plies: number("max_plies")?,
             anchor,
             sprt,
+            openings: !season["openings"].is_null(),
         })
     }
 

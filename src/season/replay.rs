@@ -11,7 +11,12 @@ use crate::{
         game::{Game, GameResult},
         seat::{BySeat, Seat},
     },
-    season::{journal::for_each_record, record::Record, recorded::Recorded, verify::play_back},
+    season::{
+        journal::for_each_record,
+        record::Record,
+        recorded::Recorded,
+        verify::{play_back, start_of},
+    },
 };
 
 /// The journal record of game `index` in `journal` (streamed to it).
@@ -35,9 +40,18 @@ pub fn find(journal: &Path, index: u64) -> Result<Record> {
 pub fn replay<G: Game>(recorded: &Recorded, r: &Record) -> Result<String> {
     let params: G::Params = serde_json::from_value(recorded.params.clone())
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
-    let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let first = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let start = start_of(&params, &first, r).map_err(|e| Error::Journal {
+        path: "the journal".into(),
+        line: 0,
+        message: format!("game {}: {e}", r.index),
+    })?;
+    let from = match &r.opening {
+        Some(text) => format!(", from the opening `{text}`"),
+        None => String::new(),
+    };
     let mut out = format!(
-        "Game {} of season {} ({}): {} (player 1) against {} (player 2), seed {}\n\n{}\n",
+        "Game {} of season {} ({}): {} (player 1) against {} (player 2), seed {}{from}\n\n{}\n",
         r.index,
         recorded.name,
         recorded.game,

@@ -53,6 +53,8 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     let fixtures = &recorded.schedule;
     let check = Check {
         start: &start,
+        params: &params,
+        openings: recorded.openings,
         fixtures,
         names: &recorded.names,
         max_plies: recorded.max_plies,
@@ -92,6 +94,20 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
 /// Plays the moves of record `r` from `start`, each checked as it is
 /// played; `each` sees every turn's number (from 1), its moves and the
 /// position after them. The final position, or what is wrong.
+/// The position game `r` started from: its opening, or `start`.
+pub fn start_of<G: Game>(
+    params: &G::Params,
+    start: &G,
+    r: &Record,
+) -> std::result::Result<G, String> {
+    match &r.opening {
+        Some(text) => {
+            G::from_position(params, text).map_err(|e| format!("the opening `{text}`: {e}"))
+        }
+        None => Ok(start.clone()),
+    }
+}
+
 pub fn play_back<G: Game>(
     start: &G,
     r: &Record,
@@ -139,6 +155,9 @@ fn mismatch(path: &Path, line: usize, index: u64, message: String) -> Error {
 /// What every record is checked against.
 struct Check<'a, G: Game> {
     start: &'a G,
+    params: &'a G::Params,
+    /// Whether the season's games start from openings.
+    openings: bool,
     fixtures: &'a Schedule,
     names: &'a [String],
     max_plies: u64,
@@ -191,7 +210,15 @@ impl<G: Game> Check<'_, G> {
 
     /// The position after every recorded move, each checked as it is played.
     fn replay(&self, r: &Record) -> std::result::Result<G, String> {
-        play_back(self.start, r, |_, _, _| {})
+        if r.opening.is_some() != self.openings {
+            return Err(if self.openings {
+                "no opening, but the season's games start from openings".into()
+            } else {
+                "an opening, but the season has none".into()
+            });
+        }
+        let start = start_of(self.params, self.start, r)?;
+        play_back(&start, r, |_, _, _| {})
     }
 
     /// The goals and result the recorded termination gives after `game`.

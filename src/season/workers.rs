@@ -174,7 +174,7 @@ pub fn play_fixture<G: Game>(
     first.game_index(fx.index);
     second.game_index(fx.index);
     let played = plan.referee.play(
-        &plan.start,
+        plan.start_of(fx.index).0,
         BySeat::new(&mut *first, &mut *second),
         bot_seeds(fx.seed),
         watch,
@@ -199,7 +199,7 @@ fn play_hosted<G: Game>(
     });
     let (first, second) = (&mut bots.first, &mut bots.second);
     plan.referee.play(
-        &plan.start,
+        plan.start_of(fx.index).0,
         BySeat::new(first as &mut dyn Bot<G>, second),
         bot_seeds(fx.seed),
         &Watch::default(),
@@ -365,6 +365,7 @@ fn play_chunk<G: Game>(
             seats: fx.seats,
             names: &shared.names,
             seed: fx.seed,
+            opening: plan.start_of(fx.index).1,
             played: &played,
         };
         piece.lines.push(&finished, ms);

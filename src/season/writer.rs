@@ -268,6 +268,7 @@ mod tests {
                 seats: BySeat::new(0, 1),
                 names: &names,
                 seed: index,
+                opening: None,
                 played: &played,
             };
             p.lines.push(&f, 1.0);

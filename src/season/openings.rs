@@ -1,0 +1,140 @@
+//! A season's openings (`[season.openings]`): positions games start from
+//! instead of the first position, so that deterministic bots do not play one
+//! game over and over. Each opening is played by a colour-swapped pair of
+//! games (games 2k and 2k+1 of a pairing), the pentanomial unit.
+//!
+//! Game pair k of every pairing plays opening `k mod per_pair`, so all
+//! pairings meet the same positions. The openings come from a file (one
+//! position a line, in the game's text form, `Game::position`; `#` lines and
+//! blank lines skipped), in file order or shuffled by the season seed, or are
+//! made by `random_plies` uniformly random plies from the first position,
+//! each from a seed drawn from the season seed.
+
+use rand::{seq::SliceRandom, SeedableRng};
+
+use crate::{
+    core::{
+        error::Invalid,
+        game::Game,
+        seat::{BySeat, Seat},
+    },
+    Rng,
+};
+
+/// The positions of a season's openings, in the order game pairs play them.
+#[derive(Clone)]
+pub struct Openings<G: Game> {
+    /// Each opening's text (as journaled) and position.
+    pub positions: Vec<(String, G)>,
+    /// How many openings a pairing plays before it starts over.
+    pub per_pair: u32,
+    /// What `season.json` records of them.
+    pub describe: serde_json::Value,
+}
+
+impl<G: Game> Openings<G> {
+    /// The opening of game `index` of a season with `games_per_pair`.
+    pub fn of(&self, index: u64, games_per_pair: u32) -> &(String, G) {
+        let pair = (index % u64::from(games_per_pair)) / 2;
+        let slot = pair % u64::from(self.per_pair);
+        &self.positions[(slot % self.positions.len() as u64) as usize]
+    }
+}
+
+/// Openings read from a file's `text`: one position a line. An error names
+/// the line. `random` shuffles them with the season `seed`.
+pub fn from_file<G: Game>(
+    params: &G::Params,
+    text: &str,
+    random: bool,
+    seed: u64,
+    per_pair: u32,
+) -> Result<Openings<G>, (usize, Invalid)> {
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let game = G::from_position(params, line).map_err(|e| (n + 1, e))?;
+        positions.push((game.position(), game));
+    }
+    if positions.is_empty() {
+        return Err((0, Invalid::new("the openings file holds no position")));
+    }
+    let checksum = fnv1a(positions.iter().map(|(t, _)| t.as_str()));
+    if random {
+        positions.shuffle(&mut Rng::seed_from_u64(seed ^ 0x6f70_656e_696e_6773));
+    }
+    let describe = serde_json::json!({
+        "count": positions.len(),
+        "order": if random { "random" } else { "sequential" },
+        "checksum": format!("{checksum:016x}"),
+        "per_pair": per_pair,
+    });
+    Ok(Openings {
+        positions,
+        per_pair,
+        describe,
+    })
+}
+
+/// `per_pair` openings of `plies` random plies from `start`, each from a
+/// seed drawn from the season `seed`; a playout that ends the game early is
+/// drawn again.
+pub fn random_plies<G: Game>(
+    start: &G,
+    plies: u32,
+    seed: u64,
+    per_pair: u32,
+) -> Result<Openings<G>, Invalid> {
+    let mut seeds = Rng::seed_from_u64(seed ^ 0x7261_6e64_6f6d);
+    let mut positions = Vec::new();
+    for _ in 0..per_pair {
+        let mut found = None;
+        for _attempt in 0..1000 {
+            let mut rng = Rng::seed_from_u64(rand::RngCore::next_u64(&mut seeds));
+            let mut game = start.clone();
+            let mut ok = true;
+            for _ in 0..plies {
+                if game.outcome().is_some() {
+                    ok = false;
+                    break;
+                }
+                let acting = game.to_act();
+                let moves: BySeat<Option<G::Move>> =
+                    BySeat::from_fn(|s: Seat| acting[s].then(|| game.random_move(s, &mut rng)));
+                game.apply(&moves);
+            }
+            if ok && game.outcome().is_none() {
+                found = Some(game);
+                break;
+            }
+        }
+        let game = found.ok_or_else(|| {
+            Invalid::new(format!(
+                "{plies} random plies end the game too often to make an opening"
+            ))
+        })?;
+        positions.push((game.position(), game));
+    }
+    let describe = serde_json::json!({ "random_plies": plies, "per_pair": per_pair });
+    Ok(Openings {
+        positions,
+        per_pair,
+        describe,
+    })
+}
+
+/// The 64-bit FNV-1a hash of `texts`, each ended by a newline: a file's
+/// openings fingerprint in `season.json`, so a changed file is noticed.
+fn fnv1a<'a>(texts: impl Iterator<Item = &'a str>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in texts {
+        for b in t.bytes().chain(std::iter::once(b'\n')) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}

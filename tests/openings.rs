@@ -1,0 +1,198 @@
+//! `[season.openings]` end to end: games start from openings, each played
+//! by a colour-swapped pair of games; the journal records each game's
+//! opening, and `verify` and `replay` start from it.
+
+use std::{fs, path::Path};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+fn run(dir: &Path, config: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+    let path = dir.join("o.toml");
+    fs::write(&path, config).unwrap();
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "-q", "--reports"])
+        .arg(dir.join("reports"))
+        .args(args)
+        .assert()
+}
+
+fn journal(dir: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(dir.join("reports/o/games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+const RANDOM_PLIES: &str = r#"
+[season]
+game = "breakthrough"
+games_per_pair = 6
+
+[season.openings]
+random_plies = 4
+
+[[bot]]
+name = "greedy"
+builtin = "greedy"
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#;
+
+#[test]
+fn random_openings_are_played_from_both_seats_and_journaled() {
+    let tmp = TempDir::new().unwrap();
+    run(tmp.path(), RANDOM_PLIES, &["-j", "1"]).success();
+    let games = journal(tmp.path());
+    assert_eq!(games.len(), 6);
+    let start = "side white board bbbbbbbbbbbbbbbb................................wwwwwwwwwwwwwwww";
+    let mut openings = Vec::new();
+    for pair in games.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert_eq!(
+            a["opening"], b["opening"],
+            "one opening per colour-swapped pair"
+        );
+        assert_eq!(a["seats"][0], b["seats"][1], "seats swapped");
+        let o = a["opening"].as_str().unwrap().to_string();
+        assert_ne!(o, start);
+        // four plies from the start: white to move again, four pieces moved
+        assert!(o.starts_with("side white board "), "{o}");
+        openings.push(o);
+    }
+    openings.dedup();
+    assert_eq!(openings.len(), 3, "every pair a new opening");
+    let rel = "reports/o";
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["verify", rel])
+        .current_dir(tmp.path())
+        .assert()
+        .success();
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["replay", rel, "--game", "3"])
+        .current_dir(tmp.path())
+        .assert()
+        .success();
+    let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        shown.contains(&format!(
+            ", from the opening `{}`",
+            games[3]["opening"].as_str().unwrap()
+        )),
+        "{shown}"
+    );
+    // the same games at any --jobs
+    let other = TempDir::new().unwrap();
+    run(other.path(), RANDOM_PLIES, &["-j", "3"]).success();
+    assert_eq!(
+        fs::read_to_string(other.path().join("reports/o/games.jsonl")).unwrap(),
+        fs::read_to_string(tmp.path().join("reports/o/games.jsonl")).unwrap()
+    );
+}
+
+#[test]
+fn a_file_of_openings_is_played_in_order_per_pair() {
+    let tmp = TempDir::new().unwrap();
+    fs::write(
+        tmp.path().join("bidding.txt"),
+        "# two bidding positions\nposition 3 money 40 60 advantage 2\n\nposition 7 money 100 20 advantage 1\n",
+    )
+    .unwrap();
+    let config = r#"
+[season]
+game = "bidding"
+games_per_pair = 8
+
+[season.openings]
+file = "bidding.txt"
+per_pair = 2
+
+[[bot]]
+name = "dp"
+builtin = "dp"
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#;
+    run(tmp.path(), config, &[]).success();
+    let games = journal(tmp.path());
+    let want = [
+        "position 3 money 40 60 advantage 2",
+        "position 7 money 100 20 advantage 1",
+    ];
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["opening"], want[(i / 2) % 2], "game {i}");
+    }
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["verify", "reports/o"])
+        .current_dir(tmp.path())
+        .assert()
+        .success();
+    let season = fs::read_to_string(tmp.path().join("reports/o/season.json")).unwrap();
+    assert!(season.contains("\"order\": \"sequential\""), "{season}");
+
+    // a changed file is a changed season: resume refuses it
+    fs::write(
+        tmp.path().join("bidding.txt"),
+        "position 4 money 40 60 advantage 2\n",
+    )
+    .unwrap();
+    let path = tmp.path().join("o.toml");
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--reports"])
+        .arg(tmp.path().join("reports"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("openings"));
+}
+
+#[test]
+fn bad_openings_name_the_file_and_line() {
+    let tmp = TempDir::new().unwrap();
+    fs::write(
+        tmp.path().join("bad.txt"),
+        "position 5 money 10 10 advantage 1\nposition 11 money 1 1 advantage 1\n",
+    )
+    .unwrap();
+    let base = "[season]\ngame = \"bidding\"\n\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n";
+    for (table, says) in [
+        (
+            "file = \"bad.txt\"",
+            "bad.txt:2: the bottle at 11 is off the line 0..=10",
+        ),
+        (
+            "file = \"none.txt\"",
+            "key `season.openings.file`: cannot read",
+        ),
+        (
+            "file = \"bad.txt\"\nrandom_plies = 2",
+            "[season.openings] takes either `file` or `random_plies`",
+        ),
+        (
+            "random_plies = 2\norder = \"random\"",
+            "`order` is for an openings `file`",
+        ),
+        (
+            "file = \"bad.txt\"\norder = \"shuffled\"",
+            "unknown order `shuffled`; known: sequential, random",
+        ),
+        (
+            "random_plies = 2\nper_pair = 0",
+            "per_pair must be at least 1",
+        ),
+    ] {
+        let config = format!("{base}\n[season.openings]\n{table}\n");
+        run(tmp.path(), &config, &[])
+            .code(2)
+            .stderr(predicates::str::contains(says));
+    }
+}
