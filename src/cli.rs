@@ -135,6 +135,34 @@ pub enum Command {
         #[arg(long, default_value = "reports", value_name = "DIR")]
         reports: PathBuf,
     },
+    /// Print start positions for a season's openings, one a line (`[season.openings] file`).
+    ///
+    /// Each is PLIES uniformly random plies from the game's first position (default
+    /// parameters), all different. With --balanced, only positions where the built-in
+    /// bot --judge, playing itself --playouts times from them, scores 35% to 65% for
+    /// each seat. Example: ladder openings breakthrough --plies 4 --count 50 --balanced --judge greedy
+    Openings {
+        /// The game.
+        game: String,
+        /// Random plies from the first position.
+        #[arg(long, value_name = "N")]
+        plies: u32,
+        /// How many positions.
+        #[arg(long, default_value_t = 20, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        count: u32,
+        /// Keep only positions the judge finds roughly balanced.
+        #[arg(long)]
+        balanced: bool,
+        /// The built-in bot that judges balance.
+        #[arg(long, default_value = "random", value_name = "BOT")]
+        judge: String,
+        /// Games the judge plays from each position.
+        #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        playouts: u32,
+        /// The seed: the same seed gives the same positions.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+    },
     /// Check that a bot program speaks the protocol: start-up, greeting, a few games
     /// against `random`, and `quit`; every problem is listed with the bot's own words.
     ///

@@ -17,6 +17,7 @@ use ladder::{
     },
     season::{
         config::{self, ConfigFile},
+        openings,
         plan::{self, Roster},
         recorded::{Recorded, ReportFormat},
         sprt::{Model, Sprt, Statistics},
@@ -87,6 +88,31 @@ fn main() -> ExitCode {
                 sandbox: &sandbox,
                 reports,
             })
+        }),
+        Command::Openings {
+            game,
+            plies,
+            count,
+            balanced,
+            judge,
+            playouts,
+            seed,
+        } => GameKind::named(&game).and_then(|kind| {
+            let text = kind.visit(MakeOpenings {
+                command: format!(
+                    "# ladder openings {game} --plies {plies} --count {count}{} --seed {seed}",
+                    if balanced {
+                        format!(" --balanced --judge {judge} --playouts {playouts}")
+                    } else {
+                        String::new()
+                    }
+                ),
+                plies,
+                count,
+                judge: balanced.then_some((judge, playouts)),
+                seed,
+            })?;
+            out(&text)
         }),
         Command::Season { config, jobs, run } => {
             ladder_season(&config, options(&run, jobs, None, false))
@@ -337,6 +363,46 @@ impl GameVisitor for RunMatch<'_> {
         )?;
         plan.sprt = self.sprt;
         tournament::run(&plan, self.opts)
+    }
+}
+
+/// What `ladder openings` was given.
+struct MakeOpenings {
+    /// The command, as the output's first line says it.
+    command: String,
+    plies: u32,
+    count: u32,
+    /// The judging bot and its playouts, with --balanced.
+    judge: Option<(String, u32)>,
+    seed: u64,
+}
+
+impl GameVisitor for MakeOpenings {
+    type Output = Result<String>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+        let (_, start) = plan::default_game::<G>()?;
+        let judge = match &self.judge {
+            Some((name, playouts)) => match roster.builtin(name, toml::Table::new()) {
+                Ok((_, plan::BotKind::Builtin(bot))) => Some(openings::Judge {
+                    bot,
+                    playouts: *playouts,
+                    margin: 0.15,
+                }),
+                Ok(_) => None,
+                Err(e) => return Err(Error::Usage(format!("--judge: {e}"))),
+            },
+            None => None,
+        };
+        let found = openings::generate(&start, self.plies, self.count as usize, self.seed, judge.as_ref())
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "could not find {} different {}positions {} plies deep; try fewer plies or a smaller count",
+                    self.count,
+                    if judge.is_some() { "balanced " } else { "" },
+                    self.plies
+                ))
+            })?;
+        Ok(format!("{}\n{}\n", self.command, found.join("\n")))
     }
 }
 

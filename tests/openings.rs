@@ -196,3 +196,81 @@ fn bad_openings_name_the_file_and_line() {
             .stderr(predicates::str::contains(says));
     }
 }
+
+#[test]
+fn the_shipped_breakthrough_openings_are_what_their_command_makes_and_play() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = fs::read_to_string(root.join("configs/openings/breakthrough.txt")).unwrap();
+    let command = file.lines().next().unwrap();
+    let args: Vec<&str> = command
+        .strip_prefix("# ladder ")
+        .expect("the first line is the command that made the file")
+        .split_whitespace()
+        .collect();
+    assert!(args.contains(&"--balanced"), "{command}");
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args(&args)
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8(out.get_output().stdout.clone()).unwrap(),
+        file
+    );
+    let params = ladder::games::breakthrough::BreakthroughParams::default();
+    let positions: Vec<&str> = file.lines().skip(1).collect();
+    assert_eq!(positions.len(), 50);
+    for p in &positions {
+        use ladder::Game;
+        let g = ladder::games::Breakthrough::from_position(&params, p).unwrap();
+        assert_eq!(g.position(), *p);
+    }
+    let mut distinct = positions.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 50, "all different");
+
+    // the shipped config plays them, and its journal checks out
+    let tmp = TempDir::new().unwrap();
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("run")
+        .arg(root.join("configs/breakthrough-openings.toml"))
+        .args(["-q", "--max-games", "6", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("verify")
+        .arg(tmp.path().join("breakthrough-openings"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn openings_can_be_asked_for_only_where_they_exist() {
+    // more different positions than the plies allow
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["openings", "coordination", "--plies", "1", "--count", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "could not find 3 different positions 1 plies deep",
+        ));
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args([
+            "openings",
+            "breakthrough",
+            "--plies",
+            "2",
+            "--balanced",
+            "--judge",
+            "genius",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--judge: "));
+}

@@ -14,8 +14,10 @@ use rand::{seq::SliceRandom, SeedableRng};
 
 use crate::{
     core::{
+        bot::BotFactory,
         error::Invalid,
         game::Game,
+        referee::play_game,
         seat::{BySeat, Seat},
     },
     Rng,
@@ -91,26 +93,10 @@ pub fn random_plies<G: Game>(
     let mut seeds = Rng::seed_from_u64(seed ^ 0x7261_6e64_6f6d);
     let mut positions = Vec::new();
     for _ in 0..per_pair {
-        let mut found = None;
-        for _attempt in 0..1000 {
+        let found = (0..1000).find_map(|_| {
             let mut rng = Rng::seed_from_u64(rand::RngCore::next_u64(&mut seeds));
-            let mut game = start.clone();
-            let mut ok = true;
-            for _ in 0..plies {
-                if game.outcome().is_some() {
-                    ok = false;
-                    break;
-                }
-                let acting = game.to_act();
-                let moves: BySeat<Option<G::Move>> =
-                    BySeat::from_fn(|s: Seat| acting[s].then(|| game.random_move(s, &mut rng)));
-                game.apply(&moves);
-            }
-            if ok && game.outcome().is_none() {
-                found = Some(game);
-                break;
-            }
-        }
+            playout(start, plies, &mut rng)
+        });
         let game = found.ok_or_else(|| {
             Invalid::new(format!(
                 "{plies} random plies end the game too often to make an opening"
@@ -124,6 +110,81 @@ pub fn random_plies<G: Game>(
         per_pair,
         describe,
     })
+}
+
+/// How `ladder openings --balanced` judges a position: `playouts` games of
+/// the reference bot against itself from it, seats alternating; balanced
+/// when the side to move scores within `margin` of one half.
+pub struct Judge<G: Game> {
+    pub bot: BotFactory<G>,
+    pub playouts: u32,
+    pub margin: f64,
+}
+
+/// `count` positions of `plies` random plies from `start`, drawn from
+/// `seed`, all different; with `judge`, only the balanced ones. `None` when
+/// 100 times `count` tries do not find them.
+pub fn generate<G: Game>(
+    start: &G,
+    plies: u32,
+    count: usize,
+    seed: u64,
+    judge: Option<&Judge<G>>,
+) -> Option<Vec<String>> {
+    let mut seeds = Rng::seed_from_u64(seed);
+    let mut found: Vec<String> = Vec::new();
+    for _ in 0..count.saturating_mul(100).max(100) {
+        if found.len() == count {
+            break;
+        }
+        let mut rng = Rng::seed_from_u64(rand::RngCore::next_u64(&mut seeds));
+        let Some(game) = playout(start, plies, &mut rng) else {
+            continue;
+        };
+        let text = game.position();
+        if found.contains(&text) {
+            continue;
+        }
+        if let Some(judge) = judge {
+            if !balanced(&game, judge, rand::RngCore::next_u64(&mut rng)) {
+                continue;
+            }
+        }
+        found.push(text);
+    }
+    (found.len() == count).then_some(found)
+}
+
+/// `plies` uniformly random plies from `start`, unless the game ends first.
+fn playout<G: Game>(start: &G, plies: u32, rng: &mut Rng) -> Option<G> {
+    let mut game = start.clone();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let acting = game.to_act();
+        let moves: BySeat<Option<G::Move>> =
+            BySeat::from_fn(|s: Seat| acting[s].then(|| game.random_move(s, rng)));
+        game.apply(&moves);
+    }
+    game.outcome().is_none().then_some(game)
+}
+
+/// Whether the reference bot, playing itself from `game`, gives the first
+/// seat a score within the judge's margin of one half.
+fn balanced<G: Game>(game: &G, judge: &Judge<G>, seed: u64) -> bool {
+    let mut points = 0.0;
+    for k in 0..judge.playouts {
+        let (mut a, mut b) = ((judge.bot)(), (judge.bot)());
+        let seeds = BySeat::new(
+            seed.wrapping_add(2 * u64::from(k)),
+            seed.wrapping_add(2 * u64::from(k) + 1),
+        );
+        let played = play_game(game, BySeat::new(&mut *a, &mut *b), seeds, 10_000);
+        points += played.result.points(Seat::First);
+    }
+    let score = points / f64::from(judge.playouts.max(1));
+    (score - 0.5).abs() <= judge.margin
 }
 
 /// The 64-bit FNV-1a hash of `texts`, each ended by a newline: a file's
