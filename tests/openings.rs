@@ -156,6 +156,52 @@ builtin = "random"
 }
 
 #[test]
+fn an_opening_may_be_the_moves_played_from_the_first_position() {
+    let tmp = TempDir::new().unwrap();
+    fs::write(
+        tmp.path().join("moves.txt"),
+        "moves b2b3 g7g6 c2c3 g6g5\nmoves h2h3\n",
+    )
+    .unwrap();
+    let config = RANDOM_PLIES
+        .replace("games_per_pair = 6", "games_per_pair = 4")
+        .replace("random_plies = 4", "file = \"moves.txt\"");
+    run(tmp.path(), &config, &[]).success();
+    let games = journal(tmp.path());
+    // journaled as the positions the moves reach
+    use ladder::{BySeat, Game};
+    let mut g = ladder::games::Breakthrough::new(&Default::default()).unwrap();
+    for (k, m) in ["b2b3", "g7g6", "c2c3", "g6g5"].iter().enumerate() {
+        let mv = Some(m.parse().unwrap());
+        g.apply(&if k % 2 == 0 {
+            BySeat::new(mv, None)
+        } else {
+            BySeat::new(None, mv)
+        });
+    }
+    assert_eq!(games[0]["opening"], g.position());
+    assert_eq!(games[1]["opening"], g.position());
+    assert!(games[2]["opening"]
+        .as_str()
+        .unwrap()
+        .starts_with("side black board "));
+
+    // an illegal or malformed turn names the line and the turn
+    for (line, says) in [
+        ("moves b2b3 b2b3", "moves.txt:1: turn 2 `b2b3`"),
+        (
+            "moves b2b3 zz",
+            "moves.txt:1: turn 2 `zz`: a move is two squares",
+        ),
+    ] {
+        fs::write(tmp.path().join("moves.txt"), format!("{line}\n")).unwrap();
+        run(tmp.path(), &config, &["--fresh"])
+            .code(2)
+            .stderr(predicates::str::contains(says));
+    }
+}
+
+#[test]
 fn bad_openings_name_the_file_and_line() {
     let tmp = TempDir::new().unwrap();
     fs::write(

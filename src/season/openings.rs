@@ -5,8 +5,9 @@
 //!
 //! Game pair k of every pairing plays opening `k mod per_pair`, so all
 //! pairings meet the same positions. The openings come from a file (one
-//! position a line, in the game's text form, `Game::position`; `#` lines and
-//! blank lines skipped), in file order or shuffled by the season seed, or are
+//! position a line, in the game's text form, `Game::position`, or `moves`
+//! and the turns played from the first position; `#` lines and blank lines
+//! skipped), in file order or shuffled by the season seed, or are
 //! made by `random_plies` uniformly random plies from the first position,
 //! each from a seed drawn from the season seed.
 
@@ -58,7 +59,11 @@ pub fn from_file<G: Game>(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let game = G::from_position(params, line).map_err(|e| (n + 1, e))?;
+        let game = match line.strip_prefix("moves ") {
+            Some(moves) => after_moves(params, moves),
+            None => G::from_position(params, line),
+        }
+        .map_err(|e| (n + 1, e))?;
         positions.push((game.position(), game));
     }
     if positions.is_empty() {
@@ -79,6 +84,41 @@ pub fn from_file<G: Game>(
         per_pair,
         describe,
     })
+}
+
+/// The position after the listed turns from the first position: `b2b3
+/// g7g6` (one move a turn), or `3,3,4|2,4,4 5,5,0|0,5,5` in a simultaneous
+/// game (the first seat's move, `|`, the second's). Every move must be legal.
+fn after_moves<G: Game>(params: &G::Params, turns: &str) -> Result<G, Invalid> {
+    let mut game = G::new(params)?;
+    for (t, turn) in turns.split_whitespace().enumerate() {
+        let at = |why: String| Invalid::new(format!("turn {} `{turn}`: {why}", t + 1));
+        if game.outcome().is_some() {
+            return Err(at("the game is over".into()));
+        }
+        let acting = game.to_act();
+        let words: Vec<&str> = turn.split('|').collect();
+        let seats: Vec<Seat> = Seat::ALL.into_iter().filter(|&s| acting[s]).collect();
+        if words.len() != seats.len() {
+            return Err(at(format!(
+                "{} seat(s) move now, so a turn is {}",
+                seats.len(),
+                if seats.len() == 2 {
+                    "`FIRST|SECOND`"
+                } else {
+                    "one move"
+                }
+            )));
+        }
+        let mut moves = BySeat::default();
+        for (seat, word) in seats.into_iter().zip(words) {
+            let mv: G::Move = word.parse().map_err(&at)?;
+            game.check(seat, &mv).map_err(|e| at(e.to_string()))?;
+            moves[seat] = Some(mv);
+        }
+        game.apply(&moves);
+    }
+    crate::core::game::not_over(game)
 }
 
 /// `per_pair` openings of `plies` random plies from `start`, each from a
