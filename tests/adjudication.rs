@@ -8,6 +8,8 @@ use std::{fs, path::Path};
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+mod common;
+
 const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
 
 /// A breakthrough season of two test bots with these flags and `rules`.
@@ -73,12 +75,7 @@ fn a_bot_that_scores_itself_lost_resigns_and_verify_accepts_it() {
         assert_eq!(g["result"], if a_first { "second" } else { "first" });
         assert_eq!(g["plies"], if a_first { 5 } else { 6 }, "{g}");
     }
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("verify")
-        .arg(tmp.path().join("reports/adj"))
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join("reports/adj"));
     // the rules are part of the season: changing them is refused on resume
     fs::write(
         &config,
@@ -116,12 +113,7 @@ fn bots_that_score_the_game_even_draw_by_move_count() {
             assert!(g["plies"].as_u64().unwrap() < 10, "{g}");
         }
     }
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("verify")
-        .arg(tmp.path().join("reports/adj"))
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join("reports/adj"));
     let md = fs::read_to_string(tmp.path().join("reports/adj/leaderboard.md")).unwrap();
     assert!(md.contains("adjudicated: draw by move count"), "{md}");
 }
@@ -170,10 +162,5 @@ fn breakthroughs_search_scores_its_moves_so_a_lost_search_resigns() {
         .filter(|g| g["termination"]["rule"] == "resign")
         .count();
     assert!(resigned > 0, "a search that sees itself lost resigns");
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("verify")
-        .arg(tmp.path().join("reports/adj"))
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join("reports/adj"));
 }

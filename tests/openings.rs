@@ -7,6 +7,8 @@ use std::{fs, path::Path};
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+mod common;
+
 fn run(dir: &Path, config: &str, args: &[&str]) -> assert_cmd::assert::Assert {
     let path = dir.join("o.toml");
     fs::write(&path, config).unwrap();
@@ -67,12 +69,7 @@ fn random_openings_are_played_from_both_seats_and_journaled() {
     openings.dedup();
     assert_eq!(openings.len(), 3, "every pair a new opening");
     let rel = "reports/o";
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["verify", rel])
-        .current_dir(tmp.path())
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join(rel));
     let out = Command::cargo_bin("ladder")
         .unwrap()
         .args(["replay", rel, "--game", "3"])
@@ -130,12 +127,7 @@ builtin = "random"
     for (i, g) in games.iter().enumerate() {
         assert_eq!(g["opening"], want[(i / 2) % 2], "game {i}");
     }
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["verify", "reports/o"])
-        .current_dir(tmp.path())
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join("reports/o"));
     let season = fs::read_to_string(tmp.path().join("reports/o/season.json")).unwrap();
     assert!(season.contains("\"order\": \"sequential\""), "{season}");
 
@@ -286,12 +278,7 @@ fn the_shipped_breakthrough_openings_are_what_their_command_makes_and_play() {
         .arg(tmp.path())
         .assert()
         .success();
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("verify")
-        .arg(tmp.path().join("breakthrough-openings"))
-        .assert()
-        .success();
+    common::assert_verified(&tmp.path().join("breakthrough-openings"));
 }
 
 #[test]

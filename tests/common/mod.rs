@@ -61,3 +61,13 @@ pub fn doc_transcripts(doc: &str) -> Vec<(&str, Vec<String>)> {
         })
         .collect()
 }
+
+/// `ladder verify DIR` passes: every journaled game checks out.
+pub fn assert_verified(dir: &Path) {
+    assert_cmd::Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("verify")
+        .arg(dir)
+        .assert()
+        .success();
+}
