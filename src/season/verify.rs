@@ -91,9 +91,6 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     })
 }
 
-/// Plays the moves of record `r` from `start`, each checked as it is
-/// played; `each` sees every turn's number (from 1), its moves and the
-/// position after them. The final position, or what is wrong.
 /// The position game `r` started from: its opening, or `start`.
 pub fn start_of<G: Game>(
     params: &G::Params,
@@ -108,6 +105,9 @@ pub fn start_of<G: Game>(
     }
 }
 
+/// Plays the moves of record `r` from `start`, each checked as it is
+/// played; `each` sees every turn's number (from 1), its moves and the
+/// position after them. The final position, or what is wrong.
 pub fn play_back<G: Game>(
     start: &G,
     r: &Record,
