@@ -434,17 +434,7 @@ fn openings<G: Game>(
     };
     match (&t.file, &t.random_plies) {
         (Some(file), None) => {
-            let random = match t.order.as_ref().map(|o| o.get_ref().as_str()) {
-                None | Some("sequential") => false,
-                Some("random") => true,
-                Some(other) => {
-                    let span = t.order.as_ref().map(Spanned::span);
-                    return Err(src.error(
-                        span,
-                        format!("unknown order `{other}`; known: sequential, random"),
-                    ));
-                }
-            };
+            let random = one_of(src, &t.order, "order", &["sequential", "random"])? == 1;
             let dir = Path::new(&src.file).parent().unwrap_or(Path::new(""));
             let path = dir.join(file.get_ref());
             let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -518,6 +508,29 @@ fn adjudication(src: &ConfigFile, raw: &Spanned<RawAdjudication>) -> Result<Adju
     Ok(Adjudication { draw, resign })
 }
 
+/// Which of the `known` words the string key `key` holds, by position (0,
+/// the default, when it is not set); another word is an error at the key.
+fn one_of(
+    src: &ConfigFile,
+    value: &Option<Spanned<String>>,
+    key: &str,
+    known: &[&str],
+) -> Result<usize, Error> {
+    match value {
+        None => Ok(0),
+        Some(v) => known.iter().position(|k| k == v.get_ref()).ok_or_else(|| {
+            src.error(
+                Some(v.span()),
+                format!(
+                    "unknown {key} `{}`; known: {}",
+                    v.get_ref(),
+                    known.join(", ")
+                ),
+            )
+        }),
+    }
+}
+
 /// The SPRT of `[season.sprt]`: a season of two bots, the first (or the
 /// gauntlet's champion) tested against the other.
 fn sprt(
@@ -533,25 +546,14 @@ fn sprt(
             format!("[season.sprt] tests one bot against another: the season needs exactly two bots, found {bots}"),
         ));
     }
-    let choice = |v: &Option<Spanned<String>>, key: &str, known: &[&str]| -> Result<usize, Error> {
-        match v {
-            None => Ok(0),
-            Some(v) => known.iter().position(|k| k == v.get_ref()).ok_or_else(|| {
-                src.error(
-                    Some(v.span()),
-                    format!(
-                        "unknown {key} `{}`; known: {}",
-                        v.get_ref(),
-                        known.join(", ")
-                    ),
-                )
-            }),
-        }
-    };
     let model = [Model::Normalized, Model::Logistic]
-        [choice(&t.model, "model", &["normalized", "logistic"])?];
-    let statistics = [Statistics::Pentanomial, Statistics::Trinomial]
-        [choice(&t.statistics, "statistics", &["pentanomial", "trinomial"])?];
+        [one_of(src, &t.model, "model", &["normalized", "logistic"])?];
+    let statistics = [Statistics::Pentanomial, Statistics::Trinomial][one_of(
+        src,
+        &t.statistics,
+        "statistics",
+        &["pentanomial", "trinomial"],
+    )?];
     let value =
         |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |v| *v.get_ref());
     let sprt = Sprt {
