@@ -39,8 +39,8 @@ use crate::{
         journal::Journal,
         plan::{BotKind, BotSpec, Plan, PlannedBot},
         record::Finished,
-        report::{self, Header},
-        schedule::{Format, Schedule, Seating},
+        report,
+        schedule::{Format, Seating},
         standings::Standings,
         workers::{self, Lineup},
     },
@@ -104,15 +104,16 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
             log_io: false,
         }
     };
-    let (bots, seating) = match setup.seat {
-        None | Some(Seat::First) => (vec![human, opponent], setup.seat),
-        Some(Seat::Second) => (vec![opponent, human], setup.seat),
+    // the first bot takes the first seat in a fixed seating, and in game 0
+    let bots = match setup.seat {
+        None | Some(Seat::First) => vec![human, opponent],
+        Some(Seat::Second) => vec![opponent, human],
     };
-    let seating = match seating {
+    let seating = match setup.seat {
         Some(_) => Seating::Fixed,
         None => Seating::Alternate,
     };
-    let name = session_name(&setup.reports, setup.start.name(), &bot_name)?;
+    let name = session_name(&setup.reports, setup.start.name(), &bot_name);
     let plan = Plan {
         name,
         params: setup.params,
@@ -137,8 +138,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
     let dir = setup.reports.join(&plan.name);
     let (mut journal, _) = Journal::open(&dir, &plan.describe(), true, &names, &mut |_| Ok(()))?;
     let makers = workers::makers(&plan, &dir, None)?;
-    let schedule =
-        Schedule::new(2, &plan.format, plan.games_per_pair, plan.seed).with_seating(plan.seating);
+    let schedule = plan.schedule();
     let mut standings = Standings::empty(&names);
     let _session = cleanup::SeasonRunning::start();
     let say = |text: &str| lock(&console).say(text);
@@ -209,13 +209,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
     } else {
         journal.flush()?;
     }
-    let header = Header {
-        season: plan.name.clone(),
-        game: plan.start.name().to_string(),
-        format: plan.format_name(),
-        scheduled: schedule.len(),
-        sprt: None,
-    };
+    let header = plan.header();
     report::write_files(&dir, &header, &standings)?;
     html::write_files(&dir, &header, &standings)?;
     say(&closing(
@@ -239,7 +233,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
 
 /// `play-GAME-BOT-N`, with N one more than the highest session of that game
 /// and bot under `reports` (1 for the first), so no session overwrites another.
-fn session_name(reports: &Path, game: &str, bot: &str) -> Result<String> {
+fn session_name(reports: &Path, game: &str, bot: &str) -> String {
     let prefix = format!("play-{game}-{bot}-");
     let mut highest = 0u64;
     if let Ok(entries) = std::fs::read_dir(reports) {
@@ -253,7 +247,7 @@ fn session_name(reports: &Path, game: &str, bot: &str) -> Result<String> {
             }
         }
     }
-    Ok(format!("{prefix}{}", highest + 1))
+    format!("{prefix}{}", highest + 1)
 }
 
 /// What the session is and how to play it.

@@ -19,7 +19,8 @@ use crate::{
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
     season::{
         openings::Openings,
-        schedule::{Format, Seating},
+        report::Header,
+        schedule::{Format, Schedule, Seating},
         sprt::Sprt,
     },
 };
@@ -263,6 +264,28 @@ impl<G: Game> Plan<G> {
             v["margin_ms"] = (time.margin.as_millis() as u64).into();
         }
         v
+    }
+
+    /// The season's games.
+    pub fn schedule(&self) -> Schedule {
+        Schedule::new(
+            self.bots.len(),
+            &self.format,
+            self.games_per_pair,
+            self.seed,
+        )
+        .with_seating(self.seating)
+    }
+
+    /// What the reports say above the numbers.
+    pub fn header(&self) -> Header {
+        Header {
+            season: self.name.clone(),
+            game: self.start.name().to_string(),
+            format: self.format_name(),
+            scheduled: self.schedule().len(),
+            sprt: self.sprt.clone(),
+        }
     }
 
     /// The position game `index` starts from, and its text when it is an opening.

@@ -65,13 +65,7 @@ pub struct Summary {
 
 /// Runs (or resumes) the season of `plan` and writes its reports.
 pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
-    let fixtures = Schedule::new(
-        plan.bots.len(),
-        &plan.format,
-        plan.games_per_pair,
-        plan.seed,
-    )
-    .with_seating(plan.seating);
+    let fixtures = plan.schedule();
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
     let dir = opts.reports.join(&plan.name);
     // the journal is streamed: each game it holds is checked and tallied, not kept
@@ -139,13 +133,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         bar.set_message("(compressing the journal)");
         journal::compress(&dir)?;
     }
-    let header = Header {
-        season: plan.name.clone(),
-        game: plan.start.name().to_string(),
-        format: plan.format_name(),
-        scheduled: fixtures.len(),
-        sprt: plan.sprt.clone(),
-    };
+    let header = plan.header();
     report::write_files(&dir, &header, &standings)?;
     html::write_files(&dir, &header, &standings)?;
     bar.finish_and_clear();
