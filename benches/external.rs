@@ -31,6 +31,7 @@ use ladder::{
         Bidding, Coordination,
     },
     season::{
+        concurrency::Jobs,
         plan::match_plan,
         tournament::{self, Options},
     },
@@ -229,7 +230,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
-        jobs: Some(jobs),
+        jobs: Some(Jobs::Fixed(jobs)),
         fresh: true,
         reports: PathBuf::from(dir.path()),
         progress: false,

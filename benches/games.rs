@@ -15,6 +15,7 @@ use ladder::{
     core::{bot::RandomBot, referee::Referee},
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
     season::{
+        concurrency::Jobs,
         plan::{match_plan, Plan, Roster},
         schedule::bot_seeds,
         tournament::{self, Options},
@@ -102,7 +103,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
     let plan = random_plan::<G>();
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
-        jobs: Some(jobs),
+        jobs: Some(Jobs::Fixed(jobs)),
         fresh: true,
         reports: PathBuf::from(dir.path()),
         progress: false,
@@ -122,7 +123,7 @@ fn resume_complete_season<G: Game>(bencher: Bencher) {
     let plan = random_plan::<G>();
     let dir = tempfile::tempdir().unwrap();
     let mut opts = Options {
-        jobs: Some(2),
+        jobs: Some(Jobs::Fixed(2)),
         fresh: true,
         reports: PathBuf::from(dir.path()),
         progress: false,
@@ -147,7 +148,7 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
     let plan = random_plan::<G>();
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
-        jobs: Some(2),
+        jobs: Some(Jobs::Fixed(2)),
         fresh: true,
         reports: PathBuf::from(dir.path()),
         progress: false,

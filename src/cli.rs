@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use ladder::{external::process::Mode, season::recorded::ReportFormat};
-
-/// The most worker threads `--jobs` takes (`ladder::season::plan::MAX_JOBS`).
-const MAX_JOBS: i64 = ladder::season::plan::MAX_JOBS as i64;
+use ladder::{
+    external::process::Mode,
+    season::{concurrency::Jobs, recorded::ReportFormat},
+};
 
 /// ladder: run tournaments between bots for small two-player games.
 #[derive(Debug, Parser)]
@@ -25,10 +25,11 @@ pub enum Command {
     Run {
         /// The season config, e.g. configs/breakthrough.toml (keys: docs/CONFIG.md).
         config: PathBuf,
-        /// Worker threads, at most 1024 (default: the config's `jobs`, else every core).
-        /// Results do not depend on it.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
-        jobs: Option<u32>,
+        /// Games at once: up to 1024, far above the core count for slow bot programs, or
+        /// `auto` to measure (default: the config's `jobs`, else one per core). Results do
+        /// not depend on it.
+        #[arg(long, short = 'j', value_name = "N|auto")]
+        jobs: Option<Jobs>,
         /// Discard earlier results of this season instead of resuming.
         #[arg(long)]
         fresh: bool,
@@ -47,10 +48,11 @@ pub enum Command {
     Season {
         /// The ladder config, e.g. configs/ladder-bidding.toml.
         config: PathBuf,
-        /// Worker threads, at most 1024 (default: the config's `jobs`, else every core).
-        /// Results do not depend on it.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
-        jobs: Option<u32>,
+        /// Games at once: up to 1024, far above the core count for slow bot programs, or
+        /// `auto` to measure (default: the config's `jobs`, else one per core). Results do
+        /// not depend on it.
+        #[arg(long, short = 'j', value_name = "N|auto")]
+        jobs: Option<Jobs>,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -85,9 +87,10 @@ pub enum Command {
         /// Where bot programs run: bwrap's sandbox, none, or bwrap when it works here (docs/SECURITY.md).
         #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
         sandbox: SandboxArg,
-        /// Worker threads, at most 1024 (default: every core). Results do not depend on it.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS))]
-        jobs: Option<u32>,
+        /// Games at once: up to 1024, or `auto` to measure (default: one per core). Results
+        /// do not depend on it.
+        #[arg(long, short = 'j', value_name = "N|auto")]
+        jobs: Option<Jobs>,
         /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
         /// SECOND (H1) or at most ELO0 (H0); alpha = beta = 0.05, game pairs (docs/CONFIG.md).
         #[arg(long, value_name = "ELO0,ELO1")]

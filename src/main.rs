@@ -13,9 +13,10 @@ use ladder::{
     core::{clock::TimeControl, referee::Referee},
     external::{
         self,
-        process::{cleanup, Sandbox},
+        process::{cleanup, exec, Sandbox},
     },
     season::{
+        concurrency::Jobs,
         config::{self, ConfigFile},
         openings,
         plan::{self, Roster},
@@ -29,6 +30,14 @@ use ladder::{
 use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, SprtModel, TimeArgs};
 
 fn main() -> ExitCode {
+    // ladder starts its bots through itself, so no process of hundreds of
+    // threads has to fork (external::process::exec)
+    if let Some(code) = exec::helper_main() {
+        return ExitCode::from(code as u8);
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        exec::use_helper(exe);
+    }
     let cli = Cli::parse();
     cleanup::install_cleanup();
     cleanup::sweep_stale_dirs();
@@ -145,9 +154,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn options(run: &RunArgs, jobs: Option<u32>, max_games: Option<u64>, fresh: bool) -> Options {
+fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: bool) -> Options {
     Options {
-        jobs: jobs.map(|j| j as usize),
+        jobs,
         fresh,
         reports: run.reports.clone(),
         progress: !run.quiet,
@@ -514,7 +523,56 @@ fn print_summary(s: &Summary) -> Result<()> {
             s.abandoned
         ));
     }
-    out(&text)
+    text.push_str(&run_facts(&s.run, s.played));
+    out(&text)?;
+    if let Some(warning) = oversubscribed(&s.run) {
+        eprint!("{warning}");
+    }
+    Ok(())
+}
+
+/// How the games were played, when bot programs played them: games at once,
+/// processes started, ladder's delay, and a warning when the machine was
+/// oversubscribed.
+fn run_facts(run: &tournament::RunFacts, played: u64) -> String {
+    let mut text = String::new();
+    if run.programs && played > 0 {
+        let at_once = match run.jobs {
+            Jobs::Auto => format!("auto, up to {}", run.peak_jobs),
+            Jobs::Fixed(n) => n.to_string(),
+        };
+        let started: Vec<String> = run
+            .started
+            .iter()
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        text.push_str(&format!("games at once: {at_once}"));
+        if !started.is_empty() {
+            text.push_str(&format!("; bot processes started: {}", started.join(", ")));
+        }
+        text.push('\n');
+        if let Some(mean) = run.delay.mean() {
+            text.push_str(&format!(
+                "ladder's delay around a bot program's move (never charged to it): worst {:.1} ms, mean {:.2} ms over {} moves\n",
+                run.delay.worst.as_secs_f64() * 1e3,
+                mean.as_secs_f64() * 1e3,
+                run.delay.moves
+            ));
+        }
+    }
+    text
+}
+
+/// The warning for a season whose machine was oversubscribed, if it was.
+fn oversubscribed(run: &tournament::RunFacts) -> Option<String> {
+    let cpu = run.cpu.filter(|_| run.oversubscribed())?;
+    Some(format!(
+        "warning: the machine was oversubscribed: its {} cores were {:.0}% busy, so bots waited \
+             for a core and a loss on time may be ladder's doing, not the bot's; lower --jobs \
+             (or use --jobs auto)\n",
+        cpu.cores,
+        cpu.busy * 100.0
+    ))
 }
 
 /// Writes `text` to standard output. A reader that has gone (a closed pipe)

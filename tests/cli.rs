@@ -411,11 +411,17 @@ fn jobs_are_bounded_with_a_clear_message() {
     run(&cfg, tmp.path(), &[])
         .code(2)
         .stderr(predicate::str::contains(
-            "key `season.jobs`: jobs must be 1..=1024, got 100000",
+            "j.toml:7:8: key `season.jobs`: jobs is a number of games at once, 1..=1024, or `auto`; got `100000`",
         ));
+    fs::write(&cfg, text.replace("[season]", "[season]\njobs = \"many\"")).unwrap();
+    run(&cfg, tmp.path(), &[])
+        .code(2)
+        .stderr(predicate::str::contains("1..=1024, or `auto`; got `many`"));
     run(&config("troops"), tmp.path(), &["--jobs", "5000"])
         .code(2)
-        .stderr(predicate::str::contains("5000 is not in 1..=1024"));
+        .stderr(predicate::str::contains(
+            "invalid value '5000' for '--jobs <N|auto>': jobs is a number of games at once, 1..=1024, or `auto`",
+        ));
     // more workers than games: only as many as there are games start
     run(
         &config("troops"),

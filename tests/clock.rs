@@ -95,7 +95,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
     }));
     let reports = tempfile::tempdir().unwrap();
     let opts = Options {
-        jobs: Some(2),
+        jobs: Some(ladder::season::concurrency::Jobs::Fixed(2)),
         fresh: true,
         reports: reports.path().to_path_buf(),
         progress: false,

@@ -189,6 +189,28 @@ pub trait Bot<G: Game>: Send {
     /// move within the time limit`): a bot program writes the lines it
     /// exchanged before into its log.
     fn forfeited(&mut self, _why: &str) {}
+
+    /// Whether [`Bot::prepare`] would start something (a program whose
+    /// process is not running): the season's bot pool staggers such starts,
+    /// and drops a bot whose process died instead of keeping it for later games.
+    fn needs_start(&self) -> bool {
+        false
+    }
+
+    /// Gets the bot ready before its game, outside the game's clock and the
+    /// watchdog: a program starts its process and waits for its greeting.
+    /// A failure is kept and reported by the next [`Bot::new_game`], so it
+    /// forfeits that game like any other start-up failure.
+    fn prepare(&mut self) {}
+
+    /// How long the last move took as the bot's transport measured it: for
+    /// a program, from the request written to the answer read. The referee
+    /// charges this to the bot's clock, not its own measure, which also
+    /// holds ladder's time around the move (the difference is reported as
+    /// ladder's delay); `None` charges the referee's measure.
+    fn move_time(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// Makes a fresh in-process bot for each game.

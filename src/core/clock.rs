@@ -231,6 +231,42 @@ impl Clocks {
     }
 }
 
+/// Ladder's own time around the moves of bot programs: per move, the
+/// referee's measure (from asking the bot to having its move) minus the
+/// bot's transport's (from the request written to the answer read). It
+/// holds formatting the request, parsing the answer, and any wait of the
+/// worker's thread for a core: the scheduling delay that is never charged to
+/// a bot, reported per season like fastchess's latency.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delay {
+    /// The longest of one move.
+    pub worst: Duration,
+    pub total: Duration,
+    /// Moves measured.
+    pub moves: u64,
+}
+
+impl Delay {
+    /// One move's delay.
+    pub fn add(&mut self, delay: Duration) {
+        self.worst = self.worst.max(delay);
+        self.total += delay;
+        self.moves += 1;
+    }
+
+    /// The delays of `other` too.
+    pub fn merge(&mut self, other: &Delay) {
+        self.worst = self.worst.max(other.worst);
+        self.total += other.total;
+        self.moves += other.moves;
+    }
+
+    /// The mean delay of a move, if any was measured.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.moves > 0).then(|| self.total / self.moves.min(u32::MAX as u64) as u32)
+    }
+}
+
 /// A worker's current bot call, published for the season runner's watchdog.
 ///
 /// The worker stores an odd count when a call starts and the next even count

@@ -32,8 +32,9 @@ enum Call<G: Game> {
     Forfeited(String),
 }
 
-/// What a call returned: a move with the score the bot gave it, for `Choose`.
-type Answer<G> = Result<Option<(<G as Game>::Move, Option<i32>)>, BotError>;
+/// What a call returned: for `Choose`, a move with the score the bot gave
+/// it and the time its transport measured.
+type Answer<G> = Result<Option<(<G as Game>::Move, Option<i32>, Option<Duration>)>, BotError>;
 
 /// A bot running on its own thread.
 pub struct Hosted<G: Game> {
@@ -43,6 +44,8 @@ pub struct Hosted<G: Game> {
     other_limit: Duration,
     /// The score the bot gave its last move.
     score: Option<i32>,
+    /// The time of its last move, as the bot's transport measured it.
+    move_time: Option<Duration>,
 }
 
 impl<G: Game> Hosted<G> {
@@ -57,7 +60,8 @@ impl<G: Game> Hosted<G> {
                     let answer = match call {
                         Call::NewGame(g, seat, seed) => bot.new_game(&g, seat, seed).map(|()| None),
                         Call::Choose(g, seat, time) => {
-                            bot.choose(&g, seat, time).map(|m| Some((m, bot.score())))
+                            let mv = bot.choose(&g, seat, time);
+                            mv.map(|m| Some((m, bot.score(), bot.move_time())))
                         }
                         Call::GameIndex(index) => {
                             bot.game_index(index);
@@ -82,6 +86,7 @@ impl<G: Game> Hosted<G> {
                     answers,
                     other_limit,
                     score: None,
+                    move_time: None,
                 },
             )
     }
@@ -94,6 +99,7 @@ impl<G: Game> Hosted<G> {
             answers,
             other_limit,
             score: None,
+            move_time: None,
         }
     }
 
@@ -137,8 +143,9 @@ impl<G: Game> Bot<G> for Hosted<G> {
 
     fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
         match self.call(Call::Choose(game.clone(), seat, time), time.limit, "move")? {
-            Some((mv, score)) => {
+            Some((mv, score, move_time)) => {
                 self.score = score;
+                self.move_time = move_time;
                 Ok(mv)
             }
             None => Err(BotError::Crash(Crash::NotRunning)),
@@ -171,6 +178,10 @@ impl<G: Game> Bot<G> for Hosted<G> {
 
     fn score(&self) -> Option<i32> {
         self.score
+    }
+
+    fn move_time(&self) -> Option<Duration> {
+        self.move_time
     }
 
     fn game_index(&mut self, index: u64) {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::{
     bot::{Bot, BotError, Crash},
-    clock::{Clocks, TimeControl, TimeLeft, Watch},
+    clock::{Clocks, Delay, TimeControl, TimeLeft, Watch},
     game::{Game, GameResult},
     seat::{BySeat, Seat},
 };
@@ -185,6 +185,9 @@ pub struct Played<G: Game> {
     pub goals: BySeat<i32>,
     pub result: GameResult,
     pub termination: Termination,
+    /// Ladder's own time around the programs' moves in this game (not
+    /// journaled: it differs from run to run).
+    pub delay: Delay,
 }
 
 /// How the referee runs games: the ply cap and the time control.
@@ -243,6 +246,7 @@ impl Referee {
             watch,
             aborted: None,
             adjudication: self.adjudication,
+            delay: Delay::default(),
             runs: BySeat::default(),
         };
         let mut turns = Vec::new();
@@ -294,6 +298,7 @@ struct Table<'a, 'w, G: Game> {
     /// Set when ladder itself failed to run a bot: the game is not recorded.
     aborted: Option<String>,
     adjudication: Adjudication,
+    delay: Delay,
     /// Per seat: its last scores in a row within the draw score, and at or
     /// below minus the resign score.
     runs: BySeat<(u32, u32)>,
@@ -402,10 +407,16 @@ impl<G: Game> Table<'_, '_, G> {
         None
     }
 
-    /// One seat's move, timed when a game clock runs and checked against the rules.
+    /// One seat's move, timed when a game clock runs or a program plays it,
+    /// and checked against the rules.
     fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
         let (time, limit_ms, started) = match self.fixed {
-            Some(time) => (time, self.move_ms[seat], None),
+            // a program keeps its own deadline; timing it measures ladder's delay
+            Some(time) => (
+                time,
+                self.move_ms[seat],
+                self.slack[seat].then(Instant::now),
+            ),
             None if !self.timed[seat] => (self.clocks.time_left(seat.index()), u64::MAX, None),
             None => {
                 let time = self.clocks.time_left(seat.index());
@@ -416,7 +427,20 @@ impl<G: Game> Table<'_, '_, G> {
         let mv = call(self.watch, limit_ms, || bot.choose(game, seat, time))
             .map_err(|e| bot_failed(seat, &e, time.budget, &mut self.aborted))?;
         if let Some(started) = started {
-            let spent = started.elapsed();
+            let measured = started.elapsed();
+            // the bot is charged its transport's measure where it has one:
+            // ladder's own time around the move is not the bot's
+            let spent = match self.bots[seat].move_time() {
+                Some(own) => {
+                    self.delay.add(measured.saturating_sub(own));
+                    own
+                }
+                None => measured,
+            };
+            if self.fixed.is_some() {
+                // no game clock: the program's own deadline was the limit
+                return self.checked(seat, mv);
+            }
             if spent > time.limit {
                 let e = BotError::Timeout {
                     waiting_for: "move".to_string(),
@@ -426,6 +450,11 @@ impl<G: Game> Table<'_, '_, G> {
             }
             self.clocks.charge(seat.index(), spent);
         }
+        self.checked(seat, mv)
+    }
+
+    /// `mv` if the rules allow it, else the forfeit of `seat`.
+    fn checked(&self, seat: Seat, mv: G::Move) -> Result<G::Move, Ending> {
         match self.game.check(seat, &mv) {
             Ok(()) => Ok(mv),
             Err(why) => Err(forfeit(
@@ -484,6 +513,7 @@ impl<G: Game> Table<'_, '_, G> {
             goals,
             result,
             termination,
+            delay: self.delay,
         }
     }
 }

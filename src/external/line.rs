@@ -34,6 +34,10 @@ pub struct LineBot {
     failed: Option<String>,
     /// The score attached to the last move, if any.
     score: Option<i32>,
+    /// How long the last move took, from the request written to the answer read.
+    move_time: Option<Duration>,
+    /// Why the start before this game ([`Bot::prepare`]) failed, for `new_game` to report.
+    start_failed: Option<BotError>,
 }
 
 impl LineBot {
@@ -51,10 +55,13 @@ impl LineBot {
             game: None,
             failed: None,
             score: None,
+            move_time: None,
+            start_failed: None,
         }
     }
 
-    /// Starts the process and waits for its `ready`.
+    /// Starts the process and waits for its `ready`; the start-up limit
+    /// runs from the process's start.
     fn start(&mut self) -> Result<(), BotError> {
         let mut child = Child::spawn(
             &self.command.argv,
@@ -136,6 +143,9 @@ pub fn shorten(line: &str) -> String {
 impl<G: Game> Bot<G> for LineBot {
     fn new_game(&mut self, _game: &G, seat: Seat, seed: u64) -> Result<(), BotError> {
         self.seat = seat;
+        if let Some(e) = self.start_failed.take() {
+            return Err(e);
+        }
         self.guard(|bot| {
             if bot.child.is_none() {
                 bot.start()?;
@@ -150,9 +160,11 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| {
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
-            let started = Instant::now();
             child.send(&protocol::turn(&game.observation(seat)))?;
+            // the bot's time starts once its request is written
+            let started = Instant::now();
             let line = answer(child, started, time.limit, "move")?;
+            bot.move_time = Some(started.elapsed());
             let (mv, score) = protocol::split_score(&line);
             bot.score = score;
             protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)
@@ -188,6 +200,20 @@ impl<G: Game> Bot<G> for LineBot {
 
     fn score(&self) -> Option<i32> {
         self.score
+    }
+
+    fn move_time(&self) -> Option<Duration> {
+        self.move_time
+    }
+
+    fn needs_start(&self) -> bool {
+        self.child.is_none()
+    }
+
+    fn prepare(&mut self) {
+        if self.child.is_none() {
+            self.start_failed = self.guard(LineBot::start).err();
+        }
     }
 
     fn game_index(&mut self, index: u64) {

@@ -35,14 +35,16 @@ use crate::{
     },
     external::process::cleanup,
     season::{
+        concurrency::Jobs,
         html,
         journal::Journal,
         plan::{BotKind, BotSpec, Plan, PlannedBot},
+        pool::{self, Pool},
         record::Finished,
         report,
         schedule::{Format, Seating},
         standings::Standings,
-        workers::{self, Lineup},
+        workers,
     },
 };
 
@@ -122,7 +124,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         seating,
         games_per_pair: setup.games,
         seed: setup.seed,
-        jobs: Some(1),
+        jobs: Some(Jobs::Fixed(1)),
         referee: setup.referee,
         bots,
         compress: false,
@@ -137,14 +139,13 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         .expect("the person plays");
     let dir = setup.reports.join(&plan.name);
     let (mut journal, _) = Journal::open(&dir, &plan.describe(), true, &names, &mut |_| Ok(()))?;
-    let makers = workers::makers(&plan, &dir, None)?;
+    let pool = Pool::new(pool::makers(&plan, &dir, None)?, 1);
     let schedule = plan.schedule();
     let mut standings = Standings::empty(&names);
     let _session = cleanup::SeasonRunning::start();
     let say = |text: &str| lock(&console).say(text);
     say(&intro(&plan, &names[1 - me]));
 
-    let mut lineup = Lineup::default();
     let mut played = 0;
     let mut failure = None;
     for fx in schedule.from(0) {
@@ -166,7 +167,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
             seat.other().number()
         )));
         let started = Instant::now();
-        let result = workers::play_fixture(&plan, &makers, &mut lineup, &fx, &Watch::default());
+        let result = workers::play_fixture(&plan, &pool, &fx, &Watch::default());
         if cleanup::interrupted().is_some() {
             // the signal may have ended the game by killing the bot: not recorded
             lock(&console).stop.get_or_insert(Stop::Signal);

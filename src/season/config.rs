@@ -24,8 +24,9 @@ use crate::{
         process::{Limits, Mode, Sandbox},
     },
     season::{
+        concurrency::Jobs,
         openings::Openings,
-        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster, MAX_JOBS},
+        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
         schedule::{Format, Seating},
         sprt::{Model, Sprt, Statistics},
     },
@@ -42,7 +43,7 @@ struct RawSeason<P> {
     champion: Option<Spanned<String>>,
     games_per_pair: Option<Spanned<u32>>,
     seed: Option<u64>,
-    jobs: Option<Spanned<usize>>,
+    jobs: Option<Spanned<toml::Value>>,
     max_plies: Option<Spanned<u32>>,
     move_time_ms: Option<Spanned<u32>>,
     time_control: Option<Spanned<String>>,
@@ -382,14 +383,18 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         )?),
     };
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
-    let jobs = match s.jobs {
-        Some(j) if *j.get_ref() == 0 || *j.get_ref() > MAX_JOBS as usize => {
-            return Err(src.error(
-                Some(j.span()),
-                format!("jobs must be 1..={MAX_JOBS}, got {}", j.get_ref()),
-            ))
+    let jobs = match &s.jobs {
+        None => None,
+        Some(j) => {
+            let text = match j.get_ref() {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            Some(
+                text.parse::<Jobs>()
+                    .map_err(|e| src.error(Some(j.span()), e.to_string()))?,
+            )
         }
-        j => j.map(Spanned::into_inner),
     };
     Ok(Plan {
         name,

@@ -505,6 +505,7 @@ pub(crate) mod tests {
                 detail: "x".into(),
                 overrun_ms: None,
             },
+            delay: Default::default(),
         }
     }
 
@@ -549,6 +550,7 @@ pub(crate) mod tests {
             goals: BySeat::new(50, 50),
             result: GameResult::Draw,
             termination: Termination::PlyLimit,
+            delay: Default::default(),
         };
         let xy = ["x".to_string(), "y".to_string()];
         let f = Finished {

@@ -10,11 +10,13 @@
 //! Nothing here names a game: the catalogue hands each step its game's type
 //! and [`plan::Roster`].
 
+pub mod concurrency;
 pub mod config;
 pub mod html;
 pub mod journal;
 pub mod openings;
 pub mod plan;
+pub mod pool;
 pub mod ratings;
 pub mod record;
 pub mod recorded;

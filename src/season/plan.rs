@@ -18,16 +18,13 @@ use crate::{
     },
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
     season::{
+        concurrency::Jobs,
         openings::Openings,
         report::Header,
         schedule::{Format, Schedule, Seating},
         sprt::Sprt,
     },
 };
-
-/// The most worker threads a season may ask for (`jobs`, `--jobs`): more
-/// only costs memory and start-up time, on any machine ladder runs on.
-pub const MAX_JOBS: u32 = 1024;
 
 /// Every way to make a bot of game `G`: its own built-in bots (the generic
 /// `random` comes on top) and the protocols it speaks beyond the line protocol.
@@ -184,8 +181,8 @@ pub struct Plan<G: Game> {
     pub seating: Seating,
     pub games_per_pair: u32,
     pub seed: u64,
-    /// Worker threads asked for in the config (the command line overrides it).
-    pub jobs: Option<usize>,
+    /// Games at once, as the config asks (the command line overrides it).
+    pub jobs: Option<Jobs>,
     /// The ply cap and the time control.
     pub referee: Referee,
     pub bots: Vec<PlannedBot<G>>,

@@ -6,34 +6,40 @@
 //! after the parallel part, so the journal and the reports are the same for
 //! any `--jobs`.
 
-use std::{collections::HashSet, path::PathBuf, sync::Arc, thread, time::Duration};
+use std::{collections::HashSet, path::PathBuf, sync::Arc, time::Duration};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::{
     core::{
+        clock::Delay,
         error::{Error, Result},
         game::Game,
     },
     external::process::{cleanup, Level},
     season::{
+        concurrency::{
+            cores, open_files_hard_limit, open_files_needed, raise_open_files, Auto, CpuUse, Jobs,
+            MAX_JOBS,
+        },
         html,
         journal::{self, Journal},
-        plan::Plan,
+        plan::{BotKind, Plan},
+        pool::{self, Pool},
         record::Scored,
         report::{self, Header},
         schedule::{Fixture, Schedule},
         sprt::InOrder,
         standings::Standings,
-        workers::{self, Shared},
+        workers::{self, Concurrency, Shared},
     },
 };
 
 /// How to run a season, beyond what the config says.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Worker threads; `None` uses the config's `jobs`, else every core.
-    pub jobs: Option<usize>,
+    /// Games at once; `None` uses the config's `jobs`, else one per core.
+    pub jobs: Option<Jobs>,
     /// Discard earlier results of the season instead of resuming.
     pub fresh: bool,
     /// The folder that holds one folder per season.
@@ -61,6 +67,36 @@ pub struct Summary {
     /// The signal that stopped the season before its end, if one did: the
     /// games finished before it are saved and counted.
     pub interrupted: Option<i32>,
+    /// How the games of this run were played: concurrency, bot processes,
+    /// ladder's delay, CPU use. Not in any report: it differs run by run.
+    pub run: RunFacts,
+}
+
+/// How a run played its games, for the summary on the terminal.
+#[derive(Clone, Debug)]
+pub struct RunFacts {
+    /// `--jobs` as given (`8`, `auto`).
+    pub jobs: Jobs,
+    /// The most games allowed at once.
+    pub peak_jobs: usize,
+    /// Each bot program kept from game to game, with the processes started for it.
+    pub started: Vec<(String, u64)>,
+    /// Ladder's delay around the programs' moves.
+    pub delay: Delay,
+    /// The machine's CPU use while the games were played.
+    pub cpu: Option<CpuUse>,
+    /// Whether bot programs played (their time is what oversubscription spoils).
+    pub programs: bool,
+}
+
+impl RunFacts {
+    /// Whether the summary should warn that the machine was oversubscribed:
+    /// busy to its limit while bot programs played, or with more games than
+    /// cores, so bots waited for a core and time losses may be ladder's doing.
+    pub fn oversubscribed(&self) -> bool {
+        self.cpu
+            .is_some_and(|c| c.oversubscribed() && (self.programs || self.peak_jobs > c.cores))
+    }
 }
 
 /// Runs (or resumes) the season of `plan` and writes its reports.
@@ -110,21 +146,51 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
             opts.max_games.map_or(usize::MAX, |m| m as usize)
         })
         .collect();
-    let jobs = opts
-        .jobs
-        .or(plan.jobs)
-        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = opts.jobs.or(plan.jobs).unwrap_or(Jobs::Fixed(cores()));
+    // every game in flight may run two bot programs
+    let programs = plan
+        .bots
+        .iter()
+        .any(|b| matches!(b.kind, BotKind::External(..)));
+    let concurrency = match jobs {
+        Jobs::Fixed(n) => Concurrency::Fixed(n),
+        Jobs::Auto if !programs => Concurrency::Fixed(cores()),
+        Jobs::Auto => Concurrency::Auto(Auto::new(cores(), auto_cap())),
+    };
+    let most = match &concurrency {
+        Concurrency::Fixed(n) => *n,
+        Concurrency::Auto(_) => auto_cap(),
+    };
+    if programs {
+        raise_open_files(open_files_needed(most, 2), most)?;
+    }
     let bar = progress_bar(pending.len() as u64, opts.progress);
-    let shared = Arc::new(Shared::new(
-        plan.clone(),
-        workers::makers(plan, &dir, opts.log.as_ref())?,
-        pending,
-        jobs,
-        bar.clone(),
-    ));
+    let pool = Pool::new(pool::makers(plan, &dir, opts.log.as_ref())?, cores());
+    let shared = Arc::new(Shared::new(plan.clone(), pool, pending, most, bar.clone()));
     let _season = cleanup::SeasonRunning::start();
     let resumed = resumed.journaled + from_file.len() as u64;
-    let outcome = workers::play_all(&shared, jobs, journal, from_file, standings, in_order)?;
+    let outcome = workers::play_all(
+        &shared,
+        concurrency,
+        journal,
+        from_file,
+        standings,
+        in_order,
+    )?;
+    let run = RunFacts {
+        jobs,
+        peak_jobs: outcome.peak_jobs,
+        started: plan
+            .bots
+            .iter()
+            .zip(&outcome.started)
+            .filter(|(_, &n)| n > 0)
+            .map(|(b, &n)| (b.name.clone(), n))
+            .collect(),
+        delay: outcome.delay,
+        cpu: outcome.cpu,
+        programs,
+    };
     bar.set_message("(writing the standings and reports)");
     let (played, standings) = (outcome.played, outcome.standings);
     // `--max-games` may leave games for later: those need the plain journal
@@ -145,7 +211,20 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         resumed,
         abandoned: outcome.abandoned,
         interrupted: outcome.interrupted,
+        run,
     })
+}
+
+/// The most games `--jobs auto` may play at once: [`MAX_JOBS`], or fewer
+/// when the open-file limit cannot serve that many bot programs.
+fn auto_cap() -> usize {
+    let most = MAX_JOBS as usize;
+    match open_files_hard_limit() {
+        Some(limit) if limit < open_files_needed(most, 2) => {
+            ((limit.saturating_sub(open_files_needed(0, 2))) / 6).max(1) as usize
+        }
+        _ => most,
+    }
 }
 
 /// A journal record in `dir` must be a game of this schedule (the journal

@@ -1,23 +1,30 @@
 //! The worker threads of a season, and the watchdog that keeps a stuck bot
 //! from stopping it.
 //!
-//! Workers take chunks of games in turn and play them. The calling thread is
-//! the writer: it puts chunks back in schedule order before they reach the
-//! journal. It is also the watchdog: every worker publishes its bot calls on a
-//! [`Watch`], and a call that runs past its limit (an in-process bot that
-//! loops or sleeps forever) gets its worker abandoned: the thread is
-//! detached, since Rust cannot stop it, and a fresh worker replays that chunk
-//! with every bot on a thread of its own ([`Hosted`]), where the limit is
-//! exact and the bot that hangs forfeits on time. The season goes on with as
-//! many workers as before. What the writer does with the games is in
-//! [`super::writer`].
+//! Each worker plays one game at a time, so `--jobs N` games are in flight
+//! on N threads; N may be far above the core count, because a game of bot
+//! programs mostly waits on pipes (why threads and not an event loop:
+//! `docs/ARCHITECTURE.md`). Workers take chunks of games in turn, each
+//! holding one of the [`Gate`]'s permits while it plays one, and take their
+//! bots from the season's [`Pool`], which keeps bot programs running from
+//! game to game. With `--jobs auto` the writer moves the gate's number as
+//! the CPU meter says ([`Auto`]) and starts more workers when it rises.
+//!
+//! The calling thread is the writer: it puts chunks back in schedule order
+//! before they reach the journal. It is also the watchdog: every worker
+//! publishes its bot calls on a [`Watch`], and a call that runs past its
+//! limit (an in-process bot that loops or sleeps forever) gets its worker
+//! abandoned: the thread is detached, since Rust cannot stop it, and a fresh
+//! worker replays that chunk with every bot on a thread of its own
+//! ([`Hosted`]), where the limit is exact and the bot that hangs forfeits on
+//! time. The season goes on with as many workers as before. What the writer
+//! does with the games is in [`super::writer`].
 
 use std::{
-    collections::{HashMap, HashSet},
-    path::{Path, PathBuf},
+    collections::HashSet,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
-        mpsc, Arc, Mutex,
+        mpsc, Arc, Condvar, Mutex, MutexGuard,
     },
     thread,
     time::{Duration, Instant},
@@ -27,21 +34,20 @@ use indicatif::ProgressBar;
 
 use crate::{
     core::{
-        bot::{Bot, BotFactory},
-        clock::Watch,
+        bot::Bot,
+        clock::{Delay, Watch},
         error::{Error, Result},
         game::Game,
         hosted::Hosted,
         referee::{Aborted, Played},
         seat::BySeat,
     },
-    external::{
-        process::{cleanup, IoLog, Level, Log},
-        Launch,
-    },
+    external::process::cleanup,
     season::{
+        concurrency::{Auto, CpuTime, CpuUse},
         journal::Journal,
-        plan::{BotKind, Plan},
+        plan::Plan,
+        pool::{Maker, Pool},
         record::{Finished, Lines},
         schedule::{bot_seeds, Fixture},
         sprt::InOrder,
@@ -50,137 +56,24 @@ use crate::{
     },
 };
 
-/// How the tournament makes one bot of the season.
-#[derive(Clone)]
-pub struct Maker<G: Game> {
-    factory: BotFactory<G>,
-    /// One bot (a process) serves all of a pairing's games on a worker,
-    /// instead of a fresh one per game.
-    persistent: bool,
-}
-
-/// Makers for the bots of `plan`; bot programs log stderr to
-/// `dir/logs/<bot>.log`, and the lines they exchange with ladder to `log`
-/// (`--log`) or, with `log = true`, to `dir/logs/<bot>.io.log`.
-pub fn makers<G: Game>(
-    plan: &Plan<G>,
-    dir: &Path,
-    log: Option<&(PathBuf, Level)>,
-) -> Result<Vec<Maker<G>>> {
-    let shared = match log {
-        Some((path, level)) => Some(IoLog::open(path, *level).map_err(Error::io("opening", path))?),
-        None => None,
-    };
-    let params = serde_json::to_value(&plan.params).expect("parameters serialize");
-    plan.bots
-        .iter()
-        .map(|b| {
-            Ok(match &b.kind {
-                BotKind::Builtin(factory) => Maker {
-                    factory: Arc::clone(factory),
-                    persistent: false,
-                },
-                BotKind::External(command, protocol) => {
-                    let path = dir.join("logs").join(format!("{}.log", b.name));
-                    let log = Log::open(Some(&path)).map_err(Error::io("opening", &path))?;
-                    {
-                        let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                        log.name = b.name.clone();
-                        log.io = if b.log_io {
-                            let path = dir.join("logs").join(format!("{}.io.log", b.name));
-                            Some(
-                                IoLog::open(&path, Level::All)
-                                    .map_err(Error::io("opening", &path))?,
-                            )
-                        } else {
-                            shared.clone()
-                        };
-                    }
-                    let mut command = (**command).clone();
-                    // a bot may not write the season's results, even from inside its own folder
-                    let reports = dir.parent().unwrap_or(dir);
-                    command.sandbox.read_only.push(absolute(reports));
-                    let launch = Launch {
-                        command,
-                        log,
-                        game: plan.start.name().to_string(),
-                        params: params.clone(),
-                        time: plan.referee.time.clone(),
-                    };
-                    let make = protocol.make;
-                    Maker {
-                        factory: Arc::new(move || make(&launch)),
-                        persistent: protocol.persistent,
-                    }
-                }
-            })
-        })
-        .collect()
-}
-
-/// `path` made absolute against the working directory (a sandbox binds absolute paths).
-fn absolute(path: &Path) -> std::path::PathBuf {
-    path.canonicalize()
-        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
-        .unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// The persistent bots a worker holds for the pairing it is playing.
-pub struct Lineup<G: Game> {
-    pair: usize,
-    bots: HashMap<usize, Box<dyn Bot<G>>>,
-}
-
-impl<G: Game> Default for Lineup<G> {
-    fn default() -> Self {
-        Lineup {
-            pair: usize::MAX,
-            bots: HashMap::new(),
-        }
-    }
-}
-
-impl<G: Game> Lineup<G> {
-    /// Bot `b` for a game of pairing `pair`: the one kept from the pairing's
-    /// earlier games if it is persistent, else a fresh one. Moving on to another
-    /// pairing ends the previous pairing's bots.
-    fn take(&mut self, makers: &[Maker<G>], b: usize, pair: usize) -> Box<dyn Bot<G>> {
-        if pair != self.pair {
-            self.bots.clear();
-            self.pair = pair;
-        }
-        self.bots
-            .remove(&b)
-            .unwrap_or_else(|| (makers[b].factory)())
-    }
-
-    fn give_back(&mut self, makers: &[Maker<G>], b: usize, bot: Box<dyn Bot<G>>) {
-        if makers[b].persistent {
-            self.bots.insert(b, bot);
-        }
-    }
-}
-
-/// Plays one scheduled game on this thread, publishing its bot calls on `watch`.
+/// Plays one scheduled game on this thread with bots from `pool`,
+/// publishing its bot calls on `watch`.
 pub fn play_fixture<G: Game>(
     plan: &Plan<G>,
-    makers: &[Maker<G>],
-    lineup: &mut Lineup<G>,
+    pool: &Pool<G>,
     fx: &Fixture,
     watch: &Watch,
 ) -> Result<Played<G>, Aborted> {
-    let mut first = lineup.take(makers, fx.seats.first, fx.pair);
-    let mut second = lineup.take(makers, fx.seats.second, fx.pair);
-    first.game_index(fx.index);
-    second.game_index(fx.index);
+    let mut first = pool.check_out(fx.seats.first, fx.index);
+    let mut second = pool.check_out(fx.seats.second, fx.index);
     let played = plan.referee.play(
         plan.start_of(fx.index).0,
         BySeat::new(&mut *first, &mut *second),
         bot_seeds(fx.seed),
         watch,
     );
-    lineup.give_back(makers, fx.seats.first, first);
-    lineup.give_back(makers, fx.seats.second, second);
+    pool.give_back(fx.seats.first, first);
+    pool.give_back(fx.seats.second, second);
     played
 }
 
@@ -193,7 +86,7 @@ fn play_hosted<G: Game>(
 ) -> Result<Played<G>, Aborted> {
     let other = plan.referee.time.other_call().limit;
     let mut bots = fx.seats.map(|b| {
-        let mut bot = Hosted::new((makers[b].factory)(), other);
+        let mut bot = Hosted::new(makers[b].make(), other);
         bot.game_index(fx.index);
         bot
     });
@@ -212,10 +105,63 @@ fn chunk_size(games: usize, jobs: usize) -> usize {
     (games / (jobs * 8)).clamp(1, 64)
 }
 
-/// What the workers share: the season and the queue of chunks.
+/// How many workers may play at once: a permit per chunk being played.
+/// `--jobs N` allows N; `--jobs auto` moves the number while the season runs.
+pub struct Gate {
+    /// Permits in use, and how many there may be.
+    state: Mutex<(usize, usize)>,
+    freed: Condvar,
+}
+
+impl Gate {
+    fn new(allowed: usize) -> Self {
+        Gate {
+            state: Mutex::new((0, allowed.max(1))),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (usize, usize)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits for a permit; `false` if `stop` is set first.
+    fn enter(&self, stop: &AtomicBool) -> bool {
+        let mut state = self.lock();
+        while state.0 >= state.1 {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            state = self
+                .freed
+                .wait_timeout(state, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        state.0 += 1;
+        true
+    }
+
+    fn leave(&self) {
+        self.lock().0 -= 1;
+        self.freed.notify_one();
+    }
+
+    fn set_allowed(&self, allowed: usize) {
+        self.lock().1 = allowed.max(1);
+        self.freed.notify_all();
+    }
+
+    /// Permits in use: games in flight.
+    fn in_use(&self) -> usize {
+        self.lock().0
+    }
+}
+
+/// What the workers share: the season, its bots and the queue of chunks.
 pub struct Shared<G: Game> {
     plan: Plan<G>,
-    makers: Vec<Maker<G>>,
+    pool: Pool<G>,
     names: Vec<String>,
     /// The games to play, in schedule order, cut into chunks of `chunk`.
     to_play: Vec<Fixture>,
@@ -224,16 +170,20 @@ pub struct Shared<G: Game> {
     next: AtomicUsize,
     /// Chunks of abandoned workers, to be played again with hosted bots.
     replays: Mutex<Vec<usize>>,
+    gate: Gate,
+    /// Ladder's delay around the programs' moves, from every game played.
+    delay: Mutex<Delay>,
     /// Set when the writer fails: workers stop.
     stop: AtomicBool,
     bar: ProgressBar,
 }
 
 impl<G: Game> Shared<G> {
-    /// The games `to_play` of `plan`, to be played by `jobs` workers.
+    /// The games `to_play` of `plan`, played at most `jobs` at once (the
+    /// most `--jobs auto` may reach), with bots from `pool`.
     pub fn new(
         plan: Plan<G>,
-        makers: Vec<Maker<G>>,
+        pool: Pool<G>,
         to_play: Vec<Fixture>,
         jobs: usize,
         bar: ProgressBar,
@@ -242,10 +192,12 @@ impl<G: Game> Shared<G> {
             chunk: chunk_size(to_play.len(), jobs),
             names: plan.bots.iter().map(|b| b.name.clone()).collect(),
             plan,
-            makers,
+            pool,
             to_play,
             next: AtomicUsize::new(0),
             replays: Mutex::new(Vec::new()),
+            gate: Gate::new(jobs),
+            delay: Mutex::new(Delay::default()),
             stop: AtomicBool::new(false),
             bar,
         }
@@ -259,6 +211,16 @@ impl<G: Game> Shared<G> {
         let start = c * self.chunk;
         &self.to_play[start..(start + self.chunk).min(self.to_play.len())]
     }
+
+    /// Whether chunks are left for a new worker to take.
+    fn work_left(&self) -> bool {
+        self.next.load(Ordering::Relaxed) < self.chunks()
+            || !self
+                .replays
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_empty()
+    }
 }
 
 /// A worker as the watchdog sees it.
@@ -267,21 +229,35 @@ struct Slot {
     watch: Watch,
     /// The chunk it is playing (`usize::MAX` before the first).
     chunk: AtomicUsize,
+    /// Whether it holds a permit of the gate; whoever clears it (the
+    /// worker, or the watchdog abandoning it) gives the permit back.
+    permit: AtomicBool,
     /// Set by the watchdog: the worker's results no longer count.
     abandoned: AtomicBool,
+}
+
+impl Slot {
+    fn release<G: Game>(&self, shared: &Shared<G>) {
+        if self.permit.swap(false, Ordering::AcqRel) {
+            shared.gate.leave();
+        }
+    }
 }
 
 /// How long a finished game may wait in a worker before it is sent.
 const PIECE_TIME: Duration = Duration::from_millis(500);
 
-/// A worker: takes chunks (replays first) until none is left, and sends the
-/// games it plays to the writer in pieces.
+/// A worker: takes chunks (replays first) until none is left, each with a
+/// permit of the gate, and sends the games it plays to the writer in pieces.
 fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
-    let mut lineup = Lineup::default();
     loop {
         if shared.stop.load(Ordering::Relaxed) || slot.abandoned.load(Ordering::Relaxed) {
             return;
         }
+        if !shared.gate.enter(&shared.stop) {
+            return;
+        }
+        slot.permit.store(true, Ordering::Release);
         let replay = shared
             .replays
             .lock()
@@ -291,11 +267,16 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
             Some(c) => (c, true),
             None => match shared.next.fetch_add(1, Ordering::Relaxed) {
                 c if c < shared.chunks() => (c, false),
-                _ => return,
+                _ => {
+                    slot.release(shared);
+                    return;
+                }
             },
         };
         slot.chunk.store(c, Ordering::Relaxed);
-        if !play_chunk(shared, &mut lineup, slot, c, hosted, tx) {
+        let go_on = play_chunk(shared, slot, c, hosted, tx);
+        slot.release(shared);
+        if !go_on {
             return;
         }
     }
@@ -305,32 +286,39 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
 /// must stop (abandoned, interrupted, or the writer is gone).
 fn play_chunk<G: Game>(
     shared: &Shared<G>,
-    lineup: &mut Lineup<G>,
     slot: &Slot,
     c: usize,
     hosted: bool,
     tx: &mpsc::Sender<Msg>,
 ) -> bool {
     let fixtures = shared.fixtures(c);
-    let (plan, makers) = (&shared.plan, &shared.makers);
+    let plan = &shared.plan;
     let new_piece = || Piece {
         lines: Lines::default(),
         scored: Vec::new(),
     };
     let mut piece = new_piece();
     let mut piece_start = Instant::now();
-    let send = |piece: Piece| piece.scored.is_empty() || tx.send(Msg::Piece(piece)).is_ok();
+    let mut delay = Delay::default();
+    let send = |piece: Piece, delay: &mut Delay| {
+        shared
+            .delay
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .merge(&std::mem::take(delay));
+        piece.scored.is_empty() || tx.send(Msg::Piece(piece)).is_ok()
+    };
     for fx in fixtures {
         if shared.stop.load(Ordering::Relaxed) {
             // the test decided, or the writer failed: nothing more counts
-            send(piece);
+            send(piece, &mut delay);
             return false;
         }
         let start = Instant::now();
         let played = if hosted {
-            play_hosted(plan, makers, fx)
+            play_hosted(plan, shared.pool.makers(), fx)
         } else {
-            play_fixture(plan, makers, lineup, fx, &slot.watch)
+            play_fixture(plan, &shared.pool, fx, &slot.watch)
         };
         if slot.abandoned.load(Ordering::Relaxed) {
             return false; // a replay plays this chunk again
@@ -341,7 +329,7 @@ fn play_chunk<G: Game>(
                 // ladder's own failure: keep what is finished, charge no bot;
                 // after a signal it is the signal's doing (bots killed, their
                 // folders removed), and the interrupt says so
-                send(piece);
+                send(piece, &mut delay);
                 if cleanup::interrupted().is_none() {
                     let _ = tx.send(Msg::Aborted {
                         index: fx.index,
@@ -354,11 +342,12 @@ fn play_chunk<G: Game>(
         if cleanup::interrupted().is_some() {
             // this game may have ended because the signal killed its bots:
             // keep only what finished before it
-            send(piece);
+            send(piece, &mut delay);
             return false;
         }
         let now = Instant::now();
         let ms = (now - start).as_secs_f64() * 1e3;
+        delay.merge(&played.delay);
         let finished = Finished {
             index: fx.index,
             pair: fx.pair,
@@ -372,14 +361,14 @@ fn play_chunk<G: Game>(
         piece.scored.push(finished.scored());
         if now - piece_start >= PIECE_TIME {
             shared.bar.inc(piece.scored.len() as u64);
-            if !send(std::mem::replace(&mut piece, new_piece())) {
+            if !send(std::mem::replace(&mut piece, new_piece()), &mut delay) {
                 return false;
             }
             piece_start = now;
         }
     }
     shared.bar.inc(piece.scored.len() as u64);
-    send(piece)
+    send(piece, &mut delay)
 }
 
 /// How often the watchdog looks at the workers' calls.
@@ -387,11 +376,11 @@ const WATCHDOG_TICK: Duration = Duration::from_millis(10);
 /// How long the writer waits for the workers' last games after a signal.
 const INTERRUPT_GRACE: Duration = Duration::from_secs(1);
 
+/// A worker thread and what the watchdog sees of it.
+type Worker = (Arc<Slot>, thread::JoinHandle<()>);
+
 /// Starts a worker thread with a slot of its own.
-fn spawn_worker<G: Game>(
-    shared: &Arc<Shared<G>>,
-    tx: &mpsc::Sender<Msg>,
-) -> Result<(Arc<Slot>, thread::JoinHandle<()>)> {
+fn spawn_worker<G: Game>(shared: &Arc<Shared<G>>, tx: &mpsc::Sender<Msg>) -> Result<Worker> {
     let slot = Arc::new(Slot {
         chunk: AtomicUsize::new(usize::MAX),
         ..Slot::default()
@@ -402,6 +391,14 @@ fn spawn_worker<G: Game>(
         .spawn(move || work(&shared, &worker_slot, &tx))
         .map_err(|e| Error::System(format!("cannot start a worker thread: {e}")))?;
     Ok((slot, handle))
+}
+
+/// How many games to play at once.
+pub enum Concurrency {
+    /// This many.
+    Fixed(usize),
+    /// As many as [`Auto`] allows.
+    Auto(Auto),
 }
 
 /// What playing the pending games gave.
@@ -419,23 +416,37 @@ pub struct Outcome {
     pub abandoned: usize,
     /// The signal that stopped the season early, if one did.
     pub interrupted: Option<i32>,
+    /// Per bot: the processes the pool started.
+    pub started: Vec<u64>,
+    /// Ladder's delay around the programs' moves.
+    pub delay: Delay,
+    /// The most games allowed at once (what `--jobs auto` reached).
+    pub peak_jobs: usize,
+    /// The machine's CPU use while the games were played.
+    pub cpu: Option<CpuUse>,
 }
 
-/// Plays every pending game on `jobs` workers; this thread journals the
-/// games in schedule order and watches the workers' calls. `resumed` are
-/// games an earlier run finished out of order (`pending.jsonl`): they go
-/// into the journal when their turn comes.
+/// Plays every pending game, `concurrency` at once; this thread journals
+/// the games in schedule order and watches the workers' calls. `resumed`
+/// are games an earlier run finished out of order (`pending.jsonl`): they
+/// go into the journal when their turn comes.
 pub fn play_all<G: Game>(
     shared: &Arc<Shared<G>>,
-    jobs: usize,
+    mut concurrency: Concurrency,
     journal: Journal,
     resumed: Vec<(u64, String)>,
     standings: Standings,
     in_order: Option<InOrder>,
 ) -> Result<Outcome> {
     let (tx, rx) = mpsc::channel::<Msg>();
-    let mut workers = Vec::new();
-    for _ in 0..jobs.min(shared.chunks()) {
+    let allowed = match &concurrency {
+        Concurrency::Fixed(jobs) => *jobs,
+        Concurrency::Auto(auto) => auto.allowed(),
+    };
+    shared.gate.set_allowed(allowed);
+    let cpu_start = CpuTime::now();
+    let mut workers: Vec<Worker> = Vec::new();
+    for _ in 0..allowed.min(shared.chunks()) {
         workers.push(spawn_worker(shared, &tx)?);
     }
     let mut watchdog = Watchdog::default();
@@ -485,8 +496,22 @@ pub fn play_all<G: Game>(
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(c);
+                slot.release(shared);
                 watchdog.abandoned.insert(stuck);
                 workers.push(spawn_worker(shared, &tx)?);
+            }
+            if let Concurrency::Auto(auto) = &mut concurrency {
+                let (starts, starting) = shared.pool.starts();
+                if let Some(allowed) = auto.tick(shared.gate.in_use(), starts, starting) {
+                    shared.gate.set_allowed(allowed);
+                    let live = workers.len() - watchdog.abandoned.len();
+                    for _ in live..allowed {
+                        if !shared.work_left() {
+                            break;
+                        }
+                        workers.push(spawn_worker(shared, &tx)?);
+                    }
+                }
             }
         }
         if writer.received != shared.to_play.len() && !writer.decided() {
@@ -500,18 +525,26 @@ pub fn play_all<G: Game>(
     })();
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
+    let cpu = cpu_start
+        .zip(CpuTime::now())
+        .and_then(|(start, end)| end.busy_since(&start))
+        .map(|busy| CpuUse {
+            busy,
+            cores: super::concurrency::cores(),
+        });
     if let Some(failure) = failure.filter(|_| interrupted.is_none()) {
         result?;
         return Err(failure);
     }
     if interrupted.is_none() {
-        // wait for the workers that are not stuck, so their bots are gone
+        // wait for the workers that are not stuck, so their bots are back
         for (i, (_, handle)) in workers.into_iter().enumerate() {
             if !watchdog.abandoned.contains(&i) {
                 let _ = handle.join();
             }
         }
     }
+    shared.pool.close();
     result?;
     let complete = interrupted.is_none() && writer.is_complete();
     let decided = writer.decided();
@@ -535,6 +568,13 @@ pub fn play_all<G: Game>(
         standings,
         abandoned: watchdog.abandoned.len(),
         interrupted,
+        started: shared.pool.started(),
+        delay: *shared.delay.lock().unwrap_or_else(|e| e.into_inner()),
+        peak_jobs: match &concurrency {
+            Concurrency::Fixed(jobs) => *jobs,
+            Concurrency::Auto(auto) => auto.peak,
+        },
+        cpu,
     })
 }
 
@@ -550,7 +590,7 @@ struct Watchdog {
 impl Watchdog {
     /// The workers, by index, whose current call has not returned within
     /// its limit since the watchdog first saw it under way.
-    fn stuck(&mut self, workers: &[(Arc<Slot>, thread::JoinHandle<()>)]) -> Vec<usize> {
+    fn stuck(&mut self, workers: &[Worker]) -> Vec<usize> {
         let now = Instant::now();
         if self.last_look.is_some_and(|t| now - t < WATCHDOG_TICK) {
             return Vec::new();
@@ -558,13 +598,13 @@ impl Watchdog {
         self.last_look = Some(now);
         let mut stuck = Vec::new();
         for (i, (slot, _)) in workers.iter().enumerate() {
+            if i >= self.seen.len() {
+                self.seen.push((0, now));
+            }
             if self.abandoned.contains(&i) {
                 continue;
             }
             let (calls, limit) = slot.watch.sample();
-            if i >= self.seen.len() {
-                self.seen.push((calls, now));
-            }
             let (last, since) = &mut self.seen[i];
             if *last != calls {
                 (*last, *since) = (calls, now);

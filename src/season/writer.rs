@@ -256,6 +256,7 @@ mod tests {
             goals: BySeat::new(0, 100),
             result: GameResult::Second,
             termination: Termination::Normal,
+            delay: Default::default(),
         };
         let mut p = Piece {
             lines: Lines::default(),

@@ -12,9 +12,10 @@
 use std::{
     io::{self, Read, Write},
     os::fd::AsRawFd,
-    os::unix::process::CommandExt,
+    os::unix::process::CommandExt as _,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
+    sync::{mpsc, Mutex, OnceLock},
     thread,
     time::{Duration, Instant},
 };
@@ -138,9 +139,10 @@ impl Child {
     /// and stderr drained to `log`.
     ///
     /// `long_lived` processes (line-protocol bots) also get SIGKILL on Linux if
-    /// ladder dies. That needs `fork` instead of the faster `posix_spawn`, so
-    /// one-move processes (HackerRank bots) go without: each is ended at its
-    /// move's deadline anyway.
+    /// ladder dies: they start from one thread that lives as long as ladder
+    /// ([`spawn_from_spawner`]), through the exec helper where it runs
+    /// ([`super::exec`]). One-move processes (HackerRank bots) go without:
+    /// each is ended at its move's deadline anyway.
     pub fn spawn(
         argv: &[String],
         dir: Option<&Path>,
@@ -164,25 +166,19 @@ impl Child {
                 &io::Error::from(io::ErrorKind::NotFound),
             )));
         }
-        let mut cmd = sandbox.command(argv, dir);
+        let mut cmd = sandbox.command(argv, dir, long_lived);
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        #[cfg(target_os = "linux")]
-        if long_lived {
-            // SAFETY: prctl is async-signal-safe and only sets a flag on the new process.
-            unsafe {
-                cmd.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
-        }
         // the command was checked when the season was planned, so a start
         // that fails now is the environment's doing, not the bot's play
-        let mut child = cmd
-            .spawn()
+        let started = if long_lived {
+            spawn_from_spawner(cmd)
+        } else {
+            cmd.spawn()
+        };
+        let mut child = started
             .map_err(|e| BotError::Harness(why_not_started(program, dir, &argv.join(" "), &e)))?;
         let pgid = child.id() as i32;
         cleanup::register(pgid);
@@ -364,6 +360,50 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A request to the spawner thread: a command, and where its process goes.
+type SpawnRequest = (
+    std::process::Command,
+    mpsc::Sender<io::Result<std::process::Child>>,
+);
+
+/// Starts `cmd` from one thread that lives as long as ladder.
+///
+/// `PR_SET_PDEATHSIG` fires when the *thread* that started a process ends,
+/// not when ladder does; but a long-lived bot outlives the thread that
+/// needed it first (the season's pool hands it from game to game, and
+/// workers end before the season does). So every long-lived bot starts
+/// from this thread. Starts are staggered by the pool anyway, so one thread
+/// is no bottleneck; if it cannot be made, `cmd` starts here.
+fn spawn_from_spawner(mut cmd: std::process::Command) -> io::Result<std::process::Child> {
+    static SPAWNER: OnceLock<Option<Mutex<mpsc::Sender<SpawnRequest>>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<SpawnRequest>();
+        thread::Builder::new()
+            .name("ladder-spawner".into())
+            .spawn(move || {
+                for (mut cmd, reply) in rx {
+                    let _ = reply.send(cmd.spawn());
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    let Some(spawner) = spawner else {
+        return cmd.spawn();
+    };
+    let (reply, answer) = mpsc::channel();
+    let sent = spawner
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((cmd, reply));
+    match sent {
+        Ok(()) => answer
+            .recv()
+            .unwrap_or_else(|_| Err(io::Error::other("the spawner thread is gone"))),
+        Err(mpsc::SendError((mut cmd, _))) => cmd.spawn(),
     }
 }
 

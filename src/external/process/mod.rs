@@ -1,14 +1,17 @@
 //! Bot processes: the child and its pipes ([`child`]), its stderr log
 //! ([`log`]), the lines it exchanged with ladder ([`io_log`]), the registry that ends every process group on exit
-//! ([`cleanup`]), and the sandbox each runs in ([`sandbox`]).
+//! ([`cleanup`]), the sandbox each runs in ([`sandbox`]), and how a process
+//! starts with its limits set ([`exec`]).
 
 pub mod child;
 pub mod cleanup;
+pub mod exec;
 pub mod io_log;
 pub mod log;
 pub mod sandbox;
 
 pub use child::{Child, MAX_LINE};
+pub use exec::Limits;
 pub use io_log::{IoLog, Level, SharedIoLog};
 pub use log::{Log, SharedLog, MAX_LOG};
-pub use sandbox::{Limits, Mode, Sandbox};
+pub use sandbox::{Mode, Sandbox};

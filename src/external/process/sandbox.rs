@@ -20,6 +20,7 @@ use std::{
     sync::OnceLock,
 };
 
+use super::exec::{self, Limits};
 use crate::core::error::Invalid;
 
 /// The sandbox a config asks for (`sandbox = "auto"`).
@@ -55,39 +56,6 @@ impl fmt::Display for Mode {
             Mode::Bwrap => "bwrap",
             Mode::None => "none",
         })
-    }
-}
-
-/// Resource limits of one bot process (and, under bwrap, its whole tree
-/// shares the process limit with ladder's user).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Address space in MiB (`RLIMIT_AS`): an allocation beyond it fails.
-    pub memory_mb: Option<u64>,
-    /// Processes of the user (`RLIMIT_NPROC`); the kernel does not hold root to it.
-    pub processes: Option<u64>,
-    /// CPU seconds (`RLIMIT_CPU`): beyond it the kernel ends the process.
-    pub cpu_seconds: Option<u64>,
-}
-
-impl Limits {
-    fn is_empty(&self) -> bool {
-        *self == Limits::default()
-    }
-
-    /// "memory 64 MiB, cpu 10 s", for crash messages; empty when none is set.
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(m) = self.memory_mb {
-            parts.push(format!("memory {m} MiB"));
-        }
-        if let Some(p) = self.processes {
-            parts.push(format!("processes {p}"));
-        }
-        if let Some(c) = self.cpu_seconds {
-            parts.push(format!("cpu {c} s"));
-        }
-        parts.join(", ")
     }
 }
 
@@ -187,18 +155,23 @@ impl Sandbox {
     }
 
     /// The OS command that runs `argv` in `dir` (writable for the bot) inside
-    /// this sandbox, its environment and limits set.
-    pub fn command(&self, argv: &[String], dir: Option<&Path>) -> std::process::Command {
+    /// this sandbox, its environment and limits set; with `kill_with_parent`
+    /// it gets SIGKILL when the thread that starts it ends ([`exec`]).
+    pub fn command(
+        &self,
+        argv: &[String],
+        dir: Option<&Path>,
+        kill_with_parent: bool,
+    ) -> std::process::Command {
         let Some(bwrap) = &self.bwrap else {
-            let mut cmd = std::process::Command::new(&argv[0]);
+            let mut cmd = exec::command(argv[0].as_ref(), self.limits, kill_with_parent);
             cmd.args(&argv[1..]).envs(&self.env);
             if let Some(dir) = dir {
                 cmd.current_dir(dir);
             }
-            self.set_limits(&mut cmd);
             return cmd;
         };
-        let mut cmd = std::process::Command::new(bwrap);
+        let mut cmd = exec::command(bwrap.as_os_str(), self.limits, kill_with_parent);
         cmd.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
             .args(["--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"]);
         if !self.network {
@@ -240,40 +213,7 @@ impl Sandbox {
             .env("HOME", dir.unwrap_or(Path::new("/tmp")))
             .env("LANG", "C.UTF-8")
             .envs(&self.env);
-        self.set_limits(&mut cmd);
         cmd
-    }
-
-    /// Sets the rlimits in the new process before it runs its program.
-    fn set_limits(&self, cmd: &mut std::process::Command) {
-        if self.limits.is_empty() {
-            return;
-        }
-        use std::os::unix::process::CommandExt;
-        let limits = self.limits;
-        // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                let set = |resource, value: Option<u64>| {
-                    if let Some(v) = value {
-                        let lim = libc::rlimit {
-                            rlim_cur: v as libc::rlim_t,
-                            rlim_max: v as libc::rlim_t,
-                        };
-                        if libc::setrlimit(resource, &lim) != 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                    }
-                    Ok(())
-                };
-                set(
-                    libc::RLIMIT_AS,
-                    limits.memory_mb.map(|m| m.saturating_mul(1024 * 1024)),
-                )?;
-                set(libc::RLIMIT_NPROC, limits.processes)?;
-                set(libc::RLIMIT_CPU, limits.cpu_seconds)
-            });
-        }
     }
 }
 

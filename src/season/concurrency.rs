@@ -1,0 +1,357 @@
+//! How many games a season plays at once.
+//!
+//! `--jobs N` (or `jobs = N`) plays N games at once, each on a worker thread
+//! of its own; N may lie far above the core count, since a game whose bots
+//! are programs mostly waits for them. `--jobs auto` finds N while the season
+//! runs: it measures how much CPU the machine spends per game in flight and
+//! keeps the machine below [`Auto::TARGET_BUSY`], so slow bots that mostly
+//! sleep (a network model, a GPU) get hundreds of games at once and bots that
+//! think hard get about one game per core. The same CPU meter tells the
+//! season summary when the machine was oversubscribed: then bots waited for a
+//! core, and a time loss may be ladder's fault rather than the bot's.
+//!
+//! Every game in flight holds up to two bot processes and three pipes to
+//! each, so [`raise_open_files`] lifts the soft limit on open files to the
+//! hard one (as fastchess does) and refuses, with the numbers, a `--jobs`
+//! the hard limit cannot serve.
+
+use std::{fmt, str::FromStr, time::Duration};
+
+use crate::core::error::{Error, Invalid, Result};
+
+/// The most games a season may play at once (`jobs`, `--jobs`). Each costs a
+/// thread, up to two bot processes and six open files: 1024 games of two
+/// small compiled bots take about 2 GiB of memory and 6,200 open files.
+pub const MAX_JOBS: u32 = 1024;
+
+/// How many games to play at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jobs {
+    /// Exactly this many.
+    Fixed(usize),
+    /// One per core for in-process bots; measured while the season runs
+    /// when bot programs play ([`Auto`]).
+    Auto,
+}
+
+impl FromStr for Jobs {
+    type Err = Invalid;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Invalid> {
+        if s == "auto" {
+            return Ok(Jobs::Auto);
+        }
+        match s.parse::<u64>() {
+            Ok(n) if (1..=u64::from(MAX_JOBS)).contains(&n) => Ok(Jobs::Fixed(n as usize)),
+            _ => Err(Invalid::new(format!(
+                "jobs is a number of games at once, 1..={MAX_JOBS}, or `auto`; got `{s}`"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Jobs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Jobs::Fixed(n) => write!(f, "{n}"),
+            Jobs::Auto => f.write_str("auto"),
+        }
+    }
+}
+
+/// The number of cores ladder may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Reads the machine's CPU time, busy and total, from `/proc/stat`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTime {
+    /// Clock ticks every CPU spent on anything but idling and waiting for I/O.
+    pub busy: u64,
+    /// Clock ticks of every CPU.
+    pub total: u64,
+}
+
+impl CpuTime {
+    /// The machine's CPU time so far; `None` where `/proc/stat` is missing.
+    pub fn now() -> Option<CpuTime> {
+        let text = std::fs::read_to_string("/proc/stat").ok()?;
+        CpuTime::parse(text.lines().next()?)
+    }
+
+    /// The `cpu` line of `/proc/stat`: user nice system idle iowait irq softirq steal ...
+    fn parse(line: &str) -> Option<CpuTime> {
+        let mut words = line.split_whitespace();
+        if words.next()? != "cpu" {
+            return None;
+        }
+        let ticks: Vec<u64> = words.map(|w| w.parse().ok()).collect::<Option<_>>()?;
+        // guest time is already counted in user time
+        let total: u64 = ticks.iter().take(8).sum();
+        let idle = ticks.get(3)? + ticks.get(4).unwrap_or(&0);
+        Some(CpuTime {
+            busy: total - idle,
+            total,
+        })
+    }
+
+    /// The busy share of the CPU time between `earlier` and this reading.
+    pub fn busy_since(&self, earlier: &CpuTime) -> Option<f64> {
+        let total = self.total.checked_sub(earlier.total)?;
+        let busy = self.busy.checked_sub(earlier.busy)?;
+        (total > 0).then(|| busy as f64 / total as f64)
+    }
+}
+
+/// Whether the memory the machine has available is at least `share` of its total.
+fn memory_to_spare(share: f64) -> bool {
+    let Ok(text) = std::fs::read_to_string("/proc/meminfo") else {
+        return true;
+    };
+    let kib = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<f64>().ok())
+    };
+    match (kib("MemAvailable:"), kib("MemTotal:")) {
+        (Some(available), Some(total)) if total > 0.0 => available / total >= share,
+        _ => true,
+    }
+}
+
+/// `--jobs auto` while bot programs play: every [`Auto::WINDOW`] it reads
+/// the machine's CPU use and how many games were in flight, and sets how
+/// many may be.
+///
+/// The CPU a game in flight costs (its bots' thinking, ladder's work for it)
+/// is measured only over windows in which no bot process was starting:
+/// start-ups cost far more CPU than play (a Python interpreter, about 0.1 s
+/// on these machines) and would make every growth look expensive. From that
+/// cost it aims at [`Auto::TARGET_BUSY`] of the machine, growing at most 4x a
+/// window (every new game in flight may start a process) and never below
+/// one game per core, never above the cap.
+#[derive(Debug)]
+pub struct Auto {
+    cores: usize,
+    cap: usize,
+    allowed: usize,
+    /// The most `allowed` has been.
+    pub peak: usize,
+    window_start: Option<(std::time::Instant, CpuTime, u64)>,
+    /// Games in flight, summed over the window's samples.
+    in_flight: (u64, u64),
+}
+
+impl Auto {
+    /// How long each measurement lasts.
+    pub const WINDOW: Duration = Duration::from_millis(500);
+    /// The share of the machine's CPU `auto` aims to use.
+    pub const TARGET_BUSY: f64 = 0.6;
+    /// Below this share of memory available, `auto` grows no further.
+    const MEMORY_SPARE: f64 = 0.2;
+
+    /// Starts at two games per core, with at most `cap` games at once.
+    pub fn new(cores: usize, cap: usize) -> Auto {
+        let allowed = (2 * cores).clamp(1, cap.max(1));
+        Auto {
+            cores,
+            cap: cap.max(1),
+            allowed,
+            peak: allowed,
+            window_start: None,
+            in_flight: (0, 0),
+        }
+    }
+
+    /// How many games may be in flight now.
+    pub fn allowed(&self) -> usize {
+        self.allowed
+    }
+
+    /// One look, from the writer's loop: `in_flight` games are being played
+    /// now and `starts` processes have begun starting so far (with `starting`
+    /// under way now). Returns the new number of games allowed when it changes.
+    pub fn tick(&mut self, in_flight: usize, starts: u64, starting: usize) -> Option<usize> {
+        let now = std::time::Instant::now();
+        let cpu = CpuTime::now()?;
+        let Some((since, cpu0, starts0)) = self.window_start else {
+            self.window_start = Some((now, cpu, starts));
+            return None;
+        };
+        self.in_flight.0 += in_flight as u64;
+        self.in_flight.1 += 1;
+        if now - since < Self::WINDOW {
+            return None;
+        }
+        let (sum, samples) = std::mem::take(&mut self.in_flight);
+        self.window_start = Some((now, cpu, starts));
+        let mean_in_flight = sum as f64 / samples.max(1) as f64;
+        let busy = cpu.busy_since(&cpu0)?;
+        // a window with a start-up in it says nothing about the cost of play
+        if starts != starts0 || starting > 0 {
+            return None;
+        }
+        let next = self.aim(busy, mean_in_flight, memory_to_spare(Self::MEMORY_SPARE))?;
+        self.allowed = next;
+        self.peak = self.peak.max(next);
+        Some(next)
+    }
+
+    /// The games to allow after a window in which the machine was `busy`
+    /// (a share of all cores) with `in_flight` games on average; `None` to
+    /// keep the number. `grow` is false when memory runs short.
+    fn aim(&self, busy: f64, in_flight: f64, grow: bool) -> Option<usize> {
+        if in_flight < 0.5 {
+            return None;
+        }
+        let per_game = (busy * self.cores as f64 / in_flight).max(1e-4);
+        let aim = (Self::TARGET_BUSY * self.cores as f64 / per_game + 1e-9).floor() as usize;
+        let mut next = aim.clamp(self.cores, self.cap).min(4 * self.allowed);
+        if next > self.allowed && !grow {
+            next = self.allowed;
+        }
+        // small changes are noise
+        let change = next.abs_diff(self.allowed);
+        if change == 0 || (change * 8 < self.allowed && next > self.cores) {
+            return None;
+        }
+        Some(next)
+    }
+}
+
+/// The CPU use of a whole season, for its summary.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CpuUse {
+    /// The busy share of all cores while games were played.
+    pub busy: f64,
+    pub cores: usize,
+}
+
+impl CpuUse {
+    /// The share at and above which the machine counts as oversubscribed.
+    pub const OVERSUBSCRIBED: f64 = 0.9;
+
+    /// Whether bots had to wait for a core.
+    pub fn oversubscribed(&self) -> bool {
+        self.busy >= Self::OVERSUBSCRIBED
+    }
+}
+
+/// Open files a season of `games` at once needs when each game runs up to
+/// `processes` bot programs: three pipe ends per program, plus some for
+/// ladder itself (journal, logs, the sandbox's start-up).
+pub fn open_files_needed(games: usize, processes: usize) -> u64 {
+    (games * processes * 3 + 64) as u64
+}
+
+/// The hard limit on open files, if there is one.
+pub fn open_files_hard_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit, owned by this frame.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return None;
+    }
+    (limit.rlim_max != libc::RLIM_INFINITY).then_some(limit.rlim_max)
+}
+
+/// Raises the soft limit on open files to the hard limit if `needed` is
+/// more than the soft limit allows; an error, with both numbers, when even
+/// the hard limit is too low.
+pub fn raise_open_files(needed: u64, jobs: usize) -> Result<()> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit, owned by this frame.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return Ok(()); // nothing known: let the season try
+    }
+    if limit.rlim_cur >= needed {
+        return Ok(());
+    }
+    if limit.rlim_max < needed {
+        return Err(Error::Usage(format!(
+            "{jobs} games at once need about {needed} open files, but this system allows {} \
+             (`ulimit -Hn`): lower --jobs, or raise the limit",
+            limit.rlim_max
+        )));
+    }
+    limit.rlim_cur = limit.rlim_max;
+    // SAFETY: setrlimit reads one rlimit, owned by this frame.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) } != 0 {
+        return Err(Error::System(format!(
+            "{jobs} games at once need about {needed} open files; raising the limit failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_are_a_count_or_auto() {
+        assert_eq!("8".parse::<Jobs>().unwrap(), Jobs::Fixed(8));
+        assert_eq!("auto".parse::<Jobs>().unwrap(), Jobs::Auto);
+        assert_eq!("1024".parse::<Jobs>().unwrap(), Jobs::Fixed(1024));
+        for bad in ["0", "1025", "-1", "many", ""] {
+            let e = bad.parse::<Jobs>().unwrap_err().to_string();
+            assert!(e.contains("1..=1024, or `auto`"), "{bad}: {e}");
+        }
+        assert_eq!(Jobs::Auto.to_string(), "auto");
+    }
+
+    #[test]
+    fn the_cpu_line_of_proc_stat_gives_busy_and_total_ticks() {
+        let t = CpuTime::parse("cpu  100 5 50 800 40 3 2 0 7 0").unwrap();
+        assert_eq!(t.total, 1000);
+        assert_eq!(t.busy, 160);
+        let later = CpuTime::parse("cpu  300 5 50 1000 40 3 2 0 7 0").unwrap();
+        assert_eq!(later.busy_since(&t), Some(0.5));
+        assert_eq!(t.busy_since(&later), None);
+        assert!(CpuTime::parse("cpu0 1 2 3 4").is_none());
+        assert!(CpuTime::parse("intr 1 2").is_none());
+        assert!(CpuTime::now().is_some_and(|t| t.total >= t.busy));
+    }
+
+    #[test]
+    fn auto_starts_at_two_games_a_core_within_its_cap() {
+        assert_eq!(Auto::new(2, 1024).allowed(), 4);
+        assert_eq!(Auto::new(8, 10).allowed(), 10);
+    }
+
+    #[test]
+    fn auto_aims_at_its_share_of_the_cpu_from_the_cost_of_a_game() {
+        let auto = |allowed| Auto {
+            allowed,
+            ..Auto::new(2, 1000)
+        };
+        // 8 games kept 2 cores 10% busy: 0.025 cores a game, 48 games make 60%,
+        // but one window grows at most 4x
+        assert_eq!(auto(8).aim(0.1, 8.0, true), Some(32));
+        assert_eq!(auto(32).aim(0.4, 32.0, true), Some(48));
+        // the machine is saturated: back to what it can serve, never below a game a core
+        assert_eq!(auto(48).aim(1.0, 48.0, true), Some(28));
+        assert_eq!(auto(28).aim(1.0, 4.0, true), Some(2));
+        // close enough, or nothing measured: no change
+        assert_eq!(auto(48).aim(0.62, 48.0, true), None);
+        assert_eq!(auto(8).aim(0.1, 0.0, true), None);
+        // short of memory: no growth, but shrinking still works
+        assert_eq!(auto(8).aim(0.1, 8.0, false), None);
+        assert_eq!(auto(48).aim(1.0, 48.0, false), Some(28));
+        // never above the cap
+        assert_eq!(auto(600).aim(0.0, 600.0, true), Some(1000));
+    }
+
+    #[test]
+    fn open_files_count_three_pipes_a_process() {
+        assert_eq!(open_files_needed(500, 2), 3064);
+        assert!(raise_open_files(64, 1).is_ok());
+    }
+}

@@ -1,0 +1,281 @@
+//! The bots of a season: how each is made ([`Maker`]), and the pool that
+//! keeps bot programs running from one game to the next.
+//!
+//! A program speaking the line protocol serves many games (`new` resets it),
+//! and starting one is what costs: a Python interpreter takes about 0.1 s of
+//! CPU here, far more than a game of moves. So a game checks a process out
+//! of its bot's pool for each seat and gives it back when the game ends,
+//! whatever the pairing; a season starts at most one process per bot per
+//! game in flight (two when a bot plays itself), plus one after each failure
+//! that killed one (a forfeit for a crash, a timeout or bad output).
+//!
+//! Starts are staggered: at most [`Pool::starts_at_once`] processes start at
+//! a time (one per core), each with its whole start-up limit from its own
+//! start, so a burst of hundreds of starts cannot time itself out. A game
+//! waiting for its turn to start a process takes one that another game gives
+//! back in the meantime, so a season never starts a process it could do
+//! without. In-process bots and one-move programs (HackerRank bots) are made
+//! fresh for every game, as before.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, Condvar, Mutex, MutexGuard},
+    thread,
+};
+
+use crate::{
+    core::{
+        bot::{Bot, BotFactory},
+        error::{Error, Result},
+        game::Game,
+    },
+    external::{
+        process::{IoLog, Level, Log},
+        Launch,
+    },
+    season::plan::{BotKind, Plan},
+};
+
+/// How the season makes one bot.
+#[derive(Clone)]
+pub struct Maker<G: Game> {
+    factory: BotFactory<G>,
+    /// One bot (a process) serves many games, kept in the pool between them.
+    pooled: bool,
+}
+
+impl<G: Game> Maker<G> {
+    /// A fresh bot, not started.
+    pub fn make(&self) -> Box<dyn Bot<G>> {
+        (self.factory)()
+    }
+}
+
+/// Makers for the bots of `plan`; bot programs log stderr to
+/// `dir/logs/<bot>.log`, and the lines they exchange with ladder to `log`
+/// (`--log`) or, with `log = true`, to `dir/logs/<bot>.io.log`.
+pub fn makers<G: Game>(
+    plan: &Plan<G>,
+    dir: &Path,
+    log: Option<&(PathBuf, Level)>,
+) -> Result<Vec<Maker<G>>> {
+    let shared = match log {
+        Some((path, level)) => Some(IoLog::open(path, *level).map_err(Error::io("opening", path))?),
+        None => None,
+    };
+    let params = serde_json::to_value(&plan.params).expect("parameters serialize");
+    plan.bots
+        .iter()
+        .map(|b| {
+            Ok(match &b.kind {
+                BotKind::Builtin(factory) => Maker {
+                    factory: Arc::clone(factory),
+                    pooled: false,
+                },
+                BotKind::External(command, protocol) => {
+                    let path = dir.join("logs").join(format!("{}.log", b.name));
+                    let log = Log::open(Some(&path)).map_err(Error::io("opening", &path))?;
+                    {
+                        let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                        log.name = b.name.clone();
+                        log.io = if b.log_io {
+                            let path = dir.join("logs").join(format!("{}.io.log", b.name));
+                            Some(
+                                IoLog::open(&path, Level::All)
+                                    .map_err(Error::io("opening", &path))?,
+                            )
+                        } else {
+                            shared.clone()
+                        };
+                    }
+                    let mut command = (**command).clone();
+                    // a bot may not write the season's results, even from inside its own folder
+                    let reports = dir.parent().unwrap_or(dir);
+                    command.sandbox.read_only.push(absolute(reports));
+                    let launch = Launch {
+                        command,
+                        log,
+                        game: plan.start.name().to_string(),
+                        params: params.clone(),
+                        time: plan.referee.time.clone(),
+                    };
+                    let make = protocol.make;
+                    Maker {
+                        factory: Arc::new(move || make(&launch)),
+                        pooled: protocol.persistent,
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// `path` made absolute against the working directory (a sandbox binds absolute paths).
+fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The season's bots, with the programs that are between games.
+pub struct Pool<G: Game> {
+    makers: Vec<Maker<G>>,
+    state: Mutex<State<G>>,
+    /// Per bot: where games wait for one of its programs or a free start.
+    /// Each event wakes one game that can use it, not every game waiting.
+    ready: Vec<Condvar>,
+    starts_at_once: usize,
+}
+
+struct State<G: Game> {
+    /// Per bot: its programs between games, ready to play.
+    idle: Vec<Vec<Box<dyn Bot<G>>>>,
+    /// Processes starting now.
+    starting: usize,
+    /// Per bot: processes started so far.
+    started: Vec<u64>,
+    /// Per bot: games waiting for one of its programs.
+    waiting: Vec<usize>,
+    /// Set at the season's end: bots given back are ended, not kept.
+    closed: bool,
+}
+
+impl<G: Game> Pool<G> {
+    /// A pool for the bots `makers` make, starting at most `starts_at_once`
+    /// processes at a time.
+    pub fn new(makers: Vec<Maker<G>>, starts_at_once: usize) -> Self {
+        let bots = makers.len();
+        Pool {
+            makers,
+            state: Mutex::new(State {
+                idle: (0..bots).map(|_| Vec::new()).collect(),
+                starting: 0,
+                started: vec![0; bots],
+                waiting: vec![0; bots],
+                closed: false,
+            }),
+            ready: (0..bots).map(|_| Condvar::new()).collect(),
+            starts_at_once: starts_at_once.max(1),
+        }
+    }
+
+    /// How each bot is made.
+    pub fn makers(&self) -> &[Maker<G>] {
+        &self.makers
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<G>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Bot `b`, ready for game `index`: a program kept from an earlier game,
+    /// else a fresh one, started (or its failure to start kept for the game
+    /// to report) once a start is free.
+    pub fn check_out(&self, b: usize, index: u64) -> Box<dyn Bot<G>> {
+        let maker = &self.makers[b];
+        if maker.pooled {
+            let mut state = self.lock();
+            loop {
+                if let Some(mut bot) = state.idle[b].pop() {
+                    self.wake_one(&state);
+                    drop(state);
+                    bot.game_index(index);
+                    return bot;
+                }
+                if state.starting < self.starts_at_once {
+                    state.starting += 1;
+                    self.wake_one(&state);
+                    break;
+                }
+                state.waiting[b] += 1;
+                state = self.ready[b].wait(state).unwrap_or_else(|e| e.into_inner());
+                state.waiting[b] -= 1;
+            }
+        }
+        let mut bot = maker.make();
+        bot.game_index(index);
+        if bot.needs_start() {
+            bot.prepare();
+        }
+        if maker.pooled {
+            let mut state = self.lock();
+            state.starting -= 1;
+            state.started[b] += 1;
+            self.wake_one(&state);
+        }
+        bot
+    }
+
+    /// Wakes one waiting game that can go on: one waiting for a bot that
+    /// has a program idle, else, if a start is free, any. A game that wakes
+    /// calls this again, so no event is lost when several come at once.
+    fn wake_one(&self, state: &State<G>) {
+        let waiting = |b: &usize| state.waiting[*b] > 0;
+        let bots = 0..state.waiting.len();
+        let idle = bots
+            .clone()
+            .filter(waiting)
+            .find(|&b| !state.idle[b].is_empty());
+        let start = (state.starting < self.starts_at_once)
+            .then(|| {
+                bots.clone()
+                    .filter(waiting)
+                    .max_by_key(|&b| state.waiting[b])
+            })
+            .flatten();
+        if let Some(b) = idle.or(start) {
+            self.ready[b].notify_one();
+        }
+    }
+
+    /// Bot `b` back after its game: kept for the next one if its program
+    /// still runs, else ended.
+    pub fn give_back(&self, b: usize, bot: Box<dyn Bot<G>>) {
+        if !self.makers[b].pooled || bot.needs_start() {
+            return; // dropped: a program that failed is gone already
+        }
+        let mut state = self.lock();
+        if state.closed {
+            drop(state);
+            return;
+        }
+        state.idle[b].push(bot);
+        self.wake_one(&state);
+    }
+
+    /// Processes started so far, per bot (0 for bots that are not pooled).
+    pub fn started(&self) -> Vec<u64> {
+        self.lock().started.clone()
+    }
+
+    /// Processes started so far, all bots together, and those starting now.
+    pub fn starts(&self) -> (u64, usize) {
+        let state = self.lock();
+        (state.started.iter().sum(), state.starting)
+    }
+
+    /// Ends every program between games, all at once (each gets `quit` and
+    /// a moment to exit), and every one given back from now on.
+    pub fn close(&self) {
+        let idle: Vec<Box<dyn Bot<G>>> = {
+            let mut state = self.lock();
+            state.closed = true;
+            state.idle.iter_mut().flat_map(std::mem::take).collect()
+        };
+        thread::scope(|scope| {
+            for bot in idle {
+                let ended = thread::Builder::new()
+                    .name("ladder-bot-quit".into())
+                    .spawn_scoped(scope, move || drop(bot));
+                // no thread to spare: the dropped closure ended the bot here
+                drop(ended);
+            }
+        });
+    }
+}
+
+impl<G: Game> Drop for Pool<G> {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
