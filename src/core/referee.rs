@@ -945,6 +945,69 @@ mod tests {
         assert_eq!(played.termination, Termination::Normal);
     }
 
+    /// Takes `wall` ms per move on the referee's clock but says its transport
+    /// measured `own` ms: the rest was ladder's delay (a busy machine).
+    struct DelayedBySomeoneElse {
+        wall: u64,
+        own: Option<u64>,
+    }
+    impl Bot<Bidding> for DelayedBySomeoneElse {
+        fn choose(&mut self, game: &Bidding, seat: Seat, t: TimeLeft) -> Result<Bid, BotError> {
+            std::thread::sleep(Duration::from_millis(self.wall));
+            RandomBot::new().choose(game, seat, t)
+        }
+        fn keeps_deadlines(&self) -> bool {
+            true
+        }
+        fn move_time(&self) -> Option<Duration> {
+            self.own.map(Duration::from_millis)
+        }
+    }
+
+    #[test]
+    fn a_program_is_charged_its_own_time_not_ladders_delay() {
+        // 0.1 s for the game; every move takes 40 ms of which the bot's own is 1 ms
+        let referee = timed(0, Some("0.1+0"));
+        let mut bot = DelayedBySomeoneElse {
+            wall: 40,
+            own: Some(1),
+        };
+        let played = bidding_under(&referee, &mut bot, &mut Fixed(1));
+        assert_eq!(played.termination, Termination::Normal);
+        let moves = played.turns.len() as u64;
+        assert!(moves >= 3, "the clock would have run out after 2 moves");
+        assert_eq!(played.delay.moves, moves);
+        assert!(
+            played.delay.worst >= Duration::from_millis(39),
+            "{:?}",
+            played.delay
+        );
+        // the same bot with no measure of its own is charged the referee's
+        let mut bot = DelayedBySomeoneElse {
+            wall: 40,
+            own: None,
+        };
+        let played = bidding_under(&referee, &mut bot, &mut Fixed(1));
+        assert_forfeit(&played, Seat::First, ForfeitReason::Timeout, "no move");
+        assert_eq!(played.delay.moves, 0);
+    }
+
+    #[test]
+    fn without_a_game_clock_a_programs_delay_is_measured_too() {
+        let referee = timed(1000, None);
+        let mut bot = DelayedBySomeoneElse {
+            wall: 2,
+            own: Some(0),
+        };
+        let played = bidding_under(&referee, &mut bot, &mut Fixed(1));
+        assert_eq!(played.termination, Termination::Normal);
+        assert_eq!(played.delay.moves, played.turns.len() as u64);
+        assert!(played.delay.total >= Duration::from_millis(2) * played.delay.moves as u32);
+        // an in-process bot is not timed at all without a game clock
+        let played = bidding_under(&referee, &mut Fixed(2), &mut Fixed(1));
+        assert_eq!(played.delay, Delay::default());
+    }
+
     /// Fails the way ladder itself can: its working folder is gone.
     struct HarnessFails;
     impl Bot<Bidding> for HarnessFails {

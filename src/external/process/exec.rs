@@ -71,6 +71,9 @@ pub fn use_helper(exe: PathBuf) {
 /// such processes from a thread that lives as long as ladder). Arguments
 /// added to it go to `program`.
 pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
+    if limits.is_empty() && !kill_with_parent {
+        return Command::new(program); // nothing to set: posix_spawn as it is
+    }
     let Some(helper) = HELPER.get() else {
         return with_pre_exec(program, limits, kill_with_parent);
     };
@@ -94,16 +97,14 @@ pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Comma
 /// set by `pre_exec` in the forked child.
 fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
     let mut cmd = Command::new(program);
-    if !limits.is_empty() || kill_with_parent {
-        // SAFETY: prctl and setrlimit are async-signal-safe; the closure allocates nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                if kill_with_parent {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                }
-                set_limits(limits)
-            });
-        }
+    // SAFETY: prctl and setrlimit are async-signal-safe; the closure allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if kill_with_parent {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            }
+            set_limits(limits)
+        });
     }
     cmd
 }
