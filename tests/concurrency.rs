@@ -36,14 +36,9 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A bot of a config: the testbot with `flags`, counting its starts in `dir/NAME.starts`.
-struct TestBot<'a> {
-    name: &'a str,
-    flags: &'a str,
-}
-
-/// A coordination season of `bots`, round robin, in `dir`.
-fn season(dir: &Path, bots: &[TestBot], games_per_pair: u32, extra: &str) -> PathBuf {
+/// A coordination season, round robin, in `dir`, of `bots`: each a name and
+/// the testbot's flags; each bot's processes count their starts in `dir/NAME.starts`.
+fn season(dir: &Path, bots: &[(&str, &str)], games_per_pair: u32, extra: &str) -> PathBuf {
     let mut text = format!(
         r#"
 [season]
@@ -55,14 +50,13 @@ sandbox = "none"
 {extra}
 "#
     );
-    for b in bots {
+    for (name, flags) in bots {
         let mut command = vec![TESTBOT.to_string()];
-        command.extend(b.flags.split_whitespace().map(str::to_string));
-        let starts = dir.join(format!("{}.starts", b.name));
+        command.extend(flags.split_whitespace().map(str::to_string));
+        let starts = dir.join(format!("{name}.starts"));
         command.extend(["--starts".to_string(), starts.display().to_string()]);
         text.push_str(&format!(
-            "\n[[bot]]\nname = \"{}\"\ncommand = {command:?}\n",
-            b.name
+            "\n[[bot]]\nname = \"{name}\"\ncommand = {command:?}\n"
         ));
     }
     let path = dir.join("season.toml");
@@ -87,6 +81,22 @@ fn run(cfg: &Path, dir: &Path, args: &[&str]) -> (String, String) {
     );
     assert!(out.status.success(), "{stdout}\n{stderr}");
     (stdout, stderr)
+}
+
+/// `ladder run CONFIG --jobs JOBS` after the shell command `first` (a `ulimit`).
+fn run_under(first: &str, cfg: &Path, dir: &Path, jobs: &str) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(r#"{first} && exec "$@""#))
+        .arg("sh")
+        .arg(LADDER)
+        .arg("run")
+        .arg(cfg)
+        .arg("--reports")
+        .arg(dir.join("reports"))
+        .args(["-q", "--jobs", jobs])
+        .output()
+        .unwrap()
 }
 
 /// Processes bot `name` started, as the processes wrote it.
@@ -144,20 +154,7 @@ fn bot_processes_serve_many_games_and_pairings_and_the_journal_does_not_change()
     let _one = one_at_a_time();
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    let bots = [
-        TestBot {
-            name: "a",
-            flags: "",
-        },
-        TestBot {
-            name: "b",
-            flags: "--think 1",
-        },
-        TestBot {
-            name: "c",
-            flags: "",
-        },
-    ];
+    let bots = [("a", ""), ("b", "--think 1"), ("c", "")];
     // 3 pairings of 20 games: 120 bot places, each a fresh process before
     let cfg = season(dir, &bots, 20, "");
     let (one, _) = run(&cfg, dir, &["--jobs", "1"]);
@@ -166,21 +163,21 @@ fn bot_processes_serve_many_games_and_pairings_and_the_journal_does_not_change()
         journal_indices(&dir.join("reports/s/games.jsonl")).len(),
         60
     );
-    for b in &bots {
+    for (name, _) in bots {
         // one game at a time: one process per bot for the whole season
-        assert_eq!(starts(dir, b.name), 1, "{}", b.name);
-        assert_eq!(shown_starts(&one, b.name), 1, "{one}");
+        assert_eq!(starts(dir, name), 1, "{name}");
+        assert_eq!(shown_starts(&one, name), 1, "{one}");
     }
     assert!(one.contains("games at once: 1; bot processes started: a 1, b 1, c 1"));
     for jobs in ["4", "auto"] {
         let (out, _) = run(&cfg, dir, &["--jobs", jobs]);
         assert_eq!(journal(dir), reference, "--jobs {jobs}");
-        for b in &bots {
-            let n = starts(dir, b.name);
+        for (name, _) in bots {
+            let n = starts(dir, name);
             // at most one per game in flight
             let most = if jobs == "4" { 4 } else { 40 };
-            assert!((1..=most).contains(&n), "{}: {n} processes", b.name);
-            assert_eq!(shown_starts(&out, b.name), n, "{out}");
+            assert!((1..=most).contains(&n), "{name}: {n} processes");
+            assert_eq!(shown_starts(&out, name), n, "{out}");
         }
         let delay = "ladder's delay around a bot program's move (never charged to it): worst ";
         assert!(out.contains(delay), "{out}");
@@ -193,16 +190,7 @@ fn a_bot_whose_process_dies_is_restarted_and_the_others_kept() {
     let _one = one_at_a_time();
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    let bots = [
-        TestBot {
-            name: "crasher",
-            flags: "--crash-at 3",
-        },
-        TestBot {
-            name: "steady",
-            flags: "",
-        },
-    ];
+    let bots = [("crasher", "--crash-at 3"), ("steady", "")];
     let cfg = season(dir, &bots, 30, "");
     let (out, _) = run(&cfg, dir, &["--jobs", "3"]);
     let forfeits = forfeits(dir);
@@ -224,16 +212,7 @@ fn a_burst_of_cpu_heavy_start_ups_is_staggered_and_none_times_out() {
     let dir = tmp.path();
     // 40 games at once, each start-up 150 ms of CPU: started all together,
     // on 2 cores each would take about 3 s and miss its 1.5 s limit
-    let bots = [
-        TestBot {
-            name: "heavy",
-            flags: "--busy-start 150",
-        },
-        TestBot {
-            name: "light",
-            flags: "",
-        },
-    ];
+    let bots = [("heavy", "--busy-start 150"), ("light", "")];
     let cfg = season(
         dir,
         &bots,
@@ -251,16 +230,7 @@ fn five_hundred_games_of_bots_that_sleep_a_second_a_move_lose_none_on_time() {
     let _one = one_at_a_time();
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    let bots = [
-        TestBot {
-            name: "a",
-            flags: "--think 1000",
-        },
-        TestBot {
-            name: "b",
-            flags: "--think 1000",
-        },
-    ];
+    let bots = [("a", "--think 1000"), ("b", "--think 1000")];
     let cfg = season(
         dir,
         &bots,
@@ -268,18 +238,7 @@ fn five_hundred_games_of_bots_that_sleep_a_second_a_move_lose_none_on_time() {
         "move_time_ms = 2000\n[season.params]\nrounds = 2",
     );
     // about 3,000 open files: more than a soft limit of 1024, which ladder raises
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(r#"ulimit -Sn 1024 && exec "$@""#)
-        .arg("sh")
-        .arg(LADDER)
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(dir.join("reports"))
-        .args(["-q", "--jobs", "500"])
-        .output()
-        .unwrap();
+    let out = run_under("ulimit -Sn 1024", &cfg, dir, "500");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -301,26 +260,12 @@ fn more_games_than_the_open_file_limit_can_serve_are_refused_clearly() {
     let _one = one_at_a_time();
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    let bots = [TestBot {
-        name: "a",
-        flags: "",
-    }];
+    let bots = [("a", "")];
     let cfg = season(dir, &bots, 10, "");
     let with_random =
         fs::read_to_string(&cfg).unwrap() + "\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n";
     fs::write(&cfg, with_random).unwrap();
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(r#"ulimit -n 256 && exec "$@""#)
-        .arg("sh")
-        .arg(LADDER)
-        .arg("run")
-        .arg(&cfg)
-        .arg("--reports")
-        .arg(dir.join("reports"))
-        .args(["-q", "--jobs", "500"])
-        .output()
-        .unwrap();
+    let out = run_under("ulimit -n 256", &cfg, dir, "500");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -338,16 +283,7 @@ fn jobs_auto_plays_many_more_games_than_cores_for_bots_that_sleep() {
     let _one = one_at_a_time();
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    let bots = [
-        TestBot {
-            name: "a",
-            flags: "--think 100",
-        },
-        TestBot {
-            name: "b",
-            flags: "--think 100",
-        },
-    ];
+    let bots = [("a", "--think 100"), ("b", "--think 100")];
     let cfg = season(dir, &bots, 200, "[season.params]\nrounds = 10");
     let (out, err) = run(&cfg, dir, &["--jobs", "auto"]);
     let peak = number_after(&out, "games at once: auto, up to ");
@@ -362,16 +298,7 @@ fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
     // bots that compute 20 ms a move, four games per core, for about 3 s
-    let bots = [
-        TestBot {
-            name: "a",
-            flags: "--spin 20",
-        },
-        TestBot {
-            name: "b",
-            flags: "--spin 20",
-        },
-    ];
+    let bots = [("a", "--spin 20"), ("b", "--spin 20")];
     let jobs = 4 * cores();
     let cfg = season(
         dir,
