@@ -909,3 +909,47 @@ fn the_committed_example_leaderboards_are_what_the_configs_give() {
         }
     }
 }
+
+#[test]
+fn the_exec_helper_sets_limits_then_becomes_the_program() {
+    // what ladder runs to start a bot: `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT -- PROGRAM...`
+    ladder()
+        .args(["__exec-bot", "-", "-", "-", "-", "--", "sh", "-c"])
+        .arg("ulimit -t; echo $$")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("unlimited\n"));
+    ladder()
+        .args([
+            "__exec-bot",
+            "-",
+            "-",
+            "7",
+            "-",
+            "--",
+            "sh",
+            "-c",
+            "ulimit -t",
+        ])
+        .assert()
+        .success()
+        .stdout("7\n");
+    ladder()
+        .args(["__exec-bot", "-", "-"])
+        .assert()
+        .code(127)
+        .stderr("ladder: cannot start the bot: the helper's arguments are incomplete\n");
+    ladder()
+        .args(["__exec-bot", "-", "-", "-", "-", "--", "/nonexistent/bot"])
+        .assert()
+        .code(127)
+        .stderr(predicate::str::contains(
+            "ladder: cannot start the bot: `/nonexistent/bot`: No such file",
+        ));
+    // the helper is no command a person sees
+    ladder()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("exec-bot").not());
+}
