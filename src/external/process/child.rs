@@ -156,6 +156,12 @@ impl Child {
                 error: "the command is empty".to_string(),
             })
         })?;
+        if let Some(signal) = cleanup::interrupted() {
+            // ladder is stopping: a game waiting for a bot gets none
+            return Err(BotError::Harness(format!(
+                "ladder is stopping (signal {signal}); no bot starts now"
+            )));
+        }
         // a sandbox binds the folder inside the new process, where a missing
         // one would look like the bot's crash: name it as ladder's problem here
         if let Some(d) = dir.filter(|d| sandbox.bwrap.is_some() && !d.is_dir()) {
