@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ladder::{
     external::process::Mode,
-    season::{concurrency::Jobs, recorded::ReportFormat},
+    season::{concurrency::Jobs, recorded::ReportFormat, shard::ShardArg},
 };
 
 /// ladder: run tournaments between bots for small two-player games.
@@ -38,6 +38,23 @@ pub enum Command {
         /// Play at most this many new games now; a later run resumes the rest.
         #[arg(long, value_name = "N")]
         max_games: Option<u64>,
+        /// Play only shard K of N (K from 1): the colour-swapped game pairs p with
+        /// p mod N = K-1, journaled in reports/<season>/shards/K-of-N/; `auto` reads a Slurm
+        /// array task's or a Kubernetes Indexed Job's variables (docs/DISTRIBUTED.md).
+        /// `ladder merge` joins the shards.
+        #[arg(long, value_name = "K/N|auto")]
+        shard: Option<ShardArg>,
+    },
+    /// Join the shards of a season (`run --shard K/N`) into its journal and reports.
+    ///
+    /// DIR is the season's folder (reports/<season>, holding shards/), or a ladder's folder,
+    /// whose season folders with shards are each merged. Every shard must belong to the same
+    /// season and no game may be missing or come twice; else nothing is written and the
+    /// missing games are listed with the shard that owes them. The result is byte for byte
+    /// what one machine would have written.
+    Merge {
+        /// The season's folder, e.g. reports/troops.
+        dir: PathBuf,
     },
     /// Play the next season of a ladder (or finish the one a crash interrupted), then show it.
     ///

@@ -21,6 +21,7 @@ use ladder::{
         openings,
         plan::{self, Roster},
         recorded::{Recorded, ReportFormat},
+        shard::{Shard, ShardArg},
         sprt::{Model, Sprt, Statistics},
         tournament::{self, Options, Summary},
     },
@@ -50,7 +51,17 @@ fn main() -> ExitCode {
             fresh,
             run,
             max_games,
-        } => run_season(&config, options(&run, jobs, max_games, fresh)),
+            shard,
+        } => shard
+            .map_or(Ok(Shard::WHOLE), ShardArg::resolve)
+            .and_then(|shard| {
+                let opts = Options {
+                    shard,
+                    ..options(&run, jobs, max_games, fresh)
+                };
+                run_season(&config, opts)
+            }),
+        Command::Merge { dir } => merge(&dir),
         Command::Match {
             game,
             first,
@@ -156,6 +167,7 @@ fn main() -> ExitCode {
 
 fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: bool) -> Options {
     Options {
+        shard: Shard::WHOLE,
         jobs,
         fresh,
         reports: run.reports.clone(),
@@ -510,6 +522,32 @@ fn finish(s: &Summary) -> Result<()> {
 }
 
 fn print_summary(s: &Summary) -> Result<()> {
+    if s.shard != Shard::WHOLE {
+        let season = s.dir.parent().and_then(Path::parent).unwrap_or(&s.dir);
+        let mut text = format!(
+            "Shard {} of {} of season {}: {} games played now, {} resumed; {} of its {} games are in {}\n",
+            s.shard.k,
+            s.shard.n,
+            s.header.season,
+            s.played,
+            s.resumed,
+            s.played + s.resumed,
+            s.games,
+            s.dir.display()
+        );
+        if s.played + s.resumed == s.games {
+            text.push_str(&format!(
+                "When every shard is done: ladder merge {}\n",
+                season.display()
+            ));
+        }
+        text.push_str(&run_facts(&s.run, s.played));
+        out(&text)?;
+        if let Some(warning) = oversubscribed(&s.run) {
+            eprint!("{warning}");
+        }
+        return Ok(());
+    }
     let mut text = ladder::season::report::terminal(&s.header, &s.standings);
     text.push_str(&format!(
         "\n{} games played now, {} resumed from the journal; reports in {}\n",
@@ -588,6 +626,23 @@ fn out(text: &str) -> Result<()> {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Error::ClosedOutput),
         Err(e) => Err(Error::io("writing", "standard output")(e)),
     }
+}
+
+/// `ladder merge DIR`: the shards of a season (or of each season of a
+/// ladder) into its journal and reports.
+fn merge(dir: &Path) -> Result<()> {
+    let merged = ladder::season::merge::merge_all(dir)?;
+    let mut text = String::new();
+    for m in &merged {
+        text.push_str(&ladder::season::report::terminal(&m.header, &m.standings));
+        text.push_str(&format!(
+            "\n{} shards merged: {} games in {}\n",
+            m.shards,
+            m.games,
+            m.dir.join("games.jsonl").display()
+        ));
+    }
+    out(&text)
 }
 
 /// `ladder check -- COMMAND...`: exits 1 when the bot has problems.

@@ -139,7 +139,7 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         .expect("the person plays");
     let dir = setup.reports.join(&plan.name);
     let (mut journal, _) = Journal::open(&dir, &plan.describe(), true, &names, &mut |_| Ok(()))?;
-    let pool = Pool::new(pool::makers(&plan, &dir, None)?, 1);
+    let pool = Pool::new(pool::makers(&plan, &dir, &setup.reports, None)?, 1);
     let schedule = plan.schedule();
     let mut standings = Standings::empty(&names);
     let _session = cleanup::SeasonRunning::start();

@@ -31,7 +31,10 @@ use crate::{
         error::{Error, Result},
         game::Game,
     },
-    season::record::{Finished, Lines, Record, Scored},
+    season::{
+        record::{Finished, Lines, Record, Scored},
+        shard::Shard,
+    },
 };
 
 /// An open journal, appending.
@@ -49,8 +52,9 @@ pub struct Journal {
 /// What a journal already holds when it is opened.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// How many games `games.jsonl` holds: games 0, 1, 2, ... in schedule
-    /// order (each was handed to the caller as it was read).
+    /// How many games `games.jsonl` holds: the journal's first games in
+    /// schedule order (games 0, 1, 2, ...; a shard's own, see
+    /// [`Shard::nth`]), each handed to the caller as it was read.
     pub journaled: u64,
     /// Games finished out of order in an interrupted run, not yet in
     /// `games.jsonl`: each with its journal line (line end included), which
@@ -80,6 +84,19 @@ impl Journal {
         bots: &[String],
         each: &mut dyn FnMut(Scored) -> Result<()>,
     ) -> Result<(Journal, Resumed)> {
+        Journal::open_shard(dir, season, fresh, bots, Shard::WHOLE, each)
+    }
+
+    /// [`Journal::open`] for the journal of one shard of a season, which
+    /// holds only that shard's games; a game of another shard is refused.
+    pub fn open_shard(
+        dir: &Path,
+        season: &serde_json::Value,
+        fresh: bool,
+        bots: &[String],
+        shard: Shard,
+        each: &mut dyn FnMut(Scored) -> Result<()>,
+    ) -> Result<(Journal, Resumed)> {
         let games_path = dir.join(GAMES);
         let season_path = dir.join(SEASON);
         if fresh {
@@ -106,6 +123,13 @@ impl Journal {
                 message,
             };
             match Scored::from_line(line.trim_end(), bots) {
+                Ok(Some(scored)) if !shard.holds(scored.index) => Err(Error::Mismatch(format!(
+                    "{}:{n}: game {} belongs to shard {} of {}, not to this one ({shard})",
+                    path.display(),
+                    scored.index,
+                    Shard::of(scored.index, shard.n).k,
+                    shard.n
+                ))),
                 Ok(Some(scored)) => Ok(scored),
                 Ok(None) => Err(Error::Mismatch(format!(
                     "{}:{n}: the game names a bot this season does not have; rerun with --fresh",
@@ -122,7 +146,7 @@ impl Journal {
         let mut out_of_order: Vec<(Scored, String)> = Vec::new();
         for_each_line(&games_path, |n, line| {
             let scored = score(&games_path, n, line)?;
-            if out_of_order.is_empty() && scored.index == resumed.journaled {
+            if out_of_order.is_empty() && scored.index == shard.nth(resumed.journaled) {
                 in_order_bytes += line.len() as u64;
                 resumed.journaled += 1;
                 each(scored)
@@ -143,7 +167,7 @@ impl Journal {
         let mut seen = std::collections::HashSet::new();
         let mut kept = String::new();
         let mut keep = |scored: Scored, line: String| {
-            if scored.index >= journaled && seen.insert(scored.index) {
+            if scored.index >= shard.nth(journaled) && seen.insert(scored.index) {
                 kept.push_str(&line);
                 resumed.pending.push((scored, line));
             } // else in games.jsonl already
@@ -388,24 +412,9 @@ pub fn for_each_record(
 /// only `PATH.zst` exists (a complete season's compressed journal), that is
 /// read instead. No file is no lines.
 pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()>) -> Result<()> {
-    // the plain file wins when both exist (a compression that a crash cut short)
-    let zst = zst_path(path);
-    let (reader, compressed): (Box<dyn BufRead>, bool) = match File::open(path) {
-        Ok(file) => (Box::new(BufReader::with_capacity(1 << 16, file)), false),
-        Err(e) if e.kind() == io::ErrorKind::NotFound && zst.exists() => {
-            let file = File::open(&zst).map_err(Error::io("reading", &zst))?;
-            let decoder = zstd::Decoder::new(file).map_err(Error::io("reading", &zst))?;
-            (Box::new(BufReader::with_capacity(1 << 16, decoder)), true)
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io("reading", path)(e)),
+    let Some((mut reader, shown, compressed)) = open_journal(path, 1 << 16)? else {
+        return Ok(());
     };
-    let shown = if compressed {
-        zst.clone()
-    } else {
-        path.to_path_buf()
-    };
-    let mut reader = reader;
     let mut bytes = Vec::new();
     let mut good_len = 0u64;
     let mut n = 0;
@@ -440,6 +449,93 @@ pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()
         })?;
         each(n, line)?;
         good_len += read as u64;
+    }
+}
+
+/// A journal file to read: `path`, else `PATH.zst` (the plain file wins
+/// when both exist: a compression that a crash cut short), with a buffer of
+/// `buffer` bytes; with the path read and whether it is compressed. `None`
+/// when neither exists.
+type Opened = (Box<dyn BufRead>, PathBuf, bool);
+
+fn open_journal(path: &Path, buffer: usize) -> Result<Option<Opened>> {
+    let zst = zst_path(path);
+    match File::open(path) {
+        Ok(file) => Ok(Some((
+            Box::new(BufReader::with_capacity(buffer, file)),
+            path.to_path_buf(),
+            false,
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && zst.exists() => {
+            let file = File::open(&zst).map_err(Error::io("reading", &zst))?;
+            let decoder = zstd::Decoder::new(file).map_err(Error::io("reading", &zst))?;
+            Ok(Some((
+                Box::new(BufReader::with_capacity(buffer, decoder)),
+                zst,
+                true,
+            )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("reading", path)(e)),
+    }
+}
+
+/// A journal read line by line on demand (plain or compressed), without
+/// changing the file: a last line cut short by a crash is not a line.
+pub struct LineReader {
+    reader: Option<Box<dyn BufRead>>,
+    path: PathBuf,
+    /// Lines read so far.
+    pub line: usize,
+    buf: Vec<u8>,
+}
+
+impl LineReader {
+    /// Reads `path` (or `PATH.zst`) through a buffer of `buffer` bytes; no
+    /// file gives no lines.
+    pub fn open(path: &Path, buffer: usize) -> Result<LineReader> {
+        let opened = open_journal(path, buffer)?;
+        let shown = opened.as_ref().map_or(path.to_path_buf(), |o| o.1.clone());
+        Ok(LineReader {
+            reader: opened.map(|o| o.0),
+            path: shown,
+            line: 0,
+            buf: Vec::new(),
+        })
+    }
+
+    /// The last line [`LineReader::next_line`] gave, without its line end.
+    pub fn last_line(&self) -> &str {
+        std::str::from_utf8(&self.buf).unwrap_or("")
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The next whole line, its line end removed; `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<&str>> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Ok(None);
+        };
+        self.buf.clear();
+        let read = reader
+            .read_until(b'\n', &mut self.buf)
+            .map_err(Error::io("reading", &self.path))?;
+        if read == 0 || self.buf.last() != Some(&b'\n') {
+            self.reader = None;
+            return Ok(None);
+        }
+        self.line += 1;
+        self.buf.pop();
+        std::str::from_utf8(&self.buf)
+            .map(Some)
+            .map_err(|e| Error::Journal {
+                path: self.path.clone(),
+                line: self.line,
+                message: format!("not UTF-8 text: {e}"),
+            })
     }
 }
 

@@ -53,10 +53,12 @@ impl<G: Game> Maker<G> {
 
 /// Makers for the bots of `plan`; bot programs log stderr to
 /// `dir/logs/<bot>.log`, and the lines they exchange with ladder to `log`
-/// (`--log`) or, with `log = true`, to `dir/logs/<bot>.io.log`.
+/// (`--log`) or, with `log = true`, to `dir/logs/<bot>.io.log`. A sandboxed
+/// bot may not write under `reports`, the folder of every season's results.
 pub fn makers<G: Game>(
     plan: &Plan<G>,
     dir: &Path,
+    reports: &Path,
     log: Option<&(PathBuf, Level)>,
 ) -> Result<Vec<Maker<G>>> {
     let shared = match log {
@@ -90,7 +92,6 @@ pub fn makers<G: Game>(
                     }
                     let mut command = (**command).clone();
                     // a bot may not write the season's results, even from inside its own folder
-                    let reports = dir.parent().unwrap_or(dir);
                     command.sandbox.read_only.push(absolute(reports));
                     let launch = Launch {
                         command,

@@ -24,11 +24,13 @@ use crate::{
         },
         html,
         journal::{self, Journal},
+        merge,
         plan::{BotKind, Plan},
         pool::{self, Pool},
         record::Scored,
         report::{self, Header},
         schedule::{Fixture, Schedule},
+        shard::Shard,
         sprt::InOrder,
         standings::Standings,
         workers::{self, Concurrency, Shared},
@@ -51,6 +53,8 @@ pub struct Options {
     /// A file that receives the lines every bot program exchanges with
     /// ladder (`--log`), and which of them.
     pub log: Option<(PathBuf, Level)>,
+    /// The part of the season to play (`--shard K/N`); [`Shard::WHOLE`] by default.
+    pub shard: Shard,
 }
 
 /// What a run did and the season's standings after it.
@@ -70,6 +74,11 @@ pub struct Summary {
     /// How the games of this run were played: concurrency, bot processes,
     /// ladder's delay, CPU use. Not in any report: it differs run by run.
     pub run: RunFacts,
+    /// The part of the season played; a shard writes its journal only
+    /// (`dir` is the shard's folder), `ladder merge` the reports.
+    pub shard: Shard,
+    /// Games of the shard (or the season) in all.
+    pub games: u64,
 }
 
 /// How a run played its games, for the summary on the terminal.
@@ -103,24 +112,37 @@ impl RunFacts {
 pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let fixtures = plan.schedule();
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
-    let dir = opts.reports.join(&plan.name);
+    let shard = opts.shard;
+    let dir = match shard {
+        Shard::WHOLE => opts.reports.join(&plan.name),
+        part => part.dir(&opts.reports.join(&plan.name)),
+    };
     // the journal is streamed: each game it holds is checked and tallied, not kept
     let mut standings = Standings::empty(&names);
     standings.anchor = plan.anchor;
-    // the sequential test counts games in schedule order only
-    let mut in_order = plan.sprt.clone().map(|t| InOrder::new(t, &names));
+    // the sequential test counts games in schedule order only, so a shard
+    // plays all its games and `ladder merge` applies the test
+    let mut in_order = plan
+        .sprt
+        .clone()
+        .filter(|_| shard == Shard::WHOLE)
+        .map(|t| InOrder::new(t, &names));
     let mut count = |scored: Scored| {
         check_game(&fixtures, &scored, &dir)?;
         standings.add(&scored);
         Ok(())
     };
+    let describe = plan.describe();
     let (journal, resumed) =
-        Journal::open(&dir, &plan.describe(), opts.fresh, &names, &mut |scored| {
+        Journal::open_shard(&dir, &describe, opts.fresh, &names, shard, &mut |scored| {
             if let Some(o) = in_order.as_mut() {
                 o.add(&scored);
             }
             count(scored)
         })?;
+    if shard != Shard::WHOLE {
+        merge::write_shard_file(&dir, shard, fixtures.len(), plan.compress)?;
+    }
     let mut from_file = Vec::new();
     let mut pending_done = HashSet::new();
     let decided = in_order.as_ref().is_some_and(|o| o.decided_at.is_some());
@@ -133,13 +155,14 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         count(scored)?;
     }
 
-    // the journal holds games 0..k in order, and pending ones after k
+    // the journal holds the (shard's) first k games in order, and pending ones after them
     let first_missing = (resumed.journaled..)
+        .map(|p| shard.nth(p))
         .find(|i| !pending_done.contains(i))
         .unwrap_or(0);
     let pending: Vec<Fixture> = fixtures
         .from(first_missing)
-        .filter(|f| !pending_done.contains(&f.index))
+        .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index))
         .take(if decided {
             0
         } else {
@@ -165,7 +188,10 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         raise_open_files(open_files_needed(most, 2), most)?;
     }
     let bar = progress_bar(pending.len() as u64, opts.progress);
-    let pool = Pool::new(pool::makers(plan, &dir, opts.log.as_ref())?, cores());
+    let pool = Pool::new(
+        pool::makers(plan, &dir, &opts.reports, opts.log.as_ref())?,
+        cores(),
+    );
     let shared = Arc::new(Shared::new(plan.clone(), pool, pending, most, bar.clone()));
     let _season = cleanup::SeasonRunning::start();
     let resumed = resumed.journaled + from_file.len() as u64;
@@ -194,14 +220,17 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     bar.set_message("(writing the standings and reports)");
     let (played, standings) = (outcome.played, outcome.standings);
     // `--max-games` may leave games for later: those need the plain journal
-    let complete = outcome.complete && (outcome.decided || resumed + played == fixtures.len());
-    if complete && plan.compress {
+    let games = shard.count(fixtures.len());
+    let complete = outcome.complete && (outcome.decided || resumed + played == games);
+    if complete && plan.compress && shard == Shard::WHOLE {
         bar.set_message("(compressing the journal)");
         journal::compress(&dir)?;
     }
     let header = plan.header();
-    report::write_files(&dir, &header, &standings)?;
-    html::write_files(&dir, &header, &standings)?;
+    if shard == Shard::WHOLE {
+        report::write_files(&dir, &header, &standings)?;
+        html::write_files(&dir, &header, &standings)?;
+    }
     bar.finish_and_clear();
     Ok(Summary {
         header,
@@ -212,6 +241,8 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         abandoned: outcome.abandoned,
         interrupted: outcome.interrupted,
         run,
+        shard,
+        games,
     })
 }
 
