@@ -236,7 +236,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         progress: false,
         max_games: None,
         log: None,
-        shard: ladder::season::shard::Shard::WHOLE,
+        shard: None,
     };
     bencher
         .counter(ItemsCount::new(SEASON_GAMES))

@@ -109,7 +109,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
         progress: false,
         max_games: None,
         log: None,
-        shard: ladder::season::shard::Shard::WHOLE,
+        shard: None,
     };
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
@@ -130,7 +130,7 @@ fn resume_complete_season<G: Game>(bencher: Bencher) {
         progress: false,
         max_games: None,
         log: None,
-        shard: ladder::season::shard::Shard::WHOLE,
+        shard: None,
     };
     tournament::run(&plan, &opts).unwrap();
     opts.fresh = false;
@@ -156,7 +156,7 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
         progress: false,
         max_games: None,
         log: None,
-        shard: ladder::season::shard::Shard::WHOLE,
+        shard: None,
     };
     tournament::run(&plan, &opts).unwrap();
     let journal = dir.path().join(&plan.name).join("games.jsonl");

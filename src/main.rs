@@ -21,7 +21,7 @@ use ladder::{
         openings,
         plan::{self, Roster},
         recorded::{Recorded, ReportFormat},
-        shard::{Shard, ShardArg},
+        shard::ShardArg,
         sprt::{Model, Sprt, Statistics},
         tournament::{self, Options, Summary},
     },
@@ -52,15 +52,13 @@ fn main() -> ExitCode {
             run,
             max_games,
             shard,
-        } => shard
-            .map_or(Ok(Shard::WHOLE), ShardArg::resolve)
-            .and_then(|shard| {
-                let opts = Options {
-                    shard,
-                    ..options(&run, jobs, max_games, fresh)
-                };
-                run_season(&config, opts)
-            }),
+        } => shard.map(ShardArg::resolve).transpose().and_then(|shard| {
+            let opts = Options {
+                shard,
+                ..options(&run, jobs, max_games, fresh)
+            };
+            run_season(&config, opts)
+        }),
         Command::Merge { dir } => merge(&dir),
         Command::Match {
             game,
@@ -167,7 +165,7 @@ fn main() -> ExitCode {
 
 fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: bool) -> Options {
     Options {
-        shard: Shard::WHOLE,
+        shard: None,
         jobs,
         fresh,
         reports: run.reports.clone(),
@@ -522,12 +520,12 @@ fn finish(s: &Summary) -> Result<()> {
 }
 
 fn print_summary(s: &Summary) -> Result<()> {
-    if s.shard != Shard::WHOLE {
+    if let Some(shard) = s.shard {
         let season = s.dir.parent().and_then(Path::parent).unwrap_or(&s.dir);
         let mut text = format!(
             "Shard {} of {} of season {}: {} games played now, {} resumed; {} of its {} games are in {}\n",
-            s.shard.k,
-            s.shard.n,
+            shard.k,
+            shard.n,
             s.header.season,
             s.played,
             s.resumed,

@@ -101,7 +101,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         progress: false,
         max_games: None,
         log: None,
-        shard: ladder::season::shard::Shard::WHOLE,
+        shard: None,
     };
     let summary = tournament::run(&plan, &opts).unwrap();
     assert_eq!(summary.played, 24, "every game was played");

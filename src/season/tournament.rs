@@ -53,8 +53,9 @@ pub struct Options {
     /// A file that receives the lines every bot program exchanges with
     /// ladder (`--log`), and which of them.
     pub log: Option<(PathBuf, Level)>,
-    /// The part of the season to play (`--shard K/N`); [`Shard::WHOLE`] by default.
-    pub shard: Shard,
+    /// The part of the season to play (`--shard K/N`, even `1/1`), journaled
+    /// in its shard's folder for `ladder merge`; `None`: the whole season.
+    pub shard: Option<Shard>,
 }
 
 /// What a run did and the season's standings after it.
@@ -74,9 +75,9 @@ pub struct Summary {
     /// How the games of this run were played: concurrency, bot processes,
     /// ladder's delay, CPU use. Not in any report: it differs run by run.
     pub run: RunFacts,
-    /// The part of the season played; a shard writes its journal only
+    /// The shard played, if one was; a shard writes its journal only
     /// (`dir` is the shard's folder), `ladder merge` the reports.
-    pub shard: Shard,
+    pub shard: Option<Shard>,
     /// Games of the shard (or the season) in all.
     pub games: u64,
 }
@@ -112,10 +113,10 @@ impl RunFacts {
 pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let fixtures = plan.schedule();
     let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
-    let shard = opts.shard;
-    let dir = match shard {
-        Shard::WHOLE => opts.reports.join(&plan.name),
-        part => part.dir(&opts.reports.join(&plan.name)),
+    let (shard, sharded) = (opts.shard.unwrap_or(Shard::WHOLE), opts.shard.is_some());
+    let dir = match opts.shard {
+        None => opts.reports.join(&plan.name),
+        Some(part) => part.dir(&opts.reports.join(&plan.name)),
     };
     // the journal is streamed: each game it holds is checked and tallied, not kept
     let mut standings = Standings::empty(&names);
@@ -125,7 +126,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let mut in_order = plan
         .sprt
         .clone()
-        .filter(|_| shard == Shard::WHOLE)
+        .filter(|_| !sharded)
         .map(|t| InOrder::new(t, &names));
     let mut count = |scored: Scored| {
         check_game(&fixtures, &scored, &dir)?;
@@ -140,7 +141,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
             }
             count(scored)
         })?;
-    if shard != Shard::WHOLE {
+    if sharded {
         merge::write_shard_file(&dir, shard, fixtures.len(), plan.compress)?;
     }
     let mut from_file = Vec::new();
@@ -222,12 +223,12 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     // `--max-games` may leave games for later: those need the plain journal
     let games = shard.count(fixtures.len());
     let complete = outcome.complete && (outcome.decided || resumed + played == games);
-    if complete && plan.compress && shard == Shard::WHOLE {
+    if complete && plan.compress && !sharded {
         bar.set_message("(compressing the journal)");
         journal::compress(&dir)?;
     }
     let header = plan.header();
-    if shard == Shard::WHOLE {
+    if !sharded {
         report::write_files(&dir, &header, &standings)?;
         html::write_files(&dir, &header, &standings)?;
     }
@@ -241,7 +242,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         abandoned: outcome.abandoned,
         interrupted: outcome.interrupted,
         run,
-        shard,
+        shard: opts.shard,
         games,
     })
 }
