@@ -72,6 +72,10 @@ pub enum Command {
         jobs: Option<Jobs>,
         #[command(flatten)]
         run: RunArgs,
+        /// Play only shard K of N of the next season's divisions (as `run --shard`); after
+        /// `ladder merge` on the ladder's folder, `ladder season` finishes the season.
+        #[arg(long, value_name = "K/N|auto")]
+        shard: Option<ShardArg>,
     },
     /// Show a ladder as it stands and the history of its seasons, without playing.
     Standings {

@@ -132,9 +132,18 @@ fn main() -> ExitCode {
             })?;
             out(&text)
         }),
-        Command::Season { config, jobs, run } => {
-            ladder_season(&config, options(&run, jobs, None, false))
-        }
+        Command::Season {
+            config,
+            jobs,
+            run,
+            shard,
+        } => shard.map(ShardArg::resolve).transpose().and_then(|shard| {
+            let opts = Options {
+                shard,
+                ..options(&run, jobs, None, false)
+            };
+            ladder_season(&config, opts)
+        }),
         Command::Standings { config, reports } => ladder_standings(&config, &reports),
         Command::List { what, game } => list(what, game.as_deref()),
         Command::Solve { game, args } => solve(&game, &args),
@@ -231,6 +240,15 @@ fn ladder_season(path: &Path, opts: Options) -> Result<()> {
     }
     if let Some(signal) = outcome.interrupted {
         return Err(Error::Interrupted { signal });
+    }
+    if outcome.shard_only {
+        return out(&format!(
+            "\nWhen every shard of season {} is done: ladder merge {}, then ladder season {} \
+             to finish the season and move the ladder on.\n",
+            outcome.number,
+            opts.reports.join(&outcome.state.ladder).display(),
+            path.display()
+        ));
     }
     out(&format!(
         "\nSeason {} complete.\n\n{}\n{}",

@@ -47,6 +47,10 @@ pub struct Outcome {
     pub state: State,
     /// The signal that stopped the season, if one did.
     pub interrupted: Option<i32>,
+    /// Whether only a shard of the season was played (`--shard`): the
+    /// season ends, and the ladder moves on, once the shards are merged
+    /// and `ladder season` runs again.
+    pub shard_only: bool,
 }
 
 /// The folder of the ladder of `plan` under `reports`.
@@ -81,7 +85,12 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
     if state.current.is_none() {
         let season = start_season(&mut state, &base, &settings);
         state.current = Some(season);
-        state.save(&dir)?;
+        // shards running at once on other machines would race to write it:
+        // they work out the same season from the same ladder, and the run
+        // after the merge saves it
+        if opts.shard.is_none() {
+            state.save(&dir)?;
+        }
     }
     let season = state.current.clone().expect("a season in progress");
     let many = season.divisions.len() > 1;
@@ -110,8 +119,18 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
                 divisions: played,
                 state,
                 interrupted,
+                shard_only: false,
             });
         }
+    }
+    if opts.shard.is_some() {
+        return Ok(Outcome {
+            number: season.number,
+            divisions: played,
+            state,
+            interrupted: None,
+            shard_only: true,
+        });
     }
     finish_season(&mut state, season, &played, &settings);
     state.save(&dir)?;
@@ -121,6 +140,7 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
         divisions: played,
         state,
         interrupted: None,
+        shard_only: false,
     })
 }
 

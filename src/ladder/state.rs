@@ -152,7 +152,8 @@ impl State {
     pub fn save(&self, dir: &Path) -> Result<()> {
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
         let path = dir.join(FILE);
-        let tmp = dir.join(format!("{FILE}.tmp"));
+        // a name of its own per process: two ladders never write one file
+        let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
         let text = serde_json::to_string_pretty(self).expect("the state serializes") + "\n";
         let mut file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
         file.write_all(text.as_bytes())
@@ -188,7 +189,11 @@ mod tests {
         });
         state.save(dir.path()).unwrap();
         assert_eq!(State::load(dir.path()).unwrap(), Some(state));
-        assert!(!dir.path().join("ladder.json.tmp").exists());
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, [FILE], "no temporary file is left");
         fs::write(dir.path().join(FILE), "{").unwrap();
         assert!(State::load(dir.path()).is_err());
     }

@@ -101,11 +101,12 @@ pub struct RunFacts {
 
 impl RunFacts {
     /// Whether the summary should warn that the machine was oversubscribed:
-    /// busy to its limit while bot programs played, or with more games than
-    /// cores, so bots waited for a core and time losses may be ladder's doing.
+    /// ladder ran more games than cores and kept the cores busy to their
+    /// limit, so bots waited for a core and time losses may be ladder's doing.
+    /// (With a game per core at most, a busy machine is the bots' own work.)
     pub fn oversubscribed(&self) -> bool {
         self.cpu
-            .is_some_and(|c| c.oversubscribed() && (self.programs || self.peak_jobs > c.cores))
+            .is_some_and(|c| c.oversubscribed() && self.peak_jobs > c.cores)
     }
 }
 
