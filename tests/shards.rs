@@ -344,3 +344,93 @@ fn shard_auto_reads_slurm_and_kubernetes_variables() {
             "a shard is K/N with 1 <= K <= N, got 5/4",
         ));
 }
+
+/// Every file under `dir`, by its path below it, except the shards and timing.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name == "shards" || name == "timing.jsonl" {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = fs::read(&path).unwrap();
+                files.push((path.strip_prefix(dir).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn a_ladder_season_in_shards_ends_as_on_one_machine() {
+    let tmp = TempDir::new().unwrap();
+    let text = r#"
+[season]
+name = "lad"
+game = "troops"
+games_per_pair = 10
+seed = 3
+
+[ladder]
+divisions = 2
+promote = 1
+relegate = 1
+
+[[bot]]
+name = "nash"
+builtin = "nash"
+
+[[bot]]
+name = "random"
+builtin = "random"
+
+[[bot]]
+name = "program"
+command = ["TESTBOT"]
+sandbox = "none"
+
+[[bot]]
+name = "uniform"
+builtin = "random"
+"#
+    .replace("TESTBOT", TESTBOT);
+    let cfg = tmp.path().join("lad.toml");
+    fs::write(&cfg, text).unwrap();
+    let season = |reports: &Path, args: &[&str]| {
+        ladder()
+            .arg("season")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(reports)
+            .arg("-q")
+            .args(args)
+            .assert()
+    };
+    let (one, split) = (tmp.path().join("one"), tmp.path().join("split"));
+    season(&one, &[]).success();
+    for k in 1..=3 {
+        season(&split, &["--shard", &format!("{k}/3")])
+            .success()
+            .stdout(predicate::str::contains(
+                "When every shard of season 1 is done: ladder merge ",
+            ));
+    }
+    assert!(!split.join("lad/ladder.json").exists(), "shards leave the ladder alone");
+    ladder()
+        .arg("merge")
+        .arg(split.join("lad"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("3 shards merged"));
+    season(&split, &[])
+        .success()
+        .stdout(predicate::str::contains("Season 1 complete."));
+    assert_eq!(tree(&one.join("lad")), tree(&split.join("lad")));
+}
