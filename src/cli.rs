@@ -53,8 +53,12 @@ pub enum Command {
     /// missing games are listed with the shard that owes them. The result is byte for byte
     /// what one machine would have written.
     Merge {
-        /// The season's folder, e.g. reports/troops.
+        /// The season's folder, e.g. reports/troops, or its config (then its folder under
+        /// --reports).
         dir: PathBuf,
+        /// With a config: the folder that holds its season's folder.
+        #[arg(long, default_value = "reports", value_name = "DIR")]
+        reports: PathBuf,
     },
     /// Play the next season of a ladder (or finish the one a crash interrupted), then show it.
     ///

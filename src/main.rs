@@ -59,7 +59,7 @@ fn main() -> ExitCode {
             };
             run_season(&config, opts)
         }),
-        Command::Merge { dir } => merge(&dir),
+        Command::Merge { dir, reports } => merge(&dir, &reports),
         Command::Match {
             game,
             first,
@@ -293,6 +293,7 @@ fn ladder_standings(path: &Path, reports: &Path) -> Result<()> {
     ))
 }
 
+/// The folder of a config's season, or of its ladder: `reports/<name>`.
 struct LadderDir<'a> {
     file: &'a ConfigFile,
     reports: &'a Path,
@@ -646,8 +647,19 @@ fn out(text: &str) -> Result<()> {
 
 /// `ladder merge DIR`: the shards of a season (or of each season of a
 /// ladder) into its journal and reports.
-fn merge(dir: &Path) -> Result<()> {
-    let merged = ladder::season::merge::merge_all(dir)?;
+fn merge(dir: &Path, reports: &Path) -> Result<()> {
+    let dir = if dir.extension().is_some_and(|e| e == "toml") && dir.is_file() {
+        // a config: its season's (or ladder's) folder
+        let file = ConfigFile::read(dir)?;
+        let kind = game_of(&file)?;
+        kind.visit(LadderDir {
+            file: &file,
+            reports,
+        })?
+    } else {
+        dir.to_path_buf()
+    };
+    let merged = ladder::season::merge::merge_all(&dir)?;
     let mut text = String::new();
     for m in &merged {
         text.push_str(&ladder::season::report::terminal(&m.header, &m.standings));

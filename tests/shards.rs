@@ -422,7 +422,10 @@ builtin = "random"
                 "When every shard of season 1 is done: ladder merge ",
             ));
     }
-    assert!(!split.join("lad/ladder.json").exists(), "shards leave the ladder alone");
+    assert!(
+        !split.join("lad/ladder.json").exists(),
+        "shards leave the ladder alone"
+    );
     ladder()
         .arg("merge")
         .arg(split.join("lad"))
