@@ -22,10 +22,11 @@ use std::{
 use crate::{
     core::error::{Error, Result},
     season::{
+        html,
         journal::{self, LineReader},
         record::Scored,
-        recorded::{self, Recorded, ReportFormat},
-        report::Header,
+        recorded::Recorded,
+        report::{self, Header},
         shard::Shard,
         sprt::InOrder,
         standings::Standings,
@@ -236,7 +237,11 @@ pub fn merge(dir: &Path) -> Result<Merged> {
     if found.iter().any(|f| f.compress) {
         journal::compress(dir)?;
     }
-    let (header, standings) = recorded::rerender(dir, &ReportFormat::ALL)?;
+    // the standings were counted while the journal was written: the reports
+    // come from them as a single machine's do
+    let header = recorded.header();
+    report::write_files(dir, &header, &standings)?;
+    html::write_files(dir, &header, &standings)?;
     Ok(Merged {
         dir: dir.to_path_buf(),
         shards: n,
