@@ -21,6 +21,16 @@ fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
 }
 
+/// Two built-in bots of a troops season's config.
+const TWO_BUILTINS: &str = r#"[[bot]]
+name = "nash"
+builtin = "nash"
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#;
+
 /// The files a season's run writes that must not depend on how it was run.
 const FILES: [&str; 8] = [
     "games.jsonl",
@@ -45,14 +55,7 @@ seed = 9
 sandbox = "none"
 {extra}
 
-[[bot]]
-name = "nash"
-builtin = "nash"
-
-[[bot]]
-name = "random"
-builtin = "random"
-
+{TWO_BUILTINS}
 [[bot]]
 name = "program"
 command = ["{TESTBOT}"]
@@ -174,7 +177,8 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
 #[test]
 fn a_sequential_test_stops_the_merged_season_where_one_machine_stops() {
     let tmp = TempDir::new().unwrap();
-    let text = r#"
+    let text = format!(
+        r#"
 [season]
 name = "s"
 game = "troops"
@@ -184,14 +188,8 @@ seed = 4
 elo0 = 0
 elo1 = 50
 
-[[bot]]
-name = "nash"
-builtin = "nash"
-
-[[bot]]
-name = "random"
-builtin = "random"
-"#;
+{TWO_BUILTINS}"#
+    );
     let cfg = tmp.path().join("s.toml");
     fs::write(&cfg, text).unwrap();
     let one = tmp.path().join("one");
@@ -371,7 +369,8 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn a_ladder_season_in_shards_ends_as_on_one_machine() {
     let tmp = TempDir::new().unwrap();
-    let text = r#"
+    let text = format!(
+        r#"
 [season]
 name = "lad"
 game = "troops"
@@ -383,24 +382,17 @@ divisions = 2
 promote = 1
 relegate = 1
 
-[[bot]]
-name = "nash"
-builtin = "nash"
-
-[[bot]]
-name = "random"
-builtin = "random"
-
+{TWO_BUILTINS}
 [[bot]]
 name = "program"
-command = ["TESTBOT"]
+command = ["{TESTBOT}"]
 sandbox = "none"
 
 [[bot]]
 name = "uniform"
 builtin = "random"
 "#
-    .replace("TESTBOT", TESTBOT);
+    );
     let cfg = tmp.path().join("lad.toml");
     fs::write(&cfg, text).unwrap();
     let season = |reports: &Path, args: &[&str]| {

@@ -359,7 +359,19 @@ fn check_same_season(
     if &old == season {
         return Ok(());
     }
-    let differing: Vec<String> = match (old.as_object(), season.as_object()) {
+    let differing = changed_keys(&old, season);
+    Err(Error::Mismatch(format!(
+        "{} holds results of a different season (changed: {}); mixing them would corrupt the standings. \
+         Rerun with --fresh to discard them, or give the season another name",
+        dir.display(),
+        differing.join(", ")
+    )))
+}
+
+/// The top-level keys whose values differ between two season descriptions
+/// (`season.json`), sorted; `everything` when one is not an object.
+pub fn changed_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+    match (a.as_object(), b.as_object()) {
         (Some(a), Some(b)) => {
             let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
             keys.sort();
@@ -370,13 +382,7 @@ fn check_same_season(
                 .collect()
         }
         _ => vec!["everything".to_string()],
-    };
-    Err(Error::Mismatch(format!(
-        "{} holds results of a different season (changed: {}); mixing them would corrupt the standings. \
-         Rerun with --fresh to discard them, or give the season another name",
-        dir.display(),
-        differing.join(", ")
-    )))
+    }
 }
 
 /// Reads a journal, dropping a last line that a crash cut short.

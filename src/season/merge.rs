@@ -115,7 +115,7 @@ pub fn merge(dir: &Path) -> Result<Merged> {
                 "{} belongs to another season than {} (changed: {}); nothing was written",
                 f.dir.display(),
                 found[0].dir.display(),
-                changed_keys(&season, &other).join(", ")
+                journal::changed_keys(&season, &other).join(", ")
             )));
         }
     }
@@ -425,22 +425,6 @@ fn find_shards(dir: &Path) -> Result<Vec<Found>> {
 fn read_season(dir: &Path) -> Result<String> {
     let path = dir.join("season.json");
     fs::read_to_string(&path).map_err(Error::io("reading", &path))
-}
-
-/// The top-level keys whose values differ between two season descriptions.
-fn changed_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
-    match (a.as_object(), b.as_object()) {
-        (Some(a), Some(b)) => {
-            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            keys.into_iter()
-                .filter(|k| a.get(*k) != b.get(*k))
-                .cloned()
-                .collect()
-        }
-        _ => vec!["everything".to_string()],
-    }
 }
 
 /// The shards' timing lines, one after another, as the season's
