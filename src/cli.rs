@@ -8,9 +8,23 @@ use ladder::{
     season::{concurrency::Jobs, recorded::ReportFormat, shard::ShardArg},
 };
 
+/// `ladder --version`: the crate's version, the line protocol's, and the git
+/// commit it was built from (`build.rs`).
+pub fn version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "{} (line protocol {}, commit {})",
+            env!("CARGO_PKG_VERSION"),
+            ladder::external::protocol::VERSION,
+            env!("LADDER_COMMIT")
+        )
+    })
+}
+
 /// ladder: run tournaments between bots for small two-player games.
 #[derive(Debug, Parser)]
-#[command(name = "ladder", version, about, long_about = None)]
+#[command(name = "ladder", version = version(), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -45,6 +59,17 @@ pub enum Command {
         #[arg(long, value_name = "K/N|auto")]
         shard: Option<ShardArg>,
     },
+    /// Print a shell's completion script: `ladder completions bash > /etc/bash_completion.d/ladder`.
+    ///
+    /// For zsh, save it as `_ladder` in a folder of your `fpath`; for fish, as
+    /// `~/.config/fish/completions/ladder.fish`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print ladder's man page (roff): `ladder man > ladder.1 && man ./ladder.1`.
+    Man,
     /// Join the shards of a season (`run --shard K/N`) into its journal and reports.
     ///
     /// DIR is the season's folder (reports/<season>, holding shards/), or a ladder's folder,

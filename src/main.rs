@@ -6,7 +6,7 @@ mod cli;
 
 use std::{path::Path, process::ExitCode};
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use ladder::{
     catalog::{self, GameKind, GameVisitor},
     check,
@@ -60,6 +60,18 @@ fn main() -> ExitCode {
             run_season(&config, opts)
         }),
         Command::Merge { dir, reports } => merge(&dir, &reports),
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ladder", &mut text);
+            out(&String::from_utf8_lossy(&text))
+        }
+        Command::Man => {
+            let mut text = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut text)
+                .map_err(Error::io("rendering", "the man page"))
+                .and_then(|()| out(&String::from_utf8_lossy(&text)))
+        }
         Command::Match {
             game,
             first,

@@ -1,0 +1,147 @@
+//! ladder as a packaged command-line tool: shell completions and the man
+//! page cover every subcommand, `--version` pins the build (the line
+//! protocol's version and the git commit), and the crate's package holds
+//! none of the seasons' output.
+
+use std::process::Command;
+
+const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn ladder(args: &[&str]) -> String {
+    let out = Command::new(LADDER).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "ladder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The subcommands `ladder --help` lists.
+fn subcommands() -> Vec<String> {
+    let help = ladder(&["--help"]);
+    let listed = help
+        .split("Commands:")
+        .nth(1)
+        .expect("a Commands: section")
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let names: Vec<String> = listed
+        .lines()
+        // a command's line; a long description goes on, indented further
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_string)
+        .collect();
+    for expected in [
+        "run",
+        "season",
+        "match",
+        "play",
+        "merge",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} not in {names:?}"
+        );
+    }
+    names
+}
+
+#[test]
+fn completions_and_the_man_page_cover_every_subcommand() {
+    let names = subcommands();
+    for shell in ["bash", "zsh", "fish"] {
+        let script = ladder(&["completions", shell]);
+        for name in &names {
+            assert!(
+                script.contains(name.as_str()),
+                "{shell} completions lack `{name}`"
+            );
+        }
+        // and the options of a subcommand
+        assert!(script.contains("shard"), "{shell} completions lack --shard");
+    }
+    let man = ladder(&["man"]);
+    assert!(
+        man.starts_with(".ie") && man.contains(".TH ladder 1"),
+        "not roff: {}",
+        &man[..80]
+    );
+    for name in &names {
+        assert!(
+            man.contains(&format!("ladder\\-{name}")),
+            "the man page lacks `{name}`"
+        );
+    }
+    let bad = Command::new(LADDER)
+        .args(["completions", "tcsh"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn the_version_names_the_protocol_and_the_commit() {
+    let version = ladder(&["--version"]);
+    let expected_start = format!(
+        "ladder {} (line protocol 2, commit ",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(version.starts_with(&expected_start), "{version}");
+    let commit = version
+        .trim_end()
+        .trim_end_matches(')')
+        .rsplit(' ')
+        .next()
+        .unwrap();
+    let git = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(ROOT)
+        .output();
+    match git {
+        Ok(out) if out.status.success() => {
+            assert_eq!(commit, String::from_utf8_lossy(&out.stdout).trim());
+        }
+        _ => assert_eq!(commit, "unknown"),
+    }
+}
+
+#[test]
+fn the_package_holds_the_sources_and_none_of_the_output() {
+    let out = Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = String::from_utf8(out.stdout).unwrap();
+    for needed in [
+        "Cargo.toml",
+        "LICENSE",
+        "README.md",
+        "CHANGELOG.md",
+        "src/main.rs",
+        "build.rs",
+    ] {
+        assert!(
+            files.lines().any(|f| f == needed),
+            "{needed} is not packaged"
+        );
+    }
+    for f in files.lines() {
+        assert!(
+            !f.starts_with("reports/") && !f.starts_with("target/") && !f.starts_with(".ci/"),
+            "{f} is packaged"
+        );
+    }
+}
