@@ -46,10 +46,10 @@ fn main() {
 fn testbot() -> String {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
-    let bot = dir.join("testbot");
+    let bot = dir.join("examples").join("testbot");
     assert!(
         bot.exists(),
-        "build it first: cargo build --release --bin testbot"
+        "build it first: cargo build --release --example testbot"
     );
     bot.to_string_lossy().into_owned()
 }

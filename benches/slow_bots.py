@@ -2,7 +2,7 @@
 """Slow bots at full concurrency: wall time, time losses and processes started
 for seasons of bots that wait more than they compute, each beside its ideal.
 
-    cargo build --release && python3 benches/slow_bots.py
+    cargo build --release --example testbot && python3 benches/slow_bots.py
 
 Seasons (coordination, 20 rounds, move_time_ms = 1000, 2 bots):
 - `configs/slow-bots.toml`: the shipped Python bot waiting 20 ms a move
@@ -30,7 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LADDER = os.path.join(ROOT, "target", "release", "ladder")
-TESTBOT = os.path.join(ROOT, "target", "release", "testbot")
+TESTBOT = os.path.join(ROOT, "target", "release", "examples", "testbot")
 
 
 def python_start_cpu(runs=20):
@@ -113,7 +113,7 @@ def run(tmp, cfg, name, jobs):
 def main():
     for path in (LADDER, TESTBOT):
         if not os.path.exists(path):
-            sys.exit(f"{path} is missing: run `cargo build --release` first")
+            sys.exit(f"{path} is missing: run `cargo build --release --example testbot` first")
     start_cpu = python_start_cpu()
     print(f"baseline: one Python bot start-up costs {start_cpu * 1000:.0f} ms of CPU here\n")
     seasons = [

@@ -9,8 +9,7 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
-
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
+use common::TESTBOT;
 
 /// A breakthrough season of two test bots with these flags and `rules`.
 fn season(dir: &Path, first: &str, second: &str, rules: &str) -> std::path::PathBuf {

@@ -23,7 +23,8 @@ use ladder::{
     Seat, TimeLeft,
 };
 
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
+mod common;
+use common::TESTBOT;
 
 /// Plays like `random`, but never answers its second move in a game whose
 /// seed is divisible by 3.

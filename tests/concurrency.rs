@@ -20,9 +20,8 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
-use common::journal_indices;
+use common::{journal_indices, TESTBOT};
 
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 
 /// Held by every test: one at a time.

@@ -16,9 +16,8 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
-use common::journal_indices;
+use common::{journal_indices, TESTBOT};
 
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
 const GAMES: [&str; 5] = [
     "bidding",
     "armies",

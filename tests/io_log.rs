@@ -9,7 +9,8 @@ use std::{fs, path::Path};
 use assert_cmd::Command;
 use tempfile::TempDir;
 
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
+mod common;
+use common::TESTBOT;
 
 /// `ladder match coordination "cmd:testbot FLAGS" left` (two games) in `dir`.
 fn match_with(dir: &Path, flags: &str, extra: &[&str]) -> String {

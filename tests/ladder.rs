@@ -13,6 +13,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+mod common;
+
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
 }
@@ -247,7 +249,7 @@ command = ["{bot}", "--think", "5", "--tag", "ladder-kill"]
 name = "c"
 builtin = "left"
 "#,
-        bot = env!("CARGO_BIN_EXE_testbot")
+        bot = common::TESTBOT
     );
     let config = write_config(tmp.path(), &text);
     let clean = tmp.path().join("clean");

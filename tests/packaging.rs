@@ -145,3 +145,47 @@ fn the_package_holds_the_sources_and_none_of_the_output() {
         );
     }
 }
+
+#[test]
+fn cargo_install_installs_ladder_alone_and_it_runs_a_shipped_config() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let root = tmp.path().join("root");
+    // a target folder of its own, kept between runs: this cargo runs inside
+    // `cargo test`, which holds the package's own
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-target");
+    let out = Command::new(env!("CARGO"))
+        .args(["install", "--offline", "--locked", "--path", ROOT, "--root"])
+        .arg(&root)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let installed: Vec<String> = std::fs::read_dir(root.join("bin"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        installed,
+        ["ladder"],
+        "only ladder is installed, no test fixture"
+    );
+    let ladder = root.join("bin/ladder");
+    let version = Command::new(&ladder).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("ladder "));
+    let run = Command::new(&ladder)
+        .args(["run", "configs/troops.toml", "--quiet", "--reports"])
+        .arg(tmp.path().join("reports"))
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("1200 games played now"));
+}

@@ -15,7 +15,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
+mod common;
+use common::TESTBOT;
 
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()

@@ -18,8 +18,10 @@ use std::{
 
 use tempfile::TempDir;
 
+mod common;
+use common::TESTBOT;
+
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
-const TESTBOT: &str = env!("CARGO_BIN_EXE_testbot");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// A one-node Slurm cluster, stopped when dropped.

@@ -71,3 +71,11 @@ pub fn assert_verified(dir: &Path) {
         .assert()
         .success();
 }
+
+/// The test bot (`tests/fixtures/testbot.rs`), an example of this package
+/// that `cargo test` builds beside the test binaries (and `cargo install`
+/// leaves out).
+#[cfg(debug_assertions)]
+pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../debug/examples/testbot");
+#[cfg(not(debug_assertions))]
+pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples/testbot");
