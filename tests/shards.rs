@@ -16,7 +16,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
-use common::TESTBOT;
+use common::{SEASON_FILES as FILES, TESTBOT};
 
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
@@ -31,18 +31,6 @@ builtin = "nash"
 name = "random"
 builtin = "random"
 "#;
-
-/// The files a season's run writes that must not depend on how it was run.
-const FILES: [&str; 8] = [
-    "games.jsonl",
-    "season.json",
-    "leaderboard.md",
-    "standings.csv",
-    "standings.json",
-    "index.html",
-    "crosstable.svg",
-    "lengths.svg",
-];
 
 /// A troops season of built-in bots and the external test bot, in `dir`.
 fn config(dir: &Path, extra: &str) -> PathBuf {

@@ -19,7 +19,7 @@ use std::{
 use tempfile::TempDir;
 
 mod common;
-use common::TESTBOT;
+use common::{SEASON_FILES, TESTBOT};
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -262,14 +262,7 @@ fn the_sbatch_script_splits_a_season_over_an_array_and_merges_it_exactly() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    for f in [
-        "games.jsonl",
-        "season.json",
-        "leaderboard.md",
-        "standings.csv",
-        "standings.json",
-        "index.html",
-    ] {
+    for f in SEASON_FILES {
         assert!(
             fs::read(one.join("cluster").join(f)).unwrap() == fs::read(merged.join(f)).unwrap(),
             "{f} differs from a single machine's"

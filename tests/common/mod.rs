@@ -79,3 +79,16 @@ pub fn assert_verified(dir: &Path) {
 pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../debug/examples/testbot");
 #[cfg(not(debug_assertions))]
 pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples/testbot");
+
+/// The files a season's run writes that must not depend on how it was run
+/// (`--jobs`, shards): its journal, description and every report.
+pub const SEASON_FILES: [&str; 8] = [
+    "games.jsonl",
+    "season.json",
+    "leaderboard.md",
+    "standings.csv",
+    "standings.json",
+    "index.html",
+    "crosstable.svg",
+    "lengths.svg",
+];
