@@ -245,31 +245,30 @@ pub fn open_files_needed(games: usize, processes: usize) -> u64 {
     (games * processes * 3 + 64) as u64
 }
 
-/// The hard limit on open files, if there is one.
-pub fn open_files_hard_limit() -> Option<u64> {
+/// The limits on open files (soft and hard), if they can be read.
+fn open_files_limit() -> Option<libc::rlimit> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit writes one rlimit, owned by this frame.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
-        return None;
-    }
-    (limit.rlim_max != libc::RLIM_INFINITY).then_some(limit.rlim_max)
+    (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0).then_some(limit)
+}
+
+/// The hard limit on open files, if there is one.
+pub fn open_files_hard_limit() -> Option<u64> {
+    open_files_limit()
+        .map(|l| l.rlim_max)
+        .filter(|&max| max != libc::RLIM_INFINITY)
 }
 
 /// Raises the soft limit on open files to the hard limit if `needed` is
 /// more than the soft limit allows; an error, with both numbers, when even
 /// the hard limit is too low.
 pub fn raise_open_files(needed: u64, jobs: usize) -> Result<()> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one rlimit, owned by this frame.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+    let Some(mut limit) = open_files_limit() else {
         return Ok(()); // nothing known: let the season try
-    }
+    };
     if limit.rlim_cur >= needed {
         return Ok(());
     }

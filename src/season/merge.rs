@@ -159,10 +159,7 @@ pub fn merge(dir: &Path) -> Result<Merged> {
             let Some((reader, peeked)) = readers.get_mut(&shard.k) else {
                 continue; // the whole shard is missing, noted above
             };
-            let game = match peeked.take() {
-                Some(g) => Some(g),
-                None => next_game(reader, &recorded.names, shard)?,
-            };
+            let game = next_or_peeked(reader, peeked, &recorded.names, shard)?;
             match game {
                 Some(g) if g.index == i => {
                     // the game's line is the last the reader read (a game
@@ -178,14 +175,7 @@ pub fn merge(dir: &Path) -> Result<Merged> {
                         }
                     }
                 }
-                Some(g) if g.index < i => {
-                    return Err(Error::Mismatch(format!(
-                        "{}:{}: game {} comes twice, or out of schedule order; nothing was written",
-                        reader.path().display(),
-                        reader.line,
-                        g.index
-                    )));
-                }
+                Some(g) if g.index < i => return Err(twice(reader, &g)),
                 later => {
                     // game i is missing: keep what was read for its turn
                     *peeked = later;
@@ -195,19 +185,11 @@ pub fn merge(dir: &Path) -> Result<Merged> {
         }
         // whatever a shard holds beyond the season is not of this season
         for (k, (reader, peeked)) in readers.iter_mut() {
-            let extra = match peeked.take() {
-                Some(g) => Some(g),
-                None => next_game(reader, &recorded.names, Shard { k: *k, n })?,
-            };
+            let extra = next_or_peeked(reader, peeked, &recorded.names, Shard { k: *k, n })?;
             if let Some(g) =
                 extra.filter(|_| in_order.as_ref().is_none_or(|t| t.decided_at.is_none()))
             {
-                return Err(Error::Mismatch(format!(
-                    "{}:{}: game {} comes twice, or out of schedule order; nothing was written",
-                    reader.path().display(),
-                    reader.line,
-                    g.index
-                )));
+                return Err(twice(reader, &g));
             }
         }
         Ok(())
@@ -249,6 +231,30 @@ pub fn merge(dir: &Path) -> Result<Merged> {
         header,
         standings,
     })
+}
+
+/// The game kept for its turn, if any, else the next of the shard's journal.
+fn next_or_peeked(
+    reader: &mut LineReader,
+    peeked: &mut Option<Scored>,
+    names: &[String],
+    shard: Shard,
+) -> Result<Option<Scored>> {
+    match peeked.take() {
+        Some(g) => Ok(Some(g)),
+        None => next_game(reader, names, shard),
+    }
+}
+
+/// The error for game `g`, just read, that came before: it comes twice, or
+/// out of order.
+fn twice(reader: &LineReader, g: &Scored) -> Error {
+    Error::Mismatch(format!(
+        "{}:{}: game {} comes twice, or out of schedule order; nothing was written",
+        reader.path().display(),
+        reader.line,
+        g.index
+    ))
 }
 
 /// The next game of a shard's journal; a game of another shard is an error.

@@ -177,14 +177,14 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         .bots
         .iter()
         .any(|b| matches!(b.kind, BotKind::External(..)));
-    let concurrency = match jobs {
-        Jobs::Fixed(n) => Concurrency::Fixed(n),
-        Jobs::Auto if !programs => Concurrency::Fixed(cores()),
-        Jobs::Auto => Concurrency::Auto(Auto::new(cores(), auto_cap())),
-    };
-    let most = match &concurrency {
-        Concurrency::Fixed(n) => *n,
-        Concurrency::Auto(_) => auto_cap(),
+    // how many games at once, and the most there may ever be
+    let (concurrency, most) = match jobs {
+        Jobs::Fixed(n) => (Concurrency::Fixed(n), n),
+        Jobs::Auto if !programs => (Concurrency::Fixed(cores()), cores()),
+        Jobs::Auto => {
+            let cap = auto_cap();
+            (Concurrency::Auto(Auto::new(cores(), cap)), cap)
+        }
     };
     if programs {
         raise_open_files(open_files_needed(most, 2), most)?;
