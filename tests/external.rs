@@ -13,6 +13,7 @@ use std::{
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+use rustix::process::{kill_process, Pid, Signal};
 use tempfile::TempDir;
 
 mod common;
@@ -330,10 +331,7 @@ fn a_sigkilled_season_leaves_no_bot_and_resumes_exactly_once() {
 #[test]
 fn ctrl_c_kills_every_bot_and_the_season_resumes() {
     interrupt_and_resume("ctrlc", |child| {
-        // SAFETY: signals the child we started.
-        unsafe {
-            libc::kill(child.id() as i32, libc::SIGINT);
-        }
+        kill_process(Pid::from_child(child), Signal::INT).unwrap();
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(130), "exit code after Ctrl-C");
     });
@@ -352,10 +350,7 @@ fn sigterm_saves_every_finished_game_and_prints_the_standings_so_far() {
         .spawn()
         .unwrap();
     wait_for_games(&reports, 20);
-    // SAFETY: signals the child we started.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
+    kill_process(Pid::from_child(&child), Signal::TERM).unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -733,10 +728,7 @@ fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
         !ladder_dirs(&own_tmp).is_empty(),
         "games in progress have folders"
     );
-    // SAFETY: signals the child we started.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
+    kill_process(Pid::from_child(&child), Signal::INT).unwrap();
     let status = child.wait_with_output().unwrap().status;
     assert_eq!(status.code(), Some(130));
     assert_eq!(

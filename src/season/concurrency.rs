@@ -17,6 +17,8 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
+use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+
 use crate::core::error::{Error, Invalid, Result};
 
 /// The most games a season may play at once (`jobs`, `--jobs`). Each costs a
@@ -245,49 +247,40 @@ pub fn open_files_needed(games: usize, processes: usize) -> u64 {
     (games * processes * 3 + 64) as u64
 }
 
-/// The limits on open files (soft and hard), if they can be read.
-fn open_files_limit() -> Option<libc::rlimit> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one rlimit, owned by this frame.
-    (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0).then_some(limit)
+/// The limits on open files, soft (`current`) and hard (`maximum`); `None`
+/// means unlimited.
+fn open_files_limit() -> Rlimit {
+    getrlimit(Resource::Nofile)
 }
 
 /// The hard limit on open files, if there is one.
 pub fn open_files_hard_limit() -> Option<u64> {
-    open_files_limit()
-        .map(|l| l.rlim_max)
-        .filter(|&max| max != libc::RLIM_INFINITY)
+    open_files_limit().maximum
 }
 
 /// Raises the soft limit on open files to the hard limit if `needed` is
 /// more than the soft limit allows; an error, with both numbers, when even
 /// the hard limit is too low.
 pub fn raise_open_files(needed: u64, jobs: usize) -> Result<()> {
-    let Some(mut limit) = open_files_limit() else {
-        return Ok(()); // nothing known: let the season try
-    };
-    if limit.rlim_cur >= needed {
+    let limit = open_files_limit();
+    if limit.current.is_none_or(|soft| soft >= needed) {
         return Ok(());
     }
-    if limit.rlim_max < needed {
+    if let Some(hard) = limit.maximum.filter(|&hard| hard < needed) {
         return Err(Error::Usage(format!(
-            "{jobs} games at once need about {needed} open files, but this system allows {} \
-             (`ulimit -Hn`): lower --jobs, or raise the limit",
-            limit.rlim_max
+            "{jobs} games at once need about {needed} open files, but this system allows {hard} \
+             (`ulimit -Hn`): lower --jobs, or raise the limit"
         )));
     }
-    limit.rlim_cur = limit.rlim_max;
-    // SAFETY: setrlimit reads one rlimit, owned by this frame.
-    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) } != 0 {
-        return Err(Error::System(format!(
-            "{jobs} games at once need about {needed} open files; raising the limit failed: {}",
-            std::io::Error::last_os_error()
-        )));
-    }
-    Ok(())
+    let raised = Rlimit {
+        current: limit.maximum,
+        maximum: limit.maximum,
+    };
+    setrlimit(Resource::Nofile, raised).map_err(|e| {
+        Error::System(format!(
+            "{jobs} games at once need about {needed} open files; raising the limit failed: {e}"
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@
 
 use std::{
     io::{self, Read, Write},
-    os::fd::AsRawFd,
     os::unix::process::CommandExt as _,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
@@ -27,6 +26,11 @@ use super::{
     sandbox::Sandbox,
 };
 use crate::core::bot::{BadOutput, BotError, Crash, Exit};
+use rustix::{
+    event::{poll, PollFd, PollFlags, Timespec},
+    io::Errno,
+    process::Signal,
+};
 
 /// The longest line a bot may write; longer is a forfeit (`bad output`).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -85,25 +89,22 @@ impl StdoutLines {
             if let Some(next) = self.buffered() {
                 return next;
             }
-            let timeout_ms = deadline.map_or(0, |d| {
-                let left = d.saturating_duration_since(Instant::now());
-                // round up, so a wait never ends before the deadline
-                left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+            let left = deadline.map_or(Duration::ZERO, |d| {
+                d.saturating_duration_since(Instant::now())
             });
-            let mut fd = libc::pollfd {
-                fd: self.stdout.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
+            let timeout = Timespec {
+                tv_sec: left.as_secs() as i64,
+                tv_nsec: left.subsec_nanos().into(),
             };
-            // SAFETY: one valid pollfd, owned by this frame, for the call's duration.
-            let ready = unsafe { libc::poll(&mut fd, 1, timeout_ms) };
-            if ready < 0 {
-                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
+            let ready = match poll(&mut fds, Some(&timeout)) {
+                Ok(ready) => ready,
+                Err(Errno::INTR) => continue,
+                Err(_) => {
+                    self.eof = true;
                     continue;
                 }
-                self.eof = true;
-                continue;
-            }
+            };
             if ready == 0 {
                 if deadline.is_none_or(|d| Instant::now() >= d) {
                     return Next::Timeout;
@@ -350,13 +351,13 @@ impl Child {
     pub fn kill(&mut self) {
         self.stdin = None;
         if let Ok(None) = self.child.try_wait() {
-            cleanup::signal(self.pgid, libc::SIGTERM);
+            cleanup::signal(self.pgid, Signal::TERM);
             if self.wait_until(Instant::now() + GRACE).is_none() {
-                cleanup::signal(self.pgid, libc::SIGKILL);
+                cleanup::signal(self.pgid, Signal::KILL);
             }
         } else {
             // the leader is gone; make sure nothing it started lives on
-            cleanup::signal(self.pgid, libc::SIGKILL);
+            cleanup::signal(self.pgid, Signal::KILL);
         }
         let _ = self.child.wait();
         cleanup::unregister(self.pgid);

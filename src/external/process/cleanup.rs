@@ -17,6 +17,11 @@ use std::{
     },
 };
 
+use rustix::{
+    io::Errno,
+    process::{kill_process_group, test_kill_process, Pid, Signal},
+};
+
 /// The signal that interrupted ladder, or 0.
 static INTERRUPT: AtomicI32 = AtomicI32::new(0);
 /// Whether a season is running and will save its games on a signal.
@@ -57,7 +62,7 @@ fn live_groups() -> &'static Mutex<HashSet<i32>> {
 pub fn kill_all() {
     let groups = live_groups().lock().unwrap_or_else(|e| e.into_inner());
     for &pgid in groups.iter() {
-        signal(pgid, libc::SIGKILL);
+        signal(pgid, Signal::KILL);
     }
     drop(groups);
     let dirs = live_dirs().lock().unwrap_or_else(|e| e.into_inner());
@@ -135,9 +140,7 @@ fn owner_of(name: &str) -> Option<i32> {
 
 /// Whether process `pid` exists.
 fn alive(pid: i32) -> bool {
-    // SAFETY: kill(2) with signal 0 only checks that the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    Pid::from_raw(pid).is_some_and(|pid| test_kill_process(pid) != Err(Errno::SRCH))
 }
 
 /// Installs the handler of SIGINT, SIGTERM and SIGHUP and the panic hook
@@ -185,11 +188,10 @@ pub(super) fn unregister(pgid: i32) {
         .remove(&pgid);
 }
 
-/// Sends `signal` to process group `pgid`.
-pub(super) fn signal(pgid: i32, signal: i32) {
-    // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
-    unsafe {
-        libc::kill(-pgid, signal);
+/// Sends `signal` to process group `pgid` (gone already: nothing to do).
+pub(super) fn signal(pgid: i32, signal: Signal) {
+    if let Some(pgid) = Pid::from_raw(pgid) {
+        let _ = kill_process_group(pgid, signal);
     }
 }
 

@@ -19,6 +19,10 @@ use std::{
     ffi::OsStr, os::unix::process::CommandExt, path::PathBuf, process::Command, sync::OnceLock,
 };
 
+use rustix::process::{
+    getppid, set_parent_process_death_signal, setrlimit, Pid, Resource, Rlimit, Signal,
+};
+
 /// Resource limits of one bot process (and, under bwrap, its whole tree
 /// shares the process limit with ladder's user).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,11 +101,13 @@ pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Comma
 /// set by `pre_exec` in the forked child.
 fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
     let mut cmd = Command::new(program);
-    // SAFETY: prctl and setrlimit are async-signal-safe; the closure allocates nothing.
+    // SAFETY: the closure runs between fork and exec, where only
+    // async-signal-safe calls may be made: rustix's prctl and setrlimit are
+    // single system calls, and the closure allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             if kill_with_parent {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                set_parent_process_death_signal(Some(Signal::KILL))?;
             }
             set_limits(limits)
         });
@@ -111,25 +117,23 @@ fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Com
 
 /// Sets `limits` on this process (inherited by what it runs).
 fn set_limits(limits: Limits) -> std::io::Result<()> {
-    let set = |resource, value: Option<u64>| {
-        if let Some(v) = value {
-            let lim = libc::rlimit {
-                rlim_cur: v as libc::rlim_t,
-                rlim_max: v as libc::rlim_t,
-            };
-            // SAFETY: setrlimit reads one rlimit, owned by this frame.
-            if unsafe { libc::setrlimit(resource, &lim) } != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
+    let set = |resource, value: Option<u64>| match value {
+        Some(v) => setrlimit(
+            resource,
+            Rlimit {
+                current: Some(v),
+                maximum: Some(v),
+            },
+        ),
+        None => Ok(()),
     };
     set(
-        libc::RLIMIT_AS,
+        Resource::As,
         limits.memory_mb.map(|m| m.saturating_mul(1024 * 1024)),
     )?;
-    set(libc::RLIMIT_NPROC, limits.processes)?;
-    set(libc::RLIMIT_CPU, limits.cpu_seconds)
+    set(Resource::Nproc, limits.processes)?;
+    set(Resource::Cpu, limits.cpu_seconds)?;
+    Ok(())
 }
 
 /// When ladder runs as the exec helper (`ladder __exec-bot ...`): sets the
@@ -175,12 +179,12 @@ pub fn helper_main() -> Option<i32> {
         Err(why) => return fail(why),
     };
     if let Some(parent) = parent {
-        // SAFETY: prctl only sets a flag on this process.
-        unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+        if let Err(e) = set_parent_process_death_signal(Some(Signal::KILL)) {
+            return fail(format!("asking to die with ladder: {e}"));
+        }
         // ladder may have died before the flag was set: then nobody waits
         // for this bot, which ends here instead
-        // SAFETY: getppid cannot fail.
-        if u64::from(unsafe { libc::getppid() } as u32) != parent {
+        if u64::try_from(Pid::as_raw(getppid())) != Ok(parent) {
             return Some(137);
         }
     }
