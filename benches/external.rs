@@ -233,7 +233,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         jobs: Some(Jobs::Fixed(jobs)),
         fresh: true,
         reports: PathBuf::from(dir.path()),
-        progress: false,
+        progress: None,
         max_games: None,
         log: None,
         shard: None,

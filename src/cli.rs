@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ladder::{
+    core::paint::ColorChoice,
     external::process::Mode,
     season::{concurrency::Jobs, recorded::ReportFormat, shard::ShardArg},
 };
@@ -28,6 +29,28 @@ pub fn version() -> &'static str {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in tables, the progress bar and `play`'s board: `auto` on a terminal unless
+    /// NO_COLOR is set; `always` even into a pipe and despite NO_COLOR. Files never get colour.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    pub fn choice(self) -> ColorChoice {
+        match self {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::Always,
+            ColorArg::Never => ColorChoice::Never,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,13 +4,17 @@
 
 mod cli;
 
-use std::{path::Path, process::ExitCode};
+use std::{path::Path, process::ExitCode, sync::OnceLock};
 
 use clap::{CommandFactory, Parser};
 use ladder::{
     catalog::{self, GameKind, GameVisitor},
     check,
-    core::{clock::TimeControl, referee::Referee},
+    core::{
+        clock::TimeControl,
+        paint::{ColorChoice, Paint},
+        referee::Referee,
+    },
     external::{
         self,
         process::{cleanup, exec, Sandbox},
@@ -21,6 +25,7 @@ use ladder::{
         openings,
         plan::{self, Roster},
         recorded::{Recorded, ReportFormat},
+        report::Look,
         shard::ShardArg,
         sprt::{Model, Sprt, Statistics},
         tournament::{self, Options, Summary},
@@ -29,6 +34,23 @@ use ladder::{
 };
 
 use crate::cli::{Cli, Command, FormatArg, ListWhat, RunArgs, SandboxArg, SprtModel, TimeArgs};
+
+/// `--color`, set once from the command line before anything is printed.
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+fn color() -> ColorChoice {
+    COLOR.get().copied().unwrap_or_default()
+}
+
+/// How text printed to standard output is coloured.
+fn paint_stdout() -> Paint {
+    Paint::stdout(color())
+}
+
+/// How text printed to standard error (errors, warnings, progress) is coloured.
+fn paint_stderr() -> Paint {
+    Paint::stderr(color())
+}
 
 fn main() -> ExitCode {
     // ladder starts its bots through itself, so no process of hundreds of
@@ -40,6 +62,7 @@ fn main() -> ExitCode {
         exec::use_helper(exe);
     }
     let cli = Cli::parse();
+    let _ = COLOR.set(cli.color.choice());
     cleanup::install_cleanup();
     cleanup::sweep_stale_dirs();
     // `ladder play` tells the person itself that a signal ended the session
@@ -178,7 +201,7 @@ fn main() -> ExitCode {
         Ok(()) | Err(Error::ClosedOutput) => ExitCode::SUCCESS,
         Err(err @ Error::Interrupted { .. }) if says_interrupts => ExitCode::from(err.exit_code()),
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("{} {err}", paint_stderr().error("error:"));
             ExitCode::from(err.exit_code())
         }
     }
@@ -190,7 +213,7 @@ fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: boo
         jobs,
         fresh,
         reports: run.reports.clone(),
-        progress: !run.quiet,
+        progress: (!run.quiet).then(paint_stderr),
         max_games,
         log: run.log.clone().map(|path| (path, run.log_level.level())),
     }
@@ -265,7 +288,7 @@ fn ladder_season(path: &Path, opts: Options) -> Result<()> {
     out(&format!(
         "\nSeason {} complete.\n\n{}\n{}",
         outcome.number,
-        ladder::ladder::table::standings(&outcome.state, false),
+        ladder::ladder::table::standings(&outcome.state, Look::Text(paint_stdout())),
         ladder::ladder::table::history(&outcome.state)
     ))
 }
@@ -300,7 +323,7 @@ fn ladder_standings(path: &Path, reports: &Path) -> Result<()> {
     })?;
     out(&format!(
         "{}\n{}",
-        ladder::ladder::table::standings(&state, false),
+        ladder::ladder::table::standings(&state, Look::Text(paint_stdout())),
         ladder::ladder::table::history(&state)
     ))
 }
@@ -535,7 +558,7 @@ impl GameVisitor for PlayArgs<'_> {
                 seed: self.seed,
                 reports: self.reports,
             },
-            ladder::play::console::Console::stdio(),
+            ladder::play::console::Console::stdio(color()),
         )
     }
 }
@@ -577,7 +600,7 @@ fn print_summary(s: &Summary) -> Result<()> {
         }
         return Ok(());
     }
-    let mut text = ladder::season::report::terminal(&s.header, &s.standings);
+    let mut text = ladder::season::report::terminal(&s.header, &s.standings, paint_stdout());
     text.push_str(&format!(
         "\n{} games played now, {} resumed from the journal; reports in {}\n",
         s.played,
@@ -634,9 +657,10 @@ fn run_facts(run: &tournament::RunFacts, played: u64) -> String {
 fn oversubscribed(run: &tournament::RunFacts) -> Option<String> {
     let cpu = run.cpu.filter(|_| run.oversubscribed())?;
     Some(format!(
-        "warning: the machine was oversubscribed: its {} cores were {:.0}% busy, so bots waited \
+        "{} the machine was oversubscribed: its {} cores were {:.0}% busy, so bots waited \
              for a core and a loss on time may be ladder's doing, not the bot's; lower --jobs \
              (or use --jobs auto)\n",
+        paint_stderr().warn("warning:"),
         cpu.cores,
         cpu.busy * 100.0
     ))
@@ -674,7 +698,11 @@ fn merge(dir: &Path, reports: &Path) -> Result<()> {
     let merged = ladder::season::merge::merge_all(&dir)?;
     let mut text = String::new();
     for m in &merged {
-        text.push_str(&ladder::season::report::terminal(&m.header, &m.standings));
+        text.push_str(&ladder::season::report::terminal(
+            &m.header,
+            &m.standings,
+            paint_stdout(),
+        ));
         text.push_str(&format!(
             "\n{} shards merged: {} games in {}\n",
             m.shards,
@@ -768,14 +796,14 @@ fn report(path: &Path, format: Option<FormatArg>) -> Result<()> {
         let state = ladder::ladder::state::State::load(path)?.expect("read just now");
         return out(&format!(
             "{}\nReports of {seasons} season folder(s) and the ladder rendered again in {}\n",
-            ladder::ladder::table::standings(&state, false),
+            ladder::ladder::table::standings(&state, Look::Text(paint_stdout())),
             path.display()
         ));
     }
     let (header, standings) = ladder::season::recorded::rerender(path, &formats)?;
     out(&format!(
         "{}\nReports rendered again in {}\n",
-        ladder::season::report::terminal(&header, &standings),
+        ladder::season::report::terminal(&header, &standings, paint_stdout()),
         path.display()
     ))
 }

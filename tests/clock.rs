@@ -99,7 +99,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         jobs: Some(ladder::season::concurrency::Jobs::Fixed(2)),
         fresh: true,
         reports: reports.path().to_path_buf(),
-        progress: false,
+        progress: None,
         max_games: None,
         log: None,
         shard: None,

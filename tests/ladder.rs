@@ -126,6 +126,17 @@ fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons(
         let end = start + text[start..].find("```").unwrap();
         assert_eq!(&text[start..end], shown, "{doc} shows another ladder");
     }
+    // in colour, the bot that went up is green and the one that went down red
+    let out = ladder()
+        .current_dir(repo())
+        .args(["standings", "configs/ladder-bidding.toml", "--color=always"])
+        .arg("--reports")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let colored = String::from_utf8(out.stdout).unwrap();
+    assert!(colored.contains("\x1b[38;5;10m up "), "{colored}");
+    assert!(colored.contains("\x1b[38;5;9m down "), "{colored}");
 }
 
 #[test]

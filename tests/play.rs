@@ -778,6 +778,35 @@ fn no_color_turns_colour_off_even_in_a_terminal() {
 }
 
 #[test]
+fn the_color_flag_overrides_the_terminal_and_no_color() {
+    let tmp = TempDir::new().unwrap();
+    // (name, environment, flag, colour expected)
+    for (name, env, flag, colour) in [
+        ("never", "unset NO_COLOR &&", "never", false),
+        ("always", "NO_COLOR=1", "always", true),
+        ("auto", "NO_COLOR=1", "auto", false),
+    ] {
+        let Some(t) = Tmux::start(
+            name,
+            env,
+            &format!("breakthrough --bot greedy --color {flag}"),
+            tmp.path(),
+        ) else {
+            return;
+        };
+        t.wait_for("Enter human move:");
+        let painted = t.screen(true);
+        assert_eq!(
+            painted.contains("\x1b[36mW"),
+            colour,
+            "--color {flag} with {env}: {painted:?}"
+        );
+        t.keys("quit");
+        t.wait_for("EXIT=0");
+    }
+}
+
+#[test]
 fn ctrl_c_in_a_terminal_ends_the_session_keeping_the_finished_games() {
     let tmp = TempDir::new().unwrap();
     let Some(t) = Tmux::start(

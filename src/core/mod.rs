@@ -7,6 +7,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 pub mod hosted;
+pub mod paint;
 pub mod referee;
 pub mod scene;
 pub mod seat;

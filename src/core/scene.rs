@@ -9,66 +9,10 @@
 
 use std::fmt::Write as _;
 
-use crate::core::seat::{BySeat, Seat};
-
-/// How text is marked: ANSI colours on a terminal that wants them, plain
-/// text otherwise (a pipe, a file, `NO_COLOR`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Paint {
-    pub color: bool,
-}
-
-impl Paint {
-    /// Plain text.
-    pub const PLAIN: Paint = Paint { color: false };
-
-    /// Colour when `is_terminal` and `NO_COLOR` is unset or empty
-    /// (<https://no-color.org>).
-    pub fn detect(is_terminal: bool) -> Paint {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Paint {
-            color: is_terminal && !no_color,
-        }
-    }
-
-    fn wrap(self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-
-    /// Headings and prompts.
-    pub fn bold(self, text: &str) -> String {
-        self.wrap("1", text)
-    }
-
-    /// The person's own things (their pieces, their name).
-    pub fn mine(self, text: &str) -> String {
-        self.wrap("1;36", text)
-    }
-
-    /// The opponent's things.
-    pub fn theirs(self, text: &str) -> String {
-        self.wrap("1;31", text)
-    }
-
-    /// What changed last (the squares of the last move).
-    pub fn mark(self, text: &str) -> String {
-        self.wrap("1;43;30", text)
-    }
-
-    /// Less important text (hints, empty squares).
-    pub fn dim(self, text: &str) -> String {
-        self.wrap("2", text)
-    }
-
-    /// Something to fix (bad input).
-    pub fn warn(self, text: &str) -> String {
-        self.wrap("1;33", text)
-    }
-}
+use crate::core::{
+    paint::Paint,
+    seat::{BySeat, Seat},
+};
 
 /// What a scene is drawn from besides the position: the seat the person
 /// holds, both players' names, the turns played so far, and the paint.

@@ -3,9 +3,11 @@
 
 use std::fmt::Write as _;
 
+use comfy_table::Color;
+
 use crate::{
     ladder::state::{BotState, State},
-    season::report::{align_numbers, table},
+    season::report::{align_numbers, table, Look},
 };
 
 /// The bots in ladder order: active ones by division, then rating; retired
@@ -50,10 +52,18 @@ pub fn rows(state: &State) -> Vec<Vec<String>> {
 
 /// The ladder now: rank, division, Glicko-2 rating with twice its deviation
 /// (about a 95% interval), record, and the last season's movement.
-pub fn standings(state: &State, markdown: bool) -> String {
-    let mut t = table(markdown, &HEADER);
+pub fn standings(state: &State, look: Look) -> String {
+    let mut t = table(look, &HEADER);
+    let movement = HEADER.len() - 1;
     for row in rows(state) {
-        t.add_row(row);
+        t.add_row(row.into_iter().enumerate().map(|(c, text)| {
+            let color = match text.as_str() {
+                "up" if c == movement => Some(Color::Green),
+                "down" if c == movement => Some(Color::Red),
+                _ => None,
+            };
+            look.cell(text, color)
+        }));
     }
     align_numbers(&mut t, &[2, 8]);
     let seasons = state.seasons.len();

@@ -12,7 +12,10 @@ use std::{
     time::Duration,
 };
 
-use crate::{core::scene::Paint, external::process::cleanup};
+use crate::{
+    core::paint::{ColorChoice, Paint},
+    external::process::cleanup,
+};
 
 /// How often a wait for input looks for a signal.
 const SIGNAL_TICK: Duration = Duration::from_millis(100);
@@ -59,11 +62,11 @@ pub struct Console {
 pub type Shared = Arc<Mutex<Console>>;
 
 impl Console {
-    /// Standard input and output; colour only when standard output is a
-    /// terminal and `NO_COLOR` is not set.
-    pub fn stdio() -> Console {
+    /// Standard input and output, coloured as `color` says of standard
+    /// output (`--color`).
+    pub fn stdio(color: ColorChoice) -> Console {
         use std::io::IsTerminal;
-        let paint = Paint::detect(io::stdout().is_terminal());
+        let paint = Paint::stdout(color);
         let mut console = Console::new(io::BufReader::new(io::stdin()), io::stdout(), paint);
         console.echo = !io::stdin().is_terminal();
         console

@@ -30,6 +30,7 @@ use crate::{
         clock::Watch,
         error::{Error, Result},
         game::{Game, GameResult},
+        paint::Paint,
         referee::{Referee, Termination},
         seat::Seat,
     },
@@ -41,7 +42,7 @@ use crate::{
         plan::{BotKind, BotSpec, Plan, PlannedBot},
         pool::{self, Pool},
         record::Finished,
-        report,
+        report::{self, Look},
         schedule::{Format, Seating},
         standings::Standings,
         workers,
@@ -213,8 +214,10 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
     let header = plan.header();
     report::write_files(&dir, &header, &standings)?;
     html::write_files(&dir, &header, &standings)?;
+    let paint = lock(&console).paint;
     say(&closing(
         &standings,
+        paint,
         me,
         &dir,
         stopped,
@@ -288,6 +291,7 @@ fn result_line(
 /// was played, and one line of summary.
 fn closing(
     s: &Standings,
+    paint: Paint,
     me: usize,
     dir: &Path,
     stopped: Option<Stop>,
@@ -298,7 +302,7 @@ fn closing(
     if scheduled > 1 && played > 0 {
         out.push_str(&format!(
             "{}\n\nOverall Win Percentage is {:.0}%\n\n",
-            report::opponents_table(s, me, false),
+            report::opponents_table(s, me, Look::Text(paint)),
             s.totals[me].win_percent()
         ));
     }

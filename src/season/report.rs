@@ -9,11 +9,14 @@
 
 use std::{fmt::Write as _, fs, path::Path};
 
-use comfy_table::{presets, CellAlignment, Table};
+use comfy_table::{presets, Attribute, Cell, CellAlignment, Color, Table};
 use serde::Serialize;
 
 use crate::{
-    core::error::{Error, Result},
+    core::{
+        error::{Error, Result},
+        paint::Paint,
+    },
     season::{
         ratings,
         sprt::{self, Sprt},
@@ -32,15 +35,67 @@ pub struct Header {
     pub sprt: Option<Sprt>,
 }
 
-/// A table with `header`, drawn for a terminal or as Markdown.
-pub fn table(markdown: bool, header: &[&str]) -> Table {
+/// How a table is drawn: as Markdown (for files), or with box-drawing lines
+/// for a terminal, coloured when its [`Paint`] says so (never in a file).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Look {
+    Markdown,
+    Text(Paint),
+}
+
+impl Look {
+    /// Plain box-drawing text.
+    pub const PLAIN: Look = Look::Text(Paint::PLAIN);
+
+    fn colored(self) -> bool {
+        self == Look::Text(Paint { color: true })
+    }
+
+    /// A cell of `text`, in `color` when the look is coloured.
+    pub fn cell(self, text: String, color: Option<Color>) -> Cell {
+        match color {
+            Some(c) if self.colored() => Cell::new(text).fg(c),
+            _ => Cell::new(text),
+        }
+    }
+}
+
+/// The colour of a share of points (a bot's points out of `games`): green
+/// above half, red below, none at half or without games.
+pub fn share_color(points: f64, games: u64) -> Option<Color> {
+    let half = games as f64 / 2.0;
+    if games == 0 || points == half {
+        None
+    } else if points > half {
+        Some(Color::Green)
+    } else {
+        Some(Color::Red)
+    }
+}
+
+/// A table with `header`, drawn in `look`.
+pub fn table(look: Look, header: &[&str]) -> Table {
     let mut t = Table::new();
-    t.load_preset(if markdown {
+    t.load_preset(if look == Look::Markdown {
         presets::ASCII_MARKDOWN
     } else {
         presets::UTF8_FULL_CONDENSED
     });
-    t.set_header(header.to_vec());
+    if look.colored() {
+        // `--color always` colours despite NO_COLOR, which crossterm (comfy-table's
+        // styling) would otherwise honour on its own
+        crossterm::style::force_color_output(true);
+        t.enforce_styling();
+        t.set_header(
+            header
+                .iter()
+                .map(|h| Cell::new(h).add_attribute(Attribute::Bold)),
+        );
+    } else {
+        // colour is ladder's decision (`Paint`), not comfy-table's guess
+        t.force_no_tty();
+        t.set_header(header.to_vec());
+    }
     t
 }
 
@@ -100,8 +155,16 @@ pub fn standings_rows(s: &Standings) -> Vec<Vec<String>> {
 }
 
 /// The standings table: one row per bot, best first.
-pub fn standings_table(s: &Standings, markdown: bool) -> Table {
-    rows_table(markdown, &STANDINGS_HEADER, standings_rows(s), &[1])
+pub fn standings_table(s: &Standings, look: Look) -> Table {
+    // a forfeit is something to look into
+    let forfeits = STANDINGS_HEADER.len() - 1;
+    rows_table(
+        look,
+        &STANDINGS_HEADER,
+        standings_rows(s),
+        &[1],
+        |c, text| (c == forfeits && text != "0").then_some(Color::Red),
+    )
 }
 
 /// The columns of the 2016 report's Table 4.1.
@@ -138,39 +201,55 @@ pub fn opponents_rows(s: &Standings, b: usize) -> Vec<Vec<String>> {
 }
 
 /// The 2016 report's Table 4.1 for bot `b`: its results against each opponent.
-pub fn opponents_table(s: &Standings, b: usize, markdown: bool) -> Table {
-    rows_table(markdown, &OPPONENTS_HEADER, opponents_rows(s, b), &[1])
+pub fn opponents_table(s: &Standings, b: usize, look: Look) -> Table {
+    let win_percent = OPPONENTS_HEADER.len() - 1;
+    rows_table(
+        look,
+        &OPPONENTS_HEADER,
+        opponents_rows(s, b),
+        &[1],
+        |c, text| {
+            let percent = text.trim_end_matches('%').parse::<f64>().ok()?;
+            (c == win_percent).then(|| share_color(percent, 100))?
+        },
+    )
 }
 
-/// A table of `rows` under `header`, numbers right-aligned but in `text_columns`.
-fn rows_table(
-    markdown: bool,
+/// A table of `rows` under `header`, numbers right-aligned but in
+/// `text_columns`; `tint(column, text)` colours a cell when the look is
+/// coloured.
+pub fn rows_table(
+    look: Look,
     header: &[&str],
     rows: Vec<Vec<String>>,
     text_columns: &[usize],
+    tint: impl Fn(usize, &str) -> Option<Color>,
 ) -> Table {
-    let mut t = table(markdown, header);
+    let mut t = table(look, header);
     for row in rows {
-        t.add_row(row);
+        t.add_row(row.into_iter().enumerate().map(|(c, text)| {
+            let color = tint(c, &text);
+            look.cell(text, color)
+        }));
     }
     align_numbers(&mut t, text_columns);
     t
 }
 
 /// Each row bot's points against each column bot, out of the games they played.
-pub fn crosstable(s: &Standings, markdown: bool) -> Table {
+pub fn crosstable(s: &Standings, look: Look) -> Table {
     let order = s.ranking();
     let mut header: Vec<&str> = vec!["Bot"];
     header.extend(order.iter().map(|&b| s.bots[b].as_str()));
-    let mut t = table(markdown, &header);
+    let mut t = table(look, &header);
     for &a in &order {
-        let mut row = vec![s.bots[a].clone()];
+        let mut row = vec![Cell::new(&s.bots[a])];
         for &b in &order {
             let v = &s.vs[a][b];
             row.push(match (a == b, v.games) {
-                (true, _) => "-".to_string(),
-                (false, 0) => String::new(),
-                (false, g) => format!("{}/{g}", points(v)),
+                (true, _) => Cell::new("-"),
+                (false, 0) => Cell::new(""),
+                (false, g) => look.cell(format!("{}/{g}", points(v)), share_color(v.points(), g)),
             });
         }
         t.add_row(row);
@@ -198,8 +277,14 @@ pub fn terminations_rows(s: &Standings) -> Vec<Vec<String>> {
 }
 
 /// Games per way of ending.
-pub fn terminations_table(s: &Standings, markdown: bool) -> Table {
-    rows_table(markdown, &TERMINATIONS_HEADER, terminations_rows(s), &[0])
+pub fn terminations_table(s: &Standings, look: Look) -> Table {
+    rows_table(
+        look,
+        &TERMINATIONS_HEADER,
+        terminations_rows(s),
+        &[0],
+        |_, _| None,
+    )
 }
 
 /// What a two-bot season says about the pair: the first bot's Elo against
@@ -320,14 +405,15 @@ fn title(h: &Header, s: &Standings) -> String {
 }
 
 /// What `ladder run` prints when a season ends.
-pub fn terminal(h: &Header, s: &Standings) -> String {
+pub fn terminal(h: &Header, s: &Standings, paint: Paint) -> String {
+    let look = Look::Text(paint);
     let pair = head_to_head(h, s).map_or(String::new(), |p| format!("\n{}", p.text()));
     format!(
         "{}\n{}\n{pair}\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
         title(h, s),
-        standings_table(s, false),
-        crosstable(s, false),
-        terminations_table(s, false)
+        standings_table(s, look),
+        crosstable(s, look),
+        terminations_table(s, look)
     )
 }
 
@@ -336,7 +422,7 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
     let mut out = format!(
         "# {}\n\n## Standings\n\n{}\n",
         title(h, s),
-        standings_table(s, true)
+        standings_table(s, Look::Markdown)
     );
     out.push_str(&format!(
         "\nPoints: 1 per win, 1/2 per tie. Elo: one maximum-likelihood fit of every game \
@@ -363,17 +449,17 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
             out,
             "\n## {}\n\n{}\n\nOverall win percentage: {:.1}%\n",
             s.bots[b],
-            opponents_table(s, b, true),
+            opponents_table(s, b, Look::Markdown),
             s.totals[b].win_percent()
         );
     }
     let _ = write!(
         out,
         "\n## Crosstable\n\nRow bot's points / games against the column bot.\n\n{}\n\n## Terminations\n\n{}\n",
-        crosstable(s, true),
-        terminations_table(s, true)
+        crosstable(s, Look::Markdown),
+        terminations_table(s, Look::Markdown)
     );
-    if let Some(los) = los_table(s, true) {
+    if let Some(los) = los_table(s, Look::Markdown) {
         let _ = write!(
             out,
             "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n"
@@ -411,10 +497,10 @@ pub fn los_rows(s: &Standings) -> Option<(Vec<String>, Vec<Vec<String>>)> {
 }
 
 /// [`los_rows`] as a table.
-pub fn los_table(s: &Standings, markdown: bool) -> Option<Table> {
+pub fn los_table(s: &Standings, look: Look) -> Option<Table> {
     let (header, rows) = los_rows(s)?;
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    Some(rows_table(markdown, &header, rows, &[0]))
+    Some(rows_table(look, &header, rows, &[0], |_, _| None))
 }
 
 /// `los[bot][opponent]` between the rated bots, for the JSON report.
@@ -647,8 +733,46 @@ mod tests {
 
     #[test]
     fn terminal_output_is_a_table() {
-        let text = terminal(&header(), &standings());
+        let text = terminal(&header(), &standings(), Paint::PLAIN);
         assert!(text.contains("│    1 ┆ dp "), "{text}");
         assert!(text.contains("Terminations"), "{text}");
+        assert!(!text.contains('\x1b'), "no colour: {text}");
+    }
+
+    #[test]
+    fn coloured_tables_mark_headers_and_shares_and_read_the_same_without_the_codes() {
+        let (h, s) = (header(), standings());
+        let plain = terminal(&h, &s, Paint::PLAIN);
+        let colored = terminal(&h, &s, Paint { color: true });
+        assert!(colored.contains("\x1b[1m Rank"), "bold header: {colored}");
+        // dp beat random: its crosstable cell is green, random's red
+        assert!(
+            colored.contains("\x1b[38;5;10m") || colored.contains("\x1b[32m"),
+            "{colored}"
+        );
+        assert!(
+            colored.contains("\x1b[38;5;9m") || colored.contains("\x1b[31m"),
+            "{colored}"
+        );
+        // the codes are all that differ
+        let mut stripped = String::new();
+        let mut rest = colored.as_str();
+        while let Some(i) = rest.find('\x1b') {
+            stripped.push_str(&rest[..i]);
+            let end = rest[i..].find('m').expect("an SGR code ends in m");
+            rest = &rest[i + end + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, plain);
+        // a file never gets colour
+        assert!(!markdown(&h, &s).contains('\x1b'));
+    }
+
+    #[test]
+    fn shares_above_half_are_green_below_red() {
+        assert_eq!(share_color(3.0, 4), Some(Color::Green));
+        assert_eq!(share_color(1.5, 4), Some(Color::Red));
+        assert_eq!(share_color(2.0, 4), None);
+        assert_eq!(share_color(0.0, 0), None);
     }
 }

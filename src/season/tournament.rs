@@ -15,6 +15,7 @@ use crate::{
         clock::Delay,
         error::{Error, Result},
         game::Game,
+        paint::Paint,
     },
     external::process::{cleanup, Level},
     season::{
@@ -46,8 +47,9 @@ pub struct Options {
     pub fresh: bool,
     /// The folder that holds one folder per season.
     pub reports: PathBuf,
-    /// Draw a progress bar on stderr (only when stderr is a terminal).
-    pub progress: bool,
+    /// Draw a progress bar on stderr (only when stderr is a terminal), in
+    /// this paint; `None`: no bar.
+    pub progress: Option<Paint>,
     /// Play at most this many new games in this run; the rest wait for a rerun.
     pub max_games: Option<u64>,
     /// A file that receives the lines every bot program exchanges with
@@ -286,15 +288,19 @@ fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path) -> Result<
     Ok(())
 }
 
-fn progress_bar(len: u64, show: bool) -> ProgressBar {
-    if !show {
+fn progress_bar(len: u64, paint: Option<Paint>) -> ProgressBar {
+    let Some(paint) = paint else {
         return ProgressBar::hidden();
-    }
+    };
+    // `--color` decides, not console's own reading of NO_COLOR
+    console::set_colors_enabled_stderr(paint.color);
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} {wide_bar} {pos}/{len} games, {rate}, ETA {left} {msg}",
-        )
+        ProgressStyle::with_template(if paint.color {
+            "{elapsed_precise:.dim} {wide_bar:.cyan/blue} {pos:.bold}/{len} games, {rate}, ETA {left} {msg}"
+        } else {
+            "{elapsed_precise} {wide_bar} {pos}/{len} games, {rate}, ETA {left} {msg}"
+        })
         .expect("valid template")
         .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
             let _ = w.write_str(&rate_text(s.per_sec()));

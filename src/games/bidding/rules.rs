@@ -345,7 +345,7 @@ fn check_params(p: &BiddingParams) -> Result<(), Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::scene::Paint;
+    use crate::core::paint::Paint;
 
     #[test]
     fn the_scene_shows_a_tie_won_by_the_draw_advantage_and_the_persons_money_first() {

@@ -634,7 +634,7 @@ impl Game for Breakthrough {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::scene::Paint;
+    use crate::core::paint::Paint;
 
     #[test]
     fn the_scene_is_drawn_from_the_persons_side_with_the_last_move_marked() {
