@@ -15,6 +15,8 @@ use std::{
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+mod common;
+
 /// The Chromium program, if there is one; under CI its absence fails.
 fn chromium() -> Option<&'static str> {
     let found = ["chromium", "chromium-browser"].into_iter().find(|c| {
@@ -23,13 +25,7 @@ fn chromium() -> Option<&'static str> {
             .output()
             .is_ok_and(|o| o.status.success())
     });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "chromium is missing; CI must install it (apt-get install chromium)"
-        );
-        eprintln!("SKIPPED: no chromium on this machine (apt-get install chromium)");
-    }
+    common::require_tool(found.is_some(), "chromium", "chromium");
     found
 }
 

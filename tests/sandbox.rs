@@ -19,6 +19,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+mod common;
+
 /// Whether bwrap can run here; under CI its absence fails the test.
 fn bwrap_runs() -> bool {
     let ok = StdCommand::new("bwrap")
@@ -27,14 +29,7 @@ fn bwrap_runs() -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "bwrap is missing or cannot start a sandbox; CI must install bubblewrap"
-        );
-        eprintln!("SKIPPED: bwrap does not run on this machine (apt-get install bubblewrap)");
-    }
-    ok
+    common::require_tool(ok, "bwrap", "bubblewrap")
 }
 
 fn repo(path: &str) -> PathBuf {
