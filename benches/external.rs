@@ -226,6 +226,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         1,
         referee,
         &Default::default(),
+        &toml::Table::new(),
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();

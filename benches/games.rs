@@ -88,6 +88,7 @@ fn random_plan<G: Game>() -> Plan<G> {
         1,
         Referee::new(1000),
         &Default::default(),
+        &toml::Table::new(),
     )
     .unwrap()
 }

@@ -10,7 +10,7 @@
 
 use crate::{
     core::{error::Error, game::Game},
-    games::{armies, bidding, breakthrough, coordination, troops},
+    games::{armies, bidding, breakthrough, coordination, gdl, troops},
     season::plan::Roster,
 };
 
@@ -22,6 +22,7 @@ pub enum GameKind {
     Troops,
     Coordination,
     Breakthrough,
+    Gdl,
 }
 
 /// Code that runs for one game type, chosen at run time by [`GameKind::visit`].
@@ -70,13 +71,22 @@ pub const BREAKTHROUGH: Roster<breakthrough::Breakthrough> = Roster {
     elsewhere: extra_protocols,
 };
 
+/// The catalogue entry of any game written in GDL.
+pub const GDL: Roster<gdl::Gdl> = Roster {
+    game: gdl::NAME,
+    builtins: gdl::BOTS,
+    protocols: &[],
+    elsewhere: extra_protocols,
+};
+
 impl GameKind {
-    pub const ALL: [GameKind; 5] = [
+    pub const ALL: [GameKind; 6] = [
         GameKind::Bidding,
         GameKind::Armies,
         GameKind::Troops,
         GameKind::Coordination,
         GameKind::Breakthrough,
+        GameKind::Gdl,
     ];
 
     /// Calls `visitor` with this game's type and roster.
@@ -87,6 +97,7 @@ impl GameKind {
             GameKind::Troops => visitor.visit(&TROOPS),
             GameKind::Coordination => visitor.visit(&COORDINATION),
             GameKind::Breakthrough => visitor.visit(&BREAKTHROUGH),
+            GameKind::Gdl => visitor.visit(&GDL),
         }
     }
 
@@ -98,6 +109,7 @@ impl GameKind {
             GameKind::Troops => troops::NAME,
             GameKind::Coordination => coordination::NAME,
             GameKind::Breakthrough => breakthrough::NAME,
+            GameKind::Gdl => gdl::NAME,
         }
     }
 
@@ -109,6 +121,7 @@ impl GameKind {
             GameKind::Troops => troops::ABOUT,
             GameKind::Coordination => coordination::ABOUT,
             GameKind::Breakthrough => breakthrough::ABOUT,
+            GameKind::Gdl => gdl::ABOUT,
         }
     }
 
@@ -119,7 +132,7 @@ impl GameKind {
             GameKind::Armies => Some(armies::solve::command),
             GameKind::Troops => Some(troops::solve::command),
             GameKind::Breakthrough => Some(breakthrough::solve::command),
-            GameKind::Coordination => None,
+            GameKind::Coordination | GameKind::Gdl => None,
         }
     }
 
@@ -131,6 +144,20 @@ impl GameKind {
     /// The game called `name`, or an error that lists the known ones.
     pub fn named(name: &str) -> Result<GameKind, Error> {
         GameKind::from_name(name).ok_or_else(|| Error::Usage(unknown_game(name)))
+    }
+
+    /// The game the command line names, with the parameters the name
+    /// carries: `bidding` (none: the game's defaults), or `gdl:FILE.kif`
+    /// for the GDL description in FILE.kif (`rules = "FILE.kif"`).
+    pub fn with_params(text: &str) -> Result<(GameKind, toml::Table), Error> {
+        match text.split_once(':') {
+            Some((kind, file)) if kind == gdl::NAME => {
+                let mut params = toml::Table::new();
+                params.insert("rules".into(), toml::Value::String(file.into()));
+                Ok((GameKind::Gdl, params))
+            }
+            _ => Ok((GameKind::named(text)?, toml::Table::new())),
+        }
     }
 
     /// The games that speak protocol `name` (every game speaks `line`).
@@ -207,7 +234,7 @@ mod tests {
     #[test]
     fn protocols_belong_to_their_games() {
         assert_eq!(GameKind::speaking("hackerrank"), [GameKind::Bidding]);
-        assert_eq!(GameKind::speaking("line").len(), 5);
+        assert_eq!(GameKind::speaking("line").len(), 6);
         assert!(no_solver("coordination").contains("games have solvers"));
     }
 }

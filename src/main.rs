@@ -132,6 +132,7 @@ fn main() -> ExitCode {
         } => sandbox_of(sandbox).and_then(|sandbox| {
             play(PlayArgs {
                 game: &game,
+                params: toml::Table::new(),
                 bot,
                 seat: seat.map(|s| if s == 1 { Seat::First } else { Seat::Second }),
                 seed,
@@ -150,8 +151,9 @@ fn main() -> ExitCode {
             judge,
             playouts,
             seed,
-        } => GameKind::named(&game).and_then(|kind| {
+        } => GameKind::with_params(&game).and_then(|(kind, params)| {
             let text = kind.visit(MakeOpenings {
+                params,
                 command: format!(
                     "# ladder openings {game} --plies {plies} --count {count}{} --seed {seed}",
                     if balanced {
@@ -396,12 +398,13 @@ fn play_match(
     (time, sandbox): (&TimeArgs, &Sandbox),
     opts: Options,
 ) -> Result<()> {
-    let kind = GameKind::named(game)?;
+    let (kind, params) = GameKind::with_params(game)?;
     let referee = Referee {
         time: time_control(time)?,
         ..Referee::new(Referee::DEFAULT_MAX_PLIES)
     };
     let summary = kind.visit(RunMatch {
+        params,
         bots,
         games,
         seed,
@@ -414,6 +417,8 @@ fn play_match(
 }
 
 struct RunMatch<'a> {
+    /// The parameters the game's name carries (`gdl:FILE`).
+    params: toml::Table,
     bots: [String; 2],
     games: u32,
     seed: u64,
@@ -433,6 +438,7 @@ impl GameVisitor for RunMatch<'_> {
             self.seed,
             self.referee,
             self.sandbox,
+            &self.params,
         )?;
         plan.sprt = self.sprt;
         tournament::run(&plan, self.opts)
@@ -441,6 +447,8 @@ impl GameVisitor for RunMatch<'_> {
 
 /// What `ladder openings` was given.
 struct MakeOpenings {
+    /// The parameters the game's name carries (`gdl:FILE`).
+    params: toml::Table,
     /// The command, as the output's first line says it.
     command: String,
     plies: u32,
@@ -453,7 +461,7 @@ struct MakeOpenings {
 impl GameVisitor for MakeOpenings {
     type Output = Result<String>;
     fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
-        let (_, start) = plan::default_game::<G>()?;
+        let (_, start) = plan::default_game::<G>(&self.params)?;
         let judge = match &self.judge {
             Some((name, playouts)) => match roster.builtin(name, toml::Table::new()) {
                 Ok((_, plan::BotKind::Builtin(bot))) => Some(openings::Judge {
@@ -482,6 +490,8 @@ impl GameVisitor for MakeOpenings {
 /// What `ladder play` was given.
 struct PlayArgs<'a> {
     game: &'a str,
+    /// The parameters the game's name carries (`gdl:FILE`), from `game`.
+    params: toml::Table,
     bot: String,
     seat: Option<Seat>,
     seed: u64,
@@ -493,12 +503,14 @@ struct PlayArgs<'a> {
 }
 
 /// `ladder play GAME --bot NAME`: a person against a bot on this terminal.
-fn play(args: PlayArgs<'_>) -> Result<()> {
+fn play(mut args: PlayArgs<'_>) -> Result<()> {
+    let (named, params) = GameKind::with_params(args.game)?;
+    args.params = params;
     let kind = match args.config {
         Some(path) => {
             let file = ConfigFile::read(path)?;
             let kind = game_of(&file)?;
-            if GameKind::named(args.game)?.name() != kind.name() {
+            if named.name() != kind.name() {
                 return Err(Error::Usage(format!(
                     "{} is a config of the {} game, not {}",
                     path.display(),
@@ -508,7 +520,7 @@ fn play(args: PlayArgs<'_>) -> Result<()> {
             }
             kind
         }
-        None => GameKind::named(args.game)?,
+        None => named,
     };
     let outcome = kind.visit(args)?;
     match outcome.stopped {
@@ -538,7 +550,7 @@ impl GameVisitor for PlayArgs<'_> {
                 (plan.params, plan.start, plan.referee, bot)
             }
             None => {
-                let (params, start) = plan::default_game::<G>()?;
+                let (params, start) = plan::default_game::<G>(&self.params)?;
                 let bot = plan::command_line_bot(roster, &self.bot, &start, self.sandbox)?;
                 let referee = Referee {
                     time: time_control(self.time)?,
@@ -722,10 +734,10 @@ fn check_bot(
     sandbox: Sandbox,
     argv: &[String],
 ) -> Result<()> {
-    let kind = match game {
-        Some(name) => GameKind::named(name)?,
+    let (kind, params) = match game {
+        Some(name) => GameKind::with_params(name)?,
         None => match GameKind::speaking(protocol).as_slice() {
-            [only] if protocol != "line" => *only,
+            [only] if protocol != "line" => (*only, toml::Table::new()),
             [] => {
                 return Err(Error::Usage(format!(
                     "no game speaks the protocol `{protocol}`"
@@ -740,6 +752,7 @@ fn check_bot(
         },
     };
     let report = kind.visit(CheckBot {
+        params,
         argv,
         protocol,
         time: time_control(time)?,
@@ -756,6 +769,8 @@ fn check_bot(
 }
 
 struct CheckBot<'a> {
+    /// The parameters the game's name carries (`gdl:FILE`).
+    params: toml::Table,
     argv: &'a [String],
     protocol: &'a str,
     time: TimeControl,
@@ -771,7 +786,7 @@ impl GameVisitor for CheckBot<'_> {
             .map_err(|e| Error::Usage(e.to_string()))?;
         let command = external::Command::resolve(self.argv, None, protocol.own_dir, self.sandbox)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        let (params, start) = plan::default_game::<G>()?;
+        let (params, start) = plan::default_game::<G>(&self.params)?;
         check::check(&start, &params, &command, protocol, &self.time, self.games)
     }
 }
@@ -818,7 +833,7 @@ fn replay(journal: &Path, index: u64) -> Result<()> {
     };
     let recorded = Recorded::read(&dir)?;
     let record = ladder::season::replay::find(&file, index)?;
-    let kind = GameKind::named(&recorded.game)?;
+    let kind = GameKind::named(&recorded.kind)?;
     let text = kind.visit(ReplayGame {
         recorded: &recorded,
         record: &record,
@@ -841,7 +856,7 @@ impl GameVisitor for ReplayGame<'_> {
 /// `ladder verify DIR`
 fn verify(dir: &Path) -> Result<()> {
     let recorded = Recorded::read(dir)?;
-    let kind = GameKind::named(&recorded.game)?;
+    let kind = GameKind::named(&recorded.kind)?;
     let v = kind.visit(VerifyJournal {
         dir,
         recorded: &recorded,

@@ -84,6 +84,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         5,
         referee,
         &Default::default(),
+        &toml::Table::new(),
     )
     .unwrap();
     plan.bots[1].name = bots[1].clone();

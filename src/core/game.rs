@@ -95,6 +95,21 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The game's name, as configs, journals and the protocol's greeting show it.
     fn name(&self) -> &str;
 
+    /// The game's name in the catalogue, when it is not [`Game::name`]: a
+    /// game defined at run time is named after its rules file but listed
+    /// under its kind (`gdl`).
+    fn catalogue_name(&self) -> &str {
+        self.name()
+    }
+
+    /// `params` as read from a config in folder `dir`: a game whose
+    /// parameters name files reads them relative to it. By default
+    /// unchanged.
+    fn params_in(params: Self::Params, dir: &std::path::Path) -> Self::Params {
+        let _ = dir;
+        params
+    }
+
     /// Which seats move now: one (alternating), both (simultaneous), none (over).
     fn to_act(&self) -> BySeat<bool>;
 

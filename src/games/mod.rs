@@ -8,6 +8,7 @@ pub mod bidding;
 pub mod breakthrough;
 pub mod cache;
 pub mod coordination;
+pub mod gdl;
 pub mod solve_args;
 pub mod troops;
 pub mod zero_sum;

@@ -230,6 +230,10 @@ impl<G: Game> Plan<G> {
             "startup_time_ms": time.startup.as_millis() as u64,
             "bots": bots,
         });
+        // a game defined at run time: its kind in the catalogue (`gdl`)
+        if self.start.catalogue_name() != self.start.name() {
+            v["kind"] = serde_json::json!(self.start.catalogue_name());
+        }
         if let Format::Newcomers { newcomers } = &self.format {
             let names: Vec<&str> = newcomers
                 .iter()
@@ -303,11 +307,19 @@ impl<G: Game> Plan<G> {
     }
 }
 
-/// A game with its default parameters and its start position, for
-/// `ladder match` and `ladder check`, which take no parameters.
-pub fn default_game<G: Game>() -> Result<(G::Params, G), Error> {
-    let params = default_params::<G>()
-        .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
+/// A game with the parameters the command line gives (`gdl:FILE` gives
+/// `rules`; a native game's name none, so its defaults) and its start
+/// position, for `ladder match`, `play`, `check` and `openings`.
+pub fn default_game<G: Game>(params: &toml::Table) -> Result<(G::Params, G), Error> {
+    let params = if params.is_empty() {
+        default_params::<G>()
+    } else {
+        params
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| Invalid::new(e.message()))
+    }
+    .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
     let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
     Ok((params, start))
 }
@@ -326,11 +338,12 @@ pub fn match_plan<G: Game>(
     seed: u64,
     referee: Referee,
     sandbox: &Sandbox,
+    params: &toml::Table,
 ) -> Result<Plan<G>, Error> {
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
     }
-    let (params, start) = default_game::<G>()?;
+    let (params, start) = default_game::<G>(params)?;
     let mut planned: Vec<PlannedBot<G>> = bots
         .iter()
         .map(|text| command_line_bot(roster, text, &start, sandbox))

@@ -23,6 +23,9 @@ use crate::{
 pub struct Recorded {
     pub name: String,
     pub game: String,
+    /// The game's name in the catalogue: `game`, but for a game defined at
+    /// run time (`gdl`, whose `game` is its rules file's name).
+    pub kind: String,
     /// The game's parameters, as JSON.
     pub params: serde_json::Value,
     /// Bot names, in the season's order.
@@ -134,6 +137,11 @@ impl Recorded {
             game: season["game"]
                 .as_str()
                 .ok_or_else(|| bad("game"))?
+                .to_string(),
+            kind: season["kind"]
+                .as_str()
+                .or(season["game"].as_str())
+                .unwrap_or_default()
                 .to_string(),
             params: season["params"].clone(),
             names,

@@ -1,0 +1,34 @@
+//! GDL, the General Game Playing world's Game Description Language: any
+//! game written in it, read from a file when a season is planned.
+//!
+//! - `kif.rs`: the syntax (symbols, variables, lists), with line and column;
+//! - `logic.rs`: rules and their literals, and GDL's restrictions checked;
+//! - `ground.rs`: every rule instantiated over the relaxed model;
+//! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
+//! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
+//! - `bots.rs`: bots for any GDL game.
+//!
+//! The descriptions ladder ships are in `games/gdl/` at the project's top.
+//!
+//! Why grounding: a GDL game's states and moves are finite, and after
+//! grounding each state costs one pass over propositions held in a flat
+//! array, with no unification, no variable bindings and no allocation: the
+//! propositional-network family of reasoners, the fastest known for GDL.
+//! The price is the grounding itself, paid once per season (measured in
+//! docs/PERFORMANCE.md).
+
+mod bots;
+pub mod ground;
+pub mod kif;
+pub mod logic;
+pub mod machine;
+mod rules;
+
+pub use bots::*;
+pub use rules::*;
+
+/// The game's name in configs: `game = "gdl"`.
+pub const NAME: &str = "gdl";
+/// One line for `ladder list games`.
+pub const ABOUT: &str =
+    "any two-role game written in GDL, from [season.params] rules = \"FILE.kif\" (or gdl:FILE.kif)";

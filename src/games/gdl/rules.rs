@@ -1,0 +1,441 @@
+//! Any two-player game written in GDL, played through the reasoner: the
+//! catalogue's `gdl` game.
+//!
+//! Rules: the description's. What ladder decided around them:
+//! - The first `(role R)` written is the first seat, the second the
+//!   second. A description with another number of roles is refused
+//!   (the standings are built for two players).
+//! - GDL games are simultaneous; a seat is asked for a move unless its only
+//!   legal move is `noop`, which it then plays without being asked: GDL's
+//!   convention for the player who waits, so turn-taking games alternate.
+//!   (A description that names its waiting move otherwise has it asked
+//!   for.) When both seats could only `noop`, both are asked.
+//! - The game ends in a `terminal` state, or in a state where a role has no
+//!   legal move at all (a broken description; the goals are read there).
+//! - A seat's goal is the first of its `(goal R N)` that holds, 0 if none
+//!   does; goals run 0..=100.
+//!
+//! Parameters: `rules` (required): the description's file, relative to the
+//! config that names it (or to the working folder on the command line:
+//! `ladder match gdl:games/gdl/tictactoe.kif random random`). The game's
+//! name is the file's name without `.kif`.
+//!
+//! Moves: one KIF term in normal form (lower case, single spaces):
+//! `(mark 1 1)`, `noop`. Observation: every `(true X)` of the state, as
+//! `X` terms separated by spaces, in the description's order.
+
+use std::{
+    collections::HashMap,
+    fmt,
+    path::{Path, PathBuf},
+    str::FromStr,
+    sync::Arc,
+};
+
+use serde::{Deserialize, Serialize};
+
+use super::{kif, logic::Description, machine::Machine};
+use crate::core::{
+    error::Invalid,
+    game::{Game, IllegalMove},
+    seat::{BySeat, Seat},
+};
+
+/// The parameters of a GDL game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GdlParams {
+    /// The description's file, as written (relative to `base`).
+    pub rules: PathBuf,
+    /// The folder `rules` is relative to: the config's folder. Not part of
+    /// the season's record, so a season reads the same on any machine.
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+impl GdlParams {
+    /// The parameters of the file `path`, as the command line names it.
+    pub fn file(path: impl Into<PathBuf>) -> GdlParams {
+        GdlParams {
+            rules: path.into(),
+            base: PathBuf::new(),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.base.join(&self.rules)
+    }
+}
+
+/// A move: one KIF term in normal form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GdlMove(pub String);
+
+impl fmt::Display for GdlMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for GdlMove {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        kif::parse_one(s)
+            .map(|t| GdlMove(t.to_string()))
+            .map_err(|e| {
+                format!("a move is one KIF term like `(mark 1 1)` or `noop`, not `{s}`: {e}")
+            })
+    }
+}
+
+/// A grounded description with its name: what every game of a season shares.
+pub struct Rules {
+    pub name: String,
+    pub machine: Machine,
+    /// Each base proposition's index by its text, for positions.
+    base_index: HashMap<String, usize>,
+}
+
+impl Rules {
+    /// Reads, checks and grounds the description `text`, named `name`.
+    pub fn new(name: &str, text: &str) -> Result<Rules, Invalid> {
+        let d = Description::parse(text).map_err(|e| Invalid::new(e.to_string()))?;
+        if d.roles.len() != 2 {
+            return Err(Invalid::new(format!(
+                "the description has {} role(s); ladder plays games of two roles",
+                d.roles.len()
+            )));
+        }
+        let machine = Machine::new(&d).map_err(Invalid::new)?;
+        let base_index = machine
+            .base_text
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i))
+            .collect();
+        Ok(Rules {
+            name: name.to_string(),
+            machine,
+            base_index,
+        })
+    }
+}
+
+/// A GDL game in progress.
+#[derive(Clone)]
+pub struct Gdl {
+    pub rules: Arc<Rules>,
+    /// Every proposition's value in the current state.
+    vals: Vec<bool>,
+}
+
+impl fmt::Debug for Gdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Gdl({}: {})",
+            self.rules.name,
+            self.observation(Seat::First)
+        )
+    }
+}
+
+fn role(seat: Seat) -> usize {
+    seat.index()
+}
+
+impl Gdl {
+    /// The first position of `rules`.
+    pub fn start(rules: Arc<Rules>) -> Gdl {
+        let vals = rules.machine.first();
+        Gdl { rules, vals }
+    }
+
+    fn m(&self) -> &Machine {
+        &self.rules.machine
+    }
+
+    /// The indices of `role`'s legal moves now.
+    pub fn legal_indices(&self, role: usize) -> Vec<usize> {
+        (0..self.m().moves[role].len())
+            .filter(|&i| self.m().legal(&self.vals, role, i))
+            .collect()
+    }
+
+    fn stuck(&self) -> bool {
+        (0..2).any(|r| self.legal_indices(r).is_empty())
+    }
+
+    /// Plays move index `chosen[r]` for each role.
+    pub fn advance(&mut self, chosen: &[usize; 2]) {
+        let rules = Arc::clone(&self.rules);
+        rules.machine.advance(&mut self.vals, chosen);
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.m().terminal(&self.vals) || self.stuck()
+    }
+
+    /// Each role's goal now.
+    pub fn goals(&self) -> [i32; 2] {
+        [self.m().goal(&self.vals, 0), self.m().goal(&self.vals, 1)]
+    }
+}
+
+impl Game for Gdl {
+    type Move = GdlMove;
+    type Params = GdlParams;
+
+    fn new(params: &GdlParams) -> Result<Self, Invalid> {
+        let path = params.path();
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Invalid::of("rules", format!("cannot read {}: {e}", path.display())))?;
+        let name = Path::new(&params.rules)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "gdl".to_string());
+        let rules = Rules::new(&name, &text)
+            .map_err(|e| Invalid::of("rules", format!("{}: {e}", path.display())))?;
+        Ok(Gdl::start(Arc::new(rules)))
+    }
+
+    fn name(&self) -> &str {
+        &self.rules.name
+    }
+
+    fn catalogue_name(&self) -> &str {
+        super::NAME
+    }
+
+    fn params_in(params: GdlParams, dir: &Path) -> GdlParams {
+        GdlParams {
+            base: dir.to_path_buf(),
+            ..params
+        }
+    }
+
+    fn to_act(&self) -> BySeat<bool> {
+        if self.over() {
+            return BySeat::new(false, false);
+        }
+        let choice = |r: usize| match &self.legal_indices(r)[..] {
+            [only] => self.m().moves[r][*only].text != "noop",
+            _ => true,
+        };
+        match (choice(0), choice(1)) {
+            (false, false) => BySeat::new(true, true),
+            (a, b) => BySeat::new(a, b),
+        }
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<GdlMove> {
+        if !self.to_act()[seat] {
+            return Vec::new();
+        }
+        self.legal_indices(role(seat))
+            .into_iter()
+            .map(|i| GdlMove(self.m().moves[role(seat)][i].text.clone()))
+            .collect()
+    }
+
+    fn check(&self, seat: Seat, mv: &GdlMove) -> Result<(), IllegalMove> {
+        if !self.to_act()[seat] {
+            return Err(IllegalMove::new("it is not this player's turn"));
+        }
+        let r = role(seat);
+        let name = &self.m().roles[r];
+        match self.m().move_named(r, &mv.0) {
+            None => Err(IllegalMove::new(format!(
+                "`{mv}` is never a move of {name} in this game"
+            ))),
+            Some(i) if !self.m().legal(&self.vals, r, i) => Err(IllegalMove::new(format!(
+                "`{mv}` is not legal for {name} now"
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
+
+    fn apply(&mut self, moves: &BySeat<Option<GdlMove>>) {
+        let pick = |seat: Seat| -> usize {
+            let r = role(seat);
+            match &moves[seat] {
+                Some(mv) => self.m().move_named(r, &mv.0).expect("checked move"),
+                // a seat that was not asked has one legal move, `noop`
+                None => self.legal_indices(r)[0],
+            }
+        };
+        let chosen = [pick(Seat::First), pick(Seat::Second)];
+        self.advance(&chosen);
+    }
+
+    fn outcome(&self) -> Option<BySeat<i32>> {
+        self.over().then(|| {
+            let [a, b] = self.goals();
+            BySeat::new(a, b)
+        })
+    }
+
+    fn max_goal(&self) -> i32 {
+        100
+    }
+
+    fn observation(&self, _seat: Seat) -> String {
+        let m = self.m();
+        m.base
+            .iter()
+            .zip(&m.base_text)
+            .filter(|(p, _)| self.vals[**p as usize])
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn from_position(params: &GdlParams, text: &str) -> Result<Self, Invalid> {
+        let mut game = Gdl::new(params)?;
+        let terms = kif::parse(text).map_err(|e| Invalid::new(format!("position: {e}")))?;
+        let mut on = vec![false; game.m().base.len()];
+        for t in terms {
+            let t = t.to_string();
+            let i = *game.rules.base_index.get(&t).ok_or_else(|| {
+                Invalid::new(format!("`{t}` is never true in a state of this game"))
+            })?;
+            on[i] = true;
+        }
+        let rules = Arc::clone(&game.rules);
+        rules.machine.set_state(&mut game.vals, &on);
+        if game.over() {
+            return Err(Invalid::new("this position is over"));
+        }
+        Ok(game)
+    }
+
+    fn picture(&self) -> String {
+        self.observation(Seat::First)
+            .split(" (")
+            .collect::<Vec<_>>()
+            .join("\n(")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng as _, SeedableRng};
+
+    use super::*;
+    use crate::Rng;
+
+    /// A description shipped in `games/gdl/`.
+    pub fn shipped(file: &str) -> Gdl {
+        let params = GdlParams {
+            rules: PathBuf::from(file),
+            base: Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
+        };
+        Gdl::new(&params).unwrap()
+    }
+
+    fn play(g: &mut Gdl, first: Option<&str>, second: Option<&str>) {
+        let mv = |m: Option<&str>| m.map(|m| m.parse::<GdlMove>().unwrap());
+        let moves = BySeat::new(mv(first), mv(second));
+        for seat in Seat::ALL {
+            if let Some(m) = &moves[seat] {
+                g.check(seat, m).unwrap();
+            }
+        }
+        g.apply(&moves);
+    }
+
+    #[test]
+    fn tictactoe_alternates_and_a_row_wins() {
+        let mut g = shipped("tictactoe.kif");
+        assert_eq!(g.name(), "tictactoe");
+        assert_eq!(
+            g.to_act(),
+            BySeat::new(true, false),
+            "o's only move is noop"
+        );
+        assert_eq!(g.legal_moves(Seat::First).len(), 9);
+        assert!(g
+            .legal_moves(Seat::First)
+            .contains(&GdlMove("(mark 2 3)".into())));
+        assert!(g
+            .observation(Seat::First)
+            .starts_with("(cell 1 1 b) (cell 1 2 b)"));
+        play(&mut g, Some("(mark 1 1)"), None);
+        assert_eq!(g.to_act(), BySeat::new(false, true));
+        let taken = GdlMove("(mark 1 1)".into());
+        assert_eq!(
+            g.check(Seat::Second, &taken).unwrap_err().to_string(),
+            "`(mark 1 1)` is not legal for oplayer now"
+        );
+        assert!(g
+            .check(Seat::Second, &GdlMove("(jump 1)".into()))
+            .unwrap_err()
+            .to_string()
+            .contains("never a move of oplayer"));
+        for (x, o) in [("(mark 1 2)", "(mark 2 1)"), ("(mark 1 3)", "(mark 2 2)")] {
+            assert_eq!(g.outcome(), None);
+            play(&mut g, None, Some(o));
+            play(&mut g, Some(x), None);
+        }
+        // x: 1 1, 1 2, 1 3 is a row... after o's two moves
+        assert_eq!(g.outcome(), Some(BySeat::new(100, 0)), "{g:?}");
+        assert_eq!(g.to_act(), BySeat::new(false, false));
+    }
+
+    #[test]
+    fn random_tictactoe_games_end_within_nine_moves_with_goals_summing_to_100() {
+        let start = shipped("tictactoe.kif");
+        let mut rng = Rng::seed_from_u64(7);
+        let mut draws = 0;
+        for _ in 0..2000 {
+            let mut g = start.clone();
+            let mut plies = 0;
+            while g.outcome().is_none() {
+                let acting = g.to_act();
+                let moves = BySeat::from_fn(|s| {
+                    acting[s].then(|| {
+                        let legal = g.legal_moves(s);
+                        legal[rng.random_range(0..legal.len())].clone()
+                    })
+                });
+                // exactly one seat acts in tic-tac-toe
+                assert!(acting.first != acting.second);
+                g.apply(&moves);
+                plies += 1;
+            }
+            assert!((5..=9).contains(&plies), "{plies}");
+            let goals = g.outcome().unwrap();
+            assert_eq!(goals[Seat::First] + goals[Seat::Second], 100);
+            draws += usize::from(goals[Seat::First] == 50);
+        }
+        // random play draws now and then, not always
+        assert!((50..1000).contains(&draws), "{draws}");
+    }
+
+    #[test]
+    fn positions_round_trip_and_bad_ones_are_refused() {
+        let mut g = shipped("tictactoe.kif");
+        play(&mut g, Some("(mark 2 2)"), None);
+        let params = GdlParams {
+            rules: PathBuf::from("tictactoe.kif"),
+            base: Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
+        };
+        let again = Gdl::from_position(&params, &g.observation(Seat::First)).unwrap();
+        assert_eq!(again.observation(Seat::First), g.observation(Seat::First));
+        assert_eq!(again.to_act(), BySeat::new(false, true));
+        assert!(Gdl::from_position(&params, "(cell 9 9 q)").is_err());
+    }
+
+    #[test]
+    fn files_that_are_not_two_player_gdl_are_refused_with_their_place() {
+        let err = |text: &str| Rules::new("t", text).err().unwrap().to_string();
+        assert!(err("(role a)").contains("1 role(s)"));
+        assert!(err("(role a) (role b)\n(<= (p ?x) (q))").contains("line 2, column 1: unsafe rule"));
+        let missing = Gdl::new(&GdlParams::file("no/such.kif")).err().unwrap();
+        assert!(
+            missing.to_string().contains("cannot read no/such.kif"),
+            "{missing}"
+        );
+    }
+}
