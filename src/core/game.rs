@@ -102,12 +102,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.name()
     }
 
-    /// `params` as read from a config in folder `dir`: a game whose
-    /// parameters name files reads them relative to it. By default
-    /// unchanged.
-    fn params_in(params: Self::Params, dir: &std::path::Path) -> Self::Params {
+    /// `params` as given in folder `dir` (a config's folder; the working
+    /// folder for the command line): a game whose parameters name files
+    /// reads them here, relative to `dir`, so the parameters a season
+    /// records stand on their own. By default unchanged.
+    fn params_in(params: Self::Params, dir: &std::path::Path) -> Result<Self::Params, Invalid> {
         let _ = dir;
-        params
+        Ok(params)
     }
 
     /// Which seats move now: one (alternating), both (simultaneous), none (over).

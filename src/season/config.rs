@@ -261,7 +261,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         }
     };
     let dir = Path::new(&src.file).parent().unwrap_or(Path::new(""));
-    let params = G::params_in(params, dir);
+    let params = G::params_in(params, dir).map_err(|e| src.error(params_span.clone(), e))?;
     let start = G::new(&params).map_err(|e| src.error(params_span, e))?;
     let season_sandbox = sandbox_mode(src, s.sandbox.as_ref())?;
 

@@ -320,6 +320,7 @@ pub fn default_game<G: Game>(params: &toml::Table) -> Result<(G::Params, G), Err
             .map_err(|e: toml::de::Error| Invalid::new(e.message()))
     }
     .map_err(|e| Error::Usage(format!("this game needs parameters: {e}")))?;
+    let params = G::params_in(params, Path::new("")).map_err(|e| Error::Usage(e.to_string()))?;
     let start = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
     Ok((params, start))
 }

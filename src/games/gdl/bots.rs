@@ -1,6 +1,292 @@
-//! Bots for any GDL game beyond `random`.
+//! Bots for any GDL game beyond `random`: `greedy`, which looks one turn
+//! ahead at the goals, and `mcts`, a Monte Carlo tree search with a budget
+//! of random playouts per move.
+//!
+//! `mcts` is decoupled UCT (each role picks its own move by UCB1 at every
+//! node, which covers simultaneous turns as well as alternating ones, where
+//! the waiting role has one move): the usual search of General Game Playing
+//! programs. A node's statistics are the playouts' goals for each role and
+//! move, scaled to 0..1.
+
+use std::collections::HashMap;
+
+use rand::{Rng as _, SeedableRng};
+use serde::Deserialize;
 
 use super::Gdl;
-use crate::core::bot::Builtin;
+use crate::{
+    core::bot::{simple, with_params, BotError, Builtin},
+    Bot, Rng, Seat, TimeLeft,
+};
 
-pub const BOTS: &[Builtin<Gdl>] = &[];
+pub const BOTS: &[Builtin<Gdl>] = &[
+    Builtin {
+        name: "greedy",
+        about: "the move whose next state gives it the best goal, averaged over the other's moves",
+        make: simple::<Gdl, Greedy>,
+    },
+    Builtin {
+        name: "mcts",
+        about:
+            "Monte Carlo tree search (decoupled UCT) with `playouts` (1000) random playouts a move",
+        make: |name, params| with_params(name, params, Mcts::new),
+    },
+];
+
+/// Index of `seat`'s role.
+fn role(seat: Seat) -> usize {
+    seat.index()
+}
+
+/// One turn ahead: each legal move scored by the bot's goal in the next
+/// state, averaged over the other role's legal moves; ties broken at random.
+pub struct Greedy {
+    rng: Rng,
+}
+
+impl Default for Greedy {
+    fn default() -> Self {
+        Greedy {
+            rng: Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl Bot<Gdl> for Greedy {
+    fn new_game(&mut self, _: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
+        self.rng = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Gdl, seat: Seat, _: TimeLeft) -> Result<super::GdlMove, BotError> {
+        let me = role(seat);
+        let mine = game.legal_indices(me);
+        let theirs = game.legal_indices(1 - me);
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_score = f64::MIN;
+        for &m in &mine {
+            let mut total = 0.0;
+            for &t in &theirs {
+                let mut next = game.clone();
+                let mut chosen = [0; 2];
+                chosen[me] = m;
+                chosen[1 - me] = t;
+                next.advance(&chosen);
+                total += f64::from(next.goals()[me]);
+            }
+            let score = total / theirs.len().max(1) as f64;
+            if score > best_score + 1e-9 {
+                best_score = score;
+                best.clear();
+            }
+            if (score - best_score).abs() <= 1e-9 {
+                best.push(m);
+            }
+        }
+        let pick = best[self.rng.random_range(0..best.len())];
+        Ok(game.move_of(me, pick))
+    }
+}
+
+/// The parameters of `mcts`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MctsParams {
+    /// Random playouts per move.
+    pub playouts: u32,
+    /// The UCB1 exploration constant.
+    pub exploration: f64,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            playouts: 1000,
+            exploration: 1.4,
+        }
+    }
+}
+
+/// A node of the search tree: per role, each legal move's visits and total
+/// value; children by the pair of moves played.
+struct Node {
+    moves: [Vec<usize>; 2],
+    stats: [Vec<(u32, f64)>; 2],
+    visits: u32,
+    children: HashMap<[usize; 2], usize>,
+}
+
+impl Node {
+    fn new(g: &Gdl) -> Node {
+        let moves = [g.legal_indices(0), g.legal_indices(1)];
+        let stats = [
+            vec![(0, 0.0); moves[0].len()],
+            vec![(0, 0.0); moves[1].len()],
+        ];
+        Node {
+            moves,
+            stats,
+            visits: 0,
+            children: HashMap::new(),
+        }
+    }
+}
+
+/// Decoupled UCT with a playout budget.
+pub struct Mcts {
+    params: MctsParams,
+    rng: Rng,
+}
+
+impl Mcts {
+    pub fn new(params: &MctsParams) -> Mcts {
+        Mcts {
+            params: params.clone(),
+            rng: Rng::seed_from_u64(0),
+        }
+    }
+
+    /// UCB1's choice among a node's moves for role `r` (an index into them).
+    fn select(&mut self, node: &Node, r: usize) -> usize {
+        let stats = &node.stats[r];
+        if let Some(unvisited) = stats.iter().position(|(n, _)| *n == 0) {
+            return unvisited;
+        }
+        let ln = f64::from(node.visits.max(1)).ln();
+        let mut best = 0;
+        let mut best_value = f64::MIN;
+        for (i, &(n, total)) in stats.iter().enumerate() {
+            let n = f64::from(n);
+            let value = total / n + self.params.exploration * (ln / n).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// One descent from the root, a playout, and the values backed up.
+    fn iterate(&mut self, tree: &mut Vec<Node>, root: &Gdl) {
+        let mut g = root.clone();
+        let mut path: Vec<(usize, [usize; 2])> = Vec::new();
+        let mut at = 0;
+        let goals = loop {
+            if g.over() {
+                break g.goals();
+            }
+            let picks = [self.select(&tree[at], 0), self.select(&tree[at], 1)];
+            path.push((at, picks));
+            let chosen = [tree[at].moves[0][picks[0]], tree[at].moves[1][picks[1]]];
+            g.advance(&chosen);
+            match tree[at].children.get(&picks) {
+                Some(&child) => at = child,
+                None => {
+                    let child = tree.len();
+                    tree.push(Node::new(&g));
+                    tree[at].children.insert(picks, child);
+                    break g.random_playout(&mut self.rng, 10_000);
+                }
+            }
+        };
+        for (node, picks) in path {
+            let n = &mut tree[node];
+            n.visits += 1;
+            for r in 0..2 {
+                let s = &mut n.stats[r][picks[r]];
+                s.0 += 1;
+                s.1 += f64::from(goals[r]) / 100.0;
+            }
+        }
+    }
+}
+
+impl Bot<Gdl> for Mcts {
+    fn new_game(&mut self, _: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
+        self.rng = Rng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Gdl, seat: Seat, _: TimeLeft) -> Result<super::GdlMove, BotError> {
+        let me = role(seat);
+        let mut tree = vec![Node::new(game)];
+        for _ in 0..self.params.playouts.max(1) {
+            self.iterate(&mut tree, game);
+        }
+        // the most visited move
+        let root = &tree[0];
+        let best = (0..root.moves[me].len())
+            .max_by_key(|&i| root.stats[me][i].0)
+            .expect("a legal move");
+        Ok(game.move_of(me, root.moves[me][best]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{core::seat::BySeat, games::gdl::rules::tests::shipped, Game};
+
+    /// Plays `games` tic-tac-toe games of `a` (x) against `b` (o) and back,
+    /// returning a's points (1 a win, 1/2 a draw).
+    fn points(a: &mut dyn Bot<Gdl>, b: &mut dyn Bot<Gdl>, games: u64) -> f64 {
+        let start = shipped("tictactoe.kif");
+        let mut total = 0.0;
+        for seed in 0..games {
+            let a_first = seed % 2 == 0;
+            let mut g = start.clone();
+            let seat_of_a = if a_first { Seat::First } else { Seat::Second };
+            a.new_game(&g, seat_of_a, seed).unwrap();
+            b.new_game(&g, seat_of_a.other(), seed + 1000).unwrap();
+            while g.outcome().is_none() {
+                let acting = g.to_act();
+                let moves = BySeat::from_fn(|s| {
+                    acting[s].then(|| {
+                        let bot: &mut dyn Bot<Gdl> = if s == seat_of_a { &mut *a } else { &mut *b };
+                        let time = TimeLeft {
+                            budget: std::time::Duration::from_secs(5),
+                            limit: std::time::Duration::from_secs(5),
+                        };
+                        bot.choose(&g, s, time).unwrap()
+                    })
+                });
+                g.apply(&moves);
+            }
+            let goals = g.outcome().unwrap();
+            total += f64::from(goals[seat_of_a]) / 100.0;
+        }
+        total
+    }
+
+    #[test]
+    fn mcts_beats_random_and_greedy_at_tictactoe() {
+        let mut mcts = Mcts::new(&MctsParams {
+            playouts: 400,
+            ..MctsParams::default()
+        });
+        let mut random = crate::core::bot::RandomBot::new();
+        let games = 40;
+        let vs_random = points(&mut mcts, &mut random, games);
+        assert!(vs_random > 0.85 * games as f64, "{vs_random} of {games}");
+        let mut greedy = Greedy::default();
+        let vs_greedy = points(&mut mcts, &mut greedy, games);
+        assert!(vs_greedy > 0.6 * games as f64, "{vs_greedy} of {games}");
+    }
+
+    #[test]
+    fn greedy_takes_a_winning_move() {
+        let mut g = shipped("tictactoe.kif");
+        // x: 1 1 and 1 2; o: 2 1 and 2 2; x to move wins with (mark 1 3)
+        for (x, o) in [("(mark 1 1)", "(mark 2 1)"), ("(mark 1 2)", "(mark 2 2)")] {
+            g.apply(&BySeat::new(Some(super::super::GdlMove(x.into())), None));
+            g.apply(&BySeat::new(None, Some(super::super::GdlMove(o.into()))));
+        }
+        let mut greedy = Greedy::default();
+        let time = TimeLeft {
+            budget: std::time::Duration::from_secs(5),
+            limit: std::time::Duration::from_secs(5),
+        };
+        let mv = greedy.choose(&g, Seat::First, time).unwrap();
+        assert_eq!(mv.0, "(mark 1 3)");
+    }
+}

@@ -22,7 +22,7 @@ pub mod ground;
 pub mod kif;
 pub mod logic;
 pub mod machine;
-mod rules;
+pub(crate) mod rules;
 
 pub use bots::*;
 pub use rules::*;

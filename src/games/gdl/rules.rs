@@ -18,7 +18,10 @@
 //! Parameters: `rules` (required): the description's file, relative to the
 //! config that names it (or to the working folder on the command line:
 //! `ladder match gdl:games/gdl/tictactoe.kif random random`). The game's
-//! name is the file's name without `.kif`.
+//! name is the file's name without `.kif`. ladder reads the file when the
+//! season is planned and records its text as `text` in `season.json`, so a
+//! season's journal is verified, replayed and resumed against the very
+//! rules it was played by (a changed file is a changed parameter).
 //!
 //! Moves: one KIF term in normal form (lower case, single spaces):
 //! `(mark 1 1)`, `noop`. Observation: every `(true X)` of the state, as
@@ -45,25 +48,24 @@ use crate::core::{
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GdlParams {
-    /// The description's file, as written (relative to `base`).
+    /// The description's file, as written.
     pub rules: PathBuf,
-    /// The folder `rules` is relative to: the config's folder. Not part of
-    /// the season's record, so a season reads the same on any machine.
-    #[serde(skip)]
-    pub base: PathBuf,
+    /// The description itself, read from `rules` when the season is planned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 impl GdlParams {
-    /// The parameters of the file `path`, as the command line names it.
-    pub fn file(path: impl Into<PathBuf>) -> GdlParams {
-        GdlParams {
-            rules: path.into(),
-            base: PathBuf::new(),
-        }
-    }
-
-    pub fn path(&self) -> PathBuf {
-        self.base.join(&self.rules)
+    /// The description in file `rules`, found in folder `dir`.
+    pub fn read(rules: impl Into<PathBuf>, dir: &Path) -> Result<GdlParams, Invalid> {
+        let rules = rules.into();
+        let path = dir.join(&rules);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Invalid::of("rules", format!("cannot read {}: {e}", path.display())))?;
+        Ok(GdlParams {
+            rules,
+            text: Some(text),
+        })
     }
 }
 
@@ -172,6 +174,11 @@ impl Gdl {
         rules.machine.advance(&mut self.vals, chosen);
     }
 
+    /// `role`'s move with index `m`, as text.
+    pub fn move_of(&self, role: usize, m: usize) -> GdlMove {
+        GdlMove(self.m().moves[role][m].text.clone())
+    }
+
     /// Whether the game is over.
     pub fn over(&self) -> bool {
         self.m().terminal(&self.vals) || self.stuck()
@@ -181,6 +188,31 @@ impl Gdl {
     pub fn goals(&self) -> [i32; 2] {
         [self.m().goal(&self.vals, 0), self.m().goal(&self.vals, 1)]
     }
+
+    /// Plays uniformly random legal moves to the end (at most `max_turns`
+    /// turns) and returns the goals there: the playouts of search bots and
+    /// of the benchmark, with no move text.
+    pub fn random_playout(&self, rng: &mut crate::Rng, max_turns: u32) -> [i32; 2] {
+        use rand::Rng as _;
+        let mut g = self.clone();
+        let mut legal = Vec::new();
+        for _ in 0..max_turns {
+            if g.m().terminal(&g.vals) {
+                break;
+            }
+            let mut chosen = [0usize; 2];
+            for (r, pick) in chosen.iter_mut().enumerate() {
+                legal.clear();
+                legal.extend((0..g.m().moves[r].len()).filter(|&i| g.m().legal(&g.vals, r, i)));
+                if legal.is_empty() {
+                    return g.goals();
+                }
+                *pick = legal[rng.random_range(0..legal.len())];
+            }
+            g.advance(&chosen);
+        }
+        g.goals()
+    }
 }
 
 impl Game for Gdl {
@@ -188,15 +220,21 @@ impl Game for Gdl {
     type Params = GdlParams;
 
     fn new(params: &GdlParams) -> Result<Self, Invalid> {
-        let path = params.path();
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Invalid::of("rules", format!("cannot read {}: {e}", path.display())))?;
-        let name = Path::new(&params.rules)
+        let read;
+        let text = match &params.text {
+            Some(text) => text,
+            None => {
+                read = GdlParams::read(&params.rules, Path::new(""))?;
+                read.text.as_ref().expect("read")
+            }
+        };
+        let name = params
+            .rules
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "gdl".to_string());
-        let rules = Rules::new(&name, &text)
-            .map_err(|e| Invalid::of("rules", format!("{}: {e}", path.display())))?;
+        let rules = Rules::new(&name, text)
+            .map_err(|e| Invalid::of("rules", format!("{}: {e}", params.rules.display())))?;
         Ok(Gdl::start(Arc::new(rules)))
     }
 
@@ -208,10 +246,10 @@ impl Game for Gdl {
         super::NAME
     }
 
-    fn params_in(params: GdlParams, dir: &Path) -> GdlParams {
-        GdlParams {
-            base: dir.to_path_buf(),
-            ..params
+    fn params_in(params: GdlParams, dir: &Path) -> Result<GdlParams, Invalid> {
+        match params.text {
+            Some(_) => Ok(params),
+            None => GdlParams::read(params.rules, dir),
         }
     }
 
@@ -319,7 +357,7 @@ impl Game for Gdl {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use rand::{Rng as _, SeedableRng};
 
     use super::*;
@@ -327,11 +365,15 @@ mod tests {
 
     /// A description shipped in `games/gdl/`.
     pub fn shipped(file: &str) -> Gdl {
-        let params = GdlParams {
-            rules: PathBuf::from(file),
-            base: Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
-        };
-        Gdl::new(&params).unwrap()
+        Gdl::new(&shipped_params(file)).unwrap()
+    }
+
+    fn shipped_params(file: &str) -> GdlParams {
+        GdlParams::read(
+            file,
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
+        )
+        .unwrap()
     }
 
     fn play(g: &mut Gdl, first: Option<&str>, second: Option<&str>) {
@@ -417,10 +459,7 @@ mod tests {
     fn positions_round_trip_and_bad_ones_are_refused() {
         let mut g = shipped("tictactoe.kif");
         play(&mut g, Some("(mark 2 2)"), None);
-        let params = GdlParams {
-            rules: PathBuf::from("tictactoe.kif"),
-            base: Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
-        };
+        let params = shipped_params("tictactoe.kif");
         let again = Gdl::from_position(&params, &g.observation(Seat::First)).unwrap();
         assert_eq!(again.observation(Seat::First), g.observation(Seat::First));
         assert_eq!(again.to_act(), BySeat::new(false, true));
@@ -432,7 +471,7 @@ mod tests {
         let err = |text: &str| Rules::new("t", text).err().unwrap().to_string();
         assert!(err("(role a)").contains("1 role(s)"));
         assert!(err("(role a) (role b)\n(<= (p ?x) (q))").contains("line 2, column 1: unsafe rule"));
-        let missing = Gdl::new(&GdlParams::file("no/such.kif")).err().unwrap();
+        let missing = GdlParams::read("no/such.kif", Path::new("")).err().unwrap();
         assert!(
             missing.to_string().contains("cannot read no/such.kif"),
             "{missing}"
