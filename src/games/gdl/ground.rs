@@ -265,8 +265,10 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
     // a negated atom the model lacks never holds: drop it
     for r in &mut rules {
         r.neg.retain(|g| model.seen.contains(g));
-        r.pos.sort_unstable();
-        r.pos.dedup();
+        // the literals stay in the order written (a description puts the
+        // literal that fails most often first), without repeats
+        let mut seen = HashSet::new();
+        r.pos.retain(|g| seen.insert(*g));
     }
     Ok(Grounded {
         store,

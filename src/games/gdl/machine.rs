@@ -7,11 +7,19 @@
 //! `init`, the roles) and folded into the rules. What is left is split in
 //! two phases: the *view* (what depends on the state alone: `legal`,
 //! `goal`, `terminal`) and the *move* phase (what also depends on `does`:
-//! most of `next`). Each phase evaluates its propositions in dependency
-//! order, each one the `or` of its rules, each rule the `and` of its
-//! literals: a single pass, except in recursive groups of propositions,
-//! which are iterated until nothing changes (stratification keeps `not`
-//! out of those groups, so that terminates).
+//! most of `next`). The first state is evaluated in one pass in dependency
+//! order, each proposition the `or` of its rules, each rule the `and` of its
+//! literals (recursive groups of propositions are iterated until nothing
+//! changes; stratification keeps `not` out of them, so that terminates).
+//!
+//! After that, values change only where something they read changed: a
+//! move sets two `does` propositions, which reach the `next` ones through
+//! a handful of rules, and the new state differs from the old in a few
+//! `true` ones. Each change marks the groups that read it, and the marked
+//! groups are evaluated again in dependency order (a bit set over the
+//! groups' ranks, swept upward: a group's readers always rank higher), as
+//! propositional networks do. Between calls every value is consistent with
+//! the state and with no move being played.
 
 use std::collections::HashMap;
 
@@ -55,6 +63,8 @@ pub struct Machine {
     next_of_base: Vec<Option<Prop>>,
     /// Each role's moves, and the move's index by its text.
     pub moves: Vec<Vec<MoveProps>>,
+    /// Each role's moves' `legal` propositions, by move index.
+    legal_props: Vec<Vec<Prop>>,
     move_index: Vec<HashMap<String, usize>>,
     terminal: Option<Prop>,
     /// Each role's goal propositions and their values.
@@ -62,13 +72,15 @@ pub struct Machine {
     /// The values of every proposition in the first state (the static
     /// ones stay as they are).
     start: Vec<bool>,
-    view: Vec<Block>,
-    moving: Vec<Block>,
-    /// Per proposition, its rules: `rule_start[p]..rule_start[p + 1]`.
-    rule_start: Vec<u32>,
-    /// Per rule: where its positive and negative literals are in `lits`.
-    rules: Vec<(u32, u32, u32)>,
-    lits: Vec<Prop>,
+    /// Every derived, non-static group of propositions, in dependency order.
+    blocks: Vec<Block>,
+    /// For each proposition, the ranks (in `blocks`) of the groups that read it.
+    readers: Vec<Vec<u32>>,
+    /// Per proposition, its rules: `code[code_start[p]..code_start[p + 1]]`,
+    /// each rule written as its number of positive literals, of negative
+    /// ones, then the literals (one flat array, read front to back).
+    code_start: Vec<u32>,
+    code: Vec<u32>,
     /// Ground atoms and rules, for `ladder` to report.
     pub atoms: usize,
     pub ground_rules: usize,
@@ -218,11 +230,10 @@ impl Machine {
         }
 
         // the rules of the dynamic propositions, static literals folded in
-        let mut rule_start = vec![0u32; n + 1];
-        let mut flat_rules = Vec::new();
-        let mut lits = Vec::new();
+        let mut code_start = vec![0u32; n + 1];
+        let mut code: Vec<u32> = Vec::new();
         for p in 0..n {
-            rule_start[p] = flat_rules.len() as u32;
+            code_start[p] = code.len() as u32;
             if kind[p] == 0 {
                 continue;
             }
@@ -240,14 +251,15 @@ impl Machine {
                 {
                     continue; // never holds
                 }
-                let from = lits.len() as u32;
-                lits.extend(pos.iter().filter(|q| !is_static(q)));
-                let mid = lits.len() as u32;
-                lits.extend(neg.iter().filter(|q| !is_static(q)));
-                flat_rules.push((from, mid, lits.len() as u32));
+                let pos: Vec<Prop> = pos.iter().copied().filter(|q| !is_static(q)).collect();
+                let neg: Vec<Prop> = neg.iter().copied().filter(|q| !is_static(q)).collect();
+                code.push(pos.len() as u32);
+                code.push(neg.len() as u32);
+                code.extend(pos);
+                code.extend(neg);
             }
         }
-        rule_start[n] = flat_rules.len() as u32;
+        code_start[n] = code.len() as u32;
         let block = |g: &Vec<Prop>| {
             let recursive = g.len() > 1 || edges[&g[0]].contains(&g[0]);
             if recursive {
@@ -257,16 +269,31 @@ impl Machine {
             }
         };
         let is_derived = |p: Prop| heads.contains_key(&p);
-        let view = groups
+        let dynamic: Vec<&Vec<Prop>> = groups
             .iter()
-            .filter(|g| kind[g[0] as usize] == 1 && g.iter().any(|&p| is_derived(p)))
-            .map(block)
+            .filter(|g| kind[g[0] as usize] > 0 && g.iter().any(|&p| is_derived(p)))
             .collect();
-        let moving = groups
-            .iter()
-            .filter(|g| kind[g[0] as usize] == 2 && g.iter().any(|&p| is_derived(p)))
-            .map(block)
-            .collect();
+        let blocks: Vec<Block> = dynamic.iter().map(|g| block(g)).collect();
+        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (rank, g) in dynamic.iter().enumerate() {
+            for &p in g.iter() {
+                for_each_rule(
+                    &code[code_start[p as usize] as usize..code_start[p as usize + 1] as usize],
+                    |pos, neg| {
+                        for &q in pos.iter().chain(neg) {
+                            if !g.contains(&q) {
+                                readers[q as usize].push(rank as u32);
+                            }
+                        }
+                        false
+                    },
+                );
+            }
+        }
+        for r in &mut readers {
+            r.sort_unstable();
+            r.dedup();
+        }
         let move_index = moves
             .iter()
             .map(|ms| {
@@ -280,7 +307,12 @@ impl Machine {
             .iter()
             .map(|&t| store.text(store.args(t)[0], d))
             .collect();
+        let legal_props = moves
+            .iter()
+            .map(|ms| ms.iter().map(|m| m.legal).collect())
+            .collect();
         let mut m = Machine {
+            legal_props,
             roles,
             base,
             base_text,
@@ -290,58 +322,97 @@ impl Machine {
             terminal,
             goals,
             start,
-            view,
-            moving,
-            rule_start,
-            rules: flat_rules,
-            lits,
+            blocks,
+            readers,
+            code_start,
+            code,
             atoms,
             ground_rules,
         };
         let mut first = m.start.clone();
-        m.evaluate(&m.view, &mut first);
+        for b in &m.blocks {
+            m.evaluate(b, &mut first);
+        }
         m.start = first;
         Ok(m)
     }
 
-    /// The values of the first state, its view evaluated.
-    pub fn first(&self) -> Vec<bool> {
-        self.start.clone()
-    }
-
-    fn rule_holds(&self, r: usize, vals: &[bool]) -> bool {
-        let (a, b, c) = self.rules[r];
-        self.lits[a as usize..b as usize]
-            .iter()
-            .all(|&q| vals[q as usize])
-            && self.lits[b as usize..c as usize]
-                .iter()
-                .all(|&q| !vals[q as usize])
+    /// The first state, evaluated.
+    pub fn first(&self) -> State {
+        State {
+            vals: self.start.clone(),
+            dirty: vec![0; self.blocks.len().div_ceil(64)],
+            next: Vec::with_capacity(self.base.len()),
+        }
     }
 
     fn prop_holds(&self, p: Prop, vals: &[bool]) -> bool {
-        let (a, b) = (self.rule_start[p as usize], self.rule_start[p as usize + 1]);
-        (a..b).any(|r| self.rule_holds(r as usize, vals))
+        let code = &self.code
+            [self.code_start[p as usize] as usize..self.code_start[p as usize + 1] as usize];
+        for_each_rule(code, |pos, neg| {
+            pos.iter().all(|&q| vals[q as usize]) && neg.iter().all(|&q| !vals[q as usize])
+        })
     }
 
-    fn evaluate(&self, blocks: &[Block], vals: &mut [bool]) {
-        for b in blocks {
-            match b {
-                Block::One(p) => vals[*p as usize] = self.prop_holds(*p, vals),
-                Block::Cycle(ps) => {
+    /// Evaluates one group from the values it reads.
+    fn evaluate(&self, b: &Block, vals: &mut [bool]) {
+        match b {
+            Block::One(p) => vals[*p as usize] = self.prop_holds(*p, vals),
+            Block::Cycle(ps) => {
+                for &p in ps {
+                    vals[p as usize] = false;
+                }
+                loop {
+                    let mut changed = false;
                     for &p in ps {
-                        vals[p as usize] = false;
-                    }
-                    loop {
-                        let mut changed = false;
-                        for &p in ps {
-                            if !vals[p as usize] && self.prop_holds(p, vals) {
-                                vals[p as usize] = true;
-                                changed = true;
-                            }
+                        if !vals[p as usize] && self.prop_holds(p, vals) {
+                            vals[p as usize] = true;
+                            changed = true;
                         }
-                        if !changed {
-                            break;
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets proposition `p` (a state or move one) to `v`, marking its readers.
+    fn set(&self, s: &mut State, p: Prop, v: bool) {
+        if s.vals[p as usize] != v {
+            s.vals[p as usize] = v;
+            mark(&mut s.dirty, &self.readers[p as usize]);
+        }
+    }
+
+    /// Evaluates the marked groups again, lowest rank first, marking the
+    /// readers of every proposition that changes.
+    fn propagate(&self, s: &mut State) {
+        let mut w = 0;
+        while w < s.dirty.len() {
+            let bits = s.dirty[w];
+            if bits == 0 {
+                w += 1;
+                continue;
+            }
+            let bit = bits.trailing_zeros() as usize;
+            s.dirty[w] &= !(1u64 << bit);
+            let b = &self.blocks[w * 64 + bit];
+            match b {
+                Block::One(p) => {
+                    let before = s.vals[*p as usize];
+                    self.evaluate(b, &mut s.vals);
+                    if s.vals[*p as usize] != before {
+                        mark(&mut s.dirty, &self.readers[*p as usize]);
+                    }
+                }
+                Block::Cycle(ps) => {
+                    let before: Vec<bool> = ps.iter().map(|&p| s.vals[p as usize]).collect();
+                    self.evaluate(b, &mut s.vals);
+                    for (i, &p) in ps.iter().enumerate() {
+                        if s.vals[p as usize] != before[i] {
+                            mark(&mut s.dirty, &self.readers[p as usize]);
                         }
                     }
                 }
@@ -349,9 +420,21 @@ impl Machine {
         }
     }
 
-    /// Whether `role` may play its move `m` in the state `vals`.
-    pub fn legal(&self, vals: &[bool], role: usize, m: usize) -> bool {
-        vals[self.moves[role][m].legal as usize]
+    /// The indices of `role`'s legal moves in state `s`, into `out`.
+    pub fn legal_moves(&self, s: &State, role: usize, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend(
+            self.legal_props[role]
+                .iter()
+                .enumerate()
+                .filter(|(_, &p)| s.vals[p as usize])
+                .map(|(i, _)| i),
+        );
+    }
+
+    /// Whether `role` may play its move `m` in state `s`.
+    pub fn legal(&self, s: &State, role: usize, m: usize) -> bool {
+        s.vals[self.moves[role][m].legal as usize]
     }
 
     /// The index of `role`'s move written `text`, if it is one of its moves.
@@ -359,46 +442,87 @@ impl Machine {
         self.move_index[role].get(text).copied()
     }
 
-    pub fn terminal(&self, vals: &[bool]) -> bool {
-        self.terminal.is_some_and(|t| vals[t as usize])
+    pub fn terminal(&self, s: &State) -> bool {
+        self.terminal.is_some_and(|t| s.vals[t as usize])
     }
 
-    /// `role`'s goal in state `vals`: the first goal that holds, else 0.
-    pub fn goal(&self, vals: &[bool], role: usize) -> i32 {
+    /// `role`'s goal in state `s`: the first goal that holds, else 0.
+    pub fn goal(&self, s: &State, role: usize) -> i32 {
         self.goals[role]
             .iter()
-            .find(|(p, _)| vals[*p as usize])
+            .find(|(p, _)| s.vals[*p as usize])
             .map_or(0, |(_, v)| *v)
     }
 
-    /// The state after each role plays its move `chosen[r]` (an index into
-    /// its moves), evaluated.
-    pub fn advance(&self, vals: &mut [bool], chosen: &[usize]) {
-        for (r, &m) in chosen.iter().enumerate() {
-            vals[self.moves[r][m].does as usize] = true;
-        }
-        self.evaluate(&self.moving, vals);
-        let next: Vec<bool> = self
-            .next_of_base
-            .iter()
-            .map(|n| n.is_some_and(|p| vals[p as usize]))
-            .collect();
-        for (r, &m) in chosen.iter().enumerate() {
-            vals[self.moves[r][m].does as usize] = false;
-        }
-        for (i, &b) in self.base.iter().enumerate() {
-            vals[b as usize] = next[i];
-        }
-        self.evaluate(&self.view, vals);
+    /// Whether base proposition `i` holds in state `s`.
+    pub fn holds(&self, s: &State, i: usize) -> bool {
+        s.vals[self.base[i] as usize]
     }
 
-    /// Sets the state to the base propositions `on` (indices into `base`), evaluated.
-    pub fn set_state(&self, vals: &mut [bool], on: &[bool]) {
-        for (i, &b) in self.base.iter().enumerate() {
-            vals[b as usize] = on[i];
+    /// The state after each role plays its move `chosen[r]` (an index into
+    /// its moves).
+    pub fn advance(&self, s: &mut State, chosen: &[usize]) {
+        for (r, &m) in chosen.iter().enumerate() {
+            self.set(s, self.moves[r][m].does, true);
         }
-        self.evaluate(&self.view, vals);
+        self.propagate(s);
+        let mut next = std::mem::take(&mut s.next);
+        next.clear();
+        next.extend(
+            self.next_of_base
+                .iter()
+                .map(|n| n.is_some_and(|p| s.vals[p as usize])),
+        );
+        for (r, &m) in chosen.iter().enumerate() {
+            self.set(s, self.moves[r][m].does, false);
+        }
+        for (i, &b) in self.base.iter().enumerate() {
+            self.set(s, b, next[i]);
+        }
+        s.next = next;
+        self.propagate(s);
     }
+
+    /// Sets the state to the base propositions `on` (indices into `base`).
+    pub fn set_state(&self, s: &mut State, on: &[bool]) {
+        for (i, &b) in self.base.iter().enumerate() {
+            self.set(s, b, on[i]);
+        }
+        self.propagate(s);
+    }
+}
+
+/// Calls `f` with each rule's positive and negative literals in `code`
+/// until it returns true; whether it did.
+fn for_each_rule(code: &[u32], mut f: impl FnMut(&[Prop], &[Prop]) -> bool) -> bool {
+    let mut i = 0;
+    while i < code.len() {
+        let (np, nn) = (code[i] as usize, code[i + 1] as usize);
+        let lits = &code[i + 2..i + 2 + np + nn];
+        if f(&lits[..np], &lits[np..]) {
+            return true;
+        }
+        i += 2 + np + nn;
+    }
+    false
+}
+
+/// Marks groups `ranks` for evaluation.
+fn mark(dirty: &mut [u64], ranks: &[u32]) {
+    for &r in ranks {
+        dirty[r as usize / 64] |= 1u64 << (r % 64);
+    }
+}
+
+/// A state of a game: every proposition's value, consistent with the state
+/// and no move played, and scratch space for the next move.
+#[derive(Clone, Debug)]
+pub struct State {
+    vals: Vec<bool>,
+    /// Groups to evaluate again (empty between calls).
+    dirty: Vec<u64>,
+    /// The next state's base propositions, while a move is applied.
+    next: Vec<bool>,
 }
 
 fn store_size(model: &HashMap<super::logic::Relation, Vec<Gid>>) -> usize {

@@ -37,7 +37,11 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use super::{kif, logic::Description, machine::Machine};
+use super::{
+    kif,
+    logic::Description,
+    machine::{Machine, State},
+};
 use crate::core::{
     error::Invalid,
     game::{Game, IllegalMove},
@@ -127,8 +131,8 @@ impl Rules {
 #[derive(Clone)]
 pub struct Gdl {
     pub rules: Arc<Rules>,
-    /// Every proposition's value in the current state.
-    vals: Vec<bool>,
+    /// The current state.
+    vals: State,
 }
 
 impl fmt::Debug for Gdl {
@@ -159,9 +163,9 @@ impl Gdl {
 
     /// The indices of `role`'s legal moves now.
     pub fn legal_indices(&self, role: usize) -> Vec<usize> {
-        (0..self.m().moves[role].len())
-            .filter(|&i| self.m().legal(&self.vals, role, i))
-            .collect()
+        let mut out = Vec::new();
+        self.m().legal_moves(&self.vals, role, &mut out);
+        out
     }
 
     fn stuck(&self) -> bool {
@@ -202,8 +206,7 @@ impl Gdl {
             }
             let mut chosen = [0usize; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
-                legal.clear();
-                legal.extend((0..g.m().moves[r].len()).filter(|&i| g.m().legal(&g.vals, r, i)));
+                g.m().legal_moves(&g.vals, r, &mut legal);
                 if legal.is_empty() {
                     return g.goals();
                 }
@@ -323,8 +326,9 @@ impl Game for Gdl {
         m.base
             .iter()
             .zip(&m.base_text)
-            .filter(|(p, _)| self.vals[**p as usize])
-            .map(|(_, t)| t.as_str())
+            .enumerate()
+            .filter(|(i, _)| m.holds(&self.vals, *i))
+            .map(|(_, (_, t))| t.as_str())
             .collect::<Vec<_>>()
             .join(" ")
     }
