@@ -285,6 +285,7 @@ fn the_protocol_doc_states_each_games_rules_as_its_source_does() {
         "troops",
         "coordination",
         "breakthrough",
+        "gdl",
     ] {
         let source = fs::read_to_string(root.join(format!("src/games/{game}/rules.rs"))).unwrap();
         let header: Vec<&str> = source

@@ -269,3 +269,121 @@ fn random_games_of_the_classics_end_with_goals_in_range() {
         }
     }
 }
+
+const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
+
+fn ladder_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(LADDER)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_season_of_a_gdl_game_runs_from_a_config_and_stands_on_its_own() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let kif = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl/tictactoe.kif"),
+    )
+    .unwrap();
+    std::fs::write(games.join("ttt.kif"), &kif).unwrap();
+    let configs = tmp.path().join("configs");
+    std::fs::create_dir(&configs).unwrap();
+    std::fs::write(
+        configs.join("ttt.toml"),
+        "[season]\ngame = \"gdl\"\ngames_per_pair = 6\n[season.params]\nrules = \"../games/ttt.kif\"\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n[[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    // the rules file is found next to the config, whatever the working folder
+    let out = ladder_in(tmp.path(), &["run", "configs/ttt.toml", "-q"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("Season ttt: ttt, round-robin, 2 bots, 6 of 6 games"),
+        "{stdout}"
+    );
+    let season = tmp.path().join("reports/ttt");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(season.join("season.json")).unwrap())
+            .unwrap();
+    assert_eq!(recorded["kind"], "gdl");
+    assert_eq!(recorded["params"]["rules"], "../games/ttt.kif");
+    assert_eq!(recorded["params"]["text"], kif.as_str());
+    // verified and replayed from anywhere: the season holds its rules
+    let out = ladder_in(Path::new("/"), &["verify", season.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let out = ladder_in(
+        Path::new("/"),
+        &["replay", season.to_str().unwrap(), "--game", "0"],
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Turn 1: greedy plays (mark"));
+    // changed rules are changed parameters: the season is not resumed under them
+    std::fs::write(
+        games.join("ttt.kif"),
+        kif.replace("(goal xplayer 50)", "(goal xplayer 60)"),
+    )
+    .unwrap();
+    let out = ladder_in(tmp.path(), &["run", "configs/ttt.toml", "-q"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("params"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_command_line_names_a_gdl_game_by_its_file_and_bad_files_are_clear_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::TempDir::new().unwrap();
+    let reports = tmp.path().to_str().unwrap();
+    let out = ladder_in(
+        root,
+        &[
+            "match",
+            "gdl:games/gdl/connect4.kif",
+            "mcts",
+            "random",
+            "--games",
+            "2",
+            "--reports",
+            reports,
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("connect4, round-robin, 2 bots, 2 of 2 games"));
+    let out = ladder_in(root, &["match", "gdl:no/such.kif", "random", "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such.kif"));
+    std::fs::write(
+        tmp.path().join("bad.kif"),
+        "(role a) (role b)\n(<= (legal a ?m) (true (x)))\n",
+    )
+    .unwrap();
+    let out = ladder_in(tmp.path(), &["match", "gdl:bad.kif", "random", "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.kif: line 2, column 1: unsafe rule for `legal`: the variable ?m of the head appears in no positive literal of the body (GDL's safety restriction)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_readme_example_is_real_output() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let command = "$ cargo run --release -- run configs/gdl-tictactoe.toml\n";
+    let start = readme.find(command).expect("the example in the README") + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let tmp = tempfile::TempDir::new().unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/gdl-tictactoe.toml");
+    let out = ladder_in(tmp.path(), &["run", config.to_str().unwrap()]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}

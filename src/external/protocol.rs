@@ -40,7 +40,7 @@ pub const QUIT: &str = "quit";
 /// The first line to a new process: version, game, time per move (and the
 /// game clock as `time_control=BASE+INCREMENT` in seconds, when the season
 /// has one), and the game's parameters as `key=value` words, in
-/// alphabetical order.
+/// alphabetical order (a string with blanks or quotes as a JSON string).
 pub fn hello(game: &str, time: &TimeControl, params: &serde_json::Value) -> String {
     let mut line = format!(
         "ladder {VERSION} {game} move_ms={}",
@@ -52,6 +52,14 @@ pub fn hello(game: &str, time: &TimeControl, params: &serde_json::Value) -> Stri
     if let Some(map) = params.as_object() {
         for (key, value) in map {
             match value {
+                // a value with blanks (a GDL description) keeps the line one
+                // line of words: it is written as a JSON string
+                serde_json::Value::String(s)
+                    if s.chars()
+                        .any(|c| c.is_whitespace() || c.is_control() || c == '"') =>
+                {
+                    line.push_str(&format!(" {key}={}", serde_json::Value::String(s.clone())))
+                }
                 serde_json::Value::String(s) => line.push_str(&format!(" {key}={s}")),
                 other => line.push_str(&format!(" {key}={other}")),
             }
@@ -136,6 +144,7 @@ mod tests {
     #[test]
     fn a_score_is_the_answers_last_word() {
         assert_eq!(split_score("b2b3 score=-35"), ("b2b3", Some(-35)));
+        assert_eq!(split_score("(mark 1 2) score=7"), ("(mark 1 2)", Some(7)));
         assert_eq!(split_score("3,3,4  score=120 "), ("3,3,4", Some(120)));
         assert_eq!(split_score("left"), ("left", None));
         assert_eq!(split_score("b2b3 score=lots"), ("b2b3 score=lots", None));

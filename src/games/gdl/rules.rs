@@ -1,15 +1,17 @@
 //! Any two-player game written in GDL, played through the reasoner: the
 //! catalogue's `gdl` game.
 //!
-//! Rules: the description's. What ladder decided around them:
+//! Rules:
+//! - Everything the description says; ladder adds only what GDL leaves to
+//!   the game master, below.
 //! - The first `(role R)` written is the first seat, the second the
-//!   second. A description with another number of roles is refused
-//!   (the standings are built for two players).
+//!   second. A description with another number of roles is refused (the
+//!   standings are built for two players).
 //! - GDL games are simultaneous; a seat is asked for a move unless its only
 //!   legal move is `noop`, which it then plays without being asked: GDL's
 //!   convention for the player who waits, so turn-taking games alternate.
-//!   (A description that names its waiting move otherwise has it asked
-//!   for.) When both seats could only `noop`, both are asked.
+//!   A description that names its waiting move otherwise has it asked for.
+//!   When both seats could only `noop`, both are asked.
 //! - The game ends in a `terminal` state, or in a state where a role has no
 //!   legal move at all (a broken description; the goals are read there).
 //! - A seat's goal is the first of its `(goal R N)` that holds, 0 if none
