@@ -11,7 +11,7 @@
 
 FROM rust:1-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY tests ./tests
 COPY benches ./benches
@@ -25,5 +25,6 @@ COPY --from=build /src/target/release/ladder /usr/local/bin/ladder
 WORKDIR /ladder
 COPY configs ./configs
 COPY bots ./bots
+COPY games ./games
 ENTRYPOINT ["ladder"]
 CMD ["--help"]

@@ -170,6 +170,7 @@ fn the_dockerfile_builds_ladder_into_a_slim_image_with_python_and_bubblewrap() {
         "COPY --from=build /src/target/release/ladder /usr/local/bin/ladder",
         "COPY configs ./configs",
         "COPY bots ./bots",
+        "COPY games ./games",
         "WORKDIR /ladder",
         "ENTRYPOINT [\"ladder\"]",
     ] {
@@ -177,6 +178,33 @@ fn the_dockerfile_builds_ladder_into_a_slim_image_with_python_and_bubblewrap() {
             runtime.contains(needed),
             "the runtime stage lacks `{needed}`"
         );
+    }
+    // the build stage copies what cargo reads to build ladder: the manifest,
+    // the lock, the build script, the sources, and the folders of the
+    // targets Cargo.toml lists (the test bot example, the benches)
+    let build = &text[..text.rfind("FROM ").unwrap()];
+    let copied: Vec<&str> = build
+        .lines()
+        .filter(|l| l.starts_with("COPY "))
+        .flat_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words[1..words.len() - 1].to_vec()
+        })
+        .collect();
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        "src",
+        "tests",
+        "benches",
+    ] {
+        if Path::new(ROOT).join(needed).exists() {
+            assert!(
+                copied.contains(&needed),
+                "the build stage does not copy {needed}"
+            );
+        }
     }
     // every file the build stage copies exists
     for line in text

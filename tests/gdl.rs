@@ -387,3 +387,41 @@ fn the_readme_example_is_real_output() {
     let out = ladder_in(tmp.path(), &["run", config.to_str().unwrap()]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
 }
+
+#[test]
+fn a_bot_program_plays_a_gdl_game_over_the_line_protocol() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::TempDir::new().unwrap();
+    let log = tmp.path().join("io.log");
+    let out = ladder_in(
+        root,
+        &[
+            "match",
+            "gdl:games/gdl/tictactoe.kif",
+            "cmd:python3 bots/python/gdl_tictactoe_bot.py",
+            "random",
+            "--games",
+            "6",
+            "--sandbox",
+            "none",
+            "--reports",
+            tmp.path().to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // every game played to its end, none forfeited
+    assert!(
+        stdout.contains("│ normal      ┆     6 ┆ 100.0% │"),
+        "{stdout}"
+    );
+    let io = std::fs::read_to_string(&log).unwrap();
+    // the greeting carries the description as one JSON string, on one line
+    assert!(io.contains(" text=\";;; Tic-tac-toe"), "{io}");
+    // moves go both ways as KIF terms; a seat not asked shows `-`
+    assert!(io.contains("< (mark 2 2)"), "{io}");
+    assert!(io.contains("> played (mark 2 2) -"), "{io}");
+}
