@@ -10,11 +10,12 @@ use std::path::Path;
 
 use divan::{counter::ItemsCount, Bencher};
 use ladder::{
+    core::game::random_turn,
     games::{
         breakthrough::{Breakthrough, BreakthroughParams},
         gdl::{Gdl, GdlParams},
     },
-    BySeat, Game, Rng, Seat,
+    Game, Rng,
 };
 use rand::SeedableRng;
 
@@ -50,8 +51,7 @@ fn native_breakthrough_playout(bencher: Bencher) {
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
         let mut g = start.clone();
         while g.outcome().is_none() {
-            let acting = g.to_act();
-            let moves = BySeat::from_fn(|s: Seat| acting[s].then(|| g.random_move(s, &mut rng)));
+            let moves = random_turn(&g, &mut rng);
             g.apply(&moves);
         }
         g.outcome()

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use ladder::{
+    core::game::random_turn,
     games::{
         armies::{Armies, ArmiesParams},
         bidding::{Bidding, BiddingParams},
@@ -18,7 +19,7 @@ use ladder::{
     },
     BySeat, Game, Rng, Seat,
 };
-use rand::{Rng as _, SeedableRng};
+use rand::SeedableRng;
 
 /// A description shipped in `games/gdl/`.
 fn twin(file: &str) -> Gdl {
@@ -75,13 +76,7 @@ fn lockstep<N: Game>(
             if n.outcome().is_some() {
                 break;
             }
-            let acting = n.to_act();
-            let moves: BySeat<Option<N::Move>> = BySeat::from_fn(|s| {
-                acting[s].then(|| {
-                    let legal = n.legal_moves(s);
-                    legal[rng.random_range(0..legal.len())].clone()
-                })
-            });
+            let moves = random_turn(&n, &mut rng);
             let twin_moves = moves
                 .as_ref()
                 .map(|m| m.as_ref().map(|m| GdlMove(translate(m))));
@@ -248,13 +243,7 @@ fn random_games_of_the_classics_end_with_goals_in_range() {
             let mut g = start.clone();
             let mut turns = 0;
             while g.outcome().is_none() {
-                let acting = g.to_act();
-                let moves = BySeat::from_fn(|s| {
-                    acting[s].then(|| {
-                        let legal = g.legal_moves(s);
-                        legal[rng.random_range(0..legal.len())].clone()
-                    })
-                });
+                let moves = random_turn(&g, &mut rng);
                 g.apply(&moves);
                 turns += 1;
                 assert!(turns <= 42, "{file} runs on");

@@ -189,6 +189,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
+/// One uniformly random move for each seat that acts now (none for the
+/// others): a random turn, for playouts and tests.
+pub fn random_turn<G: Game>(game: &G, rng: &mut Rng) -> BySeat<Option<G::Move>> {
+    let acting = game.to_act();
+    BySeat::from_fn(|s: Seat| acting[s].then(|| game.random_move(s, rng)))
+}
+
 /// The numbers of a position written in `form`, where `#` stands for a
 /// whole number and every other word must be as written:
 /// `fields("round 2 of 5", "round # of #")` gives `[2, 5]`.

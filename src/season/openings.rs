@@ -17,7 +17,7 @@ use crate::{
     core::{
         bot::BotFactory,
         error::Invalid,
-        game::Game,
+        game::{random_turn, Game},
         referee::play_game,
         seat::{BySeat, Seat},
     },
@@ -202,9 +202,7 @@ fn playout<G: Game>(start: &G, plies: u32, rng: &mut Rng) -> Option<G> {
         if game.outcome().is_some() {
             return None;
         }
-        let acting = game.to_act();
-        let moves: BySeat<Option<G::Move>> =
-            BySeat::from_fn(|s: Seat| acting[s].then(|| game.random_move(s, rng)));
+        let moves = random_turn(&game, rng);
         game.apply(&moves);
     }
     game.outcome().is_none().then_some(game)

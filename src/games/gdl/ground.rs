@@ -159,14 +159,7 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
             model.facts.iter().map(|(r, v)| (*r, v.len())).collect();
         let mut found: Vec<(Relation, Gid)> = Vec::new();
         for rule in &relaxed {
-            let positives: Vec<&Atom> = rule
-                .body
-                .iter()
-                .filter_map(|l| match l {
-                    Literal::Pos(a) => Some(a),
-                    _ => None,
-                })
-                .collect();
+            let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
             // before it over older facts, those after over all
             let variants = if first { 1 } else { positives.len() };
@@ -227,14 +220,7 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
     let mut rules = Vec::new();
     let mut unique = HashSet::new();
     for rule in &d.rules {
-        let positives: Vec<&Atom> = rule
-            .body
-            .iter()
-            .filter_map(|l| match l {
-                Literal::Pos(a) => Some(a),
-                _ => None,
-            })
-            .collect();
+        let positives = positives(rule);
         let ranges: Vec<(usize, usize)> = positives
             .iter()
             .map(|a| (0, model.facts.get(&a.relation()).map_or(0, Vec::len)))
@@ -275,6 +261,17 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
         rules,
         model: model.facts,
     })
+}
+
+/// A rule's positive literals, in the order written.
+fn positives(rule: &Rule) -> Vec<&Atom> {
+    rule.body
+        .iter()
+        .filter_map(|l| match l {
+            Literal::Pos(a) => Some(a),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The facts derived so far, per relation, in the order found.

@@ -364,9 +364,10 @@ impl Game for Gdl {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use rand::{Rng as _, SeedableRng};
+    use rand::SeedableRng;
 
     use super::*;
+    use crate::core::game::random_turn;
     use crate::Rng;
 
     /// A description shipped in `games/gdl/`.
@@ -441,12 +442,7 @@ pub(super) mod tests {
             let mut plies = 0;
             while g.outcome().is_none() {
                 let acting = g.to_act();
-                let moves = BySeat::from_fn(|s| {
-                    acting[s].then(|| {
-                        let legal = g.legal_moves(s);
-                        legal[rng.random_range(0..legal.len())].clone()
-                    })
-                });
+                let moves = random_turn(&g, &mut rng);
                 // exactly one seat acts in tic-tac-toe
                 assert!(acting.first != acting.second);
                 g.apply(&moves);
