@@ -15,11 +15,14 @@
 //! After that, values change only where something they read changed: a
 //! move sets two `does` propositions, which reach the `next` ones through
 //! a handful of rules, and the new state differs from the old in a few
-//! `true` ones. Each change marks the groups that read it, and the marked
-//! groups are evaluated again in dependency order (a bit set over the
-//! groups' ranks, swept upward: a group's readers always rank higher), as
-//! propositional networks do. Between calls every value is consistent with
-//! the state and with no move being played.
+//! `true` ones. As in a counting propositional network, each rule keeps the
+//! number of its literals that hold and each proposition the number of its
+//! rules that hold; a change adds or removes one from the count of each
+//! rule that reads it, and a proposition changes only when its count
+//! reaches or leaves 0, so no rule is ever scanned again. Recursive groups
+//! (rare in games) are evaluated again as a whole once their inputs have
+//! settled. Between calls every value and count is consistent with the
+//! state and with no move being played.
 
 use std::collections::HashMap;
 
@@ -74,8 +77,21 @@ pub struct Machine {
     start: Vec<bool>,
     /// Every derived, non-static group of propositions, in dependency order.
     blocks: Vec<Block>,
-    /// For each proposition, the ranks (in `blocks`) of the groups that read it.
-    readers: Vec<Vec<u32>>,
+    /// The rules of the groups of one proposition, counted: each one's head
+    /// and number of literals.
+    rule_head: Vec<Prop>,
+    rule_len: Vec<i32>,
+    /// For each proposition, the counted rules that read it:
+    /// `uses[use_start[q]..use_start[q + 1]]`, each `rule << 1 | positive`.
+    use_start: Vec<u32>,
+    uses: Vec<u32>,
+    /// For each proposition, the ranks (in `blocks`) of the recursive
+    /// groups that read it.
+    cycle_readers: Vec<Vec<u32>>,
+    /// The counts in the first state: satisfied literals per counted rule,
+    /// rules that hold per proposition.
+    start_sat: Vec<i32>,
+    start_holding: Vec<i32>,
     /// Per proposition, its rules: `code[code_start[p]..code_start[p + 1]]`,
     /// each rule written as its number of positive literals, of negative
     /// ones, then the literals (one flat array, read front to back).
@@ -274,26 +290,59 @@ impl Machine {
             .filter(|g| kind[g[0] as usize] > 0 && g.iter().any(|&p| is_derived(p)))
             .collect();
         let blocks: Vec<Block> = dynamic.iter().map(|g| block(g)).collect();
-        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (rank, g) in dynamic.iter().enumerate() {
-            for &p in g.iter() {
-                for_each_rule(
-                    &code[code_start[p as usize] as usize..code_start[p as usize + 1] as usize],
-                    |pos, neg| {
-                        for &q in pos.iter().chain(neg) {
-                            if !g.contains(&q) {
-                                readers[q as usize].push(rank as u32);
+        let mut rule_head = Vec::new();
+        let mut rule_len = Vec::new();
+        let mut uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut cycle_readers: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (rank, b) in blocks.iter().enumerate() {
+            match b {
+                Block::One(p) => {
+                    let p = *p;
+                    for_each_rule(
+                        &code[code_start[p as usize] as usize..code_start[p as usize + 1] as usize],
+                        |pos, neg| {
+                            let r = rule_head.len() as u32;
+                            rule_head.push(p);
+                            rule_len.push((pos.len() + neg.len()) as i32);
+                            for &q in pos {
+                                uses_of[q as usize].push(r << 1 | 1);
                             }
-                        }
-                        false
-                    },
-                );
+                            for &q in neg {
+                                uses_of[q as usize].push(r << 1);
+                            }
+                            false
+                        },
+                    );
+                }
+                Block::Cycle(ps) => {
+                    for &p in ps {
+                        for_each_rule(
+                            &code[code_start[p as usize] as usize
+                                ..code_start[p as usize + 1] as usize],
+                            |pos, neg| {
+                                for &q in pos.iter().chain(neg) {
+                                    if !ps.contains(&q) {
+                                        cycle_readers[q as usize].push(rank as u32);
+                                    }
+                                }
+                                false
+                            },
+                        );
+                    }
+                }
             }
         }
-        for r in &mut readers {
+        for r in &mut cycle_readers {
             r.sort_unstable();
             r.dedup();
         }
+        let mut use_start = Vec::with_capacity(n + 1);
+        let mut uses = Vec::new();
+        for u in &uses_of {
+            use_start.push(uses.len() as u32);
+            uses.extend(u);
+        }
+        use_start.push(uses.len() as u32);
         let move_index = moves
             .iter()
             .map(|ms| {
@@ -323,7 +372,13 @@ impl Machine {
             goals,
             start,
             blocks,
-            readers,
+            rule_head,
+            rule_len,
+            use_start,
+            uses,
+            cycle_readers,
+            start_sat: Vec::new(),
+            start_holding: Vec::new(),
             code_start,
             code,
             atoms,
@@ -333,7 +388,24 @@ impl Machine {
         for b in &m.blocks {
             m.evaluate(b, &mut first);
         }
+        // the counts that go with the first state
+        let mut sat = vec![0i32; m.rule_head.len()];
+        let mut holding = vec![0i32; n];
+        for (q, &value) in first.iter().enumerate() {
+            for &u in &m.uses[m.use_start[q] as usize..m.use_start[q + 1] as usize] {
+                if value == (u & 1 == 1) {
+                    sat[(u >> 1) as usize] += 1;
+                }
+            }
+        }
+        for (r, &h) in m.rule_head.iter().enumerate() {
+            if sat[r] == m.rule_len[r] {
+                holding[h as usize] += 1;
+            }
+        }
         m.start = first;
+        m.start_sat = sat;
+        m.start_holding = holding;
         Ok(m)
     }
 
@@ -343,6 +415,9 @@ impl Machine {
             vals: self.start.clone(),
             dirty: vec![0; self.blocks.len().div_ceil(64)],
             next: Vec::with_capacity(self.base.len()),
+            sat: self.start_sat.clone(),
+            holding: self.start_holding.clone(),
+            changes: Vec::new(),
         }
     }
 
@@ -378,42 +453,53 @@ impl Machine {
         }
     }
 
-    /// Sets proposition `p` (a state or move one) to `v`, marking its readers.
+    /// Sets proposition `p` (a state or move one) to `v`.
     fn set(&self, s: &mut State, p: Prop, v: bool) {
         if s.vals[p as usize] != v {
             s.vals[p as usize] = v;
-            mark(&mut s.dirty, &self.readers[p as usize]);
+            s.changes.push((p, v));
         }
     }
 
-    /// Evaluates the marked groups again, lowest rank first, marking the
-    /// readers of every proposition that changes.
+    /// Carries every change through: each counted rule that reads a
+    /// changed proposition gains or loses a satisfied literal, and its head
+    /// changes when the number of its rules that hold reaches or leaves 0.
+    /// Changes are sums, so their order does not matter. Recursive groups
+    /// are evaluated again, lowest rank first, once no change is pending.
     fn propagate(&self, s: &mut State) {
-        let mut w = 0;
-        while w < s.dirty.len() {
-            let bits = s.dirty[w];
-            if bits == 0 {
-                w += 1;
-                continue;
-            }
-            let bit = bits.trailing_zeros() as usize;
-            s.dirty[w] &= !(1u64 << bit);
-            let b = &self.blocks[w * 64 + bit];
-            match b {
-                Block::One(p) => {
-                    let before = s.vals[*p as usize];
-                    self.evaluate(b, &mut s.vals);
-                    if s.vals[*p as usize] != before {
-                        mark(&mut s.dirty, &self.readers[*p as usize]);
+        loop {
+            while let Some((q, v)) = s.changes.pop() {
+                let q = q as usize;
+                for &u in &self.uses[self.use_start[q] as usize..self.use_start[q + 1] as usize] {
+                    let r = (u >> 1) as usize;
+                    let len = self.rule_len[r];
+                    let before = s.sat[r] == len;
+                    s.sat[r] += if v == (u & 1 == 1) { 1 } else { -1 };
+                    let after = s.sat[r] == len;
+                    if before != after {
+                        let h = self.rule_head[r] as usize;
+                        s.holding[h] += if after { 1 } else { -1 };
+                        let value = s.holding[h] > 0;
+                        if value != s.vals[h] {
+                            s.vals[h] = value;
+                            s.changes.push((h as Prop, value));
+                        }
                     }
                 }
-                Block::Cycle(ps) => {
-                    let before: Vec<bool> = ps.iter().map(|&p| s.vals[p as usize]).collect();
-                    self.evaluate(b, &mut s.vals);
-                    for (i, &p) in ps.iter().enumerate() {
-                        if s.vals[p as usize] != before[i] {
-                            mark(&mut s.dirty, &self.readers[p as usize]);
-                        }
+                mark(&mut s.dirty, &self.cycle_readers[q]);
+            }
+            let Some(w) = s.dirty.iter().position(|&bits| bits != 0) else {
+                return;
+            };
+            let bit = s.dirty[w].trailing_zeros() as usize;
+            s.dirty[w] &= !(1u64 << bit);
+            let b = &self.blocks[w * 64 + bit];
+            if let Block::Cycle(ps) = b {
+                let before: Vec<bool> = ps.iter().map(|&p| s.vals[p as usize]).collect();
+                self.evaluate(b, &mut s.vals);
+                for (i, &p) in ps.iter().enumerate() {
+                    if s.vals[p as usize] != before[i] {
+                        s.changes.push((p, s.vals[p as usize]));
                     }
                 }
             }
@@ -523,6 +609,12 @@ pub struct State {
     dirty: Vec<u64>,
     /// The next state's base propositions, while a move is applied.
     next: Vec<bool>,
+    /// Per counted rule, its literals that hold now.
+    sat: Vec<i32>,
+    /// Per proposition of a counted group, its rules that hold now.
+    holding: Vec<i32>,
+    /// Changes not yet carried through (empty between calls).
+    changes: Vec<(Prop, bool)>,
 }
 
 fn store_size(model: &HashMap<super::logic::Relation, Vec<Gid>>) -> usize {
