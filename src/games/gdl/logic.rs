@@ -423,6 +423,7 @@ pub fn strongly_connected<N: Copy + Eq + std::hash::Hash + Ord>(
     let mut on_stack: HashSet<N> = HashSet::new();
     let mut stack: Vec<N> = Vec::new();
     let mut comp: HashMap<N, usize> = HashMap::new();
+    let mut components = 0;
     let mut counter = 0;
     for &root in &nodes {
         if index.contains_key(&root) {
@@ -460,7 +461,8 @@ pub fn strongly_connected<N: Copy + Eq + std::hash::Hash + Ord>(
                         low.insert(parent, l);
                     }
                     if low[&v] == index[&v] {
-                        let id = comp.len();
+                        let id = components;
+                        components += 1;
                         loop {
                             let w = stack.pop().expect("on the stack");
                             on_stack.remove(&w);
@@ -743,5 +745,10 @@ mod tests {
         assert_eq!(c[&1], c[&2]);
         assert_eq!(c[&2], c[&3]);
         assert!(c[&4] < c[&3], "what 3 depends on comes first");
+        // components are numbered 0, 1, ... with no gaps
+        let mut ids: Vec<usize> = c.values().copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids, [0, 1]);
     }
 }

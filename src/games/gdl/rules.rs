@@ -480,3 +480,65 @@ pub(super) mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod recursion_tests {
+    use rand::{Rng as _, SeedableRng};
+
+    use super::*;
+    use crate::Rng;
+
+    /// Four nodes in a row; the first role adds links between neighbours,
+    /// in any direction, until a path joins a and d. `path` is recursive
+    /// through links that run both ways, so its ground propositions form
+    /// cycles: the reasoner's recursive groups.
+    const LINKS: &str = "
+        (role builder) (role watcher)
+        (next-to a b) (next-to b c) (next-to c d)
+        (<= (legal builder (add ?x ?y)) (next-to ?x ?y) (not (true (edge ?x ?y))))
+        (<= (legal builder (add ?y ?x)) (next-to ?x ?y) (not (true (edge ?y ?x))))
+        (legal watcher noop)
+        (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+        (<= (next (edge ?x ?y)) (does builder (add ?x ?y)))
+        (<= (link ?x ?y) (true (edge ?x ?y)))
+        (<= (link ?x ?y) (true (edge ?y ?x)))
+        (<= (path ?x ?y) (link ?x ?y))
+        (<= (path ?x ?z) (link ?x ?y) (path ?y ?z))
+        (<= terminal (path a d))
+        (<= (goal builder 100) (path a d))
+        (<= (goal builder 0) (not (path a d)))
+        (goal watcher 50)";
+
+    #[test]
+    fn recursive_groups_follow_the_state_both_ways() {
+        let rules = Arc::new(Rules::new("links", LINKS).unwrap());
+        let mut rng = Rng::seed_from_u64(3);
+        for _ in 0..300 {
+            let mut g = Gdl::start(Arc::clone(&rules));
+            let mut added: Vec<(char, char)> = Vec::new();
+            while g.outcome().is_none() {
+                let legal = g.legal_moves(Seat::First);
+                let mv = legal[rng.random_range(0..legal.len())].clone();
+                let t: Vec<char> = mv.0.chars().filter(|c| c.is_ascii_lowercase()).collect();
+                // "(add x y)": the letters after "add"
+                added.push((t[3], t[4]));
+                g.apply(&BySeat::new(Some(mv), None));
+                // a and d are joined exactly when each neighbour pair has a link
+                let linked = |x: char, y: char| added.contains(&(x, y)) || added.contains(&(y, x));
+                let joined = linked('a', 'b') && linked('b', 'c') && linked('c', 'd');
+                assert_eq!(g.outcome().is_some(), joined, "{added:?}");
+            }
+            assert_eq!(g.outcome(), Some(BySeat::new(100, 50)));
+            // from a position again: the same end
+            let again = Gdl::from_position(
+                &GdlParams {
+                    rules: PathBuf::from("links.kif"),
+                    text: Some(LINKS.to_string()),
+                },
+                "(edge a b)",
+            )
+            .unwrap();
+            assert_eq!(again.outcome(), None);
+        }
+    }
+}
