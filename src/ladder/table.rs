@@ -7,7 +7,7 @@ use comfy_table::Color;
 
 use crate::{
     ladder::state::{BotState, State},
-    season::report::{align_numbers, table, Look},
+    season::report::{rows_table, Look},
 };
 
 /// The bots in ladder order: active ones by division, then rating; retired
@@ -53,19 +53,12 @@ pub fn rows(state: &State) -> Vec<Vec<String>> {
 /// The ladder now: rank, division, Glicko-2 rating with twice its deviation
 /// (about a 95% interval), record, and the last season's movement.
 pub fn standings(state: &State, look: Look) -> String {
-    let mut t = table(look, &HEADER);
     let movement = HEADER.len() - 1;
-    for row in rows(state) {
-        t.add_row(row.into_iter().enumerate().map(|(c, text)| {
-            let color = match text.as_str() {
-                "up" if c == movement => Some(Color::Green),
-                "down" if c == movement => Some(Color::Red),
-                _ => None,
-            };
-            look.cell(text, color)
-        }));
-    }
-    align_numbers(&mut t, &[2, 8]);
+    let t = rows_table(look, &HEADER, rows(state), &[2, 8], |c, text| match text {
+        "up" if c == movement => Some(Color::Green),
+        "down" if c == movement => Some(Color::Red),
+        _ => None,
+    });
     let seasons = state.seasons.len();
     let mut out = format!(
         "Ladder {}: {}, after season {seasons}{}\n{t}\n",

@@ -90,26 +90,6 @@ impl Store {
             }
         }
     }
-
-    /// The ground term `t` describes (with no variables), interning it.
-    pub fn from_sexp(&mut self, t: &super::kif::Sexp, d: &Description) -> Option<Gid> {
-        use super::kif::Sexp;
-        match t {
-            Sexp::Symbol(s, _) => Some(self.intern(GTerm::Const(d.symbols.get(s)?))),
-            Sexp::Var(..) => None,
-            Sexp::List(items, _) => {
-                let Some(Sexp::Symbol(f, _)) = items.first() else {
-                    return None;
-                };
-                let f = d.symbols.get(f)?;
-                let args = items[1..]
-                    .iter()
-                    .map(|a| self.from_sexp(a, d))
-                    .collect::<Option<Vec<_>>>()?;
-                Some(self.atom(f, args))
-            }
-        }
-    }
 }
 
 /// A ground rule: `head` holds when every `pos` does and no `neg` does.

@@ -4,11 +4,8 @@
 //! Each ground atom is a proposition. `(true X)` atoms are the state,
 //! `(does R M)` atoms the moves; everything else is derived. Propositions
 //! that depend on neither are worked out once (the board's geometry,
-//! `init`, the roles) and folded into the rules. What is left is split in
-//! two phases: the *view* (what depends on the state alone: `legal`,
-//! `goal`, `terminal`) and the *move* phase (what also depends on `does`:
-//! most of `next`). The first state is evaluated in one pass in dependency
-//! order, each proposition the `or` of its rules, each rule the `and` of its
+//! `init`, the roles) and folded into the rules. The first state is
+//! evaluated in one pass in dependency order, each proposition the `or` of its rules, each rule the `and` of its
 //! literals (recursive groups of propositions are iterated until nothing
 //! changes; stratification keeps `not` out of them, so that terminates).
 //!
@@ -40,8 +37,6 @@ pub type Prop = u32;
 /// One move of one role.
 #[derive(Clone, Debug)]
 pub struct MoveProps {
-    /// `(legal ROLE MOVE)`.
-    pub legal: Prop,
     /// `(does ROLE MOVE)`.
     pub does: Prop,
     /// The move in KIF's normal form.
@@ -66,7 +61,7 @@ pub struct Machine {
     next_of_base: Vec<Option<Prop>>,
     /// Each role's moves, and the move's index by its text.
     pub moves: Vec<Vec<MoveProps>>,
-    /// Each role's moves' `legal` propositions, by move index.
+    /// Each role's moves' `(legal ROLE MOVE)` propositions, by move index.
     legal_props: Vec<Vec<Prop>>,
     move_index: Vec<HashMap<String, usize>>,
     terminal: Option<Prop>,
@@ -97,9 +92,6 @@ pub struct Machine {
     /// ones, then the literals (one flat array, read front to back).
     code_start: Vec<u32>,
     code: Vec<u32>,
-    /// Ground atoms and rules, for `ladder` to report.
-    pub atoms: usize,
-    pub ground_rules: usize,
 }
 
 impl Machine {
@@ -111,8 +103,6 @@ impl Machine {
             model,
         } = ground(d, MAX_ATOMS)?;
         let k = d.keys;
-        let atoms = store_size(&model);
-        let ground_rules = rules.len();
 
         // a number for every atom the rules, the state and the moves mention
         let mut props = Props::default();
@@ -140,6 +130,7 @@ impl Machine {
             .map(|&r| store.intern(GTerm::Const(r)))
             .collect();
         let mut moves: Vec<Vec<MoveProps>> = vec![Vec::new(); roles.len()];
+        let mut legal_props: Vec<Vec<Prop>> = vec![Vec::new(); roles.len()];
         for &legal in &model_of(k.legal, 2) {
             let [role, mv] = store.args(legal)[..] else {
                 continue;
@@ -148,8 +139,8 @@ impl Machine {
                 continue;
             };
             let does = store.atom(k.does, vec![role, mv]);
+            legal_props[r].push(props.id(legal));
             moves[r].push(MoveProps {
-                legal: props.id(legal),
                 does: props.id(does),
                 text: store.text(mv, d),
             });
@@ -177,14 +168,15 @@ impl Machine {
             .collect();
         let n = props.atoms.len();
 
-        // what each proposition depends on: 0 nothing, 1 the state, 2 the moves
-        let mut kind = vec![0u8; n];
+        // whether each proposition depends on the state or the moves (else
+        // it is static: worked out once)
+        let mut dynamic = vec![false; n];
         for &b in &base {
-            kind[b as usize] = 1;
+            dynamic[b as usize] = true;
         }
         for ms in &moves {
             for m in ms {
-                kind[m.does as usize] = 2;
+                dynamic[m.does as usize] = true;
             }
         }
         let mut edges: HashMap<Prop, Vec<Prop>> = HashMap::new();
@@ -202,17 +194,15 @@ impl Machine {
         for p in 0..n as Prop {
             groups[comp[&p]].push(p);
         }
-        // kinds, dependencies first
+        // dependencies first
         for g in &groups {
-            let k = g
+            let d = g
                 .iter()
                 .flat_map(|p| &edges[p])
-                .map(|&q| kind[q as usize])
-                .chain(g.iter().map(|&p| kind[p as usize]))
-                .max()
-                .unwrap_or(0);
+                .chain(g)
+                .any(|&q| dynamic[q as usize]);
             for &p in g {
-                kind[p as usize] = k;
+                dynamic[p as usize] = d;
             }
         }
 
@@ -222,7 +212,7 @@ impl Machine {
             rule_props[i].0.iter().all(|&q| vals[q as usize])
                 && rule_props[i].1.iter().all(|&q| !vals[q as usize])
         };
-        for g in groups.iter().filter(|g| kind[g[0] as usize] == 0) {
+        for g in groups.iter().filter(|g| !dynamic[g[0] as usize]) {
             loop {
                 let mut changed = false;
                 for &p in g {
@@ -250,12 +240,12 @@ impl Machine {
         let mut code: Vec<u32> = Vec::new();
         for p in 0..n {
             code_start[p] = code.len() as u32;
-            if kind[p] == 0 {
+            if !dynamic[p] {
                 continue;
             }
             for &i in heads.get(&(p as Prop)).into_iter().flatten() {
                 let (pos, neg) = &rule_props[i];
-                let is_static = |q: &Prop| kind[*q as usize] == 0;
+                let is_static = |q: &Prop| !dynamic[*q as usize];
                 if pos
                     .iter()
                     .filter(|q| is_static(q))
@@ -287,7 +277,7 @@ impl Machine {
         let is_derived = |p: Prop| heads.contains_key(&p);
         let dynamic: Vec<&Vec<Prop>> = groups
             .iter()
-            .filter(|g| kind[g[0] as usize] > 0 && g.iter().any(|&p| is_derived(p)))
+            .filter(|g| dynamic[g[0] as usize] && g.iter().any(|&p| is_derived(p)))
             .collect();
         let blocks: Vec<Block> = dynamic.iter().map(|g| block(g)).collect();
         let mut rule_head = Vec::new();
@@ -356,10 +346,6 @@ impl Machine {
             .iter()
             .map(|&t| store.text(store.args(t)[0], d))
             .collect();
-        let legal_props = moves
-            .iter()
-            .map(|ms| ms.iter().map(|m| m.legal).collect())
-            .collect();
         let mut m = Machine {
             legal_props,
             roles,
@@ -381,8 +367,6 @@ impl Machine {
             start_holding: Vec::new(),
             code_start,
             code,
-            atoms,
-            ground_rules,
         };
         let mut first = m.start.clone();
         for b in &m.blocks {
@@ -520,7 +504,12 @@ impl Machine {
 
     /// Whether `role` may play its move `m` in state `s`.
     pub fn legal(&self, s: &State, role: usize, m: usize) -> bool {
-        s.vals[self.moves[role][m].legal as usize]
+        s.vals[self.legal_props[role][m] as usize]
+    }
+
+    /// Whether `role` has a legal move in state `s`.
+    pub fn has_legal(&self, s: &State, role: usize) -> bool {
+        self.legal_props[role].iter().any(|&p| s.vals[p as usize])
     }
 
     /// The index of `role`'s move written `text`, if it is one of its moves.
@@ -615,10 +604,6 @@ pub struct State {
     holding: Vec<i32>,
     /// Changes not yet carried through (empty between calls).
     changes: Vec<(Prop, bool)>,
-}
-
-fn store_size(model: &HashMap<super::logic::Relation, Vec<Gid>>) -> usize {
-    model.values().map(Vec::len).sum()
 }
 
 /// The proposition numbers of ground atoms.

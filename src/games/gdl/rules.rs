@@ -171,7 +171,7 @@ impl Gdl {
     }
 
     fn stuck(&self) -> bool {
-        (0..2).any(|r| self.legal_indices(r).is_empty())
+        (0..2).any(|r| !self.m().has_legal(&self.vals, r))
     }
 
     /// Plays move index `chosen[r]` for each role.
