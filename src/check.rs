@@ -234,7 +234,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> std::result::Resul
     };
     let hello = protocol::hello(&launch.game, &launch.time, &launch.params);
     let answer = child
-        .send(&hello)
+        .send(&hello, start + launch.time.startup)
         .and_then(|()| line::answer(&mut child, start, launch.time.startup, "`ready`"));
     match answer {
         Ok(line) if protocol::is_ready(&line) => findings.push(Finding {
@@ -266,7 +266,7 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> std::result::Resul
             return Err(child.recent.text());
         }
     }
-    let _ = child.send(protocol::QUIT);
+    let _ = child.send(protocol::QUIT, Instant::now() + Duration::from_millis(200));
     child.close_stdin();
     let exited = child
         .wait_until(Instant::now() + Duration::from_secs(1))

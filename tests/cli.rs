@@ -255,7 +255,9 @@ fn a_changed_config_is_refused_unless_fresh() {
         .stderr(predicate::str::contains(
             "holds results of a different season (changed: seed)",
         ))
-        .stderr(predicate::str::contains("--fresh"));
+        // the advice keeps the games: another name, or the folder moved aside
+        .stderr(predicate::str::contains("aside (its games stay there)"))
+        .stderr(predicate::str::contains("--fresh").not());
     run(&cfg, tmp.path(), &["--fresh", "--max-games", "5"])
         .success()
         .stdout(predicate::str::contains("5 games played now, 0 resumed"));
@@ -912,19 +914,45 @@ fn the_committed_example_leaderboards_are_what_the_configs_give() {
 
 #[test]
 fn the_exec_helper_sets_limits_then_becomes_the_program() {
-    // what ladder runs to start a bot: `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT -- PROGRAM...`
+    // what ladder runs to start a bot:
+    // `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT STDOUT -- PROGRAM...`
     ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "--", "sh", "-c"])
+        .args(["__exec-bot", "-", "-", "-", "-", "-", "--", "sh", "-c"])
         .arg("ulimit -t; echo $$")
         .assert()
         .success()
         .stdout(predicate::str::starts_with("unlimited\n"));
+    // a session of its own: no controlling terminal, its session id its pid
+    ladder()
+        .args(["__exec-bot", "-", "-", "-", "-", "-", "--", "sh", "-c"])
+        .arg("test \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ && echo own-session")
+        .assert()
+        .success()
+        .stdout("own-session\n");
+    // memory is what the bot writes to, not what it reserves
+    ladder()
+        .args([
+            "__exec-bot",
+            "64",
+            "-",
+            "-",
+            "-",
+            "-",
+            "--",
+            "sh",
+            "-c",
+            "ulimit -d; ulimit -v",
+        ])
+        .assert()
+        .success()
+        .stdout("65536\nunlimited\n");
     ladder()
         .args([
             "__exec-bot",
             "-",
             "-",
             "7",
+            "-",
             "-",
             "--",
             "sh",
@@ -940,7 +968,16 @@ fn the_exec_helper_sets_limits_then_becomes_the_program() {
         .code(127)
         .stderr("ladder: cannot start the bot: the helper's arguments are incomplete\n");
     ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "--", "/nonexistent/bot"])
+        .args([
+            "__exec-bot",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "--",
+            "/nonexistent/bot",
+        ])
         .assert()
         .code(127)
         .stderr(predicate::str::contains(

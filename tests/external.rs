@@ -883,3 +883,81 @@ fn a_line_nobody_asked_for_forfeits_the_game_it_was_written_in_however_late_it_a
     );
     assert_no_bot_left("late-check");
 }
+
+#[test]
+fn a_bot_that_never_reads_its_input_times_out_instead_of_hanging_ladder() {
+    // a description of 200 KB: its greeting is larger than a pipe holds
+    let dir = tempfile::tempdir().unwrap();
+    let kif = dir.path().join("big.kif");
+    let mut text = fs::read_to_string(repo("games/gdl/tictactoe.kif")).unwrap();
+    for i in 0..4000 {
+        text.push_str(&format!(
+            "; padding line {i} of a long description ..............\n"
+        ));
+    }
+    fs::write(&kif, text).unwrap();
+    let out = ladder()
+        .args([
+            "check",
+            "--sandbox",
+            "none",
+            "--startup-time-ms",
+            "500",
+            "--game",
+        ])
+        .arg(format!("gdl:{}", kif.display()))
+        .args(["--", TESTBOT, "--never-read", "--tag", "neverread"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("no read of its input within the time limit"),
+        "{stdout}"
+    );
+    assert_no_bot_left("neverread");
+}
+
+#[test]
+fn a_bot_that_closes_its_output_crashes_at_once_in_any_sandbox() {
+    let sandboxes: &[&str] = if bwrap_available() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    };
+    for sandbox in sandboxes {
+        let out = ladder()
+            .args([
+                "check",
+                "--sandbox",
+                sandbox,
+                "--move-time-ms",
+                "60000",
+                "--game",
+                "coordination",
+            ])
+            .args([
+                "--",
+                "sh",
+                "-c",
+                "read x; echo ready sh; exec 1>&-; sleep 100 # closeout",
+            ])
+            .timeout(Duration::from_secs(50))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{sandbox}: {stdout}");
+        assert!(stdout.contains("crash"), "{sandbox}: {stdout}");
+        assert!(!stdout.contains("timeout"), "{sandbox}: {stdout}");
+        assert_no_bot_left("closeout");
+    }
+}
+
+fn bwrap_available() -> bool {
+    let ok = StdCommand::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    common::require_tool(ok, "bwrap", "bubblewrap")
+}

@@ -408,3 +408,68 @@ fn a_bot_program_plays_a_gdl_game_over_the_line_protocol() {
     assert!(io.contains("< (mark 2 2)"), "{io}");
     assert!(io.contains("> played (mark 2 2) -"), "{io}");
 }
+
+/// `ladder check` of a GDL description written to a file, with the
+/// game's `extra` parameters (a config's `[season.params]` lines).
+fn refused(text: &str, extra: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.kif"), text).unwrap();
+    let cfg = format!(
+        "[season]\nname = \"bad\"\ngame = \"gdl\"\n\n[season.params]\nrules = \"bad.kif\"\n{extra}\n\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"s\"\nbuiltin = \"random\"\n"
+    );
+    std::fs::write(dir.path().join("bad.toml"), cfg).unwrap();
+    let out = ladder_in(dir.path(), &["run", "bad.toml", "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        !dir.path().join("reports/bad/games.jsonl").exists(),
+        "{stderr}"
+    );
+    stderr
+}
+
+const TWO_ROLES: &str = "(role a) (role b) (init (p)) (<= terminal (true (p)))\n\
+    (legal a noop) (legal b noop) (<= (next (p)) (true (p)))\n";
+
+#[test]
+fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_are_refused() {
+    // 20,000 levels of nesting: an error with its place, not a stack overflow
+    let deep = format!(
+        "{TWO_ROLES}(goal a 0) (goal b 0) (f {}x{})",
+        "(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    let err = refused(&deep, "");
+    assert!(
+        err.contains("bad.kif") && err.contains("nest deeper than 200 levels"),
+        "{err}"
+    );
+    assert!(err.contains("bad.kif: line 3, column 225"), "{err}");
+    // goals are whole numbers from 0 to 100
+    for value in ["-5", "150", "1000000000000", "abc"] {
+        let text = format!("{TWO_ROLES}(goal a {value})\n(goal b 0)");
+        let err = refused(&text, "");
+        assert!(
+            err.contains(&format!(
+                "a goal is a whole number from 0 to 100, not `{value}`"
+            )),
+            "{value}: {err}"
+        );
+        assert!(err.contains("bad.kif: line 3, column 1"), "{value}: {err}");
+    }
+    // ... also when a variable gives them
+    let text = format!("{TWO_ROLES}(score 7) (score 700)\n(<= (goal a ?x) (score ?x)) (goal b 0)");
+    let err = refused(&text, "");
+    assert!(err.contains("the rules give `700`"), "{err}");
+    // a rule whose grounding explodes, refused at the rule's place
+    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
+    for i in 0..40 {
+        text.push_str(&format!("(num {i}) "));
+    }
+    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
+    let err = refused(&text, "ground_steps = 1000000");
+    assert!(
+        err.contains("line 5, column 1: grounding this rule takes more than 1000000 steps"),
+        "{err}"
+    );
+}

@@ -107,6 +107,17 @@ pub enum Error {
     /// The machine refused something ladder needs (a thread, say).
     #[error("{0}")]
     System(String),
+    /// A folder another ladder is working in (a season run twice at once).
+    #[error("{0}")]
+    Busy(String),
+    /// A file of ladder's own (`season.json`, `ladder.json`, `shard.json`)
+    /// that is not what ladder wrote: its line and what is wrong.
+    #[error("{}:{line}: {message}", path.display())]
+    Damaged {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// A signal stopped ladder (SIGINT 2, SIGTERM 15, SIGHUP 1); what was
     /// finished before it is saved.
     #[error(
@@ -127,6 +138,8 @@ impl Error {
             Error::Io { .. }
             | Error::Journal { .. }
             | Error::BotFailed { .. }
+            | Error::Busy(_)
+            | Error::Damaged { .. }
             | Error::System(_) => 1,
         }
     }

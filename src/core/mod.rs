@@ -1,10 +1,12 @@
 //! The bottom floor: what every other part speaks in. Seats, the `Game` and
 //! `Bot` traits, the referee that plays one game and owns its clock, and the
-//! error kinds. Nothing here names a game, reads a file or starts a process.
+//! error kinds, and how a file is replaced and a folder held ([`files`]).
+//! Nothing here names a game or starts a process.
 
 pub mod bot;
 pub mod clock;
 pub mod error;
+pub mod files;
 pub mod game;
 pub mod hosted;
 pub mod paint;

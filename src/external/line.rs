@@ -74,7 +74,7 @@ impl LineBot {
         // kept at once, so a failed handshake's lines reach the forfeit's log entry
         let child = self.child.insert(child);
         let started = Instant::now();
-        child.send(&self.hello)?;
+        child.send(&self.hello, started + self.startup)?;
         let line = answer(child, started, self.startup, "`ready` at start-up")?;
         if !protocol::is_ready(&line) {
             return Err(BotError::BadOutput(BadOutput::NotReady(shorten(&line))));
@@ -146,13 +146,14 @@ impl<G: Game> Bot<G> for LineBot {
         if let Some(e) = self.start_failed.take() {
             return Err(e);
         }
+        let startup = self.startup;
         self.guard(|bot| {
             if bot.child.is_none() {
                 bot.start()?;
             }
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
-            child.send(&protocol::new_game(seat, seed))
+            child.send(&protocol::new_game(seat, seed), Instant::now() + startup)
         })
     }
 
@@ -160,7 +161,10 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| {
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
-            child.send(&protocol::turn(&game.observation(seat)))?;
+            child.send(
+                &protocol::turn(&game.observation(seat)),
+                Instant::now() + time.limit,
+            )?;
             // the bot's time starts once its request is written
             let started = Instant::now();
             let line = answer(child, started, time.limit, "move")?;
@@ -172,7 +176,8 @@ impl<G: Game> Bot<G> for LineBot {
     }
 
     fn observe(&mut self, _game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
-        self.guard(|bot| bot.child()?.send(&protocol::played(moves)))
+        let deadline = Instant::now() + self.startup;
+        self.guard(|bot| bot.child()?.send(&protocol::played(moves), deadline))
     }
 
     /// Says `over` and waits for the bot's `ready`: every line it wrote
@@ -184,7 +189,7 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| {
             let child = bot.child()?;
             let started = Instant::now();
-            child.send(&protocol::over(goals, seat))?;
+            child.send(&protocol::over(goals, seat), started + limit)?;
             let line = answer(child, started, limit, "`ready` after `over`")?;
             if protocol::is_ready(&line) {
                 Ok(())
@@ -241,9 +246,10 @@ impl Drop for LineBot {
     /// Says `quit` and gives the bot a moment to exit before its group is killed.
     fn drop(&mut self) {
         if let Some(mut child) = self.child.take() {
-            if child.send(protocol::QUIT).is_ok() {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            if child.send(protocol::QUIT, deadline).is_ok() {
                 child.close_stdin();
-                child.wait_until(Instant::now() + Duration::from_millis(200));
+                child.wait_until(deadline);
             }
         }
     }

@@ -3,10 +3,11 @@
 //! `rating-history.svg`), and each season's division tables. Self-contained
 //! like the season reports it links to.
 
-use std::{fmt::Write as _, fs, path::Path};
+use std::{fmt::Write as _, path::Path};
 
 use crate::{
-    core::error::{Error, Result},
+    core::error::Result,
+    core::files,
     ladder::{
         state::State,
         table::{order, rows, HEADER},
@@ -204,7 +205,7 @@ pub fn write_files(dir: &Path, state: &State) -> Result<()> {
         ("rating-history.svg", rating_history_svg(state)),
     ] {
         let path = dir.join(name);
-        fs::write(&path, text).map_err(Error::io("writing", &path))?;
+        files::replace(&path, text.as_bytes())?;
     }
     Ok(())
 }

@@ -64,6 +64,12 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
     let settings = config::settings(src)?;
     let base = crate::season::config::plan(src, roster)?;
     let dir = ladder_dir(&base, &opts.reports);
+    // one ladder at a time; the shards of a season, which run at once on
+    // other machines, leave ladder.json alone and hold their own folders
+    let _lock = match opts.shard {
+        None => Some(crate::core::files::FolderLock::hold(&dir, "ladder")?),
+        Some(_) => None,
+    };
     let mut state = match State::load(&dir)? {
         Some(s) => {
             if s.game != base.start.name() {

@@ -2,12 +2,7 @@
 //! to season (each bot's rating, division and record, and every season's
 //! results), written atomically so a crash never leaves half of it.
 
-use std::{
-    collections::BTreeMap,
-    fs::{self, File},
-    io::Write,
-    path::Path,
-};
+use std::{collections::BTreeMap, fs, path::Path};
 
 use serde::{Deserialize, Serialize};
 
@@ -151,17 +146,16 @@ impl State {
     /// either the old state or the new one.
     pub fn save(&self, dir: &Path) -> Result<()> {
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
-        let path = dir.join(FILE);
-        // a name of its own per process: two ladders never write one file
-        let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
         let text = serde_json::to_string_pretty(self).expect("the state serializes") + "\n";
-        let mut file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.sync_all())
-            .map_err(Error::io("writing", &tmp))?;
-        fs::rename(&tmp, &path).map_err(Error::io("renaming", &tmp))?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+        crate::core::files::replace(&dir.join(FILE), text.as_bytes())?;
+        // what a kill left behind by ladders before the name was one per file
+        if let Ok(entries) = fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with(&format!("{FILE}.")) && name.ends_with(".tmp") {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
         }
         Ok(())
     }

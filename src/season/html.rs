@@ -6,10 +6,11 @@
 //! charts are also written as standalone `.svg` files. Pure rendering, like
 //! [`crate::season::report`]: the same results give the same bytes.
 
-use std::{fmt::Write as _, fs, path::Path};
+use std::{fmt::Write as _, path::Path};
 
 use crate::{
-    core::error::{Error, Result},
+    core::error::Result,
+    core::files,
     season::{
         report::{self, Header},
         standings::Standings,
@@ -297,7 +298,7 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
         ("lengths.svg", lengths_svg(s)),
     ] {
         let path = dir.join(name);
-        fs::write(&path, text).map_err(Error::io("writing", &path))?;
+        files::replace(&path, text.as_bytes())?;
     }
     Ok(())
 }

@@ -27,6 +27,7 @@ use std::{
 };
 
 use crate::{
+    core::files::{self, FolderLock},
     core::{
         error::{Error, Result},
         game::Game,
@@ -47,6 +48,9 @@ pub struct Journal {
     path: PathBuf,
     timing_path: PathBuf,
     pending_path: PathBuf,
+    /// The season's folder, held while the journal is open: a second
+    /// ladder running the same season is refused.
+    _lock: FolderLock,
 }
 
 /// What a journal already holds when it is opened.
@@ -97,6 +101,7 @@ impl Journal {
         shard: Shard,
         each: &mut dyn FnMut(Scored) -> Result<()>,
     ) -> Result<(Journal, Resumed)> {
+        let lock = FolderLock::hold(dir, "season")?;
         let games_path = dir.join(GAMES);
         let season_path = dir.join(SEASON);
         if fresh {
@@ -114,7 +119,7 @@ impl Journal {
         check_same_season(&season_path, &games_path, season)?;
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
         let text = serde_json::to_string_pretty(season).expect("JSON values serialize") + "\n";
-        fs::write(&season_path, text).map_err(Error::io("writing", &season_path))?;
+        files::replace(&season_path, text.as_bytes())?;
 
         let score = |path: &Path, n: usize, line: &str| {
             let bad = |message: String| Error::Journal {
@@ -132,8 +137,9 @@ impl Journal {
                 ))),
                 Ok(Some(scored)) => Ok(scored),
                 Ok(None) => Err(Error::Mismatch(format!(
-                    "{}:{n}: the game names a bot this season does not have; rerun with --fresh",
-                    path.display()
+                    "{}:{n}: the game names a bot this season does not have; {}",
+                    path.display(),
+                    keep_them(dir)
                 ))),
                 Err(e) => Err(bad(e.to_string())),
             }
@@ -158,8 +164,9 @@ impl Journal {
         let compressed = dir.join(GAMES_ZST).exists();
         if compressed && !out_of_order.is_empty() {
             return Err(Error::Mismatch(format!(
-                "{}: games out of schedule order in a compressed journal; rerun with --fresh",
-                dir.display()
+                "{}: games out of schedule order in a compressed journal; {}",
+                dir.display(),
+                keep_them(dir)
             )));
         }
         let pending_path = dir.join(PENDING);
@@ -181,7 +188,7 @@ impl Journal {
         })?;
         if pending_path.exists() || !kept.is_empty() {
             // only what is still pending, so the file never grows across resumes
-            fs::write(&pending_path, &kept).map_err(Error::io("writing", &pending_path))?;
+            files::replace(&pending_path, kept.as_bytes())?;
         }
         if !out_of_order.is_empty() {
             // only now that those games are safe in pending.jsonl
@@ -206,6 +213,7 @@ impl Journal {
             path: games_path,
             timing_path,
             pending_path,
+            _lock: lock,
         };
         Ok((journal, resumed))
     }
@@ -342,30 +350,43 @@ fn check_same_season(
         let holds_games = fs::metadata(games_path).is_ok_and(|m| m.len() > 0);
         if holds_games {
             return Err(Error::Mismatch(format!(
-                "{} holds games but no {SEASON}, so they cannot be matched to this config; \
-                 rerun with --fresh to discard them",
-                dir.display()
+                "{} holds games but no {SEASON}, so they cannot be matched to this config; {}",
+                dir.display(),
+                keep_them(dir)
             )));
         }
         return Ok(());
     }
     let text = fs::read_to_string(season_path).map_err(Error::io("reading", season_path))?;
-    let Ok(old) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Err(Error::Mismatch(format!(
-            "{} is not valid JSON; rerun with --fresh",
-            season_path.display()
-        )));
+    let old = match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(old) => old,
+        Err(e) => {
+            return Err(Error::Mismatch(format!(
+                "{} is damaged ({e}), so the games beside it cannot be matched to this config; {}",
+                season_path.display(),
+                keep_them(dir)
+            )))
+        }
     };
     if &old == season {
         return Ok(());
     }
     let differing = changed_keys(&old, season);
     Err(Error::Mismatch(format!(
-        "{} holds results of a different season (changed: {}); mixing them would corrupt the standings. \
-         Rerun with --fresh to discard them, or give the season another name",
+        "{} holds results of a different season (changed: {}); mixing them would corrupt the standings: {}",
         dir.display(),
-        differing.join(", ")
+        differing.join(", "),
+        keep_them(dir)
     )))
+}
+
+/// What to do with a season folder whose games cannot be used, without
+/// losing them: no advice of ladder's destroys results.
+pub fn keep_them(dir: &Path) -> String {
+    format!(
+        "give the season another name, or move {} aside (its games stay there) and rerun",
+        dir.display()
+    )
 }
 
 /// The top-level keys whose values differ between two season descriptions
@@ -728,7 +749,9 @@ pub(crate) mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("changed: seed"), "{err}");
-        assert!(err.contains("--fresh"), "{err}");
+        // the advice keeps the games: no `--fresh`
+        assert!(err.contains("move") && err.contains("aside"), "{err}");
+        assert!(!err.contains("--fresh"), "{err}");
         let (_, old) = open(dir.path(), &b, true, &names).unwrap();
         assert_eq!(old.journaled, 0);
     }

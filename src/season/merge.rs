@@ -21,6 +21,7 @@ use std::{
 
 use crate::{
     core::error::{Error, Result},
+    core::files::{self, FolderLock},
     season::{
         html,
         journal::{self, LineReader},
@@ -49,7 +50,7 @@ pub fn write_shard_file(dir: &Path, shard: Shard, games: u64, compress: bool) ->
     .expect("JSON values serialize")
         + "\n";
     let path = dir.join(SHARD_FILE);
-    fs::write(&path, text).map_err(Error::io("writing", &path))
+    files::replace(&path, text.as_bytes())
 }
 
 /// What a merge did.
@@ -101,6 +102,7 @@ pub fn merge_all(dir: &Path) -> Result<Vec<Merged>> {
 
 /// Merges the shards in `dir/shards/` into `dir`.
 pub fn merge(dir: &Path) -> Result<Merged> {
+    let _lock = FolderLock::hold(dir, "season")?;
     let found = find_shards(dir)?;
     let n = found[0].shard.n;
     let recorded = Recorded::read(&found[0].dir)?;
@@ -212,7 +214,7 @@ pub fn merge(dir: &Path) -> Result<Merged> {
         }
     }
     let season_path = dir.join("season.json");
-    fs::write(&season_path, &season_text).map_err(Error::io("writing", &season_path))?;
+    files::replace(&season_path, season_text.as_bytes())?;
     let games_path = dir.join("games.jsonl");
     fs::rename(&out_path, &games_path).map_err(Error::io("renaming", &out_path))?;
     merge_timing(dir, &found)?;

@@ -66,6 +66,16 @@ pub fn makers<G: Game>(
         None => None,
     };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
+    let mut hidden = vec![absolute(reports), absolute(dir)];
+    hidden.extend(log.map(|(path, _)| absolute(path)));
+    let folders: Vec<&Path> = plan
+        .bots
+        .iter()
+        .filter_map(|b| match &b.kind {
+            BotKind::External(command, _) => command.dir.as_deref(),
+            BotKind::Builtin(_) => None,
+        })
+        .collect();
     plan.bots
         .iter()
         .map(|b| {
@@ -91,8 +101,19 @@ pub fn makers<G: Game>(
                         };
                     }
                     let mut command = (**command).clone();
-                    // a bot may not write the season's results, even from inside its own folder
-                    command.sandbox.read_only.push(absolute(reports));
+                    let own = |folder: &Path| {
+                        command
+                            .dir
+                            .as_deref()
+                            .is_some_and(|d| d.starts_with(folder))
+                            || command
+                                .argv
+                                .iter()
+                                .any(|a| Path::new(a).starts_with(folder))
+                    };
+                    let others = folders.iter().filter(|f| !own(f)).map(|f| f.to_path_buf());
+                    let hide: Vec<PathBuf> = hidden.iter().cloned().chain(others).collect();
+                    command.sandbox.hidden.extend(hide);
                     let launch = Launch {
                         command,
                         log,

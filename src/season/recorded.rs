@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{
     core::error::{Error, Result},
+    core::files,
     season::{
         html,
         journal::for_each_line,
@@ -209,7 +210,7 @@ pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standin
             }
         };
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(Error::io("writing", &path))?;
+        files::replace(&path, text.as_bytes())?;
     }
     Ok((header, standings))
 }

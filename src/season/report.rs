@@ -7,16 +7,14 @@
 //! [`write_files`] touches the disk. Nothing here depends on time or thread
 //! count, so the same results give byte-identical reports.
 
-use std::{fmt::Write as _, fs, path::Path};
+use std::{fmt::Write as _, path::Path};
 
 use comfy_table::{presets, Attribute, Cell, CellAlignment, Color, Table};
 use serde::Serialize;
 
 use crate::{
-    core::{
-        error::{Error, Result},
-        paint::Paint,
-    },
+    core::files,
+    core::{error::Result, paint::Paint},
     season::{
         ratings,
         sprt::{self, Sprt},
@@ -645,7 +643,7 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
         ("standings.json", json(h, s)),
     ] {
         let path = dir.join(name);
-        fs::write(&path, text).map_err(Error::io("writing", &path))?;
+        files::replace(&path, text.as_bytes())?;
     }
     Ok(())
 }

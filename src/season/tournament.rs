@@ -164,15 +164,28 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         .map(|p| shard.nth(p))
         .find(|i| !pending_done.contains(i))
         .unwrap_or(0);
-    let pending: Vec<Fixture> = fixtures
-        .from(first_missing)
-        .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index))
-        .take(if decided {
-            0
-        } else {
-            opts.max_games.map_or(usize::MAX, |m| m as usize)
-        })
-        .collect();
+    let unplayed = || {
+        fixtures
+            .from(first_missing)
+            .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index))
+    };
+    let take = if decided {
+        0
+    } else {
+        opts.max_games.map_or(usize::MAX, |m| m as usize)
+    };
+    let pending: Vec<Fixture> = unplayed().take(take).collect();
+    // with `--max-games`, a game finished before an earlier interruption may
+    // lie beyond a game still left unplayed: it stays in pending.jsonl, and
+    // games.jsonl stays in schedule order
+    let left_unplayed = if decided {
+        None
+    } else {
+        unplayed().nth(pending.len()).map(|f| f.index)
+    };
+    let (from_file, held_back): (Vec<_>, Vec<_>) = from_file
+        .into_iter()
+        .partition(|(index, _)| left_unplayed.is_none_or(|left| *index < left));
     let jobs = opts.jobs.or(plan.jobs).unwrap_or(Jobs::Fixed(cores()));
     // every game in flight may run two bot programs
     let programs = plan
@@ -198,12 +211,13 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     );
     let shared = Arc::new(Shared::new(plan.clone(), pool, pending, most, bar.clone()));
     let _season = cleanup::SeasonRunning::start();
-    let resumed = resumed.journaled + from_file.len() as u64;
+    let resumed = resumed.journaled + (from_file.len() + held_back.len()) as u64;
     let outcome = workers::play_all(
         &shared,
         concurrency,
         journal,
         from_file,
+        !held_back.is_empty(),
         standings,
         in_order,
     )?;
@@ -281,8 +295,9 @@ fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path) -> Result<
     let fx = fixtures.fixture(r.index);
     if r.seats != fx.seats || r.seed != fx.seed {
         return Err(wrong(format!(
-            "journal game {} does not match the schedule; rerun with --fresh",
-            r.index
+            "journal game {} does not match the schedule; {}",
+            r.index,
+            journal::keep_them(dir)
         )));
     }
     Ok(())

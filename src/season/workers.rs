@@ -435,6 +435,7 @@ pub fn play_all<G: Game>(
     mut concurrency: Concurrency,
     journal: Journal,
     resumed: Vec<(u64, String)>,
+    held_back: bool,
     standings: Standings,
     in_order: Option<InOrder>,
 ) -> Result<Outcome> {
@@ -546,7 +547,8 @@ pub fn play_all<G: Game>(
     }
     shared.pool.close();
     result?;
-    let complete = interrupted.is_none() && writer.is_complete();
+    // games held back in pending.jsonl keep it (and the season unfinished)
+    let complete = interrupted.is_none() && writer.is_complete() && !held_back;
     let decided = writer.decided();
     // after a decision only the games up to it count: those in the journal
     let played = if decided {

@@ -1,6 +1,7 @@
 //! A bot process owned by a value that cleans up after it.
 //!
-//! Every bot process runs without a shell in a process group of its own, with
+//! Every bot process runs without a shell in a session (and process group) of
+//! its own, without a controlling terminal, with
 //! stdout read in the caller's thread with a deadline on every read (lines
 //! capped in length, so a flood cannot exhaust memory), and stderr always
 //! drained by a thread into a size-capped [`Log`]. Dropping a [`Child`] ends
@@ -11,7 +12,6 @@
 
 use std::{
     io::{self, Read, Write},
-    os::unix::process::CommandExt as _,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
     sync::{mpsc, Mutex, OnceLock},
@@ -174,10 +174,10 @@ impl Child {
             )));
         }
         let mut cmd = sandbox.command(argv, dir, long_lived);
+        // the bot makes its own session, and so its process group ([`super::exec`])
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         // the command was checked when the season was planned, so a start
         // that fails now is the environment's doing, not the bot's play
         let started = if long_lived {
@@ -191,6 +191,11 @@ impl Child {
         cleanup::register(pgid);
 
         let stdin = child.stdin.take();
+        // writes wait with a deadline ([`write_by`]), never blocked in the kernel
+        if let Some(stdin) = &stdin {
+            rustix::io::ioctl_fionbio(stdin, true)
+                .map_err(|e| BotError::Harness(format!("a pipe to the bot: {e}")))?;
+        }
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let lines = StdoutLines {
@@ -216,28 +221,38 @@ impl Child {
         })
     }
 
-    /// Writes one line (a newline is added).
-    pub fn send(&mut self, line: &str) -> Result<(), BotError> {
+    /// Writes one line (a newline is added), by `deadline`.
+    pub fn send(&mut self, line: &str, deadline: Instant) -> Result<(), BotError> {
         let mut text = String::with_capacity(line.len() + 1);
         text.push_str(line);
         text.push('\n');
-        self.send_text(&text)
+        self.send_text(&text, deadline)
     }
 
-    /// Writes `text` exactly as it is.
-    pub fn send_text(&mut self, text: &str) -> Result<(), BotError> {
+    /// Writes `text` exactly as it is, by `deadline`: a bot that does not
+    /// read its input times out as it would waiting for its answer.
+    pub fn send_text(&mut self, text: &str, deadline: Instant) -> Result<(), BotError> {
         for line in text.lines() {
             self.recent.push('>', line);
         }
+        let started = Instant::now();
         let stdin = self
             .stdin
             .as_mut()
             .ok_or(BotError::Crash(Crash::NotRunning))?;
-        match stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| stdin.flush())
-        {
-            Ok(()) => Ok(()),
+        match write_by(stdin, text.as_bytes(), deadline) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                let waited = started.elapsed();
+                self.recent.push(
+                    '>',
+                    &format!("(the bot read none of it for {} ms)", waited.as_millis()),
+                );
+                Err(BotError::Timeout {
+                    waiting_for: "read of its input".to_string(),
+                    waited,
+                })
+            }
             Err(_) => Err(self.crashed("while ladder wrote to it")),
         }
     }
@@ -412,6 +427,35 @@ fn spawn_from_spawner(mut cmd: std::process::Command) -> io::Result<std::process
             .unwrap_or_else(|_| Err(io::Error::other("the spawner thread is gone"))),
         Err(mpsc::SendError((mut cmd, _))) => cmd.spawn(),
     }
+}
+
+/// Writes all of `bytes` to a non-blocking pipe, waiting for room until
+/// `deadline`: `Ok(false)` when it passed first.
+fn write_by(stdin: &mut ChildStdin, mut bytes: &[u8], deadline: Instant) -> io::Result<bool> {
+    while !bytes.is_empty() {
+        match stdin.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Ok(false);
+                }
+                let timeout = Timespec {
+                    tv_sec: left.as_secs() as i64,
+                    tv_nsec: left.subsec_nanos().into(),
+                };
+                let mut fds = [PollFd::new(&*stdin, PollFlags::OUT)];
+                match poll(&mut fds, Some(&timeout)) {
+                    Ok(_) | Err(Errno::INTR) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(true)
 }
 
 /// Why `program` could not start in `dir`, naming the real cause where it

@@ -19,7 +19,7 @@ use std::{
 
 use rustix::{
     io::Errno,
-    process::{kill_process_group, test_kill_process, Pid, Signal},
+    process::{kill_process, kill_process_group, test_kill_process, Pid, Signal},
 };
 
 /// The signal that interrupted ladder, or 0.
@@ -189,9 +189,14 @@ pub(super) fn unregister(pgid: i32) {
 }
 
 /// Sends `signal` to process group `pgid` (gone already: nothing to do).
+/// A bot makes its group by starting a session of its own, a moment after
+/// it starts: until then the group does not exist, and the signal goes to
+/// its leader alone, which has started nothing yet.
 pub(super) fn signal(pgid: i32, signal: Signal) {
     if let Some(pgid) = Pid::from_raw(pgid) {
-        let _ = kill_process_group(pgid, signal);
+        if kill_process_group(pgid, signal) == Err(Errno::SRCH) {
+            let _ = kill_process(pgid, signal);
+        }
     }
 }
 

@@ -2,6 +2,11 @@
 //! program runs (resource limits, SIGKILL when ladder dies), and how to set
 //! it without `fork`.
 //!
+//! Every bot also starts a session of its own (`setsid`): it has no
+//! controlling terminal, so it cannot open `/dev/tty` and type into the
+//! user's shell (`TIOCSTI`), sandboxed or not. Its session's id is its
+//! process group's, which ladder ends as a whole.
+//!
 //! Setting anything in a new process from Rust needs `pre_exec`, which makes
 //! the standard library `fork` ladder instead of using `posix_spawn`. A fork
 //! copies the page tables of a process running hundreds of worker threads,
@@ -20,16 +25,21 @@ use std::{
 };
 
 use rustix::process::{
-    getppid, set_parent_process_death_signal, setrlimit, Pid, Resource, Rlimit, Signal,
+    getppid, set_parent_process_death_signal, setrlimit, setsid, Pid, Resource, Rlimit, Signal,
 };
 
-/// Resource limits of one bot process (and, under bwrap, its whole tree
-/// shares the process limit with ladder's user).
+/// Resource limits of one bot process and what it starts
+/// (`docs/SECURITY.md` says which mechanism holds each one where).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Address space in MiB (`RLIMIT_AS`): an allocation beyond it fails.
+    /// Memory the bot writes to, in MiB (`RLIMIT_DATA`: its heap and private
+    /// writable mappings, not address space it only reserves, which a JVM,
+    /// V8 or Go reserve by the gigabyte): an allocation beyond it fails.
     pub memory_mb: Option<u64>,
-    /// Processes of the user (`RLIMIT_NPROC`); the kernel does not hold root to it.
+    /// Processes (`RLIMIT_NPROC`). In the bwrap sandbox it is set inside the
+    /// bot's own user namespace, so it counts only the bot's processes;
+    /// without one it counts every process of ladder's user. The kernel
+    /// does not hold root to it.
     pub processes: Option<u64>,
     /// CPU seconds (`RLIMIT_CPU`): beyond it the kernel ends the process.
     pub cpu_seconds: Option<u64>,
@@ -70,31 +80,104 @@ pub fn use_helper(exe: PathBuf) {
     }
 }
 
-/// The command that starts `program` with `limits`, and with SIGKILL when
-/// the thread that starts it ends if `kill_with_parent` (the caller starts
-/// such processes from a thread that lives as long as ladder). Arguments
-/// added to it go to `program`.
+/// The ladder binary that starts bots, once [`use_helper`] was called.
+pub fn helper() -> Option<&'static PathBuf> {
+    HELPER.get()
+}
+
+/// The command that starts `program` in a session of its own with `limits`,
+/// and with SIGKILL when the thread that starts it ends if
+/// `kill_with_parent` (the caller starts such processes from a thread that
+/// lives as long as ladder). Arguments added to it go to `program`.
 pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
-    if limits.is_empty() && !kill_with_parent {
-        return Command::new(program); // nothing to set: posix_spawn as it is
-    }
+    command_passing(program, limits, kill_with_parent, Stdout::Keep)
+}
+
+/// [`command`], with the helper doing `stdout` to the program's standard
+/// output (without the helper it is kept).
+pub fn command_passing(
+    program: &OsStr,
+    limits: Limits,
+    kill_with_parent: bool,
+    stdout: Stdout,
+) -> Command {
     let Some(helper) = HELPER.get() else {
         return with_pre_exec(program, limits, kill_with_parent);
     };
-    let number = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     let mut cmd = Command::new(helper);
-    cmd.arg(HELPER_ARG)
-        .arg(number(limits.memory_mb))
-        .arg(number(limits.processes))
-        .arg(number(limits.cpu_seconds))
-        .arg(if kill_with_parent {
-            std::process::id().to_string()
-        } else {
-            "-".to_string()
-        })
-        .arg("--")
-        .arg(program);
+    cmd.args(helper_args(
+        limits,
+        kill_with_parent.then(std::process::id),
+        stdout,
+    ))
+    .arg(program);
     cmd
+}
+
+/// What the helper does with its standard output before it becomes the
+/// program. A sandbox (bwrap) keeps every descriptor it was started with
+/// open for as long as the bot runs, so a bot that closed its output would
+/// not be seen to: the pipe goes through it as descriptor 3, which bwrap
+/// closes in its own processes, and the bot's helper makes it the bot's
+/// standard output again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdout {
+    /// As it is.
+    Keep,
+    /// Moved to descriptor [`PASSED_FD`]; `/dev/null` in its place.
+    Pass,
+    /// Taken back from descriptor [`PASSED_FD`].
+    Take,
+}
+
+/// The descriptor that carries a bot's output through its sandbox.
+pub const PASSED_FD: i32 = 3;
+
+/// The helper's arguments before the program: `__exec-bot MEMORY PROCESSES
+/// CPU PARENT STDOUT --`, `-` for what is not set.
+pub fn helper_args(limits: Limits, parent: Option<u32>, stdout: Stdout) -> Vec<String> {
+    let number = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    vec![
+        HELPER_ARG.to_string(),
+        number(limits.memory_mb),
+        number(limits.processes),
+        number(limits.cpu_seconds),
+        number(parent.map(u64::from)),
+        match stdout {
+            Stdout::Keep => "-",
+            Stdout::Pass => "pass",
+            Stdout::Take => "take",
+        }
+        .to_string(),
+        "--".to_string(),
+    ]
+}
+
+/// Does `how` to this process's standard output ([`Stdout`]).
+fn redirect_stdout(how: Stdout) -> std::io::Result<()> {
+    use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
+    match how {
+        Stdout::Keep => Ok(()),
+        Stdout::Pass => {
+            // a fresh process has only 0, 1 and 2 open: the copy is 3
+            let copy = rustix::io::dup(rustix::stdio::stdout())?;
+            if copy.into_raw_fd() != PASSED_FD {
+                return Err(std::io::Error::other("descriptor 3 is taken"));
+            }
+            let null = std::fs::File::open("/dev/null")?;
+            rustix::stdio::dup2_stdout(&null)?;
+            Ok(())
+        }
+        Stdout::Take => {
+            // SAFETY: descriptor 3 is the pipe the outer helper left for this
+            // process (through bwrap, which passes it on and closes its own);
+            // nothing else in this fresh process owns it, and it is closed
+            // once it is standard output
+            let pipe = unsafe { OwnedFd::from_raw_fd(PASSED_FD) };
+            rustix::stdio::dup2_stdout(&pipe)?;
+            Ok(())
+        }
+    }
 }
 
 /// The command for `program`, with the limits and the parent-death signal
@@ -102,10 +185,12 @@ pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Comma
 fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
     let mut cmd = Command::new(program);
     // SAFETY: the closure runs between fork and exec, where only
-    // async-signal-safe calls may be made: rustix's prctl and setrlimit are
-    // single system calls, and the closure allocates nothing.
+    // async-signal-safe calls may be made: rustix's setsid, prctl and
+    // setrlimit are single system calls, and the closure allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            // already a session leader (inside bwrap's new session) is fine
+            let _ = setsid();
             if kill_with_parent {
                 set_parent_process_death_signal(Some(Signal::KILL))?;
             }
@@ -128,7 +213,7 @@ fn set_limits(limits: Limits) -> std::io::Result<()> {
         None => Ok(()),
     };
     set(
-        Resource::As,
+        Resource::Data,
         limits.memory_mb.map(|m| m.saturating_mul(1024 * 1024)),
     )?;
     set(Resource::Nproc, limits.processes)?;
@@ -148,7 +233,7 @@ pub fn helper_main() -> Option<i32> {
         eprintln!("ladder: cannot start the bot: {why}");
         Some(127)
     };
-    let [_, memory, processes, cpu, parent, dashes, program, rest @ ..] = &args[..] else {
+    let [_, memory, processes, cpu, parent, stdout, dashes, program, rest @ ..] = &args[..] else {
         return fail("the helper's arguments are incomplete".to_string());
     };
     let number = |v: &std::ffi::OsString| -> Result<Option<u64>, String> {
@@ -178,6 +263,17 @@ pub fn helper_main() -> Option<i32> {
         Ok(p) => p,
         Err(why) => return fail(why),
     };
+    let stdout = match stdout.to_str() {
+        Some("-") => Stdout::Keep,
+        Some("pass") => Stdout::Pass,
+        Some("take") => Stdout::Take,
+        _ => return fail("its output is neither `-`, `pass` nor `take`".to_string()),
+    };
+    if let Err(e) = redirect_stdout(stdout) {
+        return fail(format!("passing its output on: {e}"));
+    }
+    // no controlling terminal; inside bwrap's new session it leads one already
+    let _ = setsid();
     if let Some(parent) = parent {
         if let Err(e) = set_parent_process_death_signal(Some(Signal::KILL)) {
             return fail(format!("asking to die with ladder: {e}"));

@@ -13,6 +13,7 @@
 
 use std::{
     collections::BTreeMap,
+    ffi::{OsStr, OsString},
     fmt,
     path::{Path, PathBuf},
     process::Stdio,
@@ -70,8 +71,9 @@ pub struct Sandbox {
     /// Whether the bot may use the network (turning it off needs bwrap).
     pub network: bool,
     pub limits: Limits,
-    /// Folders the bot may not write even when they lie in its own (the reports).
-    pub read_only: Vec<PathBuf>,
+    /// Files and folders the bot may not see, even inside its own folder:
+    /// the season's results, the shared I/O log, other bots' folders.
+    pub hidden: Vec<PathBuf>,
 }
 
 impl Default for Sandbox {
@@ -82,7 +84,7 @@ impl Default for Sandbox {
             env: BTreeMap::new(),
             network: true,
             limits: Limits::default(),
-            read_only: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 }
@@ -141,7 +143,7 @@ impl Sandbox {
             env,
             network,
             limits,
-            read_only: Vec::new(),
+            hidden: Vec::new(),
         })
     }
 
@@ -165,57 +167,166 @@ impl Sandbox {
     ) -> std::process::Command {
         let Some(bwrap) = &self.bwrap else {
             let mut cmd = exec::command(argv[0].as_ref(), self.limits, kill_with_parent);
-            cmd.args(&argv[1..]).envs(&self.env);
+            cmd.args(&argv[1..]).envs(self.environment(None));
             if let Some(dir) = dir {
                 cmd.current_dir(dir);
             }
             return cmd;
         };
-        let mut cmd = exec::command(bwrap.as_os_str(), self.limits, kill_with_parent);
-        cmd.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
-            .args(["--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"]);
-        if !self.network {
-            cmd.arg("--unshare-net");
+        // the limits are set inside the bot's user namespace, where the
+        // process limit counts only the bot's own processes: by ladder's
+        // binary where it can run there, else (library users) before bwrap
+        let inner = exec::helper().filter(|exe| exe.is_absolute());
+        let outside = if inner.is_some() {
+            Limits::default()
+        } else {
+            self.limits
+        };
+        let pass = if inner.is_some() {
+            exec::Stdout::Pass
+        } else {
+            exec::Stdout::Keep
+        };
+        let mut cmd = exec::command_passing(bwrap.as_os_str(), outside, kill_with_parent, pass);
+        cmd.args(self.bwrap_args(argv, dir, inner.map(PathBuf::as_path)));
+        if let Some(exe) = inner {
+            cmd.arg(exe)
+                .args(exec::helper_args(self.limits, None, exec::Stdout::Take));
         }
-        // the private /tmp hides what lies under it: show the bot the files
-        // its command names and the folder it runs in (read-only without a `dir`)
-        for arg in argv.iter().map(Path::new) {
-            if arg.is_absolute() && arg.starts_with("/tmp") && arg.exists() {
-                cmd.arg("--ro-bind").arg(arg).arg(arg);
+        cmd.args(argv);
+        // bwrap passes its own environment on to the bot
+        cmd.env_clear()
+            .envs(self.environment(Some(dir.unwrap_or(Path::new("/tmp")))));
+        cmd
+    }
+
+    /// The variables the bot gets beyond what it inherits: with `home`
+    /// (under bwrap, where it inherits nothing) `PATH`, `HOME` and `LANG`
+    /// first; then, with a memory limit, the limit told to a JVM as a
+    /// container would tell it (`-XX:MaxRAM`), which otherwise sizes its
+    /// heap from the machine's memory and fails to start; then the config's.
+    fn environment(&self, home: Option<&Path>) -> BTreeMap<String, std::ffi::OsString> {
+        let mut env = BTreeMap::new();
+        if let Some(home) = home {
+            let path = std::env::var_os("PATH").unwrap_or("/usr/local/bin:/usr/bin:/bin".into());
+            env.insert("PATH".to_string(), path);
+            env.insert("HOME".to_string(), home.as_os_str().to_owned());
+            env.insert("LANG".to_string(), "C.UTF-8".into());
+        }
+        let java = "JAVA_TOOL_OPTIONS";
+        if let Some(mb) = self.limits.memory_mb {
+            if home.is_some() || std::env::var_os(java).is_none() {
+                env.insert(java.to_string(), format!("-XX:MaxRAM={mb}m").into());
             }
+        }
+        for (key, value) in &self.env {
+            env.insert(key.clone(), value.into());
+        }
+        env
+    }
+
+    /// bwrap's arguments up to its `--`: namespaces, the file system the
+    /// bot sees, its working folder (`docs/SECURITY.md`).
+    fn bwrap_args(
+        &self,
+        argv: &[String],
+        dir: Option<&Path>,
+        helper: Option<&Path>,
+    ) -> Vec<OsString> {
+        let mut args: Vec<OsString> = Vec::new();
+        let mut push = |words: &[&OsStr]| args.extend(words.iter().map(|w| w.to_os_string()));
+        let w = |s: &'static str| OsStr::new(s);
+        // no capabilities, even when ladder runs as root; no terminal; its
+        // own processes, System V IPC, and no user namespaces of its own
+        push(&[
+            w("--unshare-user"),
+            w("--disable-userns"),
+            w("--cap-drop"),
+            w("ALL"),
+        ]);
+        push(&[
+            w("--unshare-pid"),
+            w("--unshare-ipc"),
+            w("--new-session"),
+            w("--die-with-parent"),
+        ]);
+        if !self.network {
+            push(&[w("--unshare-net")]);
+        }
+        let size = (self.limits.memory_mb.unwrap_or(DEFAULT_TMP_MB) * 1024 * 1024).to_string();
+        push(&[
+            w("--ro-bind"),
+            w("/"),
+            w("/"),
+            w("--dev"),
+            w("/dev"),
+            w("--proc"),
+            w("/proc"),
+        ]);
+        for tmp in ["/tmp", "/dev/shm"] {
+            push(&[w("--size"), OsStr::new(&size), w("--tmpfs"), w(tmp)]);
+        }
+        // what a bot may not see; a hidden folder holding the bot's own is
+        // hidden all the same, and its own folder shown again inside it
+        let own: Vec<&Path> = dir.into_iter().collect();
+        let hide = |args: &mut Vec<OsString>, inside: bool| {
+            for path in &self.hidden {
+                let in_own = own.iter().any(|d| path.starts_with(d) && path != d);
+                if in_own != inside || own.contains(&path.as_path()) {
+                    continue;
+                }
+                if path.is_dir() {
+                    // an empty folder in its place, which the bot cannot write
+                    let words = ["--perms", "0555", "--size", "4096", "--tmpfs"];
+                    args.extend(words.map(OsString::from));
+                    args.push(path.into());
+                } else if path.exists() {
+                    args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
+                }
+            }
+        };
+        hide(&mut args, false);
+        // the folders of the files its command names, as they are outside
+        // (a program importing its siblings from under /tmp); read-only
+        let mut shown: Vec<PathBuf> = Vec::new();
+        for path in argv.iter().map(Path::new).chain(helper) {
+            if !path.is_absolute() || !path.exists() {
+                continue;
+            }
+            let folder = match path.parent() {
+                Some(p) if path.is_file() && p != Path::new("/tmp") && p != Path::new("/") => p,
+                _ => path,
+            };
+            if !shown.iter().any(|s| folder.starts_with(s)) {
+                shown.push(folder.to_path_buf());
+            }
+        }
+        for folder in &shown {
+            args.extend(["--ro-bind".into(), folder.into(), folder.into()]);
         }
         match dir {
             Some(dir) => {
-                cmd.arg("--bind").arg(dir).arg(dir);
-                for ro in self.read_only.iter().filter(|ro| ro.starts_with(dir)) {
-                    if ro.exists() {
-                        cmd.arg("--ro-bind").arg(ro).arg(ro);
-                    }
-                }
-                cmd.arg("--chdir").arg(dir);
+                args.extend(["--bind".into(), dir.into(), dir.into()]);
+                hide(&mut args, true);
+                args.extend(["--chdir".into(), dir.into()]);
             }
             None => {
                 if let Ok(cwd) = std::env::current_dir() {
                     if cwd.starts_with("/tmp") {
-                        cmd.arg("--ro-bind").arg(&cwd).arg(&cwd);
+                        args.extend(["--ro-bind".into(), cwd.clone().into(), cwd.clone().into()]);
                     }
-                    cmd.arg("--chdir").arg(cwd);
+                    args.extend(["--chdir".into(), cwd.into()]);
                 }
             }
         }
-        cmd.arg("--").args(argv);
-        // bwrap passes its own environment on to the bot
-        cmd.env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or("/usr/local/bin:/usr/bin:/bin".into()),
-            )
-            .env("HOME", dir.unwrap_or(Path::new("/tmp")))
-            .env("LANG", "C.UTF-8")
-            .envs(&self.env);
-        cmd
+        args.push("--".into());
+        args
     }
 }
+
+/// The size of a bot's private `/tmp` and `/dev/shm`, each, when it has no
+/// memory limit (with one, each is that size).
+pub const DEFAULT_TMP_MB: u64 = 256;
 
 /// The bwrap program, if this machine has one that can start a sandbox;
 /// else why not. Tried once per process.
@@ -232,10 +343,16 @@ fn probe() -> Result<PathBuf, String> {
     else {
         return Err("bwrap is not installed".to_string());
     };
+    // the very sandbox a bot gets: a bwrap too old for one of its options
+    // cannot start it, and no weaker one is used instead
+    let sandbox = Sandbox {
+        bwrap: Some(bwrap.clone()),
+        network: false,
+        ..Sandbox::default()
+    };
     let out = std::process::Command::new(&bwrap)
-        .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
-        .args(["--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"])
-        .args(["--", "true"])
+        .args(sandbox.bwrap_args(&[], None, None))
+        .arg("true")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

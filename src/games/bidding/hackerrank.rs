@@ -111,7 +111,7 @@ impl Bot<Bidding> for HackerRankBot {
         let input = self.input(game, seat);
         // a program may answer without reading its input and be gone before
         // ladder writes it: what it printed still counts
-        let _ = child.send_text(&input);
+        let _ = child.send_text(&input, deadline);
         child.close_stdin();
         let answer = match child.recv(started, time.limit, "bid") {
             Err(BotError::Crash(Crash::Ended {

@@ -108,8 +108,24 @@ pub struct Grounded {
     pub model: HashMap<Relation, Vec<Gid>>,
 }
 
-/// Grounds `d`, or says the relaxed model grew past `limit` atoms.
-pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
+/// How much work grounding may do: every fact a rule's literal is tried
+/// against, and every instance it yields, is one step.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub steps: u64,
+}
+
+/// Grounds `d`, or says the relaxed model grew past `limit` atoms, or that
+/// grounding a rule ran past `budget` (naming the rule's line and column).
+pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded, String> {
+    let mut left = budget.steps;
+    let over = |rule: &Rule| {
+        format!(
+            "{}: grounding this rule takes more than {} steps (the grounding budget, \
+             `ground_steps` among the game's parameters)",
+            rule.pos, budget.steps
+        )
+    };
     let k = d.keys;
     let mut store = Store::default();
     // the relaxed program: the rules, plus true <= init, true <= next, does <= legal
@@ -137,7 +153,10 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
     loop {
         let now: HashMap<Relation, usize> =
             model.facts.iter().map(|(r, v)| (*r, v.len())).collect();
+        // each atom once, in the order found: memory grows with the atoms,
+        // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
+        let mut found_once: HashSet<Gid> = HashSet::new();
         for rule in &relaxed {
             let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
@@ -173,11 +192,17 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
                     &positives,
                     &ranges,
                     &mut store,
+                    &mut left,
                     &mut |store, binds| {
                         let head = instantiate_atom(&rule.head, binds, store);
-                        found.push((rule.head.relation(), head));
+                        if found_once.insert(head) {
+                            found.push((rule.head.relation(), head));
+                        }
                     },
                 );
+                if left == 0 {
+                    return Err(over(rule));
+                }
             }
         }
         first = false;
@@ -210,6 +235,7 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
             &positives,
             &ranges,
             &mut store,
+            &mut left,
             &mut |store, binds| {
                 let head = instantiate_atom(&rule.head, binds, store);
                 let mut pos = Vec::new();
@@ -222,11 +248,20 @@ pub fn ground(d: &Description, limit: usize) -> Result<Grounded, String> {
                     }
                 }
                 let g = GroundRule { head, pos, neg };
-                if unique.insert(g.clone()) {
+                if rules.len() <= limit && unique.insert(g.clone()) {
                     rules.push(g);
                 }
             },
         );
+        if left == 0 {
+            return Err(over(rule));
+        }
+        if rules.len() > limit {
+            return Err(format!(
+                "{}: the game has more than {limit} ground rules: too large to ground",
+                rule.pos
+            ));
+        }
     }
     // a negated atom the model lacks never holds: drop it
     for r in &mut rules {
@@ -279,6 +314,7 @@ impl Model {
         positives: &[&Atom],
         ranges: &[(usize, usize)],
         store: &mut Store,
+        left: &mut u64,
         emit: &mut dyn FnMut(&mut Store, &[Option<Gid>]),
     ) {
         let distincts: Vec<(&Term, &Term)> = rule
@@ -292,7 +328,7 @@ impl Model {
         let mut binds = vec![None; rule.vars.len()];
         let mut trail = Vec::new();
         self.step(
-            positives, ranges, &distincts, 0, &mut binds, &mut trail, store, emit,
+            positives, ranges, &distincts, 0, &mut binds, &mut trail, store, left, emit,
         );
     }
 
@@ -306,8 +342,12 @@ impl Model {
         binds: &mut Vec<Option<Gid>>,
         trail: &mut Vec<u32>,
         store: &mut Store,
+        left: &mut u64,
         emit: &mut dyn FnMut(&mut Store, &[Option<Gid>]),
     ) {
+        if *left == 0 {
+            return; // out of budget: the caller says so
+        }
         // a distinct whose variables are all bound is checked at once
         for (a, b) in distincts {
             if let (Some(x), Some(y)) = (
@@ -320,6 +360,7 @@ impl Model {
             }
         }
         let Some(atom) = positives.get(i) else {
+            *left -= 1;
             emit(store, binds);
             return;
         };
@@ -328,6 +369,10 @@ impl Model {
         };
         let (lo, hi) = ranges[i];
         for &fact in &facts[lo..hi] {
+            if *left == 0 {
+                return;
+            }
+            *left -= 1;
             let mark = trail.len();
             let s: &Store = store;
             let ok = atom
@@ -344,6 +389,7 @@ impl Model {
                     binds,
                     trail,
                     store,
+                    left,
                     emit,
                 );
             }

@@ -83,6 +83,10 @@ impl fmt::Display for Sexp {
     }
 }
 
+/// How deep lists may nest: far more than any game needs, and few enough
+/// that every recursive walk over a description stays within its stack.
+pub const MAX_DEPTH: usize = 200;
+
 /// Reads every expression of `text`.
 pub fn parse(text: &str) -> Result<Vec<Sexp>, KifError> {
     let mut reader = Reader {
@@ -95,6 +99,12 @@ pub fn parse(text: &str) -> Result<Vec<Sexp>, KifError> {
     while let Some((token, pos)) = reader.token()? {
         let done = match token {
             Token::Open => {
+                if stack.len() == MAX_DEPTH {
+                    return Err(KifError::at(
+                        pos,
+                        format!("lists nest deeper than {MAX_DEPTH} levels here"),
+                    ));
+                }
                 stack.push((Vec::new(), pos));
                 continue;
             }

@@ -233,6 +233,11 @@ impl Description {
                 return Err(KifError::at(r.pos, "`distinct` takes 2 arguments"));
             }
         }
+        if r.head.rel == k.goal {
+            if let Some(Term::Const(value)) = r.head.args.get(1) {
+                check_goal_value(self.symbols.name(*value), r.pos)?;
+            }
+        }
         let name = self.symbols.name(r.head.rel);
         if r.head.rel == k.truth || r.head.rel == k.does {
             return Err(KifError::at(
@@ -624,6 +629,17 @@ fn read_atom(s: &Sexp, symbols: &mut Symbols, vars: &mut Vec<String>) -> Result<
         Sexp::Var(v, pos) => Err(KifError::at(
             *pos,
             format!("a variable (?{v}) where a sentence is expected"),
+        )),
+    }
+}
+
+/// GDL's goal values are whole numbers from 0 to 100.
+pub fn check_goal_value(value: &str, pos: Pos) -> Result<(), KifError> {
+    match value.parse::<i32>() {
+        Ok(v) if (0..=100).contains(&v) => Ok(()),
+        _ => Err(KifError::at(
+            pos,
+            format!("a goal is a whole number from 0 to 100, not `{value}` (GDL's own relations)"),
         )),
     }
 }

@@ -24,12 +24,18 @@
 use std::collections::HashMap;
 
 use super::{
-    ground::{ground, GTerm, Gid, Grounded},
+    ground::{ground, Budget, GTerm, Gid, Grounded},
     logic::{strongly_connected, Description},
 };
 
 /// The most ground atoms a description may have.
 pub const MAX_ATOMS: usize = 2_000_000;
+
+/// The grounding budget when a game's parameters do not set one
+/// (`ground_steps`): the shipped bidding game, the largest, takes 635
+/// million steps (about 6 s here); a description crafted to explode is
+/// refused after some 10 s, in memory bounded by [`MAX_ATOMS`].
+pub const DEFAULT_GROUND_STEPS: u64 = 1_000_000_000;
 
 /// A proposition's number.
 pub type Prop = u32;
@@ -95,13 +101,13 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Grounds `d` and prepares it.
-    pub fn new(d: &Description) -> Result<Machine, String> {
+    /// Grounds `d` within `budget` and prepares it.
+    pub fn new(d: &Description, budget: Budget) -> Result<Machine, String> {
         let Grounded {
             mut store,
             rules,
             model,
-        } = ground(d, MAX_ATOMS)?;
+        } = ground(d, MAX_ATOMS, budget)?;
         let k = d.keys;
 
         // a number for every atom the rules, the state and the moves mention
@@ -150,11 +156,19 @@ impl Machine {
             let [role, value] = store.args(goal)[..] else {
                 continue;
             };
-            let (Some(r), Ok(v)) = (
-                role_gid.iter().position(|&g| g == role),
-                store.text(value, d).parse::<i32>(),
-            ) else {
+            let Some(r) = role_gid.iter().position(|&g| g == role) else {
                 continue;
+            };
+            // a constant goal was checked where it is written; one a
+            // variable gives is checked here, where its values are known
+            let text = store.text(value, d);
+            let v = match text.parse::<i32>() {
+                Ok(v) if (0..=100).contains(&v) => v,
+                _ => {
+                    return Err(format!(
+                        "a goal is a whole number from 0 to 100, but the rules give `{text}` (GDL's own relations)"
+                    ))
+                }
             };
             goals[r].push((props.id(goal), v));
         }

@@ -40,9 +40,10 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
+    ground::Budget,
     kif,
     logic::Description,
-    machine::{Machine, State},
+    machine::{Machine, State, DEFAULT_GROUND_STEPS},
 };
 use crate::core::{
     error::Invalid,
@@ -59,6 +60,10 @@ pub struct GdlParams {
     /// The description itself, read from `rules` when the season is planned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// The grounding budget in steps (default [`DEFAULT_GROUND_STEPS`]): a
+    /// description that takes more is refused before any game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground_steps: Option<u64>,
 }
 
 impl GdlParams {
@@ -71,6 +76,7 @@ impl GdlParams {
         Ok(GdlParams {
             rules,
             text: Some(text),
+            ground_steps: None,
         })
     }
 }
@@ -105,8 +111,14 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Reads, checks and grounds the description `text`, named `name`.
+    /// Reads, checks and grounds the description `text`, named `name`,
+    /// within the default budget.
     pub fn new(name: &str, text: &str) -> Result<Rules, Invalid> {
+        Rules::within(name, text, DEFAULT_GROUND_STEPS)
+    }
+
+    /// [`Rules::new`] within a grounding budget of `steps`.
+    pub fn within(name: &str, text: &str, steps: u64) -> Result<Rules, Invalid> {
         let d = Description::parse(text).map_err(|e| Invalid::new(e.to_string()))?;
         if d.roles.len() != 2 {
             return Err(Invalid::new(format!(
@@ -114,7 +126,7 @@ impl Rules {
                 d.roles.len()
             )));
         }
-        let machine = Machine::new(&d).map_err(Invalid::new)?;
+        let machine = Machine::new(&d, Budget { steps }).map_err(Invalid::new)?;
         let base_index = machine
             .base_text
             .iter()
@@ -238,7 +250,8 @@ impl Game for Gdl {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "gdl".to_string());
-        let rules = Rules::new(&name, text)
+        let steps = params.ground_steps.unwrap_or(DEFAULT_GROUND_STEPS);
+        let rules = Rules::within(&name, text, steps)
             .map_err(|e| Invalid::of("rules", format!("{}: {e}", params.rules.display())))?;
         Ok(Gdl::start(Arc::new(rules)))
     }
@@ -254,7 +267,10 @@ impl Game for Gdl {
     fn params_in(params: GdlParams, dir: &Path) -> Result<GdlParams, Invalid> {
         match params.text {
             Some(_) => Ok(params),
-            None => GdlParams::read(params.rules, dir),
+            None => Ok(GdlParams {
+                ground_steps: params.ground_steps,
+                ..GdlParams::read(params.rules, dir)?
+            }),
         }
     }
 
@@ -534,6 +550,7 @@ mod recursion_tests {
                 &GdlParams {
                     rules: PathBuf::from("links.kif"),
                     text: Some(LINKS.to_string()),
+                    ground_steps: None,
                 },
                 "(edge a b)",
             )

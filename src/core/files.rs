@@ -1,0 +1,154 @@
+//! How ladder rewrites a file and holds a folder: the two things every
+//! floor that keeps results on disk needs, written once.
+//!
+//! A file ladder rewrites (`season.json`, `ladder.json`, `pending.jsonl`, a
+//! report) is replaced whole: written to a temporary file beside it, flushed
+//! to disk, renamed over the old one, and the folder synced. A kill at any
+//! moment leaves the old file or the new one, never a cut one. The
+//! temporary file has one name per target, so one left by a kill is
+//! overwritten by the next write, not left to pile up.
+//!
+//! A season folder (and a ladder's) is held by one ladder at a time: a
+//! [`FolderLock`] is an advisory lock (`flock`) on a `.lock` file in it,
+//! which the kernel releases when its process ends, however it ends. A
+//! second ladder is refused with the first one's process id.
+
+use std::{
+    fs::{self, File, OpenOptions},
+    io::{Read, Write},
+    os::unix::fs::MetadataExt,
+    path::{Path, PathBuf},
+};
+
+use super::error::{Error, Result};
+
+/// Replaces `path` with `contents` atomically (see the module's comment).
+pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    let mut file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
+    file.write_all(contents)
+        .and_then(|()| file.sync_all())
+        .map_err(Error::io("writing", &tmp))?;
+    drop(file);
+    fs::rename(&tmp, path).map_err(Error::io("renaming", &tmp))?;
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// The name of the lock file in a held folder.
+pub const LOCK: &str = ".lock";
+
+/// A folder held by this process until the value is dropped.
+#[derive(Debug)]
+pub struct FolderLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl FolderLock {
+    /// Holds `dir` (created if missing) for this process; `what` names it in
+    /// the refusal ("season", "ladder").
+    pub fn hold(dir: &Path, what: &str) -> Result<FolderLock> {
+        fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
+        let path = dir.join(LOCK);
+        loop {
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(Error::io("opening", &path))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = file.read_to_string(&mut holder);
+                    let holder = match holder.trim().parse::<u32>() {
+                        Ok(pid) => format!("process {pid}"),
+                        Err(_) => "another process".to_string(),
+                    };
+                    return Err(Error::Busy(format!(
+                        "the {what} in {} is being run by another ladder ({holder}); \
+                         wait for it to finish, or stop it first",
+                        dir.display()
+                    )));
+                }
+                Err(fs::TryLockError::Error(e)) => {
+                    return Err(Error::io("locking", &path)(e));
+                }
+            }
+            // the holder before us may have removed the file as we opened
+            // it: the lock must be on the file the folder has now
+            let same = fs::metadata(&path)
+                .ok()
+                .zip(file.metadata().ok())
+                .is_some_and(|(on_disk, ours)| {
+                    on_disk.ino() == ours.ino() && on_disk.dev() == ours.dev()
+                });
+            if !same {
+                continue;
+            }
+            file.set_len(0)
+                .and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes()))
+                .map_err(Error::io("writing", &path))?;
+            return Ok(FolderLock { file, path });
+        }
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // removed while still held, so no one locks a file about to go
+        let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replaced_file_holds_the_new_contents_and_no_temporary_file_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("season.json");
+        replace(&path, b"old").unwrap();
+        replace(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("season.json")]);
+    }
+
+    #[test]
+    fn a_held_folder_is_refused_to_a_second_holder_and_free_once_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = FolderLock::hold(dir.path(), "season").unwrap();
+        let err = FolderLock::hold(dir.path(), "season")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("process {}", std::process::id())),
+            "{err}"
+        );
+        drop(first);
+        assert!(!dir.path().join(LOCK).exists());
+        let _again = FolderLock::hold(dir.path(), "season").unwrap();
+    }
+}

@@ -1,0 +1,203 @@
+//! Whatever order of interruptions a season meets (SIGTERM, SIGINT,
+//! `kill -9` at any moment, runs cut short by `--max-games`), the journal on
+//! disk verifies after each one, and the season finished at the end is the
+//! uninterrupted season byte for byte. A season folder is run by one ladder
+//! at a time.
+
+use std::{
+    fs,
+    path::Path,
+    process::{Command as StdCommand, Stdio},
+    time::Duration,
+};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use rand::{Rng, SeedableRng};
+
+mod common;
+
+const CONFIG: &str = r#"[season]
+name = "resume"
+game = "breakthrough"
+games_per_pair = 20
+seed = 7
+jobs = 8
+
+[[bot]]
+name = "greedy"
+builtin = "greedy"
+
+[[bot]]
+name = "search"
+builtin = "search"
+params = { nodes = 20000 }
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#;
+
+fn ladder() -> Command {
+    Command::cargo_bin("ladder").unwrap()
+}
+
+fn project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("resume.toml"), CONFIG).unwrap();
+    tmp
+}
+
+/// `ladder verify` of the season in `dir` passes, if it has a journal yet.
+fn verifies(dir: &Path, after: &str) {
+    if !dir.join("games.jsonl").exists() && !dir.join("games.jsonl.zst").exists() {
+        return;
+    }
+    let out = ladder().arg("verify").arg(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "after {after}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Starts the season, waits `ms`, then sends `signal` (or waits for the end).
+fn run_then(tmp: &Path, ms: u64, signal: Option<rustix::process::Signal>) {
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .current_dir(tmp)
+        .args(["run", "resume.toml", "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(ms));
+    if let Some(signal) = signal {
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        let _ = rustix::process::kill_process(pid, signal);
+    }
+    child.wait().unwrap();
+}
+
+#[test]
+fn the_journal_verifies_after_any_sequence_of_interruptions_and_max_games_runs() {
+    use rustix::process::Signal;
+    let whole = project();
+    ladder()
+        .current_dir(whole.path())
+        .args(["run", "resume.toml", "-q"])
+        .assert()
+        .success();
+    let expected = fs::read(whole.path().join("reports/resume/games.jsonl")).unwrap();
+
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
+    for round in 0..4 {
+        let tmp = project();
+        let dir = tmp.path().join("reports/resume");
+        let mut done = Vec::new();
+        for _ in 0..6 {
+            let step = match rng.random_range(0..4) {
+                0 => {
+                    let n = rng.random_range(1..4u32).to_string();
+                    ladder()
+                        .current_dir(tmp.path())
+                        .args(["run", "resume.toml", "-q", "--max-games", &n])
+                        .assert()
+                        .success();
+                    format!("--max-games {n}")
+                }
+                kind => {
+                    let ms = rng.random_range(100..1500u64);
+                    let signal = [Signal::TERM, Signal::INT, Signal::KILL][kind - 1];
+                    run_then(tmp.path(), ms, Some(signal));
+                    format!("{signal:?} after {ms} ms")
+                }
+            };
+            done.push(step);
+            verifies(&dir, &format!("round {round}: {}", done.join(", ")));
+        }
+        ladder()
+            .current_dir(tmp.path())
+            .args(["run", "resume.toml", "-q"])
+            .assert()
+            .success();
+        verifies(&dir, "the last run");
+        let journal = fs::read(dir.join("games.jsonl")).unwrap();
+        assert!(
+            journal == expected,
+            "round {round} ({}) ends in another journal",
+            done.join(", ")
+        );
+        assert!(!dir.join("pending.jsonl").exists());
+    }
+}
+
+#[test]
+fn a_season_run_twice_at_once_is_refused_naming_the_other_ladder() {
+    let tmp = project();
+    let slow = CONFIG.replace("games_per_pair = 20", "games_per_pair = 400");
+    fs::write(tmp.path().join("resume.toml"), slow).unwrap();
+    let mut first = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .current_dir(tmp.path())
+        .args(["run", "resume.toml", "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = tmp.path().join("reports/resume/.lock");
+    for _ in 0..600 {
+        if fs::read_to_string(&lock).is_ok_and(|t| t.ends_with('\n')) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let second = ladder()
+        .current_dir(tmp.path())
+        .args(["run", "resume.toml", "-q"])
+        .output()
+        .unwrap();
+    let _ = first.kill();
+    first.wait().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "being run by another ladder (process {})",
+            first.id()
+        )),
+        "{stderr}"
+    );
+    // the first one's kill -9 left its lock file, which holds nobody
+    let out = ladder()
+        .current_dir(tmp.path())
+        .args(["run", "resume.toml", "-q", "--max-games", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_damaged_season_file_is_refused_with_advice_that_keeps_the_games() {
+    let tmp = project();
+    ladder()
+        .current_dir(tmp.path())
+        .args(["run", "resume.toml", "-q", "--max-games", "5"])
+        .assert()
+        .success();
+    let dir = tmp.path().join("reports/resume");
+    // what a kill in the middle of a rewrite in place left behind
+    fs::write(dir.join("season.json"), "").unwrap();
+    ladder()
+        .current_dir(tmp.path())
+        .args(["run", "resume.toml", "-q"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("season.json").and(predicate::str::contains("--fresh").not()),
+        );
+    assert_eq!(common::journal_indices(&dir.join("games.jsonl")).len(), 5);
+}
