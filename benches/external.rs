@@ -238,6 +238,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         max_games: None,
         log: None,
         shard: None,
+        strict: false,
     };
     bencher
         .counter(ItemsCount::new(SEASON_GAMES))

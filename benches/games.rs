@@ -111,6 +111,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
         max_games: None,
         log: None,
         shard: None,
+        strict: false,
     };
     bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
@@ -132,6 +133,7 @@ fn resume_complete_season<G: Game>(bencher: Bencher) {
         max_games: None,
         log: None,
         shard: None,
+        strict: false,
     };
     tournament::run(&plan, &opts).unwrap();
     opts.fresh = false;
@@ -158,6 +160,7 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
         max_games: None,
         log: None,
         shard: None,
+        strict: false,
     };
     tournament::run(&plan, &opts).unwrap();
     let journal = dir.path().join(&plan.name).join("games.jsonl");

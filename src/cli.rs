@@ -333,6 +333,10 @@ pub struct RunArgs {
     /// Which lines --log writes: all, or only the last ones before each forfeit.
     #[arg(long, value_enum, default_value_t = LogLevel::All, requires = "log")]
     pub log_level: LogLevel,
+    /// Exit with code 1 when a bot forfeited every game it played, or most
+    /// of them for one reason (ladder says so on stderr either way).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// `--log-level`.

@@ -218,6 +218,7 @@ fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: boo
         progress: (!run.quiet).then(paint_stderr),
         max_games,
         log: run.log.clone().map(|path| (path, run.log_level.level())),
+        strict: run.strict,
     }
 }
 
@@ -579,10 +580,22 @@ impl GameVisitor for PlayArgs<'_> {
 /// (exit 128 + the signal).
 fn finish(s: &Summary) -> Result<()> {
     print_summary(s)?;
-    match s.interrupted {
-        Some(signal) => Err(Error::Interrupted { signal }),
-        None => Ok(()),
+    if let Some(signal) = s.interrupted {
+        return Err(Error::Interrupted { signal });
     }
+    // a bot that forfeited its games is said, whatever else was printed:
+    // a season of forfeits is usually a broken command, not a weak bot
+    let failing = ladder::season::report::forfeiting_bots(&s.standings, &s.dir);
+    for warning in &failing {
+        eprintln!("{} {warning}", paint_stderr().warn("warning:"));
+    }
+    if s.strict && !failing.is_empty() {
+        return Err(Error::Forfeits(format!(
+            "--strict: {} bot(s) forfeited their games",
+            failing.len()
+        )));
+    }
+    Ok(())
 }
 
 fn print_summary(s: &Summary) -> Result<()> {
@@ -784,8 +797,14 @@ impl GameVisitor for CheckBot<'_> {
         let protocol = roster
             .protocol(self.protocol)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        let command = external::Command::resolve(self.argv, None, protocol.own_dir, self.sandbox)
-            .map_err(|e| Error::Usage(e.to_string()))?;
+        let command = external::Command::resolve(
+            self.argv,
+            None,
+            std::path::Path::new(""),
+            protocol.own_dir,
+            self.sandbox,
+        )
+        .map_err(|e| Error::Usage(e.to_string()))?;
         let (params, start) = plan::default_game::<G>(&self.params)?;
         check::check(&start, &params, &command, protocol, &self.time, self.games)
     }

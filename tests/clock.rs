@@ -104,6 +104,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         max_games: None,
         log: None,
         shard: None,
+        strict: false,
     };
     let summary = tournament::run(&plan, &opts).unwrap();
     assert_eq!(summary.played, 24, "every game was played");

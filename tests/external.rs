@@ -961,3 +961,123 @@ fn bwrap_available() -> bool {
         .is_ok_and(|s| s.success());
     common::require_tool(ok, "bwrap", "bubblewrap")
 }
+
+#[test]
+fn a_configs_paths_are_relative_to_its_folder_wherever_ladder_runs() {
+    // the shipped config, run from a folder beside the project
+    let tmp = TempDir::new().unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    let config = repo("configs/external.toml");
+    let out = ladder()
+        .current_dir(&elsewhere)
+        .args(["run", "-q", "--max-games", "12", "--strict"])
+        .arg(pathdiff(&config, &elsewhere))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("forfeited"), "{stderr}");
+    let games = season_games(&elsewhere.join("reports/external"));
+    assert_eq!(games.len(), 12);
+    assert!(games.iter().all(|g| g["termination"]["kind"] == "normal"));
+}
+
+/// `path` relative to `from` (both absolute), through `..`s.
+fn pathdiff(path: &Path, from: &Path) -> PathBuf {
+    let mut up = PathBuf::new();
+    let mut base = from.to_path_buf();
+    while !path.starts_with(&base) {
+        up.push("..");
+        base.pop();
+    }
+    up.join(path.strip_prefix(&base).unwrap())
+}
+
+#[test]
+fn a_bot_that_forfeits_every_game_is_named_and_strict_fails_the_run() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("s.toml");
+    fs::write(
+        &cfg,
+        format!(
+            "[season]\nname = \"broken\"\ngame = \"coordination\"\ngames_per_pair = 4\nsandbox = \"none\"\n\n\
+             [[bot]]\nname = \"broken\"\ncommand = [\"{TESTBOT}\", \"--crash-at\", \"0\", \"--tag\", \"strict\"]\n\n\
+             [[bot]]\nname = \"left\"\nbuiltin = \"left\"\n"
+        ),
+    )
+    .unwrap();
+    for (strict, code) in [(false, 0), (true, 1)] {
+        let mut cmd = ladder();
+        cmd.args(["run", "-q", "--fresh", "--reports"])
+            .arg(tmp.path().join("reports"))
+            .arg(&cfg);
+        if strict {
+            cmd.arg("--strict");
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{stderr}");
+        assert!(
+            stderr
+                .contains("warning: broken forfeited every game it played (4); the first: crash: "),
+            "{stderr}"
+        );
+        assert!(stderr.contains("exited with code 3"), "{stderr}");
+        assert!(!stderr.contains("left forfeited"), "{stderr}");
+    }
+    assert_no_bot_left("strict");
+}
+
+#[test]
+fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
+    let tmp = TempDir::new().unwrap(); // under /tmp, which the sandbox replaces
+    assert!(tmp.path().starts_with("/tmp"));
+    let bot = tmp.path().join("bot");
+    fs::create_dir(&bot).unwrap();
+    fs::write(bot.join("helper.py"), "def bid(lines):\n    return 1\n").unwrap();
+    fs::write(
+        bot.join("main.py"),
+        "import sys\nfrom helper import bid\nprint(bid(sys.stdin.read().split('\\n')))\n",
+    )
+    .unwrap();
+    let sandboxes: &[&str] = if bwrap_available() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    };
+    for sandbox in sandboxes {
+        let cfg = tmp.path().join("hr.toml");
+        fs::write(
+            &cfg,
+            format!(
+                "[season]\nname = \"hr\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 5000\nsandbox = \"{sandbox}\"\n\n\
+                 [[bot]]\nname = \"two-files\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"bot/main.py\"]\n\n\
+                 [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n"
+            ),
+        )
+        .unwrap();
+        let out = ladder()
+            .args(["run", "-q", "--fresh", "--strict", "--reports"])
+            .arg(tmp.path().join("reports"))
+            .arg(&cfg)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{sandbox}: {stderr}");
+        let games = season_games(&tmp.path().join("reports/hr"));
+        assert!(
+            games.iter().all(|g| g["termination"]["kind"] != "forfeit"),
+            "{sandbox}: {games:?}"
+        );
+    }
+}
+
+/// The games of the season journaled in `dir`.
+fn season_games(dir: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

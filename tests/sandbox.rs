@@ -711,3 +711,160 @@ fn a_sandboxed_bot_sees_neither_its_opponents_live_log_nor_its_folder() {
         "{log}"
     );
 }
+
+#[test]
+fn the_process_limit_counts_the_bots_processes_not_ladders_or_the_users() {
+    if !bwrap_runs() {
+        return;
+    }
+    // ladder's own threads and its other bots do not count against a bot:
+    // 16 games at once as one user, each bot allowed 10 processes
+    for user in users() {
+        let tmp = project("coordination", "bwrap", "", "processes = 10", 16);
+        let cfg = tmp.path().join("spy.toml");
+        let text = fs::read_to_string(&cfg)
+            .unwrap()
+            .replace("games_per_pair = 16", "games_per_pair = 16\njobs = 16")
+            + "processes = 10\n";
+        fs::write(&cfg, text).unwrap();
+        let log = spy_season_as(&tmp, user);
+        assert_eq!(forfeits(&tmp), Vec::<String>::new(), "{user:?}: {log}");
+        assert_eq!(journal(&tmp).len(), 16);
+    }
+    // a bot that starts more than its limit is held to it; the kernel does
+    // not hold root (uid 0 outside the sandbox) to a process limit
+    for user in users() {
+        let tmp = project(
+            "coordination",
+            "bwrap",
+            ", \"--fork\", \"30\"",
+            "processes = 10",
+            1,
+        );
+        let log = spy_season_as(&tmp, user);
+        let line = log
+            .lines()
+            .find(|l| l.contains("of 30 processes"))
+            .unwrap_or_else(|| panic!("{log}"));
+        let started: u32 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+        let root = user == User::Me && running_as_root();
+        if root {
+            assert_eq!(started, 30, "{line}");
+        } else {
+            assert!(started < 10, "{user:?}: {line}");
+        }
+    }
+}
+
+/// A runtime's memory bot, built in `dir`: its command with `mb` megabytes
+/// to fill, or `None` when the toolchain is missing outside CI.
+fn runtime_bot(runtime: &str, dir: &Path, mb: u32) -> Option<Vec<String>> {
+    let src = repo("tests/fixtures/runtimes");
+    let (tool, package) = match runtime {
+        "node" => ("node", "nodejs"),
+        "java" => ("javac", "default-jdk-headless"),
+        _ => ("go", "golang-go"),
+    };
+    let found = StdCommand::new(tool).arg("--version").output().is_ok()
+        || StdCommand::new(tool).arg("version").output().is_ok();
+    if !common::require_tool(found, tool, package) {
+        return None;
+    }
+    let mb = mb.to_string();
+    Some(match runtime {
+        "node" => {
+            fs::copy(src.join("mem_bot.js"), dir.join("mem_bot.js")).unwrap();
+            vec![
+                "node".into(),
+                dir.join("mem_bot.js").display().to_string(),
+                mb,
+            ]
+        }
+        "java" => {
+            if !dir.join("MemBot.class").exists() {
+                let ok = StdCommand::new("javac")
+                    .arg("-d")
+                    .arg(dir)
+                    .arg(src.join("MemBot.java"))
+                    .status()
+                    .unwrap();
+                assert!(ok.success());
+            }
+            vec![
+                "java".into(),
+                "-cp".into(),
+                dir.display().to_string(),
+                "MemBot".into(),
+                mb,
+            ]
+        }
+        _ => {
+            let exe = dir.join("mem_bot");
+            if !exe.exists() {
+                let ok = StdCommand::new("go")
+                    .arg("build")
+                    .arg("-o")
+                    .arg(&exe)
+                    .arg(src.join("mem_bot.go"))
+                    .env("GOCACHE", dir.join("gocache"))
+                    .env("GOPATH", dir.join("gopath"))
+                    .env("GO111MODULE", "off")
+                    .status()
+                    .unwrap();
+                assert!(ok.success());
+            }
+            vec![exe.display().to_string(), mb]
+        }
+    })
+}
+
+#[test]
+fn node_java_and_go_bots_start_within_a_memory_limit_and_crash_beyond_it() {
+    if !bwrap_runs() {
+        return;
+    }
+    for runtime in ["node", "java", "go"] {
+        for user in users() {
+            for (mb, fits) in [(20, true), (400, false)] {
+                let tmp = tempfile::tempdir().unwrap();
+                let Some(command) = runtime_bot(runtime, tmp.path(), mb) else {
+                    return;
+                };
+                let command: Vec<String> = command.iter().map(|w| format!("\"{w}\"")).collect();
+                let cfg = format!(
+                    "[season]\nname = \"spy\"\ngame = \"coordination\"\ngames_per_pair = 2\nstartup_time_ms = 20000\nsandbox = \"bwrap\"\n\n\
+                     [[bot]]\nname = \"{runtime}\"\ncommand = [{}]\nmemory_mb = 256\n\n\
+                     [[bot]]\nname = \"left\"\nbuiltin = \"left\"\n",
+                    command.join(", ")
+                );
+                fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+                let out = ladder_as(&tmp, user, &["run", "spy.toml", "-q"]);
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let forfeits = forfeits(&tmp);
+                let log =
+                    fs::read_to_string(tmp.path().join(format!("reports/spy/logs/{runtime}.log")))
+                        .unwrap_or_default();
+                if fits {
+                    assert_eq!(
+                        forfeits,
+                        Vec::<String>::new(),
+                        "{runtime} {user:?} {mb} MB: {log}"
+                    );
+                } else {
+                    assert_eq!(
+                        forfeits.len(),
+                        2,
+                        "{runtime} {user:?} {mb} MB: {forfeits:?} {log}"
+                    );
+                    for f in &forfeits {
+                        assert!(f.contains("(its limits: memory 256 MiB)"), "{f}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -107,6 +107,9 @@ pub enum Error {
     /// The machine refused something ladder needs (a thread, say).
     #[error("{0}")]
     System(String),
+    /// `--strict` and a bot that forfeited its games (named above).
+    #[error("{0}")]
+    Forfeits(String),
     /// A folder another ladder is working in (a season run twice at once).
     #[error("{0}")]
     Busy(String),
@@ -139,6 +142,7 @@ impl Error {
             | Error::Journal { .. }
             | Error::BotFailed { .. }
             | Error::Busy(_)
+            | Error::Forfeits(_)
             | Error::Damaged { .. }
             | Error::System(_) => 1,
         }

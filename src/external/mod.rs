@@ -75,20 +75,34 @@ pub struct Command {
 impl Command {
     /// Checks a command from a config and pins down its paths.
     ///
-    /// A program named with a `/` is looked up relative to `dir` (else
-    /// ladder's working directory), any other on `PATH`. The process runs in
-    /// `dir`, inside `sandbox`. With `absolute_args` (a bot that runs in a directory of its own,
-    /// as HackerRank bots do) every argument naming an existing file is made
-    /// absolute, and the process gets no `dir`.
+    /// Relative paths are relative to `base` (a config's folder, as cargo
+    /// reads paths relative to its manifest; ladder's working directory on
+    /// the command line): `dir` itself, and without a `dir` the program and
+    /// every argument naming an existing file, which are made absolute (the
+    /// process runs in ladder's working directory, wherever that is). With a
+    /// `dir` they are relative to it, where the process runs. A program
+    /// named with a `/` is looked up so, any other on `PATH`. With
+    /// `absolute_args` (a bot that runs in a directory of its own, as
+    /// HackerRank bots do) every argument naming an existing file is made
+    /// absolute, and the process gets no `dir`. It runs inside `sandbox`.
     pub fn resolve(
         argv: &[String],
         dir: Option<&Path>,
+        base: &Path,
         absolute_args: bool,
         sandbox: Sandbox,
     ) -> Result<Command, Invalid> {
         let Some((program, args)) = argv.split_first() else {
             return Err(Invalid::new("the command is empty: give the program and its arguments, e.g. [\"python3\", \"bot.py\"]"));
         };
+        if argv.iter().any(|a| a.contains('\0')) {
+            return Err(Invalid::new(
+                "the command holds a NUL byte, which no program can be given",
+            ));
+        }
+        let dir = dir.map(|d| base.join(d));
+        let dir = dir.as_deref();
+        let absolute_args = absolute_args || dir.is_none();
         let base = match dir {
             Some(d) if d.is_dir() => d
                 .canonicalize()
@@ -100,6 +114,7 @@ impl Command {
                 )))
             }
             None => std::env::current_dir()
+                .map(|cwd| cwd.join(base))
                 .map_err(|e| Invalid::new(format!("the working directory: {e}")))?,
         };
         let program = if program.contains('/') {

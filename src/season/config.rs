@@ -702,8 +702,10 @@ fn plan_bot<G: Game>(
             };
             let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
             let sandbox = bot_sandbox(src, b, season_sandbox)?;
+            // paths in a config are relative to the config's folder
+            let base = Path::new(&src.file).parent().unwrap_or(Path::new(""));
             roster
-                .external(command.get_ref(), protocol, dir, sandbox)
+                .external(command.get_ref(), protocol, dir, base, sandbox)
                 .map_err(|e| src.error(Some(command.span()), e))
         }
         (Some(_), Some(c)) => Err(src.error(

@@ -92,13 +92,15 @@ impl<G: Game> Roster<G> {
         Ok((spec, BotKind::Builtin(factory)))
     }
 
-    /// A bot program's spec (as written) and kind (its command resolved, to
-    /// run in `sandbox`), or why the command cannot run.
+    /// A bot program's spec (as written) and kind (its command resolved
+    /// against `base`, the config's folder, to run in `sandbox`), or why the
+    /// command cannot run.
     pub fn external(
         &self,
         argv: &[String],
         protocol: ProcessProtocol<G>,
         dir: Option<String>,
+        base: &Path,
         sandbox: Sandbox,
     ) -> Result<(BotSpec, BotKind<G>), Invalid> {
         let limits = sandbox.limits;
@@ -106,6 +108,7 @@ impl<G: Game> Roster<G> {
         let command = external::Command::resolve(
             argv,
             dir.as_deref().map(Path::new),
+            base,
             protocol.own_dir,
             sandbox,
         )?;
@@ -441,7 +444,7 @@ fn match_bot<G: Game>(
     };
     let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
     let (spec, kind) = roster
-        .external(&argv, protocol, None, sandbox.clone())
+        .external(&argv, protocol, None, Path::new(""), sandbox.clone())
         .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
     Ok((bot_name_of(&argv), spec, kind))
 }

@@ -648,6 +648,63 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
     Ok(())
 }
 
+/// The bots that forfeited every game they played, or most of them for
+/// one reason, each said as one line naming the bot, the count and the
+/// first such forfeit's detail (read from the journal in `dir`). Empty when
+/// every bot played its games.
+pub fn forfeiting_bots(s: &Standings, dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for (b, name) in s.bots.iter().enumerate() {
+        let games = s.totals[b].games;
+        let total: u64 = s.forfeits[b].values().sum();
+        let Some((kind, most)) = s.forfeits[b].iter().max_by_key(|(_, n)| **n) else {
+            continue;
+        };
+        if games == 0 || (total < games && most * 2 <= games) {
+            continue;
+        }
+        let what = if total == games {
+            format!("forfeited every game it played ({games})")
+        } else {
+            format!("forfeited {most} of its {games} games by {kind}")
+        };
+        let first = first_forfeit(dir, name)
+            .map(|d| format!("; the first: {d}"))
+            .unwrap_or_default();
+        out.push(format!(
+            "{name} {what}{first} (its log: {})",
+            dir.join("logs").join(format!("{name}.log")).display()
+        ));
+    }
+    out
+}
+
+/// The reason and detail of `bot`'s first forfeit in the journal in `dir`.
+fn first_forfeit(dir: &Path, bot: &str) -> Option<String> {
+    use crate::season::journal::LineReader;
+    for file in ["games.jsonl", "pending.jsonl"] {
+        let mut reader = LineReader::open(&dir.join(file), 1 << 16).ok()?;
+        while let Ok(Some(line)) = reader.next_line() {
+            let Ok(game) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let t = &game["termination"];
+            if t["kind"] != "forfeit" {
+                continue;
+            }
+            let seat = usize::from(t["seat"] == "second");
+            if game["seats"][seat] == bot {
+                return Some(format!(
+                    "{}: {}",
+                    t["reason"].as_str().unwrap_or("?"),
+                    t["detail"].as_str().unwrap_or("")
+                ));
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

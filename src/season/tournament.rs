@@ -58,10 +58,14 @@ pub struct Options {
     /// The part of the season to play (`--shard K/N`, even `1/1`), journaled
     /// in its shard's folder for `ladder merge`; `None`: the whole season.
     pub shard: Option<Shard>,
+    /// `--strict`: a bot that forfeited its games makes the run fail.
+    pub strict: bool,
 }
 
 /// What a run did and the season's standings after it.
 pub struct Summary {
+    /// `--strict` was given.
+    pub strict: bool,
     pub header: Header,
     pub standings: Standings,
     pub dir: PathBuf,
@@ -251,6 +255,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     }
     bar.finish_and_clear();
     Ok(Summary {
+        strict: opts.strict,
         header,
         standings,
         dir,
