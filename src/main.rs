@@ -720,7 +720,9 @@ fn merge(dir: &Path, reports: &Path) -> Result<()> {
     } else {
         dir.to_path_buf()
     };
-    let merged = ladder::season::merge::merge_all(&dir)?;
+    let max_goal =
+        |recorded: &Recorded| GameKind::named(&recorded.kind)?.visit(MaxGoal { recorded });
+    let merged = ladder::season::merge::merge_all(&dir, &max_goal)?;
     let mut text = String::new();
     for m in &merged {
         text.push_str(&ladder::season::report::terminal(
@@ -887,6 +889,17 @@ fn verify(dir: &Path) -> Result<()> {
         v.pending,
         v.scheduled
     ))
+}
+
+struct MaxGoal<'a> {
+    recorded: &'a Recorded,
+}
+
+impl GameVisitor for MaxGoal<'_> {
+    type Output = Result<i32>;
+    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+        ladder::season::verify::max_goal::<G>(self.recorded)
+    }
 }
 
 struct VerifyJournal<'a> {

@@ -284,7 +284,20 @@ fn jobs_auto_plays_many_more_games_than_cores_for_bots_that_sleep() {
     let dir = tmp.path();
     let bots = [("a", "--think 100"), ("b", "--think 100")];
     let cfg = season(dir, &bots, 200, "[season.params]\nrounds = 10");
+    // other work keeps every core busy: auto judges by ladder's own use
+    let mut hogs: Vec<std::process::Child> = (0..cores())
+        .map(|_| {
+            std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
     let (out, err) = run(&cfg, dir, &["--jobs", "auto"]);
+    for hog in &mut hogs {
+        let _ = hog.kill();
+        let _ = hog.wait();
+    }
     let peak = number_after(&out, "games at once: auto, up to ");
     assert!(peak >= 4 * cores(), "auto reached only {peak}:\n{out}");
     assert_eq!(forfeits(dir), Vec::<String>::new());

@@ -179,6 +179,11 @@ fn the_dockerfile_builds_ladder_into_a_slim_image_with_python_and_bubblewrap() {
             "the runtime stage lacks `{needed}`"
         );
     }
+    // ladder runs as a user in the image, so that a bot's process limit holds
+    let user = runtime
+        .find("\nUSER ladder")
+        .expect("the image runs as `ladder`");
+    assert!(user < runtime.find("ENTRYPOINT").unwrap());
     // the build stage copies what cargo reads to build ladder: the manifest,
     // the lock, the build script, the sources, and the folders of the
     // targets Cargo.toml lists (the test bot example, the benches)

@@ -201,3 +201,77 @@ fn a_damaged_season_file_is_refused_with_advice_that_keeps_the_games() {
         );
     assert_eq!(common::journal_indices(&dir.join("games.jsonl")).len(), 5);
 }
+
+/// Rewrites game line `n` (from 1) of the journal at `path` with `edit`.
+fn tamper(path: &Path, n: usize, edit: impl Fn(&mut serde_json::Value)) {
+    let text = fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: serde_json::Value = serde_json::from_str(&lines[n - 1]).unwrap();
+    edit(&mut game);
+    lines[n - 1] = game.to_string();
+    fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 3] = [
+        ("outside the game's 0..=100", |g| {
+            g["goals"] = serde_json::json!([9999, 100])
+        }),
+        ("but its termination gives", |g| {
+            g["result"] = serde_json::json!(if g["result"] == "first" {
+                "second"
+            } else {
+                "first"
+            })
+        }),
+        ("does not match the schedule", |g| {
+            g["seed"] = serde_json::json!(g["seed"].as_u64().unwrap() ^ 1)
+        }),
+    ];
+    for (says, edit) in edits {
+        let tmp = project();
+        ladder()
+            .current_dir(tmp.path())
+            .args(["run", "resume.toml", "-q", "--max-games", "6"])
+            .assert()
+            .success();
+        let journal = tmp.path().join("reports/resume/games.jsonl");
+        tamper(&journal, 4, edit);
+        let before = fs::read(&journal).unwrap();
+        ladder()
+            .current_dir(tmp.path())
+            .args(["run", "resume.toml", "-q"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("games.jsonl:4:").and(predicate::str::contains(says)));
+        assert_eq!(fs::read(&journal).unwrap(), before, "nothing was written");
+    }
+}
+
+#[test]
+fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
+    let tmp = project();
+    let small = CONFIG.replace("games_per_pair = 20", "games_per_pair = 4");
+    fs::write(tmp.path().join("resume.toml"), small).unwrap();
+    for k in ["1/2", "2/2"] {
+        ladder()
+            .current_dir(tmp.path())
+            .args(["run", "resume.toml", "-q", "--shard", k])
+            .assert()
+            .success();
+    }
+    let shard = tmp.path().join("reports/resume/shards/1-of-2/games.jsonl");
+    tamper(&shard, 2, |g| g["goals"] = serde_json::json!([9999, 100]));
+    ladder()
+        .current_dir(tmp.path())
+        .args(["merge", "reports/resume"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("1-of-2/games.jsonl:2:")
+                .and(predicate::str::contains("outside the game's 0..=100")),
+        );
+    assert!(!tmp.path().join("reports/resume/games.jsonl").exists());
+}

@@ -3,12 +3,15 @@
 //! `--jobs N` (or `jobs = N`) plays N games at once, each on a worker thread
 //! of its own; N may lie far above the core count, since a game whose bots
 //! are programs mostly waits for them. `--jobs auto` finds N while the season
-//! runs: it measures how much CPU the machine spends per game in flight and
-//! keeps the machine below [`Auto::TARGET_BUSY`], so slow bots that mostly
-//! sleep (a network model, a GPU) get hundreds of games at once and bots that
-//! think hard get about one game per core. The same CPU meter tells the
-//! season summary when the machine was oversubscribed: then bots waited for a
-//! core, and a time loss may be ladder's fault rather than the bot's.
+//! runs: it measures how much CPU ladder and its bots spend per game in
+//! flight and keeps their use below [`Auto::TARGET_BUSY`] of the cores, so
+//! slow bots that mostly sleep (a network model, a GPU) get hundreds of games
+//! at once and bots that think hard get about one game per core. It counts
+//! only ladder's own processes and their descendants ([`CpuTime`]): other
+//! users' work on the machine neither holds it down nor pushes it up. The
+//! same meter tells the season summary when ladder oversubscribed the
+//! machine: then bots waited for a core, and a time loss may be ladder's
+//! fault rather than the bot's.
 //!
 //! Every game in flight holds up to two bot processes and three pipes to
 //! each, so [`raise_open_files`] lifts the soft limit on open files to the
@@ -66,44 +69,86 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Reads the machine's CPU time, busy and total, from `/proc/stat`.
+/// The CPU time ladder and every process it started (its bots, theirs, the
+/// sandbox's) have used, against the time all cores had: read from
+/// `/proc/PID/stat` of ladder's process tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuTime {
-    /// Clock ticks every CPU spent on anything but idling and waiting for I/O.
+    /// Clock ticks the tree spent: each live process's own and its reaped
+    /// children's (a bot's finished helpers are counted in their parent).
     pub busy: u64,
-    /// Clock ticks of every CPU.
+    /// Clock ticks of every core since ladder began measuring.
     pub total: u64,
 }
 
 impl CpuTime {
-    /// The machine's CPU time so far; `None` where `/proc/stat` is missing.
+    /// The tree's CPU time so far; `None` where `/proc` is missing.
     pub fn now() -> Option<CpuTime> {
-        let text = std::fs::read_to_string("/proc/stat").ok()?;
-        CpuTime::parse(text.lines().next()?)
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        let start = *START.get_or_init(std::time::Instant::now);
+        let hz = rustix::param::clock_ticks_per_second() as f64;
+        let mut procs: Vec<(u32, u32, u64)> = Vec::new();
+        for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            // a process may end while the folder is read
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            if let Some((ppid, ticks)) = CpuTime::parse_stat(&stat) {
+                procs.push((pid, ppid, ticks));
+            }
+        }
+        let busy = tree_ticks(&procs, std::process::id());
+        let total = (start.elapsed().as_secs_f64() * hz * cores() as f64) as u64;
+        Some(CpuTime { busy, total })
     }
 
-    /// The `cpu` line of `/proc/stat`: user nice system idle iowait irq softirq steal ...
-    fn parse(line: &str) -> Option<CpuTime> {
-        let mut words = line.split_whitespace();
-        if words.next()? != "cpu" {
-            return None;
-        }
-        let ticks: Vec<u64> = words.map(|w| w.parse().ok()).collect::<Option<_>>()?;
-        // guest time is already counted in user time
-        let total: u64 = ticks.iter().take(8).sum();
-        let idle = ticks.get(3)? + ticks.get(4).unwrap_or(&0);
-        Some(CpuTime {
-            busy: total - idle,
-            total,
-        })
+    /// A `/proc/PID/stat` line's parent and CPU ticks (utime, stime,
+    /// cutime, cstime); the command in parentheses may hold anything.
+    fn parse_stat(stat: &str) -> Option<(u32, u64)> {
+        let rest = stat.get(stat.rfind(')')? + 1..)?;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ppid = fields.get(1)?.parse().ok()?;
+        let ticks = fields
+            .get(11..15)?
+            .iter()
+            .map(|f| f.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        Some((ppid, ticks))
     }
 
     /// The busy share of the CPU time between `earlier` and this reading.
     pub fn busy_since(&self, earlier: &CpuTime) -> Option<f64> {
         let total = self.total.checked_sub(earlier.total)?;
         let busy = self.busy.checked_sub(earlier.busy)?;
-        (total > 0).then(|| busy as f64 / total as f64)
+        (total > 0).then(|| (busy as f64 / total as f64).min(1.0))
     }
+}
+
+/// The ticks of `root` and every process below it, of `(pid, ppid, ticks)`.
+fn tree_ticks(procs: &[(u32, u32, u64)], root: u32) -> u64 {
+    let mut children: std::collections::HashMap<u32, Vec<usize>> = Default::default();
+    for (i, (_, ppid, _)) in procs.iter().enumerate() {
+        children.entry(*ppid).or_default().push(i);
+    }
+    let mut sum = 0;
+    let mut stack: Vec<u32> = vec![root];
+    if let Some(me) = procs.iter().find(|p| p.0 == root) {
+        sum += me.2;
+    }
+    while let Some(pid) = stack.pop() {
+        for &i in children.get(&pid).map_or(&[][..], Vec::as_slice) {
+            sum += procs[i].2;
+            stack.push(procs[i].0);
+        }
+    }
+    sum
 }
 
 /// Whether the memory the machine has available is at least `share` of its total.
@@ -300,16 +345,30 @@ mod tests {
     }
 
     #[test]
-    fn the_cpu_line_of_proc_stat_gives_busy_and_total_ticks() {
-        let t = CpuTime::parse("cpu  100 5 50 800 40 3 2 0 7 0").unwrap();
-        assert_eq!(t.total, 1000);
-        assert_eq!(t.busy, 160);
-        let later = CpuTime::parse("cpu  300 5 50 1000 40 3 2 0 7 0").unwrap();
-        assert_eq!(later.busy_since(&t), Some(0.5));
-        assert_eq!(t.busy_since(&later), None);
-        assert!(CpuTime::parse("cpu0 1 2 3 4").is_none());
-        assert!(CpuTime::parse("intr 1 2").is_none());
-        assert!(CpuTime::now().is_some_and(|t| t.total >= t.busy));
+    fn a_process_line_gives_its_parent_and_ticks_whatever_its_name() {
+        let stat = "42 (a (b) c) S 7 42 42 0 -1 4194560 100 0 0 0 30 20 5 1 20 0 1 0";
+        assert_eq!(CpuTime::parse_stat(stat), Some((7, 56)));
+        assert_eq!(CpuTime::parse_stat("42 (x) S"), None);
+        // only the tree below the root counts
+        let procs = [
+            (1, 0, 1000),
+            (10, 1, 5),
+            (11, 10, 7),
+            (12, 11, 3),
+            (20, 1, 500),
+        ];
+        assert_eq!(tree_ticks(&procs, 10), 15);
+        let a = CpuTime {
+            busy: 10,
+            total: 100,
+        };
+        let b = CpuTime {
+            busy: 60,
+            total: 200,
+        };
+        assert_eq!(b.busy_since(&a), Some(0.5));
+        assert_eq!(a.busy_since(&b), None);
+        assert!(CpuTime::now().is_some());
     }
 
     #[test]

@@ -155,7 +155,13 @@ impl Journal {
             if out_of_order.is_empty() && scored.index == shard.nth(resumed.journaled) {
                 in_order_bytes += line.len() as u64;
                 resumed.journaled += 1;
-                each(scored)
+                // the caller's checks, placed at their line
+                each(scored).map_err(|e| match e {
+                    Error::Mismatch(m) => {
+                        Error::Mismatch(format!("{}:{n}: {m}", games_path.display()))
+                    }
+                    other => other,
+                })
             } else {
                 out_of_order.push((scored, line.to_string()));
                 Ok(())

@@ -71,9 +71,13 @@ struct Found {
 
 /// Merges the shards in `dir/shards/` into `dir`, or, when `dir` has no
 /// shards but season folders below it do (a ladder's folder), each of those.
-pub fn merge_all(dir: &Path) -> Result<Vec<Merged>> {
+///
+/// `max_goal` gives the most a season's game can give a seat (the game is
+/// known only to the catalogue, above this floor): every game is checked
+/// as `ladder verify` checks it without a replay before it is merged.
+pub fn merge_all(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<Vec<Merged>> {
     if dir.join("shards").is_dir() {
-        return Ok(vec![merge(dir)?]);
+        return Ok(vec![merge(dir, max_goal)?]);
     }
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -97,15 +101,16 @@ pub fn merge_all(dir: &Path) -> Result<Vec<Merged>> {
         )));
     }
     found.sort();
-    found.iter().map(|d| merge(d)).collect()
+    found.iter().map(|d| merge(d, max_goal)).collect()
 }
 
-/// Merges the shards in `dir/shards/` into `dir`.
-pub fn merge(dir: &Path) -> Result<Merged> {
+/// Merges the shards in `dir/shards/` into `dir` ([`merge_all`]).
+pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<Merged> {
     let _lock = FolderLock::hold(dir, "season")?;
     let found = find_shards(dir)?;
     let n = found[0].shard.n;
     let recorded = Recorded::read(&found[0].dir)?;
+    let max = max_goal(&recorded)?;
     let season_text = read_season(&found[0].dir)?;
     let season: serde_json::Value = serde_json::from_str(&season_text)
         .map_err(|e| Error::Mismatch(format!("{}: {e}", found[0].dir.display())))?;
@@ -164,6 +169,19 @@ pub fn merge(dir: &Path) -> Result<Merged> {
             let game = next_or_peeked(reader, peeked, &recorded.names, shard)?;
             match game {
                 Some(g) if g.index == i => {
+                    let fx = recorded.schedule.fixture(i);
+                    let wrong = if g.seats != fx.seats || g.seed != fx.seed {
+                        Err("its seats or seed are not the schedule's".to_string())
+                    } else {
+                        g.consistent(max)
+                    };
+                    if let Err(message) = wrong {
+                        return Err(Error::Journal {
+                            path: reader.path().to_path_buf(),
+                            line: reader.line,
+                            message: format!("game {i}: {message}; nothing was written"),
+                        });
+                    }
                     // the game's line is the last the reader read (a game
                     // kept for its turn is read past only once written)
                     out.write_all(reader.last_line().as_bytes())

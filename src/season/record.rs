@@ -84,6 +84,47 @@ struct ScoreLine<'a> {
 }
 
 impl Scored {
+    /// What `ladder verify` checks of a game without replaying it: goals
+    /// within `0..=max` (the game's most), and a result and goals that the
+    /// termination gives (a forfeit or a resignation is 0 against `max`, a
+    /// stop at the ply cap or an adjudicated draw is `max / 2` each, the
+    /// rules' ending a result that follows from the goals).
+    pub fn consistent(&self, max: i32) -> Result<(), String> {
+        use crate::core::referee::AdjudicationRule;
+        let goals = [self.goals.first, self.goals.second];
+        if goals.iter().any(|g| !(0..=max).contains(g)) {
+            return Err(format!("goals {goals:?} outside the game's 0..={max}"));
+        }
+        let expected = match &self.termination {
+            Termination::Normal => (self.goals, GameResult::from_goals(self.goals)),
+            Termination::Forfeit { seat, .. }
+            | Termination::Adjudicated {
+                rule: AdjudicationRule::Resign,
+                seat: Some(seat),
+            } => (
+                BySeat::from_fn(|s| if s == *seat { 0 } else { max }),
+                GameResult::win(seat.other()),
+            ),
+            Termination::PlyLimit
+            | Termination::Adjudicated {
+                rule: AdjudicationRule::Draw,
+                seat: None,
+            } => (BySeat::new(max / 2, max / 2), GameResult::Draw),
+            Termination::Adjudicated { .. } => {
+                return Err("an adjudication names a seat only when one resigns".into())
+            }
+        };
+        if expected.0 != self.goals || expected.1 != self.result {
+            return Err(format!(
+                "result {:?} with goals {goals:?}, but its termination gives {:?} with {:?}",
+                self.result,
+                expected.1,
+                [expected.0.first, expected.0.second]
+            ));
+        }
+        Ok(())
+    }
+
     /// The score of a journal line (without its line end), with its bot
     /// names looked up in `bots`; `Ok(None)` if a name is not there (the
     /// journal is another season's).

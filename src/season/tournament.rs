@@ -135,8 +135,9 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         .clone()
         .filter(|_| !sharded)
         .map(|t| InOrder::new(t, &names));
+    let max_goal = plan.start.max_goal();
     let mut count = |scored: Scored| {
-        check_game(&fixtures, &scored, &dir)?;
+        check_game(&fixtures, &scored, &dir, max_goal)?;
         standings.add(&scored);
         Ok(())
     };
@@ -283,7 +284,7 @@ fn auto_cap() -> usize {
 
 /// A journal record in `dir` must be a game of this schedule (the journal
 /// reader lets no game in twice).
-fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path) -> Result<()> {
+fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path, max_goal: i32) -> Result<()> {
     let wrong = |why: String| {
         Error::Mismatch(format!(
             "{} does not match the config: {why}",
@@ -305,7 +306,13 @@ fn check_game(fixtures: &Schedule, r: &Scored, dir: &std::path::Path) -> Result<
             journal::keep_them(dir)
         )));
     }
-    Ok(())
+    r.consistent(max_goal).map_err(|why| {
+        Error::Mismatch(format!(
+            "game {} is not what ladder wrote: {why}; nothing was played (`ladder verify {}` checks every game)",
+            r.index,
+            dir.display()
+        ))
+    })
 }
 
 fn progress_bar(len: u64, paint: Option<Paint>) -> ProgressBar {

@@ -38,6 +38,17 @@ pub struct Verified {
     pub scheduled: usize,
 }
 
+/// The most game `G`, with the parameters `recorded`, gives a seat.
+pub fn max_goal<G: Game>(recorded: &Recorded) -> Result<i32> {
+    let params: G::Params = serde_json::from_value(recorded.params.clone()).map_err(|e| {
+        Error::Mismatch(format!(
+            "season.json: the game's parameters do not read: {e}"
+        ))
+    })?;
+    let start = G::new(&params).map_err(|e| Error::Mismatch(format!("season.json: {e}")))?;
+    Ok(start.max_goal())
+}
+
 /// Verifies the journal in `dir` of a season of game `G`, as its
 /// `season.json` describes it.
 pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
