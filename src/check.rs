@@ -48,8 +48,23 @@ impl CheckReport {
         self.findings.iter().filter(|f| !f.ok).count()
     }
 
-    /// The report as the terminal shows it.
+    /// The report as the terminal shows it. What the bot wrote is shown
+    /// with its control characters escaped (`\x1b`): a bot's output never
+    /// drives the user's terminal.
     pub fn render(&self) -> String {
+        let text = self.render_raw();
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_control() && c != '\n' {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    fn render_raw(&self) -> String {
         let mut out = format!("{}\n", self.title);
         for f in &self.findings {
             let _ = writeln!(out, "  {}  {}", if f.ok { "ok  " } else { "FAIL" }, f.text);

@@ -722,7 +722,14 @@ fn merge(dir: &Path, reports: &Path) -> Result<()> {
     };
     let max_goal =
         |recorded: &Recorded| GameKind::named(&recorded.kind)?.visit(MaxGoal { recorded });
-    let merged = ladder::season::merge::merge_all(&dir, &max_goal)?;
+    // every problem with the shards is the user's to fix: exit 2, as
+    // docs/DISTRIBUTED.md says (Kubernetes retries a merge until it passes)
+    let merged = ladder::season::merge::merge_all(&dir, &max_goal).map_err(|e| match e {
+        Error::Io { .. } | Error::Journal { .. } | Error::Damaged { .. } => {
+            Error::Mismatch(e.to_string())
+        }
+        other => other,
+    })?;
     let mut text = String::new();
     for m in &merged {
         text.push_str(&ladder::season::report::terminal(

@@ -990,3 +990,24 @@ fn the_exec_helper_sets_limits_then_becomes_the_program() {
         .success()
         .stdout(predicate::str::contains("exec-bot").not());
 }
+
+#[test]
+fn a_huge_config_value_is_shown_in_part_in_its_error() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("big.toml");
+    let huge = "x".repeat(5 * 1024 * 1024);
+    fs::write(
+        &cfg,
+        format!("[season]\nname = \"big\"\ngame = \"troops\"\nseed = \"{huge}\"\n\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n"),
+    )
+    .unwrap();
+    let out = ladder().arg("run").arg(&cfg).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("big.toml:4"),
+        "{}",
+        &stderr[..stderr.len().min(500)]
+    );
+    assert!(stderr.len() < 2000, "the error is {} bytes", stderr.len());
+}

@@ -1081,3 +1081,40 @@ fn season_games(dir: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+#[test]
+fn check_shows_a_bots_escape_sequences_escaped() {
+    let out = ladder()
+        .args(["check", "--sandbox", "none", "--game", "coordination", "--"])
+        .args([
+            "sh",
+            "-c",
+            "read x; printf '\\033[2J\\033]0;title\\007hello\\n'; sleep 1",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{7}'),
+        "{stdout:?}"
+    );
+    assert!(stdout.contains("\\u{1b}[2J"), "{stdout}");
+}
+
+#[test]
+fn a_nul_byte_in_a_command_is_a_config_error() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("nul.toml");
+    fs::write(
+        &cfg,
+        "[season]\nname = \"nul\"\ngame = \"coordination\"\n\n[[bot]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"x\\u0000y\"]\n\n[[bot]]\nname = \"b\"\nbuiltin = \"left\"\n",
+    )
+    .unwrap();
+    ladder()
+        .arg("run")
+        .arg(&cfg)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nul.toml:7").and(predicate::str::contains("NUL byte")));
+}

@@ -268,7 +268,7 @@ fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
         .current_dir(tmp.path())
         .args(["merge", "reports/resume"])
         .assert()
-        .failure()
+        .code(2)
         .stderr(
             predicate::str::contains("1-of-2/games.jsonl:2:")
                 .and(predicate::str::contains("outside the game's 0..=100")),

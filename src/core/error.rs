@@ -66,7 +66,27 @@ impl fmt::Display for ConfigError {
         if let Some(key) = &self.key {
             write!(f, "key `{key}`: ")?;
         }
-        write!(f, "{}\n{:>5} | {}", self.message, at.line, at.text)
+        // a value of megabytes is shown in part: the place is what matters
+        write!(
+            f,
+            "{}\n{:>5} | {}",
+            clip(&self.message, 400),
+            at.line,
+            clip(&at.text, 200)
+        )
+    }
+}
+
+/// At most `most` characters of `text`, with a note of what was left out.
+fn clip(text: &str, most: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(most) {
+        None => text.into(),
+        Some((end, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..end],
+            text[end..].chars().count()
+        )
+        .into(),
     }
 }
 

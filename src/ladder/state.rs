@@ -123,7 +123,53 @@ pub struct Row {
 
 const FILE: &str = "ladder.json";
 
+/// The ratings and deviations a ladder can hold: Glicko-2 on the Elo
+/// scale stays far inside these, so anything outside was not written by ladder.
+const RATING_RANGE: std::ops::RangeInclusive<f64> = -10_000.0..=10_000.0;
+const DEVIATION_RANGE: std::ops::RangeInclusive<f64> = 0.0..=10_000.0;
+const VOLATILITY_RANGE: std::ops::RangeInclusive<f64> = 0.0..=10.0;
+
 impl State {
+    /// Whether every number is one ladder could have written; else what is not.
+    fn check(&self) -> std::result::Result<(), String> {
+        let out = |what: &str, bot: &str, v: f64, range: &std::ops::RangeInclusive<f64>| {
+            (!range.contains(&v)).then(|| {
+                format!(
+                    "{bot}'s {what} {v:e} is outside {}..={}: not a value ladder writes",
+                    range.start(),
+                    range.end()
+                )
+            })
+        };
+        for (name, b) in &self.bots {
+            let bad = out("rating", name, b.rating, &RATING_RANGE)
+                .or_else(|| out("deviation", name, b.deviation, &DEVIATION_RANGE))
+                .or_else(|| out("volatility", name, b.volatility, &VOLATILITY_RANGE))
+                .or_else(|| {
+                    b.history.iter().find_map(|(_, r, d, _)| {
+                        out("rating in its history", name, *r, &RATING_RANGE)
+                            .or_else(|| out("deviation in its history", name, *d, &DEVIATION_RANGE))
+                    })
+                });
+            if let Some(why) = bad {
+                return Err(why);
+            }
+            if b.division == 0 {
+                return Err(format!("{name}'s division is 0; divisions count from 1"));
+            }
+        }
+        for season in self.seasons.iter().chain(&self.current) {
+            for row in season.divisions.iter().flat_map(|d| &d.results) {
+                let bad = out("rating", &row.bot, row.rating, &RATING_RANGE)
+                    .or_else(|| out("deviation", &row.bot, row.deviation, &DEVIATION_RANGE));
+                if let Some(why) = bad {
+                    return Err(why);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The state in `dir`, or `None` before the first season.
     pub fn load(dir: &Path) -> Result<Option<State>> {
         let path = dir.join(FILE);
@@ -133,11 +179,18 @@ impl State {
             Err(e) => return Err(Error::io("reading", &path)(e)),
         };
         serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| Error::Journal {
-                path,
+            .map_err(|e| Error::Damaged {
+                path: path.clone(),
                 line: e.line(),
                 message: e.to_string(),
+            })
+            .and_then(|s: State| {
+                s.check().map_err(|message| Error::Damaged {
+                    path,
+                    line: 1,
+                    message,
+                })?;
+                Ok(Some(s))
             })
     }
 
@@ -189,6 +242,49 @@ mod tests {
             .collect();
         assert_eq!(names, [FILE], "no temporary file is left");
         fs::write(dir.path().join(FILE), "{").unwrap();
-        assert!(State::load(dir.path()).is_err());
+        let err = State::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("ladder.json:") && !err.contains("game record"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_stale_temporary_file_goes_and_a_rating_ladder_never_writes_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(format!("{FILE}.4242.tmp")), "{").unwrap();
+        let mut state = State {
+            ladder: "l".into(),
+            game: "bidding".into(),
+            ..State::default()
+        };
+        state.bots.insert(
+            "a".into(),
+            BotState {
+                rating: 1500.0,
+                deviation: 350.0,
+                volatility: 0.06,
+                division: 1,
+                active: true,
+                joined: 1,
+                games: 0,
+                won: 0,
+                lost: 0,
+                tie: 0,
+                movement: Movement::New,
+                history: vec![],
+            },
+        );
+        state.save(dir.path()).unwrap();
+        assert!(!dir.path().join(format!("{FILE}.4242.tmp")).exists());
+        assert!(State::load(dir.path()).is_ok());
+        state.bots.get_mut("a").unwrap().rating = 1e308;
+        state.save(dir.path()).unwrap();
+        let err = State::load(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("ladder.json:1: a's rating 1e308 is outside"),
+            "{err}"
+        );
+        assert!(err.len() < 200, "{err}");
     }
 }

@@ -401,7 +401,7 @@ fn find_shards(dir: &Path) -> Result<Vec<Found>> {
                 path.display()
             ))
         })?;
-        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::Journal {
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::Damaged {
             path: file.clone(),
             line: e.line(),
             message: e.to_string(),

@@ -71,12 +71,12 @@ impl Recorded {
             ))
         })?;
         let season: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| Error::Journal {
+            serde_json::from_str(&text).map_err(|e| Error::Damaged {
                 path: path.clone(),
                 line: e.line(),
                 message: e.to_string(),
             })?;
-        let bad = |what: &str| Error::Journal {
+        let bad = |what: &str| Error::Damaged {
             path: path.clone(),
             line: 1,
             message: format!("no valid `{what}`"),

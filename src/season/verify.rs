@@ -53,7 +53,7 @@ pub fn max_goal<G: Game>(recorded: &Recorded) -> Result<i32> {
 /// `season.json` describes it.
 pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     let season_path = dir.join("season.json");
-    let bad_season = |message: String| Error::Journal {
+    let bad_season = |message: String| Error::Damaged {
         path: season_path.clone(),
         line: 1,
         message,

@@ -82,7 +82,9 @@ pub fn format_line(at: Duration, game: Option<u64>, bot: &str, dir: char, line: 
 
 /// The last lines of one process, and where every line goes if a log is open.
 pub struct Recent {
-    lines: VecDeque<(Duration, char, String)>,
+    /// Each line with its time and the game it was exchanged in (a ring
+    /// holds the end of the game before too).
+    lines: VecDeque<(Duration, Option<u64>, char, String)>,
     /// The bot's name in log lines.
     pub bot: String,
     /// The game being played (its index in the schedule), once known.
@@ -111,7 +113,7 @@ impl Recent {
         let mut text = if self.lines.len() == RECENT {
             self.lines
                 .pop_front()
-                .map(|(_, _, s)| s)
+                .map(|(_, _, _, s)| s)
                 .unwrap_or_default()
         } else {
             String::new()
@@ -122,14 +124,14 @@ impl Recent {
             let entry = format_line(at, self.game, &self.bot, dir, line);
             log.lock().unwrap_or_else(|e| e.into_inner()).write(&entry);
         }
-        self.lines.push_back((at, dir, text));
+        self.lines.push_back((at, self.game, dir, text));
     }
 
     /// The last lines, oldest first, as a log shows them.
     pub fn text(&self) -> String {
         self.lines
             .iter()
-            .map(|(at, dir, line)| format_line(*at, self.game, &self.bot, *dir, line))
+            .map(|(at, game, dir, line)| format_line(*at, *game, &self.bot, *dir, line))
             .collect()
     }
 }
@@ -161,6 +163,12 @@ mod tests {
         let all = std::fs::read_to_string(&path).unwrap();
         assert_eq!(all.lines().count(), 20);
         assert!(all.lines().all(|l| l.contains(" game 3 mybot ")));
+        // lines of the game before keep its number
+        r.game = Some(4);
+        r.push('>', "next game");
+        let text = r.text();
+        assert!(text.contains("game 3 mybot < line 19\n"), "{text}");
+        assert!(text.ends_with("game 4 mybot > next game\n"), "{text}");
 
         // an `errors` log gets no line as it passes
         let quiet = dir.path().join("errors.log");
