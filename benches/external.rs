@@ -6,6 +6,7 @@
 //! - a season of external bots at `--jobs 1` and `--jobs 2`;
 //! - the same moves in the bwrap sandbox (skipped where bwrap cannot run).
 //!
+//! Bots start through the ladder binary's exec helper, as in a season.
 //! Run with `cargo bench --bench external` (it builds `testbot` first).
 //! `docs/PERFORMANCE.md` records the figures.
 
@@ -39,6 +40,9 @@ use ladder::{
 };
 
 fn main() {
+    // bots start as the ladder binary starts them: through its exec helper
+    // (a session of their own, limits and output set up inside the sandbox)
+    ladder::external::process::exec::use_helper(PathBuf::from(env!("CARGO_BIN_EXE_ladder")));
     divan::main();
 }
 

@@ -868,3 +868,136 @@ fn node_java_and_go_bots_start_within_a_memory_limit_and_crash_beyond_it() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// A bot that hangs ladder, or works outside the sandbox and not inside.
+
+fn ladder() -> Command {
+    Command::cargo_bin("ladder").unwrap()
+}
+
+#[test]
+fn a_bot_that_never_reads_its_input_times_out_instead_of_hanging_ladder() {
+    // a description of 200 KB: its greeting is larger than a pipe holds
+    let dir = tempfile::tempdir().unwrap();
+    let kif = dir.path().join("big.kif");
+    let mut text = fs::read_to_string(repo("games/gdl/tictactoe.kif")).unwrap();
+    for i in 0..4000 {
+        text.push_str(&format!(
+            "; padding line {i} of a long description ..............\n"
+        ));
+    }
+    fs::write(&kif, text).unwrap();
+    let sandboxes: &[&str] = if bwrap_runs() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    };
+    for sandbox in sandboxes {
+        let out = ladder()
+            .args([
+                "check",
+                "--sandbox",
+                sandbox,
+                "--startup-time-ms",
+                "500",
+                "--game",
+            ])
+            .arg(format!("gdl:{}", kif.display()))
+            .args(["--", common::TESTBOT, "--never-read", "--tag", "neverread"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{sandbox}: {stdout}");
+        assert!(
+            stdout.contains("no read of its input within the time limit"),
+            "{sandbox}: {stdout}"
+        );
+        assert!(wait_for(5, || running_with("neverread").is_empty()));
+    }
+}
+
+#[test]
+fn a_bot_that_closes_its_output_crashes_at_once_in_any_sandbox() {
+    let sandboxes: &[&str] = if bwrap_runs() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    };
+    for sandbox in sandboxes {
+        let out = ladder()
+            .args([
+                "check",
+                "--sandbox",
+                sandbox,
+                "--move-time-ms",
+                "60000",
+                "--game",
+                "coordination",
+            ])
+            .args([
+                "--",
+                "sh",
+                "-c",
+                "read x; echo ready sh; exec 1>&-; sleep 100 # closeout",
+            ])
+            .timeout(Duration::from_secs(50))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{sandbox}: {stdout}");
+        assert!(stdout.contains("crash"), "{sandbox}: {stdout}");
+        assert!(!stdout.contains("timeout"), "{sandbox}: {stdout}");
+        assert!(wait_for(5, || running_with("closeout").is_empty()));
+    }
+}
+
+#[test]
+fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
+    let tmp = TempDir::new().unwrap(); // under /tmp, which the sandbox replaces
+    assert!(tmp.path().starts_with("/tmp"));
+    let bot = tmp.path().join("bot");
+    fs::create_dir(&bot).unwrap();
+    fs::write(bot.join("helper.py"), "def bid(lines):\n    return 1\n").unwrap();
+    fs::write(
+        bot.join("main.py"),
+        "import sys\nfrom helper import bid\nprint(bid(sys.stdin.read().split('\\n')))\n",
+    )
+    .unwrap();
+    let sandboxes: &[&str] = if bwrap_runs() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    };
+    for sandbox in sandboxes {
+        let cfg = tmp.path().join("hr.toml");
+        fs::write(
+            &cfg,
+            format!(
+                "[season]\nname = \"hr\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 5000\nsandbox = \"{sandbox}\"\n\n\
+                 [[bot]]\nname = \"two-files\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"bot/main.py\"]\n\n\
+                 [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n"
+            ),
+        )
+        .unwrap();
+        let out = ladder()
+            .args(["run", "-q", "--fresh", "--strict", "--reports"])
+            .arg(tmp.path().join("reports"))
+            .arg(&cfg)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{sandbox}: {stderr}");
+        let games: Vec<serde_json::Value> =
+            fs::read_to_string(tmp.path().join("reports/hr/games.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        assert!(
+            games.iter().all(|g| g["termination"]["kind"] != "forfeit"),
+            "{sandbox}: {games:?}"
+        );
+    }
+}

@@ -109,7 +109,7 @@ impl Command {
                 .map_err(|e| Invalid::new(format!("dir `{}`: {e}", d.display())))?,
             Some(d) => {
                 return Err(Invalid::new(format!(
-                    "dir `{}` is not a directory",
+                    "dir `{}` is not a directory (relative to the config's folder)",
                     d.display()
                 )))
             }
