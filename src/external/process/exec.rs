@@ -2,10 +2,13 @@
 //! program runs (resource limits, SIGKILL when ladder dies), and how to set
 //! it without `fork`.
 //!
-//! Every bot also starts a session of its own (`setsid`): it has no
-//! controlling terminal, so it cannot open `/dev/tty` and type into the
-//! user's shell (`TIOCSTI`), sandboxed or not. Its session's id is its
-//! process group's, which ladder ends as a whole.
+//! While ladder has a controlling terminal, every bot starts a session of
+//! its own (`setsid`): it has no controlling terminal, so it cannot open
+//! `/dev/tty` and type into the user's shell (`TIOCSTI`), sandboxed or not
+//! (bwrap's `--new-session` does the same inside the sandbox). Its
+//! session's id is its process group's, which ladder ends as a whole.
+//! Without a terminal, a bot that needs nothing else set starts directly,
+//! in a process group of its own.
 //!
 //! Setting anything in a new process from Rust needs `pre_exec`, which makes
 //! the standard library `fork` ladder instead of using `posix_spawn`. A fork
@@ -90,20 +93,35 @@ pub fn helper() -> Option<&'static PathBuf> {
 /// `kill_with_parent` (the caller starts such processes from a thread that
 /// lives as long as ladder). Arguments added to it go to `program`.
 pub fn command(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
-    command_passing(program, limits, kill_with_parent, Stdout::Keep)
+    command_passing(program, limits, kill_with_parent, Stdout::Keep, true)
 }
 
 /// [`command`], with the helper doing `stdout` to the program's standard
-/// output (without the helper it is kept).
+/// output (without the helper it is kept). `own_session` false: the
+/// program needs only a process group of its own (bwrap, which gives the
+/// bot a session of its own inside).
+///
+/// Where nothing needs setting in the new process, it starts by
+/// `posix_spawn` in a process group of its own, without the helper's exec
+/// (about a millisecond, which a HackerRank bot pays every move): a
+/// session of its own is needed only while ladder has a controlling
+/// terminal, since a process without one cannot gain the user's.
 pub fn command_passing(
     program: &OsStr,
     limits: Limits,
     kill_with_parent: bool,
     stdout: Stdout,
+    own_session: bool,
 ) -> Command {
     let Some(helper) = HELPER.get() else {
         return with_pre_exec(program, limits, kill_with_parent);
     };
+    let session = own_session && has_terminal();
+    if limits.is_empty() && !kill_with_parent && stdout == Stdout::Keep && !session {
+        let mut cmd = Command::new(program);
+        cmd.process_group(0);
+        return cmd;
+    }
     let mut cmd = Command::new(helper);
     cmd.args(helper_args(
         limits,
@@ -112,6 +130,13 @@ pub fn command_passing(
     ))
     .arg(program);
     cmd
+}
+
+/// Whether ladder has a controlling terminal (asked once): only then could
+/// a bot in ladder's session type into it.
+fn has_terminal() -> bool {
+    static TTY: OnceLock<bool> = OnceLock::new();
+    *TTY.get_or_init(|| std::fs::File::open("/dev/tty").is_ok())
 }
 
 /// What the helper does with its standard output before it becomes the

@@ -176,22 +176,32 @@ impl Sandbox {
         // the limits are set inside the bot's user namespace, where the
         // process limit counts only the bot's own processes: by ladder's
         // binary where it can run there, else (library users) before bwrap
-        let inner = exec::helper().filter(|exe| exe.is_absolute());
+        let helper = exec::helper().filter(|exe| exe.is_absolute());
+        // a long-lived bot's output goes through the sandbox by a descriptor
+        // bwrap closes ([`exec::Stdout`]), so that closing it is seen at once;
+        // a one-move bot's ends with its process anyway
+        let pass = if helper.is_some() && kill_with_parent {
+            exec::Stdout::Pass
+        } else {
+            exec::Stdout::Keep
+        };
+        let inner = helper.filter(|_| pass == exec::Stdout::Pass || !self.limits.is_empty());
         let outside = if inner.is_some() {
             Limits::default()
         } else {
             self.limits
         };
-        let pass = if inner.is_some() {
-            exec::Stdout::Pass
-        } else {
-            exec::Stdout::Keep
-        };
-        let mut cmd = exec::command_passing(bwrap.as_os_str(), outside, kill_with_parent, pass);
+        let mut cmd =
+            exec::command_passing(bwrap.as_os_str(), outside, kill_with_parent, pass, false);
         cmd.args(self.bwrap_args(argv, dir, inner.map(PathBuf::as_path)));
         if let Some(exe) = inner {
+            let take = if pass == exec::Stdout::Pass {
+                exec::Stdout::Take
+            } else {
+                exec::Stdout::Keep
+            };
             cmd.arg(exe)
-                .args(exec::helper_args(self.limits, None, exec::Stdout::Take));
+                .args(exec::helper_args(self.limits, None, take));
         }
         cmd.args(argv);
         // bwrap passes its own environment on to the bot
