@@ -900,7 +900,7 @@ fn a_configs_paths_are_relative_to_its_folder_wherever_ladder_runs() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("forfeited"), "{stderr}");
-    let games = season_games(&elsewhere.join("reports/external"));
+    let games = common::season_games(&elsewhere.join("reports/external"));
     assert_eq!(games.len(), 12);
     assert!(games.iter().all(|g| g["termination"]["kind"] == "normal"));
 }
@@ -949,15 +949,6 @@ fn a_bot_that_forfeits_every_game_is_named_and_strict_fails_the_run() {
         assert!(!stderr.contains("left forfeited"), "{stderr}");
     }
     assert_no_bot_left("strict");
-}
-
-/// The games of the season journaled in `dir`.
-fn season_games(dir: &Path) -> Vec<serde_json::Value> {
-    fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]

@@ -86,11 +86,7 @@ fn run(tmp: &TempDir) -> assert_cmd::assert::Assert {
 }
 
 fn journal(tmp: &TempDir) -> Vec<serde_json::Value> {
-    fs::read_to_string(tmp.path().join("reports/spy/games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::season_games(&tmp.path().join("reports/spy"))
 }
 
 fn spy_log(tmp: &TempDir) -> String {
@@ -989,12 +985,7 @@ fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{sandbox}: {stderr}");
-        let games: Vec<serde_json::Value> =
-            fs::read_to_string(tmp.path().join("reports/hr/games.jsonl"))
-                .unwrap()
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
+        let games = common::season_games(&tmp.path().join("reports/hr"));
         assert!(
             games.iter().all(|g| g["termination"]["kind"] != "forfeit"),
             "{sandbox}: {games:?}"

@@ -62,6 +62,15 @@ pub fn doc_transcripts(doc: &str) -> Vec<(&str, Vec<String>)> {
         .collect()
 }
 
+/// The games journaled in the season folder `dir`, as JSON.
+pub fn season_games(dir: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// `ladder verify DIR` passes: every journaled game checks out.
 pub fn assert_verified(dir: &Path) {
     assert_cmd::Command::cargo_bin("ladder")
