@@ -42,6 +42,15 @@ fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
 }
 
+/// `ladder run resume.toml -q EXTRA...` in `tmp`.
+fn run_in(tmp: &Path, extra: &[&str]) -> Command {
+    let mut cmd = ladder();
+    cmd.current_dir(tmp)
+        .args(["run", "resume.toml", "-q"])
+        .args(extra);
+    cmd
+}
+
 fn project() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("resume.toml"), CONFIG).unwrap();
@@ -83,11 +92,7 @@ fn run_then(tmp: &Path, ms: u64, signal: Option<rustix::process::Signal>) {
 fn the_journal_verifies_after_any_sequence_of_interruptions_and_max_games_runs() {
     use rustix::process::Signal;
     let whole = project();
-    ladder()
-        .current_dir(whole.path())
-        .args(["run", "resume.toml", "-q"])
-        .assert()
-        .success();
+    run_in(whole.path(), &[]).assert().success();
     let expected = fs::read(whole.path().join("reports/resume/games.jsonl")).unwrap();
 
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
@@ -99,11 +104,7 @@ fn the_journal_verifies_after_any_sequence_of_interruptions_and_max_games_runs()
             let step = match rng.random_range(0..4) {
                 0 => {
                     let n = rng.random_range(1..4u32).to_string();
-                    ladder()
-                        .current_dir(tmp.path())
-                        .args(["run", "resume.toml", "-q", "--max-games", &n])
-                        .assert()
-                        .success();
+                    run_in(tmp.path(), &["--max-games", &n]).assert().success();
                     format!("--max-games {n}")
                 }
                 kind => {
@@ -116,11 +117,7 @@ fn the_journal_verifies_after_any_sequence_of_interruptions_and_max_games_runs()
             done.push(step);
             verifies(&dir, &format!("round {round}: {}", done.join(", ")));
         }
-        ladder()
-            .current_dir(tmp.path())
-            .args(["run", "resume.toml", "-q"])
-            .assert()
-            .success();
+        run_in(tmp.path(), &[]).assert().success();
         verifies(&dir, "the last run");
         let journal = fs::read(dir.join("games.jsonl")).unwrap();
         assert!(
@@ -151,11 +148,7 @@ fn a_season_run_twice_at_once_is_refused_naming_the_other_ladder() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let second = ladder()
-        .current_dir(tmp.path())
-        .args(["run", "resume.toml", "-q"])
-        .output()
-        .unwrap();
+    let second = run_in(tmp.path(), &[]).output().unwrap();
     let _ = first.kill();
     first.wait().unwrap();
     let stderr = String::from_utf8_lossy(&second.stderr);
@@ -168,37 +161,19 @@ fn a_season_run_twice_at_once_is_refused_naming_the_other_ladder() {
         "{stderr}"
     );
     // the first one's kill -9 left its lock file, which holds nobody
-    let out = ladder()
-        .current_dir(tmp.path())
-        .args(["run", "resume.toml", "-q", "--max-games", "2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_in(tmp.path(), &["--max-games", "2"]).assert().success();
 }
 
 #[test]
 fn a_damaged_season_file_is_refused_with_advice_that_keeps_the_games() {
     let tmp = project();
-    ladder()
-        .current_dir(tmp.path())
-        .args(["run", "resume.toml", "-q", "--max-games", "5"])
-        .assert()
-        .success();
+    run_in(tmp.path(), &["--max-games", "5"]).assert().success();
     let dir = tmp.path().join("reports/resume");
     // what a kill in the middle of a rewrite in place left behind
     fs::write(dir.join("season.json"), "").unwrap();
-    ladder()
-        .current_dir(tmp.path())
-        .args(["run", "resume.toml", "-q"])
-        .assert()
-        .code(2)
-        .stderr(
-            predicate::str::contains("season.json").and(predicate::str::contains("--fresh").not()),
-        );
+    run_in(tmp.path(), &[]).assert().code(2).stderr(
+        predicate::str::contains("season.json").and(predicate::str::contains("--fresh").not()),
+    );
     assert_eq!(common::journal_indices(&dir.join("games.jsonl")).len(), 5);
 }
 
@@ -232,17 +207,11 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
     ];
     for (says, edit) in edits {
         let tmp = project();
-        ladder()
-            .current_dir(tmp.path())
-            .args(["run", "resume.toml", "-q", "--max-games", "6"])
-            .assert()
-            .success();
+        run_in(tmp.path(), &["--max-games", "6"]).assert().success();
         let journal = tmp.path().join("reports/resume/games.jsonl");
         tamper(&journal, 4, edit);
         let before = fs::read(&journal).unwrap();
-        ladder()
-            .current_dir(tmp.path())
-            .args(["run", "resume.toml", "-q"])
+        run_in(tmp.path(), &[])
             .assert()
             .code(2)
             .stderr(predicate::str::contains("games.jsonl:4:").and(predicate::str::contains(says)));
@@ -256,11 +225,7 @@ fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
     let small = CONFIG.replace("games_per_pair = 20", "games_per_pair = 4");
     fs::write(tmp.path().join("resume.toml"), small).unwrap();
     for k in ["1/2", "2/2"] {
-        ladder()
-            .current_dir(tmp.path())
-            .args(["run", "resume.toml", "-q", "--shard", k])
-            .assert()
-            .success();
+        run_in(tmp.path(), &["--shard", k]).assert().success();
     }
     let shard = tmp.path().join("reports/resume/shards/1-of-2/games.jsonl");
     tamper(&shard, 2, |g| g["goals"] = serde_json::json!([9999, 100]));

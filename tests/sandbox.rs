@@ -32,6 +32,15 @@ fn bwrap_runs() -> bool {
     common::require_tool(ok, "bwrap", "bubblewrap")
 }
 
+/// The sandbox modes a test can try here: `none`, and `bwrap` where it runs.
+fn modes() -> &'static [&'static str] {
+    if bwrap_runs() {
+        &["none", "bwrap"]
+    } else {
+        &["none"]
+    }
+}
+
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
@@ -510,11 +519,7 @@ sys.stdout.write(out.decode(errors="replace"))
 
 #[test]
 fn no_bot_sandboxed_or_not_can_type_into_the_users_terminal() {
-    let sandboxes: &[&str] = if bwrap_runs() {
-        &["bwrap", "none"]
-    } else {
-        &["none"]
-    };
+    let sandboxes = modes();
     for user in users() {
         for sandbox in sandboxes {
             let tmp = project("coordination", sandbox, ", \"--tty\"", "", 2);
@@ -884,11 +889,7 @@ fn a_bot_that_never_reads_its_input_times_out_instead_of_hanging_ladder() {
         ));
     }
     fs::write(&kif, text).unwrap();
-    let sandboxes: &[&str] = if bwrap_runs() {
-        &["none", "bwrap"]
-    } else {
-        &["none"]
-    };
+    let sandboxes = modes();
     for sandbox in sandboxes {
         let out = ladder()
             .args([
@@ -916,11 +917,7 @@ fn a_bot_that_never_reads_its_input_times_out_instead_of_hanging_ladder() {
 
 #[test]
 fn a_bot_that_closes_its_output_crashes_at_once_in_any_sandbox() {
-    let sandboxes: &[&str] = if bwrap_runs() {
-        &["none", "bwrap"]
-    } else {
-        &["none"]
-    };
+    let sandboxes = modes();
     for sandbox in sandboxes {
         let out = ladder()
             .args([
@@ -961,11 +958,7 @@ fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
         "import sys\nfrom helper import bid\nprint(bid(sys.stdin.read().split('\\n')))\n",
     )
     .unwrap();
-    let sandboxes: &[&str] = if bwrap_runs() {
-        &["none", "bwrap"]
-    } else {
-        &["none"]
-    };
+    let sandboxes = modes();
     for sandbox in sandboxes {
         let cfg = tmp.path().join("hr.toml");
         fs::write(

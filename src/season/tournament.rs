@@ -169,24 +169,22 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         .map(|p| shard.nth(p))
         .find(|i| !pending_done.contains(i))
         .unwrap_or(0);
-    let unplayed = || {
-        fixtures
-            .from(first_missing)
-            .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index))
-    };
+    let mut unplayed = fixtures
+        .from(first_missing)
+        .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index));
     let take = if decided {
         0
     } else {
         opts.max_games.map_or(usize::MAX, |m| m as usize)
     };
-    let pending: Vec<Fixture> = unplayed().take(take).collect();
+    let pending: Vec<Fixture> = unplayed.by_ref().take(take).collect();
     // with `--max-games`, a game finished before an earlier interruption may
     // lie beyond a game still left unplayed: it stays in pending.jsonl, and
     // games.jsonl stays in schedule order
     let left_unplayed = if decided {
         None
     } else {
-        unplayed().nth(pending.len()).map(|f| f.index)
+        unplayed.next().map(|f| f.index)
     };
     let (from_file, held_back): (Vec<_>, Vec<_>) = from_file
         .into_iter()

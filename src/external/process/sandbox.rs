@@ -13,7 +13,7 @@
 
 use std::{
     collections::BTreeMap,
-    ffi::{OsStr, OsString},
+    ffi::OsString,
     fmt,
     path::{Path, PathBuf},
     process::Stdio,
@@ -243,52 +243,46 @@ impl Sandbox {
         dir: Option<&Path>,
         helper: Option<&Path>,
     ) -> Vec<OsString> {
-        let mut args: Vec<OsString> = Vec::new();
-        let mut push = |words: &[&OsStr]| args.extend(words.iter().map(|w| w.to_os_string()));
-        let w = |s: &'static str| OsStr::new(s);
+        let words = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
         // no capabilities, even when ladder runs as root; no terminal; its
         // own processes, System V IPC, and no user namespaces of its own
-        push(&[
-            w("--unshare-user"),
-            w("--disable-userns"),
-            w("--cap-drop"),
-            w("ALL"),
-        ]);
-        push(&[
-            w("--unshare-pid"),
-            w("--unshare-ipc"),
-            w("--new-session"),
-            w("--die-with-parent"),
+        let mut args = words(&[
+            "--unshare-user",
+            "--disable-userns",
+            "--cap-drop",
+            "ALL",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--new-session",
+            "--die-with-parent",
         ]);
         if !self.network {
-            push(&[w("--unshare-net")]);
+            args.push("--unshare-net".into());
         }
+        args.extend(words(&[
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+        ]));
         let size = (self.limits.memory_mb.unwrap_or(DEFAULT_TMP_MB) * 1024 * 1024).to_string();
-        push(&[
-            w("--ro-bind"),
-            w("/"),
-            w("/"),
-            w("--dev"),
-            w("/dev"),
-            w("--proc"),
-            w("/proc"),
-        ]);
         for tmp in ["/tmp", "/dev/shm"] {
-            push(&[w("--size"), OsStr::new(&size), w("--tmpfs"), w(tmp)]);
+            args.extend(words(&["--size", &size, "--tmpfs", tmp]));
         }
         // what a bot may not see; a hidden folder holding the bot's own is
         // hidden all the same, and its own folder shown again inside it
-        let own: Vec<&Path> = dir.into_iter().collect();
         let hide = |args: &mut Vec<OsString>, inside: bool| {
             for path in &self.hidden {
-                let in_own = own.iter().any(|d| path.starts_with(d) && path != d);
-                if in_own != inside || own.contains(&path.as_path()) {
+                if dir == Some(path.as_path()) || dir.is_some_and(|d| path.starts_with(d)) != inside
+                {
                     continue;
                 }
                 if path.is_dir() {
                     // an empty folder in its place, which the bot cannot write
-                    let words = ["--perms", "0555", "--size", "4096", "--tmpfs"];
-                    args.extend(words.map(OsString::from));
+                    args.extend(words(&["--perms", "0555", "--size", "4096", "--tmpfs"]));
                     args.push(path.into());
                 } else if path.exists() {
                     args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
