@@ -31,11 +31,9 @@ use ladder::{
         coordination::CoordinationParams,
         Bidding, Coordination,
     },
-    season::{
-        concurrency::Jobs,
-        plan::match_plan,
-        tournament::{self, Options},
-    },
+    plan::jobs::Jobs,
+    plan::match_plan,
+    run::tournament::{self, Options},
     Bot, Game, Seat, TimeLeft,
 };
 
@@ -225,9 +223,12 @@ fn external_season(bencher: Bencher, jobs: usize) {
     let bots = [bot.clone(), bot];
     let plan = match_plan(
         &catalog::COORDINATION,
-        &bots,
-        SEASON_GAMES,
-        1,
+        ladder::plan::Match {
+            bots: bots.clone(),
+            games: SEASON_GAMES,
+            seed: 1,
+            sprt: None,
+        },
         referee,
         &Default::default(),
         &toml::Table::new(),

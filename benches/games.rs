@@ -14,12 +14,10 @@ use divan::{
 use ladder::{
     core::{bot::RandomBot, referee::Referee},
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
-    season::{
-        concurrency::Jobs,
-        plan::{match_plan, Plan, Roster},
-        schedule::bot_seeds,
-        tournament::{self, Options},
-    },
+    plan::jobs::Jobs,
+    plan::schedule::bot_seeds,
+    plan::{match_plan, Plan, Roster},
+    run::tournament::{self, Options},
     Bot, BySeat, Game, Seat, TimeLeft,
 };
 
@@ -83,9 +81,12 @@ fn random_plan<G: Game>() -> Plan<G> {
     };
     match_plan(
         &roster,
-        &bots,
-        GAMES,
-        1,
+        ladder::plan::Match {
+            bots: bots.clone(),
+            games: GAMES,
+            seed: 1,
+            sprt: None,
+        },
         Referee::new(1000),
         &Default::default(),
         &toml::Table::new(),

@@ -11,7 +11,7 @@
 use crate::{
     core::{error::Error, game::Game},
     games::{armies, bidding, breakthrough, coordination, gdl, troops},
-    season::plan::Roster,
+    plan::Roster,
 };
 
 /// Every game ladder plays.

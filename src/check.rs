@@ -24,7 +24,7 @@ use crate::{
         process::{Child, Log, SharedLog},
         protocol, Command, Launch, ProcessProtocol,
     },
-    season::schedule::{bot_seeds, game_seed},
+    plan::schedule::{bot_seeds, game_seed},
 };
 
 /// One checked step.

@@ -8,7 +8,11 @@
 //! - [`games`]: one folder per game: rules, bots, and what belongs to that game alone;
 //! - [`play`]: `ladder play`, a person against a bot at the terminal;
 //! - [`ladder`]: ladder seasons: ratings carried over, divisions, promotion;
-//! - [`season`]: config → plan → schedule → tournament → journal → standings → report;
+//! - [`report`]: the reports: terminal tables, Markdown, CSV, JSON, HTML;
+//! - [`run`]: a season's games played on worker threads into the journal;
+//! - [`journal`]: the files of a season: the journal, verify, shards;
+//! - [`plan`]: a config read into a validated plan, its schedule and openings;
+//! - [`stats`]: standings, ratings and the SPRT, from finished games;
 //! - [`external`]: bot programs: child processes and the line protocol;
 //! - [`core`]: seats, the `Game` and `Bot` traits, the referee and its clock, errors.
 
@@ -17,9 +21,13 @@ pub mod check;
 pub mod core;
 pub mod external;
 pub mod games;
+pub mod journal;
 pub mod ladder;
+pub mod plan;
 pub mod play;
-pub mod season;
+pub mod report;
+pub mod run;
+pub mod stats;
 
 pub use crate::core::{
     bot::{Bot, BotError},

@@ -8,18 +8,16 @@ use std::{fs, path::Path, time::Duration};
 use assert_cmd::Command;
 use ladder::{
     catalog,
+    core::record::Record,
     core::{
         bot::{Bot, BotError, RandomBot},
         clock::TimeControl,
         referee::Referee,
     },
     games::Bidding,
-    season::{
-        plan::{match_plan, BotKind},
-        record::Record,
-        schedule::bot_seeds,
-        tournament::{self, Options},
-    },
+    plan::schedule::bot_seeds,
+    plan::{match_plan, BotKind},
+    run::tournament::{self, Options},
     Seat, TimeLeft,
 };
 
@@ -79,9 +77,12 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
     // "sleeper" is not a built-in: plan two randoms, then swap the second
     let mut plan = match_plan(
         &catalog::BIDDING,
-        &["random".to_string(), "dp".to_string()],
-        24,
-        5,
+        ladder::plan::Match {
+            bots: ["random".to_string(), "dp".to_string()],
+            games: 24,
+            seed: 5,
+            sprt: None,
+        },
         referee,
         &Default::default(),
         &toml::Table::new(),
@@ -97,7 +98,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
     }));
     let reports = tempfile::tempdir().unwrap();
     let opts = Options {
-        jobs: Some(ladder::season::concurrency::Jobs::Fixed(2)),
+        jobs: Some(ladder::plan::jobs::Jobs::Fixed(2)),
         fresh: true,
         reports: reports.path().to_path_buf(),
         progress: None,

@@ -8,11 +8,9 @@ use ladder::{
     catalog::{self, GameKind},
     core::{clock::TimeControl, referee::Referee},
     games::{bidding::BiddingParams, Bidding},
-    season::{
-        config::{self, ConfigFile},
-        plan::Plan,
-        schedule::Format,
-    },
+    plan::config::{self, ConfigFile},
+    plan::schedule::Format,
+    plan::Plan,
 };
 
 const GOOD: &str = r#"

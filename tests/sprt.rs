@@ -5,10 +5,10 @@
 use std::{fs, path::Path};
 
 use assert_cmd::Command;
-use ladder::season::{
-    record::Scored,
-    sprt::{Model, Sprt, Statistics, Verdict},
-    standings::Standings,
+use ladder::{
+    core::record::Scored,
+    stats::sprt::{Model, Sprt, Statistics, Verdict},
+    stats::standings::Standings,
 };
 use tempfile::TempDir;
 

@@ -1,6 +1,8 @@
 //! The bottom floor: what every other part speaks in. Seats, the `Game` and
 //! `Bot` traits, the referee that plays one game and owns its clock, and the
-//! error kinds, and how a file is replaced and a folder held ([`files`]).
+//! error kinds, a finished game in its three shapes ([`record`]: what the
+//! journal writes and the statistics count), and how a file is replaced and
+//! a folder held ([`files`]).
 //! Nothing here names a game or starts a process.
 
 pub mod bot;
@@ -10,6 +12,7 @@ pub mod files;
 pub mod game;
 pub mod hosted;
 pub mod paint;
+pub mod record;
 pub mod referee;
 pub mod scene;
 pub mod seat;

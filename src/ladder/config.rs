@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::{core::error::Result, season::config::ConfigFile};
+use crate::{core::error::Result, plan::config::ConfigFile};
 
 /// Divisions at most; each needs bots to play.
 pub const MAX_DIVISIONS: u32 = 100;
@@ -62,7 +62,7 @@ struct RawFile {
 }
 
 /// Reads the ladder settings of `src`, which the season reading
-/// (`season::config::plan`) has checked otherwise.
+/// (`plan::config::plan`) has checked otherwise.
 pub fn settings(src: &ConfigFile) -> Result<Settings> {
     let raw: RawFile = src.parse()?;
     let Some(ladder) = raw.ladder else {

@@ -12,7 +12,7 @@ use crate::{
         state::State,
         table::{order, rows, HEADER},
     },
-    season::html::{escape, page, table},
+    report::html::{escape, page, table},
 };
 
 /// Line colours, one per bot in ladder order (repeating).

@@ -27,14 +27,12 @@ use crate::{
         html,
         state::{BotState, Division, Movement, Row, Season, State},
     },
-    season::{
-        config::ConfigFile,
-        plan::{Plan, Roster},
-        recorded::{self, ReportFormat},
-        schedule::{pairings, Format},
-        standings::Standings,
-        tournament::{self, Options, Summary},
-    },
+    plan::config::ConfigFile,
+    plan::schedule::{pairings, Format},
+    plan::{Plan, Roster},
+    report::{self as reports, ReportFormat},
+    run::tournament::{self, Options, Summary},
+    stats::standings::Standings,
 };
 
 /// What `ladder season` did.
@@ -62,7 +60,7 @@ pub fn ladder_dir<G: Game>(plan: &Plan<G>, reports: &std::path::Path) -> PathBuf
 /// season in progress.
 pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Result<Outcome> {
     let settings = config::settings(src)?;
-    let base = crate::season::config::plan(src, roster)?;
+    let base = crate::plan::config::plan(src, roster)?;
     let dir = ladder_dir(&base, &opts.reports);
     // one ladder at a time; the shards of a season, which run at once on
     // other machines, leave ladder.json alone and hold their own folders
@@ -103,19 +101,23 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
     let season_dir = dir.join(format!("season-{:03}", season.number));
     let mut played = Vec::new();
     for division in &season.divisions {
-        let Some(mut plan) = division_plan(&base, division, &settings)? else {
+        // a division's season is named before its plan is built: the
+        // folder of its division, or of the season when there is one
+        let (name, reports) = if many {
+            (
+                format!("division-{}", division.division),
+                season_dir.clone(),
+            )
+        } else {
+            (format!("season-{:03}", season.number), dir.clone())
+        };
+        let Some(plan) = division_plan(&base, division, &settings, name)? else {
             continue;
         };
         let mut opts = opts.clone();
         opts.fresh = false;
         opts.max_games = None;
-        if many {
-            plan.name = format!("division-{}", division.division);
-            opts.reports = season_dir.clone();
-        } else {
-            plan.name = format!("season-{:03}", season.number);
-            opts.reports = dir.clone();
-        }
+        opts.reports = reports;
         let summary = tournament::run(&plan, &opts)?;
         let interrupted = summary.interrupted;
         played.push((division.division, summary));
@@ -162,7 +164,7 @@ pub fn rerender(dir: &std::path::Path, formats: &[ReportFormat]) -> Result<usize
     let mut done = 0;
     for season in &state.seasons {
         for d in season.divisions.iter().filter(|d| !d.results.is_empty()) {
-            recorded::rerender(&dir.join(season.folder(d.division)), formats)?;
+            reports::rerender(&dir.join(season.folder(d.division)), formats)?;
             done += 1;
         }
     }
@@ -276,6 +278,7 @@ fn division_plan<G: Game>(
     base: &Plan<G>,
     division: &Division,
     settings: &Settings,
+    name: String,
 ) -> Result<Option<Plan<G>>> {
     let mut bots = Vec::new();
     for name in &division.bots {
@@ -299,6 +302,7 @@ fn division_plan<G: Game>(
         return Ok(None);
     }
     Ok(Some(Plan {
+        name,
         bots,
         format,
         seed: division.seed,

@@ -7,7 +7,7 @@ use comfy_table::Color;
 
 use crate::{
     ladder::state::{BotState, State},
-    season::report::{rows_table, Look},
+    report::{rows_table, Look},
 };
 
 /// The bots in ladder order: active ones by division, then rating; retired

@@ -26,6 +26,7 @@ use std::{
 };
 
 use crate::{
+    core::record::Finished,
     core::{
         clock::Watch,
         error::{Error, Result},
@@ -35,18 +36,14 @@ use crate::{
         seat::Seat,
     },
     external::process::cleanup,
-    season::{
-        concurrency::Jobs,
-        html,
-        journal::Journal,
-        plan::{BotKind, BotSpec, Plan, PlannedBot},
-        pool::{self, Pool},
-        record::Finished,
-        report::{self, Look},
-        schedule::{Format, Seating},
-        standings::Standings,
-        workers,
-    },
+    journal::Journal,
+    plan::jobs::Jobs,
+    plan::schedule::{Format, Seating},
+    plan::{BotKind, BotSpec, Plan, PlannedBot},
+    report::{self, Look},
+    run::pool::{self, Pool},
+    run::workers,
+    stats::standings::Standings,
 };
 
 use self::{
@@ -213,7 +210,6 @@ pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
     }
     let header = plan.header();
     report::write_files(&dir, &header, &standings)?;
-    html::write_files(&dir, &header, &standings)?;
     let paint = lock(&console).paint;
     say(&closing(
         &standings,

@@ -27,7 +27,7 @@
 //! worse with a better score), widened to the joint fit's uncertainty by the
 //! ratio of its standard error to the conditional one.
 
-use crate::season::standings::Tally;
+use crate::stats::standings::Tally;
 
 /// A bot's rating on the Elo scale with its 95% interval. A bot with no
 /// finite estimate (it won or lost every game against the rated bots) has

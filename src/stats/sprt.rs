@@ -17,12 +17,12 @@
 //! from 1/2 in standard deviations, so the bounds do not depend on the draw
 //! rate; fastchess's default).
 //!
-//! The season decides on its games in schedule order (`season::writer`), so
+//! The season decides on its games in schedule order (`run::writer`), so
 //! the stopping point, the journal and the reports are the same at any `--jobs`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::season::{record::Scored, standings::Standings};
+use crate::{core::record::Scored, stats::standings::Standings};
 
 /// How Elo becomes the mean score of a hypothesis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,6 +164,24 @@ impl Report {
 }
 
 impl Sprt {
+    /// The chance of each wrong verdict when the config names none: `alpha`
+    /// (H1 accepted though H0 holds) and `beta` (the other way).
+    pub const DEFAULT_ERROR: f64 = 0.05;
+
+    /// A test of the first bot against the second with the default error
+    /// chances and pentanomial statistics (`ladder match --sprt`).
+    pub fn of_match(elo0: f64, elo1: f64, model: Model) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: Sprt::DEFAULT_ERROR,
+            beta: Sprt::DEFAULT_ERROR,
+            model,
+            statistics: Statistics::Pentanomial,
+            candidate: 0,
+        }
+    }
+
     /// Checks the settings; the error names the key at fault.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         if !self.elo0.is_finite() || !self.elo1.is_finite() || self.elo0 >= self.elo1 {

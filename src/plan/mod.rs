@@ -4,6 +4,15 @@
 //! A [`Roster`] is every way to make a bot of one game (its built-in bots and
 //! the protocols of bot programs it speaks); the catalogue hands it down, so
 //! nothing here names a game.
+//!
+//! This folder is the plan floor, pure: [`config`] reads the TOML into a
+//! [`Plan`], [`schedule`] computes any game of it from its index (pairings,
+//! seats, seeds), [`openings`] gives the start positions.
+
+pub mod config;
+pub mod jobs;
+pub mod openings;
+pub mod schedule;
 
 use std::path::Path;
 
@@ -17,14 +26,22 @@ use crate::{
         referee::Referee,
     },
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
-    season::{
-        concurrency::Jobs,
-        openings::Openings,
-        report::Header,
-        schedule::{Format, Schedule, Seating},
-        sprt::Sprt,
-    },
+    plan::jobs::Jobs,
+    plan::openings::Openings,
+    plan::schedule::{Format, Schedule, Seating},
+    stats::sprt::Sprt,
 };
+
+/// What the reports say about the season besides the numbers.
+pub struct Header {
+    pub season: String,
+    pub game: String,
+    pub format: String,
+    /// Games the schedule holds (the standings may hold fewer while it runs).
+    pub scheduled: u64,
+    /// The season's sequential test, if it runs one.
+    pub sprt: Option<Sprt>,
+}
 
 /// Every way to make a bot of game `G`: its own built-in bots (the generic
 /// `random` comes on top) and the protocols it speaks beyond the line protocol.
@@ -306,7 +323,7 @@ impl<G: Game> Plan<G> {
     /// "round-robin" or "gauntlet of NAME", for report headers.
     pub fn format_name(&self) -> String {
         let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
-        crate::season::schedule::format_name(&self.format, &names)
+        crate::plan::schedule::format_name(&self.format, &names)
     }
 }
 
@@ -328,8 +345,18 @@ pub fn default_game<G: Game>(params: &toml::Table) -> Result<(G::Params, G), Err
     Ok((params, start))
 }
 
-/// The plan of `ladder match`: two bots, `games` games, seats alternating,
-/// the game's default parameters, bot programs in `sandbox`.
+/// What `ladder match` asks for besides the game: two bots, `games` games
+/// from `seed`, and an SPRT that may stop it early.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub bots: [String; 2],
+    pub games: u32,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+}
+
+/// The plan of `ladder match`: the match's bots and games, seats
+/// alternating, the game's default parameters, bot programs in `sandbox`.
 ///
 /// A bot is a built-in name (`random`), `PROTOCOL:PROGRAM ARGS...` for a
 /// program speaking that protocol (`cmd:` is the line protocol), e.g.
@@ -337,13 +364,17 @@ pub fn default_game<G: Game>(params: &toml::Table) -> Result<(G::Params, G), Err
 /// names get suffixes (`random-1`, `random-2`).
 pub fn match_plan<G: Game>(
     roster: &Roster<G>,
-    bots: &[String; 2],
-    games: u32,
-    seed: u64,
+    m: Match,
     referee: Referee,
     sandbox: &Sandbox,
     params: &toml::Table,
 ) -> Result<Plan<G>, Error> {
+    let Match {
+        bots,
+        games,
+        seed,
+        sprt,
+    } = m;
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
     }
@@ -375,7 +406,7 @@ pub fn match_plan<G: Game>(
         bots: planned,
         compress: false,
         anchor: None,
-        sprt: None,
+        sprt,
         openings: None,
     })
 }

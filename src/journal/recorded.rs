@@ -7,16 +7,12 @@ use std::path::{Path, PathBuf};
 
 use crate::{
     core::error::{Error, Result},
-    core::files,
-    season::{
-        html,
-        journal::for_each_line,
-        record::Scored,
-        report::{self, Header},
-        schedule::{format_name, Format, Schedule, Seating},
-        sprt::Sprt,
-        standings::Standings,
-    },
+    core::record::Scored,
+    journal::for_each_line,
+    plan::schedule::{format_name, Format, Schedule, Seating},
+    plan::Header,
+    stats::sprt::Sprt,
+    stats::standings::Standings,
 };
 
 /// What `season.json` says.
@@ -40,24 +36,6 @@ pub struct Recorded {
     pub sprt: Option<Sprt>,
     /// Whether its games start from openings (each journaled with its game).
     pub openings: bool,
-}
-
-/// Which reports to write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportFormat {
-    Markdown,
-    Csv,
-    Json,
-    Html,
-}
-
-impl ReportFormat {
-    pub const ALL: [ReportFormat; 4] = [
-        ReportFormat::Markdown,
-        ReportFormat::Csv,
-        ReportFormat::Json,
-        ReportFormat::Html,
-    ];
 }
 
 impl Recorded {
@@ -191,26 +169,4 @@ impl Recorded {
         }
         Ok(standings)
     }
-}
-
-/// Renders the reports of the season in `dir` again from its journal, in
-/// `formats`; returns what they show.
-pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standings)> {
-    let recorded = Recorded::read(dir)?;
-    let header = recorded.header();
-    let standings = recorded.standings(dir)?;
-    for format in formats {
-        let (name, text) = match format {
-            ReportFormat::Markdown => ("leaderboard.md", report::markdown(&header, &standings)),
-            ReportFormat::Csv => ("standings.csv", report::csv(&standings)),
-            ReportFormat::Json => ("standings.json", report::json(&header, &standings)),
-            ReportFormat::Html => {
-                html::write_files(dir, &header, &standings)?;
-                continue;
-            }
-        };
-        let path = dir.join(name);
-        files::replace(&path, text.as_bytes())?;
-    }
-    Ok((header, standings))
 }

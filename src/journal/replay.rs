@@ -6,17 +6,15 @@
 use std::{fmt::Write as _, path::Path};
 
 use crate::{
+    core::record::Record,
     core::{
         error::{Error, Result},
         game::{Game, GameResult},
         seat::{BySeat, Seat},
     },
-    season::{
-        journal::for_each_record,
-        record::Record,
-        recorded::Recorded,
-        verify::{play_back, start_of},
-    },
+    journal::for_each_record,
+    journal::recorded::Recorded,
+    journal::verify::{play_back, start_of},
 };
 
 /// The journal record of game `index` in `journal` (streamed to it).

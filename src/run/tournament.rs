@@ -11,6 +11,7 @@ use std::{collections::HashSet, path::PathBuf, sync::Arc, time::Duration};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::{
+    core::record::Scored,
     core::{
         clock::Delay,
         error::{Error, Result},
@@ -18,24 +19,21 @@ use crate::{
         paint::Paint,
     },
     external::process::{cleanup, Level},
-    season::{
-        concurrency::{
-            cores, open_files_hard_limit, open_files_needed, raise_open_files, Auto, CpuUse, Jobs,
-            MAX_JOBS,
-        },
-        html,
-        journal::{self, Journal},
-        merge,
-        plan::{BotKind, Plan},
-        pool::{self, Pool},
-        record::Scored,
-        report::{self, Header},
-        schedule::{Fixture, Schedule},
-        shard::Shard,
-        sprt::InOrder,
-        standings::Standings,
-        workers::{self, Concurrency, Shared},
+    journal::merge,
+    journal::shard::Shard,
+    journal::{self, Journal},
+    plan::jobs::{Jobs, MAX_JOBS},
+    plan::schedule::{Fixture, Schedule},
+    plan::Header,
+    plan::{BotKind, Plan},
+    report,
+    run::concurrency::{
+        cores, open_files_hard_limit, open_files_needed, raise_open_files, Auto, CpuUse,
     },
+    run::pool::{self, Pool},
+    run::workers::{self, Concurrency, Shared},
+    stats::sprt::InOrder,
+    stats::standings::Standings,
 };
 
 /// How to run a season, beyond what the config says.
@@ -250,7 +248,6 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let header = plan.header();
     if !sharded {
         report::write_files(&dir, &header, &standings)?;
-        html::write_files(&dir, &header, &standings)?;
     }
     bar.finish_and_clear();
     Ok(Summary {

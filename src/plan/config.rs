@@ -23,13 +23,11 @@ use crate::{
         line_protocol,
         process::{Limits, Mode, Sandbox},
     },
-    season::{
-        concurrency::Jobs,
-        openings::Openings,
-        plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
-        schedule::{Format, Seating},
-        sprt::{Model, Sprt, Statistics},
-    },
+    plan::jobs::Jobs,
+    plan::openings::Openings,
+    plan::schedule::{Format, Seating},
+    plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
+    stats::sprt::{Model, Sprt, Statistics},
 };
 
 /// The `[season]` table as written.
@@ -57,7 +55,7 @@ struct RawSeason<P> {
     openings: Option<Spanned<RawOpenings>>,
 }
 
-/// The `[season.openings]` table as written (`season::openings`).
+/// The `[season.openings]` table as written (`plan::openings`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawOpenings {
@@ -78,7 +76,7 @@ struct RawAdjudication {
     resign_score: Option<Spanned<i32>>,
 }
 
-/// The `[season.sprt]` table as written (`season::sprt`).
+/// The `[season.sprt]` table as written (`stats::sprt`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSprt {
@@ -450,7 +448,7 @@ fn openings<G: Game>(
                     format!("cannot read {}: {e}", path.display()),
                 )
             })?;
-            crate::season::openings::from_file(params, &text, random, seed, per_pair).map_err(
+            crate::plan::openings::from_file(params, &text, random, seed, per_pair).map_err(
                 |(line, e)| src.error(Some(file.span()), format!("{}:{line}: {e}", path.display())),
             )
         }
@@ -458,7 +456,7 @@ fn openings<G: Game>(
             if let Some(o) = &t.order {
                 return Err(src.error(Some(o.span()), "`order` is for an openings `file`"));
             }
-            crate::season::openings::random_plies(start, *plies.get_ref(), seed, per_pair)
+            crate::plan::openings::random_plies(start, *plies.get_ref(), seed, per_pair)
                 .map_err(|e| src.error(Some(plies.span()), e))
         }
         _ => Err(src.error(
@@ -566,8 +564,8 @@ fn sprt(
     let sprt = Sprt {
         elo0: value(&t.elo0, 0.0),
         elo1: *t.elo1.get_ref(),
-        alpha: value(&t.alpha, 0.05),
-        beta: value(&t.beta, 0.05),
+        alpha: value(&t.alpha, Sprt::DEFAULT_ERROR),
+        beta: value(&t.beta, Sprt::DEFAULT_ERROR),
         model,
         statistics,
         candidate: match format {

@@ -4,18 +4,11 @@
 //! against each opponent (the 2016 report's Table 4.1), a crosstable
 //! heatmap, the terminations and the distribution of game lengths. The
 //! charts are also written as standalone `.svg` files. Pure rendering, like
-//! [`crate::season::report`]: the same results give the same bytes.
+//! [`crate::report`]: the same results give the same bytes.
 
 use std::{fmt::Write as _, path::Path};
 
-use crate::{
-    core::error::Result,
-    core::files,
-    season::{
-        report::{self, Header},
-        standings::Standings,
-    },
-};
+use crate::{core::error::Result, core::files, plan::Header, report, stats::standings::Standings};
 
 /// `text` safe inside HTML or SVG text and attributes.
 pub fn escape(text: &str) -> String {

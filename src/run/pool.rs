@@ -33,7 +33,7 @@ use crate::{
         process::{IoLog, Level, Log},
         Launch,
     },
-    season::plan::{BotKind, Plan},
+    plan::{BotKind, Plan},
 };
 
 /// How the season makes one bot.

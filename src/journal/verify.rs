@@ -13,18 +13,16 @@
 use std::path::{Path, PathBuf};
 
 use crate::{
+    core::record::{Record, Turn},
     core::{
         error::{Error, Result},
         game::{Game, GameResult},
         referee::{AdjudicationRule, Termination},
         seat::{BySeat, Seat},
     },
-    season::{
-        journal::for_each_record,
-        record::{Record, Turn},
-        recorded::Recorded,
-        schedule::Schedule,
-    },
+    journal::for_each_record,
+    journal::recorded::Recorded,
+    plan::schedule::Schedule,
 };
 
 /// What a verified journal holds.

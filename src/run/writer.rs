@@ -7,17 +7,15 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::{
+    core::record::{Lines, Scored},
     core::{
         error::{Error, Result},
         referee::Aborted,
     },
-    season::{
-        journal::Journal,
-        record::{Lines, Scored},
-        schedule::Fixture,
-        sprt::InOrder,
-        standings::Standings,
-    },
+    journal::Journal,
+    plan::schedule::Fixture,
+    stats::sprt::InOrder,
+    stats::standings::Standings,
 };
 
 /// Consecutive games of one chunk, played: their journal lines and scores.
@@ -241,9 +239,10 @@ impl Writer {
 mod tests {
     use super::*;
     use crate::{
+        core::record::Finished,
         core::{game::GameResult, referee, referee::Termination, seat::BySeat},
         games::{bidding::Bid, Bidding},
-        season::{journal::read_records, record::Finished},
+        journal::read_records,
     };
 
     const NAMES: [&str; 2] = ["a", "b"];
@@ -303,8 +302,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let season = serde_json::json!({"name": "t"});
         let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let (journal, _) =
-            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let mut w = Writer::new(
             journal,
             &fixtures(&[0, 1, 2, 3, 4, 5]),
@@ -331,7 +329,7 @@ mod tests {
 
         // resume: 3, 4, 5 count as played and enter the journal after game 2
         let (journal, resumed) =
-            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+            crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let from_file: Vec<(u64, String)> = resumed
             .pending
             .iter()
@@ -371,8 +369,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let names: Vec<String> = NAMES.map(String::from).to_vec();
         let season = serde_json::json!({"name": "t"});
-        let (journal, _) =
-            crate::season::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let mut w = Writer::new(
             journal,
             &fixtures(&[0, 1, 2]),

@@ -33,6 +33,7 @@ use std::{
 use indicatif::ProgressBar;
 
 use crate::{
+    core::record::{Finished, Lines},
     core::{
         bot::Bot,
         clock::{Delay, Watch},
@@ -43,17 +44,14 @@ use crate::{
         seat::BySeat,
     },
     external::process::cleanup,
-    season::{
-        concurrency::{Auto, CpuTime, CpuUse},
-        journal::Journal,
-        plan::Plan,
-        pool::{Maker, Pool},
-        record::{Finished, Lines},
-        schedule::{bot_seeds, Fixture},
-        sprt::InOrder,
-        standings::Standings,
-        writer::{Msg, Piece, Writer},
-    },
+    journal::Journal,
+    plan::schedule::{bot_seeds, Fixture},
+    plan::Plan,
+    run::concurrency::{Auto, CpuTime, CpuUse},
+    run::pool::{Maker, Pool},
+    run::writer::{Msg, Piece, Writer},
+    stats::sprt::InOrder,
+    stats::standings::Standings,
 };
 
 /// Plays one scheduled game on this thread with bots from `pool`,

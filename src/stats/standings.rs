@@ -1,17 +1,17 @@
 //! Standings from game records: per-bot totals, head-to-head tallies, and
 //! terminations by kind, with the ratings fitted to them
-//! ([`crate::season::ratings`]). Pure: records in, numbers out;
-//! [`crate::season::report`] turns them into tables.
+//! ([`crate::stats::ratings`]). Pure: records in, numbers out;
+//! [`crate::report`] turns them into tables.
 
 use std::collections::BTreeMap;
 
 use crate::{
+    core::record::Scored,
     core::{
         game::GameResult,
         referee::Termination,
         seat::{BySeat, Seat},
     },
-    season::record::Scored,
 };
 
 /// Games, wins, losses, ties and goal total of one bot (against one opponent or all).

@@ -6,6 +6,10 @@
 //! a crosstable and the terminations. Rendering is pure (a `String` out); only
 //! [`write_files`] touches the disk. Nothing here depends on time or thread
 //! count, so the same results give byte-identical reports.
+//!
+//! The HTML report, with its SVG charts, is [`html`].
+
+pub mod html;
 
 use std::{fmt::Write as _, path::Path};
 
@@ -15,23 +19,12 @@ use serde::Serialize;
 use crate::{
     core::files,
     core::{error::Result, paint::Paint},
-    season::{
-        ratings,
-        sprt::{self, Sprt},
-        standings::{percent, Standings, Tally},
-    },
+    journal::recorded::Recorded,
+    plan::Header,
+    stats::ratings,
+    stats::sprt,
+    stats::standings::{percent, Standings, Tally},
 };
-
-/// What the reports say about the season besides the numbers.
-pub struct Header {
-    pub season: String,
-    pub game: String,
-    pub format: String,
-    /// Games the schedule holds (the standings may hold fewer while it runs).
-    pub scheduled: u64,
-    /// The season's sequential test, if it runs one.
-    pub sprt: Option<Sprt>,
-}
 
 /// How a table is drawn: as Markdown (for files), or with box-drawing lines
 /// for a terminal, coloured when its [`Paint`] says so (never in a file).
@@ -635,8 +628,10 @@ pub fn json(h: &Header, s: &Standings) -> String {
     serde_json::to_string_pretty(&doc).expect("standings serialize") + "\n"
 }
 
-/// Writes `leaderboard.md`, `standings.csv` and `standings.json` into `dir`.
+/// Writes every report into `dir`: `leaderboard.md`, `standings.csv`,
+/// `standings.json` and the HTML report ([`html::write_files`]).
 pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
+    html::write_files(dir, h, s)?;
     for (name, text) in [
         ("leaderboard.md", markdown(h, s)),
         ("standings.csv", csv(s)),
@@ -646,6 +641,46 @@ pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
         files::replace(&path, text.as_bytes())?;
     }
     Ok(())
+}
+
+/// Which reports to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    Markdown,
+    Csv,
+    Json,
+    Html,
+}
+
+impl ReportFormat {
+    pub const ALL: [ReportFormat; 4] = [
+        ReportFormat::Markdown,
+        ReportFormat::Csv,
+        ReportFormat::Json,
+        ReportFormat::Html,
+    ];
+}
+
+/// Renders the reports of the season in `dir` again from its journal, in
+/// `formats`; returns what they show.
+pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standings)> {
+    let recorded = Recorded::read(dir)?;
+    let header = recorded.header();
+    let standings = recorded.standings(dir)?;
+    for format in formats {
+        let (name, text) = match format {
+            ReportFormat::Markdown => ("leaderboard.md", markdown(&header, &standings)),
+            ReportFormat::Csv => ("standings.csv", csv(&standings)),
+            ReportFormat::Json => ("standings.json", json(&header, &standings)),
+            ReportFormat::Html => {
+                html::write_files(dir, &header, &standings)?;
+                continue;
+            }
+        };
+        let path = dir.join(name);
+        files::replace(&path, text.as_bytes())?;
+    }
+    Ok((header, standings))
 }
 
 /// The bots that forfeited every game they played, or most of them for
@@ -681,7 +716,7 @@ pub fn forfeiting_bots(s: &Standings, dir: &Path) -> Vec<String> {
 
 /// The reason and detail of `bot`'s first forfeit in the journal in `dir`.
 fn first_forfeit(dir: &Path, bot: &str) -> Option<String> {
-    use crate::season::journal::LineReader;
+    use crate::journal::LineReader;
     for file in ["games.jsonl", "pending.jsonl"] {
         let mut reader = LineReader::open(&dir.join(file), 1 << 16).ok()?;
         while let Ok(Some(line)) = reader.next_line() {
@@ -709,8 +744,8 @@ fn first_forfeit(dir: &Path, bot: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::{
+        core::record::Scored,
         core::{game::GameResult, referee::Termination, seat::BySeat},
-        season::record::Scored,
     };
 
     fn standings() -> Standings {

@@ -19,6 +19,17 @@
 //! verifying a season of any size costs the memory of one game. A complete
 //! season's journal may be compressed (`games.jsonl.zst`, zstd); it is read
 //! the same way, and expanded back should games ever be appended to it.
+//!
+//! This folder is the files floor: each line is a
+//! [`crate::core::record`]; [`recorded`] reads a season back from its folder, [`verify`] replays a
+//! journal through the rules, [`replay`] tells one game, [`shard`] and
+//! [`merge`] split a season across machines and join it again.
+
+pub mod merge;
+pub mod recorded;
+pub mod replay;
+pub mod shard;
+pub mod verify;
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -28,14 +39,12 @@ use std::{
 
 use crate::{
     core::files::{self, FolderLock},
+    core::record::{Finished, Lines, Record, Scored},
     core::{
         error::{Error, Result},
         game::Game,
     },
-    season::{
-        record::{Finished, Lines, Record, Scored},
-        shard::Shard,
-    },
+    journal::shard::Shard,
 };
 
 /// An open journal, appending.
@@ -583,13 +592,13 @@ fn zst_path(path: &Path) -> PathBuf {
 pub(crate) mod tests {
     use super::*;
     use crate::{
+        core::record::Turn,
         core::{
             game::GameResult,
             referee::{ForfeitReason, Played, Termination},
             seat::{BySeat, Seat},
         },
         games::{bidding::Bid, breakthrough::Step, Bidding, Breakthrough},
-        season::record::Turn,
     };
 
     fn names() -> Vec<String> {

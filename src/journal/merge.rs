@@ -22,16 +22,13 @@ use std::{
 use crate::{
     core::error::{Error, Result},
     core::files::{self, FolderLock},
-    season::{
-        html,
-        journal::{self, LineReader},
-        record::Scored,
-        recorded::Recorded,
-        report::{self, Header},
-        shard::Shard,
-        sprt::InOrder,
-        standings::Standings,
-    },
+    core::record::Scored,
+    journal::recorded::Recorded,
+    journal::shard::Shard,
+    journal::{self, LineReader},
+    plan::Header,
+    stats::sprt::InOrder,
+    stats::standings::Standings,
 };
 
 /// The file in a shard's folder that says which shard it is.
@@ -75,9 +72,20 @@ struct Found {
 /// `max_goal` gives the most a season's game can give a seat (the game is
 /// known only to the catalogue, above this floor): every game is checked
 /// as `ladder verify` checks it without a replay before it is merged.
-pub fn merge_all(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<Vec<Merged>> {
+/// `done` is called on each merged season before the next is merged (the
+/// caller writes its reports, from a floor above this one).
+pub fn merge_all(
+    dir: &Path,
+    max_goal: &dyn Fn(&Recorded) -> Result<i32>,
+    done: &dyn Fn(&Merged) -> Result<()>,
+) -> Result<Vec<Merged>> {
+    let merge_one = |d: &Path| {
+        let merged = merge(d, max_goal)?;
+        done(&merged)?;
+        Ok(merged)
+    };
     if dir.join("shards").is_dir() {
-        return Ok(vec![merge(dir, max_goal)?]);
+        return Ok(vec![merge_one(dir)?]);
     }
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -101,7 +109,7 @@ pub fn merge_all(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Res
         )));
     }
     found.sort();
-    found.iter().map(|d| merge(d, max_goal)).collect()
+    found.iter().map(|d| merge_one(d)).collect()
 }
 
 /// Merges the shards in `dir/shards/` into `dir` ([`merge_all`]).
@@ -239,11 +247,9 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
     if found.iter().any(|f| f.compress) {
         journal::compress(dir)?;
     }
-    // the standings were counted while the journal was written: the reports
-    // come from them as a single machine's do
+    // the standings were counted while the journal was written: the caller
+    // writes the reports from them as a single machine's are
     let header = recorded.header();
-    report::write_files(dir, &header, &standings)?;
-    html::write_files(dir, &header, &standings)?;
     Ok(Merged {
         dir: dir.to_path_buf(),
         shards: n,

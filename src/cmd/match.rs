@@ -1,0 +1,120 @@
+//! `ladder match GAME BOT BOT`: an ad-hoc match between two bots, reported
+//! like a small season; always a fresh season of its own.
+
+use clap::ValueEnum;
+use ladder::{
+    catalog::{GameKind, GameVisitor},
+    core::referee::Referee,
+    external::process::Sandbox,
+    plan::{self, jobs::Jobs, Match, Roster},
+    run::tournament::{self, Options, Summary},
+    stats::sprt::{Model, Sprt},
+    Error, Game, Result,
+};
+
+use super::{options, sandbox_of, summary::finish, time_control, RunArgs, SandboxArg, TimeArgs};
+
+/// The options of `ladder match`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game, e.g. bidding (see `ladder list games`).
+    pub game: String,
+    /// The bot in the first seat of the first game.
+    pub first: String,
+    /// The other bot; seats alternate game by game.
+    pub second: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub games: u32,
+    /// The match seed; the same seed replays the same games.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Where bot programs run: bwrap's sandbox, none, or bwrap when it works here (docs/SECURITY.md).
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+    pub sandbox: SandboxArg,
+    /// Games at once: up to 1024, or `auto` to measure (default: one per core). Results
+    /// do not depend on it.
+    #[arg(long, short = 'j', value_name = "N|auto")]
+    pub jobs: Option<Jobs>,
+    /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
+    /// SECOND (H1) or at most ELO0 (H0); alpha = beta = 0.05, game pairs (docs/CONFIG.md).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// How --sprt turns Elo into a score.
+    #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
+    pub sprt_model: SprtModel,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `--sprt-model` of `ladder match`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SprtModel {
+    Normalized,
+    Logistic,
+}
+
+/// `ladder match GAME BOT BOT`: always a fresh season of its own.
+pub fn run(a: Args) -> Result<()> {
+    let sandbox = sandbox_of(a.sandbox)?;
+    let sprt = a
+        .sprt
+        .map(|bounds| match_sprt(&bounds, a.sprt_model))
+        .transpose()?;
+    let (kind, params) = GameKind::with_params(&a.game)?;
+    let referee = Referee {
+        time: time_control(&a.time)?,
+        ..Referee::new(Referee::DEFAULT_MAX_PLIES)
+    };
+    let summary = kind.visit(RunMatch {
+        params,
+        m: Match {
+            bots: [a.first, a.second],
+            games: a.games,
+            seed: a.seed,
+            sprt,
+        },
+        referee,
+        sandbox: &sandbox,
+        opts: &options(&a.run, a.jobs, None, true),
+    })?;
+    finish(&summary)
+}
+
+/// The SPRT of `--sprt ELO0,ELO1`: the first bot tested against the second.
+fn match_sprt(bounds: &str, model: SprtModel) -> Result<Sprt> {
+    let bad = || {
+        Error::Usage(format!(
+            "--sprt: expected ELO0,ELO1 like `0,5`, got `{bounds}`"
+        ))
+    };
+    let (a, b) = bounds.split_once(',').ok_or_else(bad)?;
+    let elo = |x: &str| x.trim().parse::<f64>().map_err(|_| bad());
+    let model = match model {
+        SprtModel::Normalized => Model::Normalized,
+        SprtModel::Logistic => Model::Logistic,
+    };
+    let sprt = Sprt::of_match(elo(a)?, elo(b)?, model);
+    sprt.check()
+        .map_err(|(_, why)| Error::Usage(format!("--sprt: {why}")))?;
+    Ok(sprt)
+}
+
+struct RunMatch<'a> {
+    /// The parameters the game's name carries (`gdl:FILE`).
+    params: toml::Table,
+    m: Match,
+    referee: Referee,
+    sandbox: &'a Sandbox,
+    opts: &'a Options,
+}
+
+impl GameVisitor for RunMatch<'_> {
+    type Output = Result<Summary>;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
+        let plan = plan::match_plan(roster, self.m, self.referee, self.sandbox, &self.params)?;
+        tournament::run(&plan, self.opts)
+    }
+}

@@ -1,0 +1,57 @@
+//! `ladder replay JOURNAL --game N`: one journaled game, move by move, with
+//! the position drawn after each turn.
+
+use std::path::{Path, PathBuf};
+
+use ladder::{
+    catalog::{GameKind, GameVisitor},
+    journal::recorded::Recorded,
+    plan::Roster,
+    Game, Result,
+};
+
+use super::out;
+
+/// The options of `ladder replay`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A season's journal (games.jsonl) or its folder.
+    pub journal: PathBuf,
+    /// The game's index in the schedule (the journal's `index`).
+    #[arg(long, value_name = "N")]
+    pub game: u64,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    replay(&a.journal, a.game)
+}
+
+/// `ladder replay JOURNAL --game N`
+fn replay(journal: &Path, index: u64) -> Result<()> {
+    let (dir, file) = if journal.is_dir() {
+        (journal.to_path_buf(), journal.join("games.jsonl"))
+    } else {
+        let dir = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
+        (dir, journal.to_path_buf())
+    };
+    let recorded = Recorded::read(&dir)?;
+    let record = ladder::journal::replay::find(&file, index)?;
+    let kind = GameKind::named(&recorded.kind)?;
+    let text = kind.visit(ReplayGame {
+        recorded: &recorded,
+        record: &record,
+    })?;
+    out(&text)
+}
+
+struct ReplayGame<'a> {
+    recorded: &'a Recorded,
+    record: &'a ladder::core::record::Record,
+}
+
+impl GameVisitor for ReplayGame<'_> {
+    type Output = Result<String>;
+    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+        ladder::journal::replay::replay::<G>(self.recorded, self.record)
+    }
+}
