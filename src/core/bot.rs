@@ -234,13 +234,13 @@ pub struct Builtin<G: Game> {
 
 /// Plays a move drawn uniformly from the legal moves, from its own seeded stream.
 pub struct RandomBot {
-    rng: Rng,
+    rng: BotRng,
 }
 
 impl RandomBot {
     pub fn new() -> Self {
         RandomBot {
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
         }
     }
 }
@@ -253,12 +253,44 @@ impl Default for RandomBot {
 
 impl<G: Game> Bot<G> for RandomBot {
     fn new_game(&mut self, _game: &G, _seat: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 
     fn choose(&mut self, game: &G, seat: Seat, _: TimeLeft) -> Result<G::Move, BotError> {
         Ok(game.random_move(seat, &mut self.rng))
+    }
+}
+
+/// A bot's own random numbers: seeded from 0 when the bot is made and
+/// afresh from the seed [`Bot::new_game`] gives (`self.rng.reseed(seed)`),
+/// so each game replays exactly. Use it as the generator it holds.
+#[derive(Clone, Debug)]
+pub struct BotRng(Rng);
+
+impl Default for BotRng {
+    fn default() -> Self {
+        BotRng(Rng::seed_from_u64(0))
+    }
+}
+
+impl BotRng {
+    /// Starts the sequence of game seed `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.0 = Rng::seed_from_u64(seed);
+    }
+}
+
+impl std::ops::Deref for BotRng {
+    type Target = Rng;
+    fn deref(&self) -> &Rng {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for BotRng {
+    fn deref_mut(&mut self) -> &mut Rng {
+        &mut self.0
     }
 }
 

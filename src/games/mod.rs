@@ -9,6 +9,7 @@ pub mod breakthrough;
 pub mod cache;
 pub mod coordination;
 pub mod gdl;
+pub mod scoring;
 pub mod solve_args;
 pub mod troops;
 pub mod zero_sum;

@@ -3,16 +3,14 @@
 
 use std::sync::Arc;
 
-use rand::SeedableRng;
-
 use super::{equilibrium::Equilibrium, Armies, Commit, Commitment};
 use crate::{
     core::{
-        bot::{simple, BotError, Builtin, Crash},
+        bot::{simple, BotError, BotRng, Builtin, Crash},
         error::Invalid,
     },
     games::zero_sum,
-    Bot, Rng, Seat, TimeLeft,
+    Bot, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Armies>] = &[
@@ -63,18 +61,10 @@ impl Bot<Armies> for AllIn {
 /// Draws each round's commitment from the equilibrium mix of the state
 /// (round, own armies, opponent's armies). Under `commit = "add"`
 /// committing everything is the equilibrium (see [`super::equilibrium`]).
+#[derive(Default)]
 pub struct EquilibriumBot {
     solved: Option<Arc<Equilibrium>>,
-    rng: Rng,
-}
-
-impl Default for EquilibriumBot {
-    fn default() -> Self {
-        EquilibriumBot {
-            solved: None,
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl EquilibriumBot {
@@ -103,7 +93,7 @@ impl Bot<Armies> for EquilibriumBot {
     }
 
     fn new_game(&mut self, game: &Armies, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         if game.commit == Commit::Spend {
             self.solution(game)
                 .map_err(|why| BotError::Crash(Crash::Unplayable(why)))?;

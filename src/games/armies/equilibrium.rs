@@ -25,7 +25,8 @@
 
 use std::sync::Arc;
 
-use super::{round_points, Commit};
+use super::Commit;
+use crate::games::scoring::round_points;
 use crate::games::{cache::Cache, zero_sum};
 
 /// The largest games `equilibrium` solves: states per round times rounds.

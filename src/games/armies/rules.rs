@@ -31,6 +31,7 @@ use crate::{
         scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
+    games::scoring::round_points,
     Rng,
 };
 
@@ -99,15 +100,6 @@ impl FromStr for Commitment {
         s.parse::<u32>()
             .map(Commitment)
             .map_err(|_| format!("a commitment is a whole number of armies like `7`, not `{s}`"))
-    }
-}
-
-/// Points per seat for one round's pair of values: 2/0 to the larger, 1/1 when equal.
-pub fn round_points(a: u32, b: u32) -> BySeat<i32> {
-    match a.cmp(&b) {
-        std::cmp::Ordering::Greater => BySeat::new(2, 0),
-        std::cmp::Ordering::Less => BySeat::new(0, 2),
-        std::cmp::Ordering::Equal => BySeat::new(1, 1),
     }
 }
 
@@ -267,14 +259,6 @@ mod tests {
         g.check(Seat::First, &Commitment(a)).unwrap();
         g.check(Seat::Second, &Commitment(b)).unwrap();
         g.apply(&BySeat::new(Some(Commitment(a)), Some(Commitment(b))));
-    }
-
-    #[test]
-    fn scoring_table() {
-        assert_eq!(round_points(5, 3), BySeat::new(2, 0));
-        assert_eq!(round_points(3, 5), BySeat::new(0, 2));
-        assert_eq!(round_points(4, 4), BySeat::new(1, 1));
-        assert_eq!(round_points(0, 0), BySeat::new(1, 1));
     }
 
     #[test]

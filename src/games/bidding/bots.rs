@@ -30,7 +30,7 @@
 
 use std::sync::Arc;
 
-use rand::{Rng as _, SeedableRng};
+use rand::Rng as _;
 
 use super::{
     exploit::Exploit,
@@ -40,11 +40,11 @@ use super::{
 };
 use crate::{
     core::{
-        bot::{with_params, BotError, BotFactory, Builtin, Crash},
+        bot::{with_params, BotError, BotFactory, BotRng, Builtin, Crash},
         error::Invalid,
     },
     games::cache::Cache,
-    Bot, BySeat, Rng, Seat, TimeLeft,
+    Bot, BySeat, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Bidding>] = &[
@@ -95,12 +95,12 @@ fn bids(money: u32) -> std::ops::RangeInclusive<u32> {
 /// The report's random bidder: uniform in `1..=min(max, money)`, 0 when broke.
 pub struct RandomBidder {
     max: u32,
-    rng: Rng,
+    rng: BotRng,
 }
 
 impl Bot<Bidding> for RandomBidder {
     fn new_game(&mut self, _: &Bidding, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 
@@ -302,7 +302,7 @@ fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, Inv
     Ok(Arc::new(move || {
         Box::new(RandomBidder {
             max,
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
         })
     }))
 }

@@ -7,11 +7,14 @@
 //! Each clamps its bid to the legal range (at least 1 while it has money,
 //! exactly 0 when broke, never more than it holds).
 
-use rand::{Rng as _, SeedableRng};
+use rand::Rng as _;
 use serde::Deserialize;
 
 use super::{Bid, Bidding};
-use crate::{core::bot::BotError, Bot, BySeat, Rng, Seat, TimeLeft};
+use crate::{
+    core::bot::{BotError, BotRng},
+    Bot, BySeat, Seat, TimeLeft,
+};
 
 /// A legal bid of a player holding `money` closest to `wanted`.
 pub(super) fn legal(wanted: i64, money: u32) -> Bid {
@@ -44,21 +47,21 @@ impl Default for FractionParams {
 /// Bids `share` of its money, plus or minus up to `noise`.
 pub struct Fraction {
     params: FractionParams,
-    rng: Rng,
+    rng: BotRng,
 }
 
 impl Fraction {
     pub fn new(params: &FractionParams) -> Self {
         Fraction {
             params: params.clone(),
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
         }
     }
 }
 
 impl Bot<Bidding> for Fraction {
     fn new_game(&mut self, _: &Bidding, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 

@@ -1,17 +1,14 @@
 //! Breakthrough bots beyond `random`: `greedy` (one ply of rules of thumb)
 //! and `search` (alpha-beta, [`super::search`]).
 
-use rand::{
-    seq::{IndexedRandom, SliceRandom},
-    SeedableRng,
-};
+use rand::seq::{IndexedRandom, SliceRandom};
 use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
 use super::{search::Searcher, solve::Prover, Board, Breakthrough, Step};
 use crate::{
-    core::bot::{simple, with_params, BotError, Builtin, Crash},
+    core::bot::{simple, with_params, BotError, BotRng, Builtin, Crash},
     games::cache::Cache,
     Bot, Game, Rng, Seat, TimeLeft,
 };
@@ -88,7 +85,7 @@ fn exact_winning_moves(g: &Breakthrough) -> Option<Vec<Step>> {
 pub struct Search {
     params: SearchParams,
     searcher: Option<Searcher>,
-    rng: Rng,
+    rng: BotRng,
     /// The search's value of its last move, from its side (for adjudication).
     last_score: Option<i32>,
 }
@@ -98,7 +95,7 @@ impl Search {
         Search {
             params: params.clone(),
             searcher: None,
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
             last_score: None,
         }
     }
@@ -106,7 +103,7 @@ impl Search {
 
 impl Bot<Breakthrough> for Search {
     fn new_game(&mut self, _: &Breakthrough, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         self.last_score = None;
         // a fresh table each game, so a game does not depend on the last one
         self.searcher = Some(Searcher::new(18));
@@ -150,21 +147,14 @@ impl Bot<Breakthrough> for Search {
 /// One-ply greedy play: a winning step, else the capture of the enemy piece
 /// nearest its goal, else a random step onto a cell no enemy piece attacks,
 /// else any random step.
+#[derive(Default)]
 pub struct Greedy {
-    rng: Rng,
-}
-
-impl Default for Greedy {
-    fn default() -> Self {
-        Greedy {
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl Bot<Breakthrough> for Greedy {
     fn new_game(&mut self, _: &Breakthrough, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 

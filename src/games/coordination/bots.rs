@@ -8,13 +8,13 @@
 //! itself, a copier or any fixed convention, and a pair locks in within a
 //! few rounds (two rounds on average).
 
-use rand::{Rng as _, SeedableRng};
+use rand::Rng as _;
 use serde::Deserialize;
 
 use super::{Coordination, Side};
 use crate::{
-    core::bot::{simple, with_params, BotError, Builtin},
-    Bot, BySeat, Rng, Seat, TimeLeft,
+    core::bot::{simple, with_params, BotError, BotRng, Builtin},
+    Bot, BySeat, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Coordination>] = &[
@@ -113,7 +113,7 @@ pub struct Coordinator {
     start: Side,
     seat: Seat,
     mine: Side,
-    rng: Rng,
+    rng: BotRng,
 }
 
 impl Coordinator {
@@ -122,7 +122,7 @@ impl Coordinator {
             start: p.start,
             seat: Seat::First,
             mine: p.start,
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
         }
     }
 }
@@ -137,7 +137,7 @@ impl Bot<Coordination> for Coordinator {
     fn new_game(&mut self, _: &Coordination, seat: Seat, seed: u64) -> Result<(), BotError> {
         self.seat = seat;
         self.mine = self.start;
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 

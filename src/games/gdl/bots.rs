@@ -10,13 +10,13 @@
 
 use std::collections::HashMap;
 
-use rand::{Rng as _, SeedableRng};
+use rand::Rng as _;
 use serde::Deserialize;
 
 use super::Gdl;
 use crate::{
-    core::bot::{simple, with_params, BotError, Builtin},
-    Bot, Rng, Seat, TimeLeft,
+    core::bot::{simple, with_params, BotError, BotRng, Builtin},
+    Bot, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Gdl>] = &[
@@ -40,21 +40,14 @@ fn role(seat: Seat) -> usize {
 
 /// One turn ahead: each legal move scored by the bot's goal in the next
 /// state, averaged over the other role's legal moves; ties broken at random.
+#[derive(Default)]
 pub struct Greedy {
-    rng: Rng,
-}
-
-impl Default for Greedy {
-    fn default() -> Self {
-        Greedy {
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl Bot<Gdl> for Greedy {
     fn new_game(&mut self, _: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 
@@ -135,14 +128,14 @@ impl Node {
 /// Decoupled UCT with a playout budget.
 pub struct Mcts {
     params: MctsParams,
-    rng: Rng,
+    rng: BotRng,
 }
 
 impl Mcts {
     pub fn new(params: &MctsParams) -> Mcts {
         Mcts {
             params: params.clone(),
-            rng: Rng::seed_from_u64(0),
+            rng: BotRng::default(),
         }
     }
 
@@ -203,7 +196,7 @@ impl Mcts {
 
 impl Bot<Gdl> for Mcts {
     fn new_game(&mut self, _: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rand::{seq::SliceRandom, SeedableRng};
+use rand::seq::SliceRandom;
 
 use super::{
     equilibrium::{Equilibrium, MAX_NASH_TROOPS},
@@ -11,11 +11,11 @@ use super::{
 };
 use crate::{
     core::{
-        bot::{simple, BotError, Builtin},
+        bot::{simple, BotError, BotRng, Builtin},
         error::Invalid,
     },
     games::zero_sum,
-    Bot, Rng, Seat, TimeLeft,
+    Bot, Seat, TimeLeft,
 };
 
 pub const BOTS: &[Builtin<Troops>] = &[
@@ -38,21 +38,14 @@ pub const BOTS: &[Builtin<Troops>] = &[
 ];
 
 /// The most even split, shuffled over the fields each round.
+#[derive(Default)]
 pub struct Balanced {
-    rng: Rng,
-}
-
-impl Default for Balanced {
-    fn default() -> Self {
-        Balanced {
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl Bot<Troops> for Balanced {
     fn new_game(&mut self, _: &Troops, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 
@@ -65,21 +58,14 @@ impl Bot<Troops> for Balanced {
 }
 
 /// Two fields of about half the troops each, the empty field chosen at random.
+#[derive(Default)]
 pub struct Focus {
-    rng: Rng,
-}
-
-impl Default for Focus {
-    fn default() -> Self {
-        Focus {
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl Bot<Troops> for Focus {
     fn new_game(&mut self, _: &Troops, _: Seat, seed: u64) -> Result<(), BotError> {
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 
@@ -92,18 +78,10 @@ impl Bot<Troops> for Focus {
 }
 
 /// Draws each round's split from the equilibrium mix of one round.
+#[derive(Default)]
 pub struct Nash {
     solved: Option<Arc<Equilibrium>>,
-    rng: Rng,
-}
-
-impl Default for Nash {
-    fn default() -> Self {
-        Nash {
-            solved: None,
-            rng: Rng::seed_from_u64(0),
-        }
-    }
+    rng: BotRng,
 }
 
 impl Nash {
@@ -131,7 +109,7 @@ impl Bot<Troops> for Nash {
         self.plays(game)
             .map_err(|e| BotError::Crash(crate::core::bot::Crash::Unplayable(e.message)))?;
         self.solution(game.troops);
-        self.rng = Rng::seed_from_u64(seed);
+        self.rng.reseed(seed);
         Ok(())
     }
 

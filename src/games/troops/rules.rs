@@ -25,7 +25,7 @@ use crate::{
         scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
-    games::armies::round_points,
+    games::scoring::round_points,
     Rng,
 };
 
