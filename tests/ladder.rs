@@ -413,3 +413,83 @@ fn report_renders_every_season_and_the_ladder_again() {
         );
     }
 }
+
+#[test]
+fn a_two_division_gauntlet_plays_only_the_games_of_each_divisions_newcomers() {
+    // a two-division ladder whose seasons are gauntlets: three bidders play
+    // season 1 (everyone is new), three more join for season 2; in each
+    // division only the pairs with a newcomer play
+    let tmp = TempDir::new().unwrap();
+    let config_of = |bots: &[&str]| {
+        let mut text = String::from(
+            "[season]\nname = \"gauntlet\"\ngame = \"bidding\"\ngames_per_pair = 2\nseed = 5\n\n\
+             [ladder]\ndivisions = 2\nformat = \"gauntlet\"\n",
+        );
+        for bot in bots {
+            text.push_str(&format!("\n[[bot]]\nname = \"{bot}\"\nbuiltin = \"{bot}\"\n"));
+        }
+        write_config(tmp.path(), &text)
+    };
+    let reports = tmp.path().join("reports");
+    let first = ["optimal", "fraction", "random"];
+    season(&config_of(&first), &reports, &[]).success();
+    let joiners = ["dp", "climber", "mirror"];
+    let all: Vec<&str> = first.iter().chain(&joiners).copied().collect();
+    season(&config_of(&all), &reports, &[]).success();
+    let s = state(&reports, "gauntlet");
+    let mut stayers_rested = 0;
+    for (n, season) in s["seasons"].as_array().unwrap().iter().enumerate() {
+        for division in season["divisions"].as_array().unwrap() {
+            let names = |key: &str| -> Vec<String> {
+                division[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| b.as_str().unwrap().to_string())
+                    .collect()
+            };
+            let (bots, newcomers) = (names("bots"), names("newcomers"));
+            // the pairs with a newcomer, each played games_per_pair times
+            let mut expected = Vec::new();
+            for (i, a) in bots.iter().enumerate() {
+                for b in &bots[i + 1..] {
+                    if newcomers.contains(a) || newcomers.contains(b) {
+                        expected.push(vec![a.clone(), b.clone()]);
+                    } else {
+                        stayers_rested += 1;
+                    }
+                }
+            }
+            let d = division["division"].as_u64().unwrap();
+            let dir = reports.join(format!("gauntlet/season-{:03}/division-{d}", n + 1));
+            let mut played: Vec<Vec<String>> = if expected.is_empty() {
+                Vec::new()
+            } else {
+                common::season_games(&dir)
+                    .iter()
+                    .map(|g| {
+                        let mut pair: Vec<String> = (0..2)
+                            .map(|i| g["seats"][i].as_str().unwrap().to_string())
+                            .collect();
+                        pair.sort_by_key(|b| bots.iter().position(|x| x == b));
+                        pair
+                    })
+                    .collect()
+            };
+            played.sort();
+            played.dedup();
+            expected.sort();
+            assert_eq!(played, expected, "season {} division {d}", n + 1);
+        }
+    }
+    // season 2's lower division: the joiners are its newcomers, and the
+    // two bots that stayed in it did not meet again
+    let lower = &s["seasons"][1]["divisions"][1];
+    for bot in joiners {
+        assert!(
+            lower["newcomers"].as_array().unwrap().iter().any(|b| b == bot),
+            "{lower}"
+        );
+    }
+    assert!(stayers_rested >= 1, "{}", s["seasons"]);
+}

@@ -254,6 +254,25 @@ fn a_setsid_grandchild_ends_with_its_bot_when_the_season_finishes() {
 }
 
 #[test]
+fn without_a_sandbox_a_child_in_the_bots_process_group_ends_with_it() {
+    // the whole process group is ended, not only the bot ladder started
+    let marker = format!("ladder-group-{}", std::process::id());
+    let tmp = project(
+        "coordination",
+        "none",
+        &format!(", \"--child\", \"{marker}\""),
+        "",
+        2,
+    );
+    run(&tmp).success();
+    let gone = wait_for(5, || running_with(&marker).is_empty());
+    let left = running_with(&marker);
+    let _ = StdCommand::new("pkill").args(["-f", &marker]).status();
+    assert!(spy_log(&tmp).contains("left a child behind in its process group"));
+    assert!(gone, "a child outlived the season: {left:?}");
+}
+
+#[test]
 fn a_bot_over_its_memory_limit_forfeits_as_a_crash_naming_the_limit() {
     let tmp = project(
         "coordination",

@@ -233,6 +233,53 @@ fn a_gauntlet_tests_its_champion() {
 }
 
 #[test]
+fn a_trinomial_gauntlet_counts_its_champions_games_from_the_champions_side() {
+    let tmp = TempDir::new().unwrap();
+    // the champion is the second bot and the statistics trinomial: random's
+    // wins, draws and losses decide, not greedy's
+    let config = GREEDY
+        .replace(
+            "seed = 3",
+            "seed = 3\nformat = \"gauntlet\"\nchampion = \"random\"",
+        )
+        .replace("elo1 = 100", "elo1 = 100\nstatistics = \"trinomial\"");
+    assert!(config.contains("trinomial") && config.contains("champion"));
+    let shown = run(tmp.path(), &config, &[]);
+    assert!(
+        shown.contains("H0 accepted (random at most 0 Elo stronger; normalized Elo, trinomial)"),
+        "{shown}"
+    );
+    // the LLR is that of random's own results, counted here from the journal
+    let played = games(&read(tmp.path(), "games.jsonl"));
+    let (mut won, mut tie, mut lost) = (0, 0, 0);
+    for g in &played {
+        // bot 1 is random
+        let (mine, theirs) = if g.seats.first == 1 {
+            (g.goals.first, g.goals.second)
+        } else {
+            (g.goals.second, g.goals.first)
+        };
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => won += 1,
+            std::cmp::Ordering::Equal => tie += 1,
+            std::cmp::Ordering::Less => lost += 1,
+        }
+    }
+    assert!(lost > won, "greedy beats random: {won} {tie} {lost}");
+    let test = Sprt {
+        statistics: Statistics::Trinomial,
+        candidate: 1,
+        ..greedy_test()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&read(tmp.path(), "standings.json")).unwrap();
+    let llr = json["sprt"]["llr"].as_f64().unwrap();
+    let expected = test.llr_trinomial(&[lost, tie, won]);
+    assert!((llr - expected).abs() < 1e-9, "{llr} against {expected}");
+    assert_eq!(test.verdict(expected), Verdict::H0);
+}
+
+#[test]
 fn ladder_match_takes_an_sprt() {
     let mut journals = Vec::new();
     for jobs in ["1", "3"] {

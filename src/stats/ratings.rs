@@ -662,6 +662,34 @@ mod tests {
     }
 
     #[test]
+    fn of_two_equal_groups_the_anchors_is_rated() {
+        // 0 and 1 took points from each other, and so did 2 and 3; 0 and 1
+        // beat 2 and 3 in every game: two groups of two, neither reachable
+        // from the other both ways
+        let vs = table(
+            4,
+            &[
+                (0, 1, 3, 1, 2),
+                (2, 3, 2, 2, 2),
+                (0, 2, 4, 0, 0),
+                (0, 3, 4, 0, 0),
+                (1, 2, 4, 0, 0),
+                (1, 3, 4, 0, 0),
+            ],
+        );
+        // the tie goes to the group holding the anchor, rated from it
+        let f = fit(&vs, Some(3));
+        assert_eq!(f.anchor, Some(3));
+        assert_eq!(elo(&f, 3), 0.0);
+        assert!(f.ratings[2].elo.is_some());
+        assert_eq!((f.ratings[0].elo, f.ratings[1].elo), (None, None));
+        // without an anchor, to the group of the lowest index
+        let f = fit(&vs, None);
+        assert!(f.ratings[0].elo.is_some() && f.ratings[1].elo.is_some());
+        assert_eq!((f.ratings[2].elo, f.ratings[3].elo), (None, None));
+    }
+
+    #[test]
     fn the_fit_is_deterministic_and_a_bot_without_games_is_unrated() {
         let vs = table(3, &[(0, 1, 7, 2, 3)]);
         assert_eq!(fit(&vs, None), fit(&vs, None));

@@ -558,4 +558,70 @@ mod recursion_tests {
             assert_eq!(again.outcome(), None);
         }
     }
+
+    /// The same row of four nodes, but the builder also cuts links, and the
+    /// game lasts twelve turns: `path` must shrink as well as grow. The
+    /// watcher may `shout` exactly while a path joins a and d, so every
+    /// state shows whether the reasoner holds `path a d`.
+    const CUTS: &str = "
+        (role builder) (role watcher)
+        (next-to a b) (next-to b c) (next-to c d)
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+        (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12)
+        (init (step 0))
+        (<= (legal builder (add ?x ?y)) (next-to ?x ?y) (not (true (edge ?x ?y))))
+        (<= (legal builder (add ?y ?x)) (next-to ?x ?y) (not (true (edge ?y ?x))))
+        (<= (legal builder (cut ?x ?y)) (true (edge ?x ?y)))
+        (<= (legal watcher shout) (path a d))
+        (<= (legal watcher noop) (not (path a d)))
+        (<= (next (edge ?x ?y)) (true (edge ?x ?y)) (not (does builder (cut ?x ?y))))
+        (<= (next (edge ?x ?y)) (does builder (add ?x ?y)))
+        (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+        (<= (link ?x ?y) (true (edge ?x ?y)))
+        (<= (link ?x ?y) (true (edge ?y ?x)))
+        (<= (path ?x ?y) (link ?x ?y))
+        (<= (path ?x ?z) (link ?x ?y) (path ?y ?z))
+        (<= terminal (true (step 12)))
+        (<= (goal builder 100) (path a d))
+        (<= (goal builder 0) (not (path a d)))
+        (goal watcher 50)";
+
+    #[test]
+    fn recursive_groups_shrink_when_the_state_loses_what_they_rest_on() {
+        let rules = Arc::new(Rules::new("cuts", CUTS).unwrap());
+        let mut rng = Rng::seed_from_u64(5);
+        let mut cuts_that_broke_a_path = 0;
+        for _ in 0..300 {
+            let mut g = Gdl::start(Arc::clone(&rules));
+            // the directed edges the state holds, counted directly
+            let mut edges: Vec<(char, char)> = Vec::new();
+            let joined = |edges: &Vec<(char, char)>| {
+                let linked = |x: char, y: char| edges.contains(&(x, y)) || edges.contains(&(y, x));
+                linked('a', 'b') && linked('b', 'c') && linked('c', 'd')
+            };
+            while g.outcome().is_none() {
+                // a watcher that may only `noop` is not asked; `shout` is asked
+                let shout = g.to_act().second;
+                assert_eq!(shout, joined(&edges), "{edges:?}");
+                let legal = g.legal_moves(Seat::First);
+                let mv = legal[rng.random_range(0..legal.len())].clone();
+                let t: Vec<char> = mv.0.chars().filter(|c| c.is_ascii_lowercase()).collect();
+                // "(add x y)" or "(cut x y)": the last two letters
+                let edge = (t[t.len() - 2], t[t.len() - 1]);
+                let before = joined(&edges);
+                if mv.0.starts_with("(cut") {
+                    edges.retain(|e| *e != edge);
+                } else {
+                    edges.push(edge);
+                }
+                cuts_that_broke_a_path += usize::from(before && !joined(&edges));
+                let watcher = shout.then(|| g.legal_moves(Seat::Second)[0].clone());
+                g.apply(&BySeat::new(Some(mv), watcher));
+            }
+            let goal = if joined(&edges) { 100 } else { 0 };
+            assert_eq!(g.outcome(), Some(BySeat::new(goal, 50)), "{edges:?}");
+        }
+        // the test saw paths broken, not only built
+        assert!(cuts_that_broke_a_path > 50, "{cuts_that_broke_a_path}");
+    }
 }
