@@ -9,12 +9,12 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
-use common::TESTBOT;
 
 /// A breakthrough season of two test bots with these flags and `rules`.
 fn season(dir: &Path, first: &str, second: &str, rules: &str) -> std::path::PathBuf {
+    let testbot = common::testbot();
     let words = |flags: &str| {
-        std::iter::once(format!("\"{TESTBOT}\""))
+        std::iter::once(format!("\"{testbot}\""))
             .chain(flags.split_whitespace().map(|w| format!("\"{w}\"")))
             .collect::<Vec<_>>()
             .join(", ")

@@ -22,7 +22,6 @@ use ladder::{
 };
 
 mod common;
-use common::TESTBOT;
 
 /// Plays like `random`, but never answers its second move in a game whose
 /// seed is divisible by 3.
@@ -145,13 +144,14 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
 
 /// `ladder match coordination` of the test bot against `left`, with extra arguments.
 fn clocked_match(think_ms: u32, extra: &[&str]) -> Vec<Record> {
+    let testbot = common::testbot();
     let reports = tempfile::tempdir().unwrap();
     Command::cargo_bin("ladder")
         .unwrap()
         .args([
             "match",
             "coordination",
-            &format!("cmd:{TESTBOT} --think {think_ms}"),
+            &format!("cmd:{testbot} --think {think_ms}"),
             "left",
             "--games",
             "2",

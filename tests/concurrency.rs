@@ -20,7 +20,7 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
-use common::{journal_indices, TESTBOT};
+use common::journal_indices;
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 
@@ -50,7 +50,7 @@ sandbox = "none"
 "#
     );
     for (name, flags) in bots {
-        let mut command = vec![TESTBOT.to_string()];
+        let mut command = vec![common::testbot().to_string()];
         command.extend(flags.split_whitespace().map(str::to_string));
         let starts = dir.join(format!("{name}.starts"));
         command.extend(["--starts".to_string(), starts.display().to_string()]);

@@ -17,7 +17,7 @@ use rustix::process::{kill_process, Pid, Signal};
 use tempfile::TempDir;
 
 mod common;
-use common::{journal_indices, TESTBOT};
+use common::journal_indices;
 
 const GAMES: [&str; 5] = [
     "bidding",
@@ -75,7 +75,7 @@ fn run_season(cfg: &Path, reports: &Path) -> assert_cmd::assert::Assert {
 
 /// A season config: the testbot with `flags` (and a unique tag) against random.
 fn season(dir: &Path, game: &str, flags: &str, tag: &str, games_per_pair: u32) -> PathBuf {
-    let mut command = vec![TESTBOT.to_string()];
+    let mut command = vec![common::testbot().to_string()];
     command.extend(flags.split_whitespace().map(str::to_string));
     command.extend(["--tag".to_string(), tag.to_string()]);
     let text = format!(
@@ -216,6 +216,7 @@ fn a_failed_bot_is_restarted_for_its_next_game() {
 
 #[test]
 fn hackerrank_bots_play_and_their_faults_forfeit() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     for (flags, expected) in [
         ("", None),
@@ -227,7 +228,7 @@ fn hackerrank_bots_play_and_their_faults_forfeit() {
         let tag = format!("hr{}", flags.replace(' ', ""));
         let text = format!(
             "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 500\n\n\
-             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\", {}\"--tag\", \"{tag}\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{testbot}\", \"--hackerrank\", {}\"--tag\", \"{tag}\"]\nprotocol = \"hackerrank\"\n\n\
              [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
             flags.split_whitespace().map(|w| format!("\"{w}\", ")).collect::<String>()
         );
@@ -457,12 +458,13 @@ fn bad_external_bot_configs_are_refused() {
 
 #[test]
 fn match_takes_command_bots() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     ladder()
         .args([
             "match",
             "breakthrough",
-            &format!("cmd:{TESTBOT} --tag matchcmd"),
+            &format!("cmd:{testbot} --tag matchcmd"),
             "greedy",
             "--games",
             "4",
@@ -479,7 +481,7 @@ fn match_takes_command_bots() {
         .args([
             "match",
             "troops",
-            &format!("hackerrank:{TESTBOT}"),
+            &format!("hackerrank:{testbot}"),
             "random",
         ])
         .assert()
@@ -493,7 +495,13 @@ fn match_takes_command_bots() {
 fn check_lists_every_problem_of_a_bot() {
     ladder()
         .args([
-            "check", "--game", "troops", "--", TESTBOT, "--tag", "check-ok",
+            "check",
+            "--game",
+            "troops",
+            "--",
+            common::testbot(),
+            "--tag",
+            "check-ok",
         ])
         .assert()
         .success()
@@ -509,7 +517,7 @@ fn check_lists_every_problem_of_a_bot() {
             "--game",
             "bidding",
             "--",
-            TESTBOT,
+            common::testbot(),
             "--garbage-at",
             "3",
             "--tag",
@@ -529,7 +537,7 @@ fn check_lists_every_problem_of_a_bot() {
             "--move-time-ms",
             "200",
             "--",
-            TESTBOT,
+            common::testbot(),
             "--no-handshake",
             "--tag",
             "check-quiet",
@@ -546,7 +554,7 @@ fn check_lists_every_problem_of_a_bot() {
             "--protocol",
             "hackerrank",
             "--",
-            TESTBOT,
+            common::testbot(),
             "--hackerrank",
             "--tag",
             "check-hr",
@@ -556,7 +564,7 @@ fn check_lists_every_problem_of_a_bot() {
         .stdout(predicate::str::contains("HackerRank format"))
         .stdout(predicate::str::contains("no problems found"));
     ladder()
-        .args(["check", "--", TESTBOT])
+        .args(["check", "--", common::testbot()])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("add --game GAME"));
@@ -705,6 +713,7 @@ fn ladder_dirs(dir: &Path) -> Vec<String> {
 
 #[test]
 fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     let own_tmp = tmp.path().join("tmp");
     fs::create_dir(&own_tmp).unwrap();
@@ -713,7 +722,7 @@ fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
         &cfg,
         format!(
             "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 2000\n\n\
-             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\", \"--tag\", \"hrdirs\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{testbot}\", \"--hackerrank\", \"--tag\", \"hrdirs\"]\nprotocol = \"hackerrank\"\n\n\
              [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"
         ),
     )
@@ -758,13 +767,14 @@ fn hackerrank_folders_go_on_a_signal_and_stale_ones_are_swept_at_start() {
 
 #[test]
 fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     let cfg = tmp.path().join("hr.toml");
     fs::write(
         &cfg,
         format!(
             "[season]\nname = \"s\"\ngame = \"bidding\"\ngames_per_pair = 4\n\n\
-             [[bot]]\nname = \"hr\"\ncommand = [\"{TESTBOT}\", \"--hackerrank\"]\nprotocol = \"hackerrank\"\n\n\
+             [[bot]]\nname = \"hr\"\ncommand = [\"{testbot}\", \"--hackerrank\"]\nprotocol = \"hackerrank\"\n\n\
              [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"
         ),
     )
@@ -793,7 +803,7 @@ fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
     let script = tmp.path().join("bot.py");
     fs::write(&script, "print(1)\n").unwrap();
     let text = fs::read_to_string(&cfg).unwrap().replace(
-        &format!("[\"{TESTBOT}\", \"--hackerrank\"]"),
+        &format!("[\"{testbot}\", \"--hackerrank\"]"),
         &format!("[\"{}\"]", script.display()),
     );
     fs::write(&cfg, text).unwrap();
@@ -817,7 +827,7 @@ fn check_explains_a_silent_greeting_and_extra_output() {
             "200",
             "--",
         ])
-        .args([TESTBOT, "--no-handshake", "--tag", "checkhints"])
+        .args([common::testbot(), "--no-handshake", "--tag", "checkhints"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -871,7 +881,13 @@ fn a_line_nobody_asked_for_forfeits_the_game_it_was_written_in_however_late_it_a
     // `ladder check` finds it in the first game
     let out = ladder()
         .args(["check", "--game", "troops", "--games", "2", "--"])
-        .args([TESTBOT, "--chatter-late-at", "1", "--tag", "late-check"])
+        .args([
+            common::testbot(),
+            "--chatter-late-at",
+            "1",
+            "--tag",
+            "late-check",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -918,13 +934,14 @@ fn pathdiff(path: &Path, from: &Path) -> PathBuf {
 
 #[test]
 fn a_bot_that_forfeits_every_game_is_named_and_strict_fails_the_run() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     let cfg = tmp.path().join("s.toml");
     fs::write(
         &cfg,
         format!(
             "[season]\nname = \"broken\"\ngame = \"coordination\"\ngames_per_pair = 4\nsandbox = \"none\"\n\n\
-             [[bot]]\nname = \"broken\"\ncommand = [\"{TESTBOT}\", \"--crash-at\", \"0\", \"--tag\", \"strict\"]\n\n\
+             [[bot]]\nname = \"broken\"\ncommand = [\"{testbot}\", \"--crash-at\", \"0\", \"--tag\", \"strict\"]\n\n\
              [[bot]]\nname = \"left\"\nbuiltin = \"left\"\n"
         ),
     )

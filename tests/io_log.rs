@@ -10,11 +10,11 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
-use common::TESTBOT;
 
 /// `ladder match coordination "cmd:testbot FLAGS" left` (two games) in `dir`.
 fn match_with(dir: &Path, flags: &str, extra: &[&str]) -> String {
-    let bot = format!("cmd:{TESTBOT} {flags}");
+    let testbot = common::testbot();
+    let bot = format!("cmd:{testbot} {flags}");
     let out = Command::cargo_bin("ladder")
         .unwrap()
         .args(["match", "coordination", &bot, "left", "--games", "2"])
@@ -142,14 +142,15 @@ fn log_writes_every_line_of_every_game_and_errors_only_the_forfeits() {
 
 #[test]
 fn one_bot_logs_its_lines_with_log_true() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     let config = tmp.path().join("s.toml");
     fs::write(
         &config,
         format!(
             "[season]\nname = \"s\"\ngame = \"coordination\"\ngames_per_pair = 2\nsandbox = \"none\"\n\n\
-             [[bot]]\nname = \"mine\"\ncommand = [\"{TESTBOT}\"]\nlog = true\n\n\
-             [[bot]]\nname = \"other\"\ncommand = [\"{TESTBOT}\"]\n"
+             [[bot]]\nname = \"mine\"\ncommand = [\"{testbot}\"]\nlog = true\n\n\
+             [[bot]]\nname = \"other\"\ncommand = [\"{testbot}\"]\n"
         ),
     )
     .unwrap();
@@ -186,7 +187,7 @@ fn check_shows_the_exchange_that_failed() {
     let out = Command::cargo_bin("ladder")
         .unwrap()
         .args(["check", "--game", "coordination", "--sandbox", "none", "--"])
-        .args([TESTBOT, "--garbage-at", "3"])
+        .args([common::testbot(), "--garbage-at", "3"])
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
@@ -217,7 +218,7 @@ fn check_shows_the_exchange_that_failed() {
             "300",
             "--",
         ])
-        .args([TESTBOT, "--no-handshake"])
+        .args([common::testbot(), "--no-handshake"])
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();

@@ -260,7 +260,7 @@ command = ["{bot}", "--think", "5", "--tag", "ladder-kill"]
 name = "c"
 builtin = "left"
 "#,
-        bot = common::TESTBOT
+        bot = common::testbot()
     );
     let config = write_config(tmp.path(), &text);
     let clean = tmp.path().join("clean");
@@ -426,7 +426,9 @@ fn a_two_division_gauntlet_plays_only_the_games_of_each_divisions_newcomers() {
              [ladder]\ndivisions = 2\nformat = \"gauntlet\"\n",
         );
         for bot in bots {
-            text.push_str(&format!("\n[[bot]]\nname = \"{bot}\"\nbuiltin = \"{bot}\"\n"));
+            text.push_str(&format!(
+                "\n[[bot]]\nname = \"{bot}\"\nbuiltin = \"{bot}\"\n"
+            ));
         }
         write_config(tmp.path(), &text)
     };
@@ -487,7 +489,11 @@ fn a_two_division_gauntlet_plays_only_the_games_of_each_divisions_newcomers() {
     let lower = &s["seasons"][1]["divisions"][1];
     for bot in joiners {
         assert!(
-            lower["newcomers"].as_array().unwrap().iter().any(|b| b == bot),
+            lower["newcomers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|b| b == bot),
             "{lower}"
         );
     }

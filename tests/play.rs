@@ -485,7 +485,7 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
 
 #[test]
 fn a_misbehaving_bot_forfeits_and_the_session_goes_on_while_the_person_has_no_clock() {
-    let testbot = common::TESTBOT;
+    let testbot = common::testbot();
     // the person takes far longer than the bot's budget and does not forfeit;
     // a bot program that hangs, crashes or answers garbage forfeits that
     // game with its reason, and the next game gets a fresh process

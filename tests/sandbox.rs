@@ -920,7 +920,13 @@ fn a_bot_that_never_reads_its_input_times_out_instead_of_hanging_ladder() {
                 "--game",
             ])
             .arg(format!("gdl:{}", kif.display()))
-            .args(["--", common::TESTBOT, "--never-read", "--tag", "neverread"])
+            .args([
+                "--",
+                common::testbot(),
+                "--never-read",
+                "--tag",
+                "neverread",
+            ])
             .timeout(Duration::from_secs(120))
             .output()
             .unwrap();

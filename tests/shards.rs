@@ -16,7 +16,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
-use common::{SEASON_FILES as FILES, TESTBOT};
+use common::SEASON_FILES as FILES;
 
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
@@ -34,6 +34,7 @@ builtin = "random"
 
 /// A troops season of built-in bots and the external test bot, in `dir`.
 fn config(dir: &Path, extra: &str) -> PathBuf {
+    let testbot = common::testbot();
     let text = format!(
         r#"
 [season]
@@ -47,7 +48,7 @@ sandbox = "none"
 {TWO_BUILTINS}
 [[bot]]
 name = "program"
-command = ["{TESTBOT}"]
+command = ["{testbot}"]
 "#
     );
     let path = dir.join("s.toml");
@@ -357,6 +358,7 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn a_ladder_season_in_shards_ends_as_on_one_machine() {
+    let testbot = common::testbot();
     let tmp = TempDir::new().unwrap();
     let text = format!(
         r#"
@@ -374,7 +376,7 @@ relegate = 1
 {TWO_BUILTINS}
 [[bot]]
 name = "program"
-command = ["{TESTBOT}"]
+command = ["{testbot}"]
 sandbox = "none"
 
 [[bot]]

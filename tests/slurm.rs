@@ -19,7 +19,7 @@ use std::{
 use tempfile::TempDir;
 
 mod common;
-use common::{SEASON_FILES, TESTBOT};
+use common::SEASON_FILES;
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -180,6 +180,7 @@ impl Drop for Cluster {
 
 /// A season of in-process bots, the compiled test bot and a Python bot.
 fn config(dir: &Path) -> PathBuf {
+    let testbot = common::testbot();
     let text = format!(
         r#"
 [season]
@@ -199,7 +200,7 @@ builtin = "random"
 
 [[bot]]
 name = "program"
-command = ["{TESTBOT}"]
+command = ["{testbot}"]
 
 [[bot]]
 name = "python"

@@ -85,9 +85,33 @@ pub fn assert_verified(dir: &Path) {
 /// that `cargo test` builds beside the test binaries (and `cargo install`
 /// leaves out).
 #[cfg(debug_assertions)]
-pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../debug/examples/testbot");
+const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../debug/examples/testbot");
 #[cfg(not(debug_assertions))]
-pub const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples/testbot");
+const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples/testbot");
+
+/// The test bot's path, built first when this test file runs alone: it is
+/// an example (so `cargo install` leaves it out), which `cargo test` builds
+/// for the whole suite but not for `cargo test --test NAME`.
+pub fn testbot() -> &'static str {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        if Path::new(TESTBOT).is_file() {
+            return;
+        }
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = std::process::Command::new(cargo);
+        build.args(["build", "--example", "testbot"]);
+        if !cfg!(debug_assertions) {
+            build.arg("--release");
+        }
+        let status = build
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "cargo build --example testbot failed");
+    });
+    TESTBOT
+}
 
 /// The files a season's run writes that must not depend on how it was run
 /// (`--jobs`, shards): its journal, description and every report.
