@@ -125,6 +125,32 @@ impl GameKind {
         }
     }
 
+    /// The game's shipped season, a path from the project's root: every
+    /// catalogue game has one, and the per-game tests play it.
+    pub fn config(self) -> &'static str {
+        match self {
+            GameKind::Bidding => "configs/bidding.toml",
+            GameKind::Armies => "configs/armies.toml",
+            GameKind::Troops => "configs/troops.toml",
+            GameKind::Coordination => "configs/coordination.toml",
+            GameKind::Breakthrough => "configs/breakthrough.toml",
+            GameKind::Gdl => "configs/gdl-tictactoe.toml",
+        }
+    }
+
+    /// The game's example bot program, a Python script speaking the line
+    /// protocol (a path from the project's root; `bots/README.md`).
+    pub fn example_bot(self) -> &'static str {
+        match self {
+            GameKind::Bidding => "bots/python/bidding_bot.py",
+            GameKind::Armies => "bots/python/armies_bot.py",
+            GameKind::Troops => "bots/python/troops_bot.py",
+            GameKind::Coordination => "bots/python/coordination_bot.py",
+            GameKind::Breakthrough => "bots/python/breakthrough_bot.py",
+            GameKind::Gdl => "bots/python/gdl_tictactoe_bot.py",
+        }
+    }
+
     /// The game's `ladder solve` command, if it has a solver.
     pub fn solve(self) -> Option<Command> {
         match self {

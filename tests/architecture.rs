@@ -310,3 +310,41 @@ fn the_protocol_doc_states_each_games_rules_as_its_source_does() {
         );
     }
 }
+
+/// What every catalogue game must have besides its code: a shipped season
+/// that names it, an example bot program, its rules and a transcript in
+/// docs/PROTOCOL.md, its parameters in docs/CONFIG.md. The per-game tests
+/// loop over the catalogue (tests/games.rs, tests/cli.rs, tests/external.rs),
+/// so a game added there is tested; this test fails when a game is added
+/// without the rest.
+#[test]
+fn every_catalogue_game_is_shipped_and_documented() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| fs::read_to_string(root.join(p)).unwrap();
+    let protocol = read("docs/PROTOCOL.md");
+    let rules = &protocol[protocol.find("## The rules of each game").unwrap()..];
+    let transcripts = &protocol[protocol.find("## Transcripts").unwrap()..];
+    let config_doc = read("docs/CONFIG.md");
+    let mut missing = Vec::new();
+    for kind in ladder::catalog::GameKind::ALL {
+        let name = kind.name();
+        let config = read(kind.config());
+        if !config.contains(&format!("game = \"{name}\"")) {
+            missing.push(format!("{}: does not name {name}", kind.config()));
+        }
+        if !root.join(kind.example_bot()).is_file() {
+            missing.push(format!("{name}: no {}", kind.example_bot()));
+        }
+        let heading = format!("\n### {name}\n");
+        if !rules.contains(&heading) {
+            missing.push(format!("{name}: no rules in docs/PROTOCOL.md"));
+        }
+        if !transcripts.contains(&heading) {
+            missing.push(format!("{name}: no transcript in docs/PROTOCOL.md"));
+        }
+        if !config_doc.contains(&format!("`{name}`")) {
+            missing.push(format!("{name}: not in docs/CONFIG.md"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

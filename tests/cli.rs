@@ -16,14 +16,8 @@ use tempfile::TempDir;
 
 mod common;
 use common::journal_indices;
+use ladder::catalog::GameKind;
 
-const GAMES: [&str; 5] = [
-    "bidding",
-    "armies",
-    "troops",
-    "coordination",
-    "breakthrough",
-];
 const REPORT_FILES: [&str; 5] = [
     "games.jsonl",
     "season.json",
@@ -71,35 +65,45 @@ fn assert_each_game_once(indices: &[u64], total: u64) {
 
 /// The shipped config of `game`, but breakthrough's with 20 games a pairing
 /// (its `search` games take a minute at 200), written into `dir`.
-fn quick_config(game: &str, dir: &Path) -> PathBuf {
-    if game != "breakthrough" {
-        return config(game);
-    }
-    let text = fs::read_to_string(config(game)).unwrap();
-    assert!(text.contains("games_per_pair = 200"));
-    let path = dir.join("breakthrough-quick.toml");
-    fs::write(
-        &path,
-        text.replace("games_per_pair = 200", "games_per_pair = 20"),
-    )
-    .unwrap();
-    path
+/// The shipped season of every catalogue game, as a config that plays it
+/// quickly in `dir` (breakthrough's 200 games a pair become 20), with its
+/// season's name: a game added to the catalogue is in every test that
+/// loops over these.
+fn quick_configs(dir: &Path) -> Vec<(String, PathBuf)> {
+    GameKind::ALL
+        .iter()
+        .map(|kind| {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(kind.config());
+            let text = fs::read_to_string(&path).unwrap();
+            let table: toml::Table = text.parse().unwrap();
+            let name = table["season"]["name"].as_str().unwrap().to_string();
+            if text.contains("games_per_pair = 200") {
+                let quick = dir.join(format!("{name}-quick.toml"));
+                fs::write(
+                    &quick,
+                    text.replace("games_per_pair = 200", "games_per_pair = 20")
+                        .replace("\"../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR"))),
+                )
+                .unwrap();
+                return (name, quick);
+            }
+            (name, path)
+        })
+        .collect()
 }
 
 #[test]
 fn every_shipped_config_plays_a_full_season() {
     let tmp = TempDir::new().unwrap();
-    for game in GAMES {
-        let cfg = quick_config(game, tmp.path());
+    for (game, cfg) in quick_configs(tmp.path()) {
         run(&cfg, tmp.path(), &["--jobs", "2"])
             .success()
-            .stdout(predicate::str::contains(format!(
-                "Season {game}: {game}, round-robin"
-            )))
+            .stdout(predicate::str::contains(format!("Season {game}: ")))
+            .stdout(predicate::str::contains(", round-robin"))
             .stdout(predicate::str::contains("│ Rank ┆ Bot"))
             .stdout(predicate::str::contains("Crosstable"))
             .stdout(predicate::str::contains("Terminations"));
-        let dir = tmp.path().join(game);
+        let dir = tmp.path().join(&game);
         for f in REPORT_FILES {
             assert!(dir.join(f).is_file(), "{game}: {f} written");
         }
@@ -150,13 +154,12 @@ fn a_gauntlet_pairs_the_champion_with_every_other_bot_only() {
 #[test]
 fn results_do_not_depend_on_jobs() {
     let (one, two) = (TempDir::new().unwrap(), TempDir::new().unwrap());
-    for game in GAMES {
-        let cfg = quick_config(game, one.path());
+    for (game, cfg) in quick_configs(one.path()) {
         run(&cfg, one.path(), &["--jobs", "1"]).success();
         run(&cfg, two.path(), &["--jobs", "2"]).success();
         for f in REPORT_FILES {
-            let a = fs::read(one.path().join(game).join(f)).unwrap();
-            let b = fs::read(two.path().join(game).join(f)).unwrap();
+            let a = fs::read(one.path().join(&game).join(f)).unwrap();
+            let b = fs::read(two.path().join(&game).join(f)).unwrap();
             assert!(a == b, "{game}/{f} differs between --jobs 1 and --jobs 2");
         }
     }
@@ -363,8 +366,8 @@ fn match_plays_an_ad_hoc_pairing() {
 fn list_games_and_bots() {
     let out = ladder().args(["list", "games"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    for game in GAMES {
-        assert!(text.contains(game), "{game} listed");
+    for kind in GameKind::ALL {
+        assert!(text.contains(kind.name()), "{} listed", kind.name());
     }
     assert!(text.contains("money = 100, start = 5, length = 10"));
     for game in ["bidding", "troops", "armies", "breakthrough"] {

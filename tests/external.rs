@@ -18,14 +18,7 @@ use tempfile::TempDir;
 
 mod common;
 use common::journal_indices;
-
-const GAMES: [&str; 5] = [
-    "bidding",
-    "armies",
-    "troops",
-    "coordination",
-    "breakthrough",
-];
+use ladder::catalog::GameKind;
 
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
@@ -73,8 +66,10 @@ fn run_season(cfg: &Path, reports: &Path) -> assert_cmd::assert::Assert {
         .assert()
 }
 
-/// A season config: the testbot with `flags` (and a unique tag) against random.
+/// A season config: the testbot with `flags` (and a unique tag) against
+/// random, in the catalogue game `game` (with its shipped parameters).
 fn season(dir: &Path, game: &str, flags: &str, tag: &str, games_per_pair: u32) -> PathBuf {
+    let params = GameKind::from_name(game).map_or(String::new(), common::season_params);
     let mut command = vec![common::testbot().to_string()];
     command.extend(flags.split_whitespace().map(str::to_string));
     command.extend(["--tag".to_string(), tag.to_string()]);
@@ -87,7 +82,7 @@ games_per_pair = {games_per_pair}
 seed = 3
 move_time_ms = 300
 startup_time_ms = 500
-
+{params}
 [[bot]]
 name = "testbot"
 command = {command:?}
@@ -139,7 +134,8 @@ fn every_fault_in_every_game_is_the_right_forfeit() {
         ("--no-ready-after-over", "timeout"),
     ];
     let tmp = TempDir::new().unwrap();
-    for game in GAMES {
+    for kind in common::games() {
+        let game = kind.name();
         for (n, (flags, reason)) in faults.iter().enumerate() {
             // coordination has no move that parses yet breaks the rules
             let reason = if game == "coordination" && *reason == "illegal-move" {
@@ -175,7 +171,8 @@ fn every_fault_in_every_game_is_the_right_forfeit() {
 #[test]
 fn well_behaved_bots_play_every_game_normally_and_slow_starts_are_allowed() {
     let tmp = TempDir::new().unwrap();
-    for game in GAMES {
+    for kind in common::games() {
+        let game = kind.name();
         let tag = format!("good-{game}");
         let cfg = season(tmp.path(), game, "--slow-start 200 --stderr-spam", &tag, 6);
         let reports = tmp.path().join(&tag);
@@ -579,9 +576,15 @@ fn repo(path: &str) -> PathBuf {
 
 #[test]
 fn the_example_python_bots_pass_the_check() {
-    for game in GAMES {
-        let script = repo(&format!("bots/python/{game}_bot.py"));
+    for kind in common::games() {
+        let script = repo(kind.example_bot());
+        let game = match kind {
+            // a GDL game is named by its description
+            GameKind::Gdl => "gdl:games/gdl/tictactoe.kif",
+            _ => kind.name(),
+        };
         ladder()
+            .current_dir(repo(""))
             .args(["check", "--game", game, "--", "python3"])
             .arg(&script)
             .assert()
@@ -856,7 +859,8 @@ fn a_line_nobody_asked_for_forfeits_the_game_it_was_written_in_however_late_it_a
     // read as that answer and every later answer is one turn late; the
     // bot's `ready` after `over` brings the last one to light
     let tmp = TempDir::new().unwrap();
-    for game in GAMES {
+    for kind in common::games() {
+        let game = kind.name();
         let tag = format!("late-{game}");
         let cfg = season(tmp.path(), game, "--chatter-late-at 1", &tag, 2);
         let reports = tmp.path().join(&tag);

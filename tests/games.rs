@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use ladder::{
+    catalog::{GameKind, GameVisitor},
     games::{
         armies::{ArmiesParams, Commit},
         bidding::BiddingParams,
@@ -14,6 +15,7 @@ use ladder::{
         troops::TroopsParams,
         Armies, Bidding, Breakthrough, Coordination, Troops,
     },
+    plan::{config::ConfigFile, Roster},
     BySeat, Game, Rng, Seat,
 };
 use rand::SeedableRng;
@@ -100,6 +102,34 @@ fn playouts<G: Game>(
         ends.push(game);
     }
     ends
+}
+
+/// The invariants of [`playouts`] for one catalogue game, from the position
+/// and parameters of its shipped season.
+struct Invariants {
+    kind: GameKind,
+}
+
+impl GameVisitor for Invariants {
+    type Output = usize;
+    fn visit<G: Game>(self, roster: &Roster<G>) -> usize {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(self.kind.config());
+        let file = ConfigFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let plan = ladder::plan::config::plan(&file, roster).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.start.catalogue_name(), self.kind.name());
+        playouts::<G>(&plan.params, 300, 20_000, |_, _, _| {}).len()
+    }
+}
+
+/// Every game of the catalogue, GDL included (through its shipped
+/// description): a game added to the catalogue is checked here as it is,
+/// with no line of this file to add. The tests below add each game's own
+/// invariants.
+#[test]
+fn every_catalogue_game_keeps_the_invariants_over_random_playouts() {
+    for kind in GameKind::ALL {
+        assert_eq!(kind.visit(Invariants { kind }), 300, "{}", kind.name());
+    }
 }
 
 #[test]

@@ -43,7 +43,11 @@ fn every_transcript_is_what_ladder_and_the_bot_really_say() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let doc = fs::read_to_string(root.join("docs/PROTOCOL.md")).unwrap();
     let all = transcripts(&doc);
-    assert_eq!(all.len(), 5, "one transcript per game");
+    assert_eq!(
+        all.len(),
+        ladder::catalog::GameKind::ALL.len(),
+        "one transcript per game"
+    );
     for (command, shown) in all {
         let tmp = tempfile::tempdir().unwrap();
         let log = tmp.path().join("transcript.log");

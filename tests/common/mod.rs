@@ -89,18 +89,15 @@ const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../debug/examples/t
 #[cfg(not(debug_assertions))]
 const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples/testbot");
 
-/// The test bot's path, built first when this test file runs alone: it is
-/// an example (so `cargo install` leaves it out), which `cargo test` builds
-/// for the whole suite but not for `cargo test --test NAME`.
+/// The test bot's path, brought up to date first (once per test process):
+/// it is an example (so `cargo install` leaves it out), which `cargo test`
+/// builds for the whole suite but not for `cargo test --test NAME`.
 pub fn testbot() -> &'static str {
     static BUILT: std::sync::Once = std::sync::Once::new();
     BUILT.call_once(|| {
-        if Path::new(TESTBOT).is_file() {
-            return;
-        }
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = std::process::Command::new(cargo);
-        build.args(["build", "--example", "testbot"]);
+        build.args(["build", "--quiet", "--example", "testbot"]);
         if !cfg!(debug_assertions) {
             build.arg("--release");
         }
@@ -138,4 +135,28 @@ pub fn require_tool(found: bool, tool: &str, package: &str) -> bool {
         eprintln!("SKIPPED: {tool} does not run on this machine (apt-get install {package})");
     }
     found
+}
+
+/// Every catalogue game's name, as a season's `game` key takes it.
+pub fn games() -> Vec<ladder::catalog::GameKind> {
+    ladder::catalog::GameKind::ALL.to_vec()
+}
+
+/// The `[season.params]` table of `kind`'s shipped season, for a config
+/// written elsewhere (relative paths made absolute): empty for a game whose
+/// parameters all have defaults, the description's file for GDL.
+pub fn season_params(kind: ladder::catalog::GameKind) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join(kind.config());
+    let config: toml::Table = fs::read_to_string(&path).unwrap().parse().unwrap();
+    let Some(params) = config["season"].get("params").and_then(|p| p.as_table()) else {
+        return String::new();
+    };
+    let mut table = params.clone();
+    for (_, value) in table.iter_mut() {
+        if let Some(rel) = value.as_str().filter(|s| s.starts_with("../")) {
+            *value = toml::Value::String(path.parent().unwrap().join(rel).display().to_string());
+        }
+    }
+    format!("\n[season.params]\n{}", toml::to_string(&table).unwrap())
 }
