@@ -18,11 +18,70 @@
 //! hard one (as fastchess does) and refuses, with the numbers, a `--jobs`
 //! the hard limit cannot serve.
 
-use std::time::Duration;
+use std::{
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Condvar, Mutex, MutexGuard,
+    },
+    time::Duration,
+};
 
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 
 use crate::core::error::{Error, Result};
+
+/// How many workers may play at once: a permit per chunk being played.
+/// `--jobs N` allows N; `--jobs auto` moves the number while the season runs.
+pub struct Gate {
+    /// Permits in use, and how many there may be.
+    state: Mutex<(usize, usize)>,
+    freed: Condvar,
+}
+
+impl Gate {
+    pub fn new(allowed: usize) -> Self {
+        Gate {
+            state: Mutex::new((0, allowed.max(1))),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (usize, usize)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits for a permit; `false` if `stop` is set first.
+    pub fn enter(&self, stop: &AtomicBool) -> bool {
+        let mut state = self.lock();
+        while state.0 >= state.1 {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            state = self
+                .freed
+                .wait_timeout(state, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        state.0 += 1;
+        true
+    }
+
+    pub fn leave(&self) {
+        self.lock().0 -= 1;
+        self.freed.notify_one();
+    }
+
+    pub fn set_allowed(&self, allowed: usize) {
+        self.lock().1 = allowed.max(1);
+        self.freed.notify_all();
+    }
+
+    /// Permits in use: games in flight.
+    pub fn in_use(&self) -> usize {
+        self.lock().0
+    }
+}
 
 /// The number of cores ladder may use.
 pub fn cores() -> usize {

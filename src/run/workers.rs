@@ -5,7 +5,7 @@
 //! on N threads; N may be far above the core count, because a game of bot
 //! programs mostly waits on pipes (why threads and not an event loop:
 //! `docs/ARCHITECTURE.md`). Workers take chunks of games in turn, each
-//! holding one of the [`Gate`]'s permits while it plays one, and take their
+//! holding one of the [`Gate`](crate::run::concurrency::Gate)'s permits while it plays one, and take their
 //! bots from the season's [`Pool`], which keeps bot programs running from
 //! game to game. With `--jobs auto` the writer moves the gate's number as
 //! the CPU meter says ([`Auto`]) and starts more workers when it rises.
@@ -24,7 +24,7 @@ use std::{
     collections::HashSet,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
-        mpsc, Arc, Condvar, Mutex, MutexGuard,
+        mpsc, Arc, Mutex,
     },
     thread,
     time::{Duration, Instant},
@@ -47,7 +47,7 @@ use crate::{
     journal::Journal,
     plan::schedule::{bot_seeds, Fixture},
     plan::Plan,
-    run::concurrency::{Auto, CpuTime, CpuUse},
+    run::concurrency::{Auto, CpuTime, CpuUse, Gate},
     run::pool::{Maker, Pool},
     run::writer::{Msg, Piece, Writer},
     stats::sprt::InOrder,
@@ -101,59 +101,6 @@ fn play_hosted<G: Game>(
 /// channel traffic and flushes rare, few enough to keep every thread busy.
 fn chunk_size(games: usize, jobs: usize) -> usize {
     (games / (jobs * 8)).clamp(1, 64)
-}
-
-/// How many workers may play at once: a permit per chunk being played.
-/// `--jobs N` allows N; `--jobs auto` moves the number while the season runs.
-pub struct Gate {
-    /// Permits in use, and how many there may be.
-    state: Mutex<(usize, usize)>,
-    freed: Condvar,
-}
-
-impl Gate {
-    fn new(allowed: usize) -> Self {
-        Gate {
-            state: Mutex::new((0, allowed.max(1))),
-            freed: Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, (usize, usize)> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Waits for a permit; `false` if `stop` is set first.
-    fn enter(&self, stop: &AtomicBool) -> bool {
-        let mut state = self.lock();
-        while state.0 >= state.1 {
-            if stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            state = self
-                .freed
-                .wait_timeout(state, Duration::from_millis(50))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-        state.0 += 1;
-        true
-    }
-
-    fn leave(&self) {
-        self.lock().0 -= 1;
-        self.freed.notify_one();
-    }
-
-    fn set_allowed(&self, allowed: usize) {
-        self.lock().1 = allowed.max(1);
-        self.freed.notify_all();
-    }
-
-    /// Permits in use: games in flight.
-    fn in_use(&self) -> usize {
-        self.lock().0
-    }
 }
 
 /// What the workers share: the season, its bots and the queue of chunks.

@@ -7,6 +7,8 @@
 //! ([`ConfigError`]), and is found before anything is written.
 //! `docs/CONFIG.md` documents every key.
 
+mod sections;
+
 use std::{collections::BTreeMap, ops::Range, path::Path};
 
 use serde::Deserialize;
@@ -17,17 +19,16 @@ use crate::{
         clock::TimeControl,
         error::{ConfigError, Error, Position},
         game::{default_params, Game},
-        referee::{Adjudication, DrawRule, Referee, ResignRule},
+        referee::{Adjudication, Referee},
     },
     external::{
         line_protocol,
         process::{Limits, Mode, Sandbox},
     },
+    plan::config::sections::{adjudication, openings, sprt, RawAdjudication, RawOpenings, RawSprt},
     plan::jobs::Jobs,
-    plan::openings::Openings,
     plan::schedule::{Format, Seating},
     plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
-    stats::sprt::{Model, Sprt, Statistics},
 };
 
 /// The `[season]` table as written.
@@ -53,39 +54,6 @@ struct RawSeason<P> {
     sprt: Option<Spanned<RawSprt>>,
     adjudication: Option<Spanned<RawAdjudication>>,
     openings: Option<Spanned<RawOpenings>>,
-}
-
-/// The `[season.openings]` table as written (`plan::openings`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawOpenings {
-    file: Option<Spanned<String>>,
-    order: Option<Spanned<String>>,
-    random_plies: Option<Spanned<u32>>,
-    per_pair: Option<Spanned<u32>>,
-}
-
-/// The `[season.adjudication]` table as written (`core::referee::Adjudication`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAdjudication {
-    draw_move_number: Option<Spanned<u32>>,
-    draw_move_count: Option<Spanned<u32>>,
-    draw_score: Option<Spanned<i32>>,
-    resign_move_count: Option<Spanned<u32>>,
-    resign_score: Option<Spanned<i32>>,
-}
-
-/// The `[season.sprt]` table as written (`stats::sprt`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSprt {
-    elo0: Option<Spanned<f64>>,
-    elo1: Spanned<f64>,
-    alpha: Option<Spanned<f64>>,
-    beta: Option<Spanned<f64>>,
-    model: Option<Spanned<String>>,
-    statistics: Option<Spanned<String>>,
 }
 
 /// One `[[bot]]` entry as written.
@@ -416,172 +384,6 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         sprt,
         openings,
     })
-}
-
-/// The openings of `[season.openings]`: a file (relative to the config's
-/// folder) or random plies; `per_pair` openings per pairing, by default one
-/// for every colour-swapped pair of games.
-fn openings<G: Game>(
-    src: &ConfigFile,
-    raw: &Spanned<RawOpenings>,
-    params: &G::Params,
-    start: &G,
-    seed: u64,
-    games_per_pair: u32,
-) -> Result<Openings<G>, Error> {
-    let t = raw.get_ref();
-    let per_pair = match &t.per_pair {
-        Some(k) if *k.get_ref() == 0 => {
-            return Err(src.error(Some(k.span()), "per_pair must be at least 1"))
-        }
-        Some(k) => *k.get_ref(),
-        None => games_per_pair.div_ceil(2),
-    };
-    match (&t.file, &t.random_plies) {
-        (Some(file), None) => {
-            let random = one_of(src, &t.order, "order", &["sequential", "random"])? == 1;
-            let dir = Path::new(&src.file).parent().unwrap_or(Path::new(""));
-            let path = dir.join(file.get_ref());
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                src.error(
-                    Some(file.span()),
-                    format!("cannot read {}: {e}", path.display()),
-                )
-            })?;
-            crate::plan::openings::from_file(params, &text, random, seed, per_pair).map_err(
-                |(line, e)| src.error(Some(file.span()), format!("{}:{line}: {e}", path.display())),
-            )
-        }
-        (None, Some(plies)) => {
-            if let Some(o) = &t.order {
-                return Err(src.error(Some(o.span()), "`order` is for an openings `file`"));
-            }
-            crate::plan::openings::random_plies(start, *plies.get_ref(), seed, per_pair)
-                .map_err(|e| src.error(Some(plies.span()), e))
-        }
-        _ => Err(src.error(
-            Some(raw.span()),
-            "[season.openings] takes either `file` or `random_plies`",
-        )),
-    }
-}
-
-/// The rules of `[season.adjudication]`: a draw rule needs its count and
-/// score, a resign rule too; counts are at least 1, scores at least 0.
-fn adjudication(src: &ConfigFile, raw: &Spanned<RawAdjudication>) -> Result<Adjudication, Error> {
-    let t = raw.get_ref();
-    let count = |v: &Option<Spanned<u32>>| -> Result<Option<u32>, Error> {
-        match v {
-            Some(v) if *v.get_ref() == 0 => {
-                Err(src.error(Some(v.span()), "a move count must be at least 1"))
-            }
-            v => Ok(v.as_ref().map(|v| *v.get_ref())),
-        }
-    };
-    let score = |v: &Option<Spanned<i32>>| -> Result<Option<i32>, Error> {
-        match v {
-            Some(v) if *v.get_ref() < 0 => {
-                Err(src.error(Some(v.span()), "a score bound is at least 0"))
-            }
-            v => Ok(v.as_ref().map(|v| *v.get_ref())),
-        }
-    };
-    let missing =
-        |what: &str| src.error(Some(raw.span()), format!("{what} needs both of its keys"));
-    let draw = match (
-        count(&t.draw_move_count)?,
-        score(&t.draw_score)?,
-        &t.draw_move_number,
-    ) {
-        (None, None, None) => None,
-        (Some(move_count), Some(score), number) => Some(DrawRule {
-            move_number: number.as_ref().map_or(0, |n| *n.get_ref()),
-            move_count,
-            score,
-        }),
-        _ => {
-            return Err(missing(
-                "a draw by move count (draw_move_count, draw_score)",
-            ))
-        }
-    };
-    let resign = match (count(&t.resign_move_count)?, score(&t.resign_score)?) {
-        (None, None) => None,
-        (Some(move_count), Some(score)) => Some(ResignRule { move_count, score }),
-        _ => return Err(missing("resigning (resign_move_count, resign_score)")),
-    };
-    Ok(Adjudication { draw, resign })
-}
-
-/// Which of the `known` words the string key `key` holds, by position (0,
-/// the default, when it is not set); another word is an error at the key.
-fn one_of(
-    src: &ConfigFile,
-    value: &Option<Spanned<String>>,
-    key: &str,
-    known: &[&str],
-) -> Result<usize, Error> {
-    match value {
-        None => Ok(0),
-        Some(v) => known.iter().position(|k| k == v.get_ref()).ok_or_else(|| {
-            src.error(
-                Some(v.span()),
-                format!(
-                    "unknown {key} `{}`; known: {}",
-                    v.get_ref(),
-                    known.join(", ")
-                ),
-            )
-        }),
-    }
-}
-
-/// The SPRT of `[season.sprt]`: a season of two bots, the first (or the
-/// gauntlet's champion) tested against the other.
-fn sprt(
-    src: &ConfigFile,
-    raw: &Spanned<RawSprt>,
-    format: &Format,
-    bots: usize,
-) -> Result<Sprt, Error> {
-    let t = raw.get_ref();
-    if bots != 2 {
-        return Err(src.error(
-            Some(raw.span()),
-            format!("[season.sprt] tests one bot against another: the season needs exactly two bots, found {bots}"),
-        ));
-    }
-    let model = [Model::Normalized, Model::Logistic]
-        [one_of(src, &t.model, "model", &["normalized", "logistic"])?];
-    let statistics = [Statistics::Pentanomial, Statistics::Trinomial][one_of(
-        src,
-        &t.statistics,
-        "statistics",
-        &["pentanomial", "trinomial"],
-    )?];
-    let value =
-        |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |v| *v.get_ref());
-    let sprt = Sprt {
-        elo0: value(&t.elo0, 0.0),
-        elo1: *t.elo1.get_ref(),
-        alpha: value(&t.alpha, Sprt::DEFAULT_ERROR),
-        beta: value(&t.beta, Sprt::DEFAULT_ERROR),
-        model,
-        statistics,
-        candidate: match format {
-            Format::Gauntlet { champion } => *champion,
-            _ => 0,
-        },
-    };
-    sprt.check().map_err(|(key, why)| {
-        let span = match key {
-            "alpha" => t.alpha.as_ref().map(Spanned::span),
-            "beta" => t.beta.as_ref().map(Spanned::span),
-            _ => Some(t.elo1.span()),
-        };
-        src.error(span.or(Some(raw.span())), why)
-    })?;
-    Ok(sprt)
 }
 
 /// The season's time control: a per-move budget, a game clock, or both;
