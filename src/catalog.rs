@@ -8,8 +8,9 @@
 //! file stays generic and statically dispatched (the idea of DESIGN's
 //! "one exhaustive `match` on `GameKind`", in place of a plugin registry).
 
+use crate::show::Show;
 use crate::{
-    core::{error::Error, game::Game},
+    core::error::Error,
     games::{armies, bidding, breakthrough, coordination, gdl, troops},
     plan::Roster,
 };
@@ -28,7 +29,7 @@ pub enum GameKind {
 /// Code that runs for one game type, chosen at run time by [`GameKind::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output;
 }
 
 /// A game's extra command (`ladder solve GAME ARGS...`): the words after the
@@ -229,7 +230,7 @@ struct Protocols;
 
 impl GameVisitor for Protocols {
     type Output = Vec<&'static str>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Vec<&'static str> {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Vec<&'static str> {
         roster.protocols.iter().map(|p| p.name).collect()
     }
 }

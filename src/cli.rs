@@ -2,7 +2,7 @@
 //! help is here and whose options are in their own files under `cmd/`.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ladder::core::paint::ColorChoice;
+use ladder::show::paint::ColorChoice;
 
 use crate::cmd;
 

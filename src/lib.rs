@@ -14,6 +14,7 @@
 //! - [`plan`]: a config read into a validated plan, its schedule and openings;
 //! - [`stats`]: standings, ratings and the SPRT, from finished games;
 //! - [`external`]: bot programs: child processes and the line protocol;
+//! - [`show`]: a game drawn for a person (the `Show` trait), and colour;
 //! - [`core`]: seats, the `Game` and `Bot` traits, the referee and its clock, errors.
 
 pub mod catalog;
@@ -27,6 +28,7 @@ pub mod plan;
 pub mod play;
 pub mod report;
 pub mod run;
+pub mod show;
 pub mod stats;
 
 pub use crate::core::{

@@ -3,6 +3,7 @@
 //! every random move must be legal and listed, every listed move must pass
 //! `check`, goals must lie in range, and each game must end in bounded time.
 
+use ladder::show::Show;
 use std::collections::HashMap;
 
 use ladder::{
@@ -112,7 +113,7 @@ struct Invariants {
 
 impl GameVisitor for Invariants {
     type Output = usize;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> usize {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> usize {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(self.kind.config());
         let file = ConfigFile::read(&path).unwrap_or_else(|e| panic!("{e}"));
         let plan = ladder::plan::config::plan(&file, roster).unwrap_or_else(|e| panic!("{e}"));

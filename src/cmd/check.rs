@@ -1,13 +1,14 @@
 //! `ladder check -- COMMAND...`: a conformance test of a bot program; exits
 //! 1 when the bot has problems.
 
+use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
     check,
     core::clock::TimeControl,
     external::{self, process::Sandbox},
     plan::{self, Roster},
-    Error, Game, Result,
+    Error, Result,
 };
 
 use super::{out, sandbox_of, time_control, SandboxArg, TimeArgs};
@@ -101,7 +102,7 @@ struct CheckBot<'a> {
 
 impl GameVisitor for CheckBot<'_> {
     type Output = Result<check::CheckReport>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         let protocol = roster
             .protocol(self.protocol)
             .map_err(|e| Error::Usage(e.to_string()))?;

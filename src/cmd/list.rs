@@ -2,10 +2,11 @@
 //! or the built-in bots.
 
 use clap::ValueEnum;
+use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
     plan::Roster,
-    Game, Result,
+    Result,
 };
 
 use super::out;
@@ -49,7 +50,7 @@ struct Describe {
 
 impl GameVisitor for Describe {
     type Output = String;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> String {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> String {
         let name = self.kind.name();
         match self.what {
             ListWhat::Games => {

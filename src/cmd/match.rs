@@ -2,6 +2,7 @@
 //! like a small season; always a fresh season of its own.
 
 use clap::ValueEnum;
+use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
     core::referee::Referee,
@@ -9,7 +10,7 @@ use ladder::{
     plan::{self, jobs::Jobs, Match, Roster},
     run::tournament::{self, Options, Summary},
     stats::sprt::{Model, Sprt},
-    Error, Game, Result,
+    Error, Result,
 };
 
 use super::{options, sandbox_of, summary::finish, time_control, RunArgs, SandboxArg, TimeArgs};
@@ -113,7 +114,7 @@ struct RunMatch<'a> {
 
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Result<Summary> {
         let plan = plan::match_plan(roster, self.m, self.referee, self.sandbox, &self.params)?;
         tournament::run(&plan, self.opts)
     }

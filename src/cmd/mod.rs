@@ -20,6 +20,7 @@ pub mod standings;
 pub mod summary;
 pub mod verify;
 
+use ladder::show::Show;
 use std::{
     path::{Path, PathBuf},
     sync::OnceLock,
@@ -28,10 +29,7 @@ use std::{
 use clap::ValueEnum;
 use ladder::{
     catalog::{self, GameKind, GameVisitor},
-    core::{
-        clock::TimeControl,
-        paint::{ColorChoice, Paint},
-    },
+    core::clock::TimeControl,
     external::process::{Mode, Sandbox},
     plan::{
         config::{self, ConfigFile},
@@ -39,7 +37,8 @@ use ladder::{
         Roster,
     },
     run::tournament::Options,
-    Error, Game, Result,
+    show::paint::{ColorChoice, Paint},
+    Error, Result,
 };
 
 /// `--color`, set once from the command line before anything is printed.
@@ -121,7 +120,7 @@ struct LadderDir<'a> {
 
 impl GameVisitor for LadderDir<'_> {
     type Output = Result<std::path::PathBuf>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         let plan = config::plan(self.file, roster)?;
         Ok(ladder::ladder::season::ladder_dir(&plan, self.reports))
     }

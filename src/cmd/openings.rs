@@ -1,10 +1,11 @@
 //! `ladder openings GAME`: start positions for a season's openings, one a
 //! line.
 
+use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
     plan::{self, openings, Roster},
-    Error, Game, Result,
+    Error, Result,
 };
 
 use super::out;
@@ -73,7 +74,7 @@ struct MakeOpenings {
 
 impl GameVisitor for MakeOpenings {
     type Output = Result<String>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         let (_, start) = plan::default_game::<G>(&self.params)?;
         let judge = match &self.judge {
             Some((name, playouts)) => match roster.builtin(name, toml::Table::new()) {

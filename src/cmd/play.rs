@@ -1,5 +1,6 @@
 //! `ladder play GAME --bot NAME`: a person against a bot on this terminal.
 
+use ladder::show::Show;
 use std::path::{Path, PathBuf};
 
 use ladder::{
@@ -11,7 +12,7 @@ use ladder::{
         config::{self, ConfigFile},
         Roster,
     },
-    Error, Game, Result, Seat,
+    Error, Result, Seat,
 };
 
 use super::{color, game_of, sandbox_of, time_control, SandboxArg, TimeArgs};
@@ -112,7 +113,7 @@ fn play(mut args: PlayArgs<'_>) -> Result<()> {
 
 impl GameVisitor for PlayArgs<'_> {
     type Output = Result<ladder::play::Outcome>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         let (params, start, referee, opponent) = match self.config {
             Some(path) => {
                 let file = ConfigFile::read(path)?;

@@ -1,13 +1,14 @@
 //! `ladder replay JOURNAL --game N`: one journaled game, move by move, with
 //! the position drawn after each turn.
 
+use ladder::show::Show;
 use std::path::{Path, PathBuf};
 
 use ladder::{
     catalog::{GameKind, GameVisitor},
     journal::recorded::Recorded,
     plan::Roster,
-    Game, Result,
+    Result,
 };
 
 use super::out;
@@ -51,7 +52,7 @@ struct ReplayGame<'a> {
 
 impl GameVisitor for ReplayGame<'_> {
     type Output = Result<String>;
-    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, _: &Roster<G>) -> Self::Output {
         ladder::journal::replay::replay::<G>(self.recorded, self.record)
     }
 }

@@ -1,6 +1,7 @@
 //! `ladder run CONFIG`: play (or resume) the season a config describes,
 //! then print its leaderboard.
 
+use ladder::show::Show;
 use std::path::{Path, PathBuf};
 
 use ladder::{
@@ -12,7 +13,7 @@ use ladder::{
         Roster,
     },
     run::tournament::{self, Options, Summary},
-    Game, Result,
+    Result,
 };
 
 use super::{game_of, options, summary::finish, RunArgs};
@@ -79,7 +80,7 @@ struct RunConfig<'a> {
 
 impl GameVisitor for RunConfig<'_> {
     type Output = Result<Summary>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Result<Summary> {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Result<Summary> {
         let plan = config::plan(self.file, roster)?;
         tournament::run(&plan, self.opts)
     }

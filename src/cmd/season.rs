@@ -1,6 +1,7 @@
 //! `ladder season CONFIG`: play a ladder's next season, then show each
 //! division's leaderboard and the ladder.
 
+use ladder::show::Show;
 use std::path::{Path, PathBuf};
 
 use ladder::{
@@ -9,7 +10,7 @@ use ladder::{
     plan::{config::ConfigFile, jobs::Jobs, Roster},
     report::Look,
     run::tournament::Options,
-    Error, Game, Result,
+    Error, Result,
 };
 
 use super::{game_of, options, out, paint_stdout, summary::print_summary, RunArgs};
@@ -82,7 +83,7 @@ struct PlayLadder<'a> {
 
 impl GameVisitor for PlayLadder<'_> {
     type Output = Result<ladder::ladder::season::Outcome>;
-    fn visit<G: Game>(self, roster: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         ladder::ladder::season::play(self.file, roster, self.opts)
     }
 }

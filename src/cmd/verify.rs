@@ -1,13 +1,14 @@
 //! `ladder verify DIR`: every game of a season's journal replayed through
 //! the rules and checked.
 
+use ladder::show::Show;
 use std::path::{Path, PathBuf};
 
 use ladder::{
     catalog::{GameKind, GameVisitor},
     journal::recorded::Recorded,
     plan::Roster,
-    Game, Result,
+    Result,
 };
 
 use super::out;
@@ -47,7 +48,7 @@ pub struct MaxGoal<'a> {
 
 impl GameVisitor for MaxGoal<'_> {
     type Output = Result<i32>;
-    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, _: &Roster<G>) -> Self::Output {
         ladder::journal::verify::max_goal::<G>(self.recorded)
     }
 }
@@ -59,7 +60,7 @@ struct VerifyJournal<'a> {
 
 impl GameVisitor for VerifyJournal<'_> {
     type Output = Result<ladder::journal::verify::Verified>;
-    fn visit<G: Game>(self, _: &Roster<G>) -> Self::Output {
+    fn visit<G: Show>(self, _: &Roster<G>) -> Self::Output {
         ladder::journal::verify::verify::<G>(self.dir, self.recorded)
     }
 }

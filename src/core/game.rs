@@ -16,7 +16,6 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        scene::View,
         seat::{BySeat, Seat},
     },
     Rng,
@@ -143,12 +142,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Everything `seat` may see now, as one line of words (the protocol's state line).
     fn observation(&self, seat: Seat) -> String;
 
-    /// The position drawn for a person, in lines of text (`ladder replay`):
-    /// by default what the first seat observes.
-    fn picture(&self) -> String {
-        self.observation(Seat::First)
-    }
-
     /// The position `text` describes, in the form [`Game::position`]
     /// writes, in a game with `params`: a start other than the first
     /// position (a season's openings). A position that is over is refused.
@@ -165,27 +158,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// observes (every game's observation is its whole state).
     fn position(&self) -> String {
         self.observation(Seat::First)
-    }
-
-    /// What a move is called in a prompt (`Enter human bid:`).
-    const MOVE_WORD: &'static str = "move";
-
-    /// The position as a person holding `view.seat` sees it before they
-    /// choose (`ladder play`), and once more when the game is over: by
-    /// default the turn, the picture and the last turn.
-    fn scene(&self, view: &View<'_, Self::Move>) -> String {
-        let turn = format!("Turn {}", view.turns.len() + 1);
-        let mut s = format!("{}\n{}\n", view.paint.bold(&turn), self.picture());
-        if let Some(last) = view.last() {
-            s.push_str(&format!("Last turn: {}\n", view.turn_text(last)));
-        }
-        s
-    }
-
-    /// What `help` tells a person about their move now: by default every
-    /// legal move, and one of them as an example of the form.
-    fn move_help(&self, seat: Seat) -> String {
-        list_moves(&self.legal_moves(seat))
     }
 }
 

@@ -11,8 +11,6 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod hosted;
-pub mod paint;
 pub mod record;
 pub mod referee;
-pub mod scene;
 pub mod seat;

@@ -1,15 +1,16 @@
 //! `ladder replay JOURNAL --game N`: one journaled game, move by move, with
-//! the position drawn after each turn ([`crate::core::game::Game::picture`]:
+//! the position drawn after each turn ([`crate::show::Show::picture`]:
 //! the breakthrough board, the bidding bottle with both players' money and
 //! the draw advantage, the round and scores of the simultaneous games).
 
+use crate::show::Show;
 use std::{fmt::Write as _, path::Path};
 
 use crate::{
     core::record::Record,
     core::{
         error::{Error, Result},
-        game::{Game, GameResult},
+        game::GameResult,
         seat::{BySeat, Seat},
     },
     journal::for_each_record,
@@ -35,7 +36,7 @@ pub fn find(journal: &Path, index: u64) -> Result<Record> {
 }
 
 /// Game `r` of the season `recorded`, told turn by turn.
-pub fn replay<G: Game>(recorded: &Recorded, r: &Record) -> Result<String> {
+pub fn replay<G: Show>(recorded: &Recorded, r: &Record) -> Result<String> {
     let params: G::Params = serde_json::from_value(recorded.params.clone())
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
     let first = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;

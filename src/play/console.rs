@@ -13,8 +13,8 @@ use std::{
 };
 
 use crate::{
-    core::paint::{ColorChoice, Paint},
     external::process::cleanup,
+    show::paint::{ColorChoice, Paint},
 };
 
 /// How often a wait for input looks for a signal.

@@ -1,6 +1,6 @@
 //! The person at the keyboard, as a [`Bot`]: the referee asks them for moves
 //! like any bot, and they see each position drawn for their seat
-//! ([`Game::scene`]).
+//! ([`Show::scene`]).
 //!
 //! Bad input (not a move, an illegal move) is explained and asked again; it
 //! never forfeits. `help` explains the move; `quit` (or the end of input, or
@@ -9,15 +9,15 @@
 //! charges no one. The referee's clock does not apply to a person
 //! ([`Bot::timed`]).
 
+use crate::show::Show;
 use crate::{
     core::{
         bot::{Bot, BotError},
         clock::TimeLeft,
-        game::Game,
-        scene::View,
         seat::{BySeat, Seat},
     },
     play::console::{lock, Shared, Stop},
+    show::scene::View,
 };
 
 /// What the person types to leave.
@@ -58,7 +58,7 @@ fn wrap(text: &str, width: usize) -> String {
 }
 
 /// A person playing one game.
-pub struct Human<G: Game> {
+pub struct Human<G: Show> {
     console: Shared,
     /// The names of the person (`human`) and of their opponent.
     me: String,
@@ -67,7 +67,7 @@ pub struct Human<G: Game> {
     turns: Vec<BySeat<Option<G::Move>>>,
 }
 
-impl<G: Game> Human<G> {
+impl<G: Show> Human<G> {
     pub fn new(console: Shared, me: &str, opponent: &str) -> Self {
         Human {
             console,
@@ -97,7 +97,7 @@ impl<G: Game> Human<G> {
     }
 }
 
-impl<G: Game> Bot<G> for Human<G> {
+impl<G: Show> Bot<G> for Human<G> {
     fn new_game(&mut self, _game: &G, seat: Seat, _seed: u64) -> Result<(), BotError> {
         self.seat = seat;
         self.turns.clear();

@@ -19,6 +19,7 @@
 pub mod console;
 pub mod human;
 
+use crate::show::Show;
 use std::{
     path::{Path, PathBuf},
     sync::Arc,
@@ -30,8 +31,7 @@ use crate::{
     core::{
         clock::Watch,
         error::{Error, Result},
-        game::{Game, GameResult},
-        paint::Paint,
+        game::GameResult,
         referee::{Referee, Termination},
         seat::Seat,
     },
@@ -43,6 +43,7 @@ use crate::{
     report::{self, Look},
     run::pool::{self, Pool},
     run::workers,
+    show::paint::Paint,
     stats::standings::Standings,
 };
 
@@ -55,7 +56,7 @@ use self::{
 pub const HUMAN: &str = "human";
 
 /// What a session plays.
-pub struct Setup<G: Game> {
+pub struct Setup<G: Show> {
     pub params: G::Params,
     pub start: G,
     /// The ply cap and the bot's time control.
@@ -82,7 +83,7 @@ pub struct Outcome {
 
 /// Plays the session of `setup` with the person at `console`, journals it
 /// and writes its reports.
-pub fn play<G: Game>(setup: Setup<G>, console: Console) -> Result<Outcome> {
+pub fn play<G: Show>(setup: Setup<G>, console: Console) -> Result<Outcome> {
     let console = console.shared();
     let mut opponent = setup.opponent;
     if opponent.name == HUMAN {
@@ -251,7 +252,7 @@ fn session_name(reports: &Path, game: &str, bot: &str) -> String {
 }
 
 /// What the session is and how to play it.
-fn intro<G: Game>(plan: &Plan<G>, bot: &str) -> String {
+fn intro<G: Show>(plan: &Plan<G>, bot: &str) -> String {
     let games = plan.games_per_pair;
     format!(
         "ladder play: {} against {bot}, {games} game{} (seed {}).\n\

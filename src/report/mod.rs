@@ -19,10 +19,11 @@ use std::{fmt::Write as _, path::Path};
 use serde::Serialize;
 
 use crate::{
+    core::error::Result,
     core::files,
-    core::{error::Result, paint::Paint},
     journal::recorded::Recorded,
     plan::Header,
+    show::paint::Paint,
     stats::ratings,
     stats::sprt,
     stats::standings::{percent, Standings},

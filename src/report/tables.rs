@@ -6,7 +6,7 @@
 use comfy_table::{presets, Attribute, Cell, CellAlignment, Color, Table};
 
 use crate::{
-    core::paint::Paint,
+    show::paint::Paint,
     stats::{
         ratings,
         standings::{percent, Standings, Tally},

@@ -16,7 +16,6 @@ use crate::{
         clock::Delay,
         error::{Error, Result},
         game::Game,
-        paint::Paint,
     },
     external::process::{cleanup, Level},
     journal::merge,
@@ -32,6 +31,7 @@ use crate::{
     },
     run::pool::{self, Pool},
     run::workers::{self, Concurrency, Shared},
+    show::paint::Paint,
     stats::sprt::InOrder,
     stats::standings::Standings,
 };

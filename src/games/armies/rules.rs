@@ -28,10 +28,11 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, fields, not_over, round_of, Game, IllegalMove},
-        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
+    show::scene::{rounds_scene, View},
+    show::Show,
     Rng,
 };
 
@@ -196,8 +197,21 @@ impl Game for Armies {
         })
     }
 
-    const MOVE_WORD: &'static str = "commitment";
+    fn observation(&self, _seat: Seat) -> String {
+        format!(
+            "round {} of {} armies {} {} score {} {}",
+            self.round + 1,
+            self.rounds,
+            self.armies.first,
+            self.armies.second,
+            self.score.first,
+            self.score.second
+        )
+    }
+}
 
+impl Show for Armies {
+    const MOVE_WORD: &'static str = "commitment";
     fn scene(&self, view: &View<'_, Commitment>) -> String {
         let (you, them) = (view.seat, view.seat.other());
         let lines = [
@@ -218,7 +232,6 @@ impl Game for Armies {
         ];
         rounds_scene(view, self.rounds, self.round >= self.rounds, &lines)
     }
-
     fn move_help(&self, seat: Seat) -> String {
         let held = self.armies[seat];
         format!(
@@ -229,18 +242,6 @@ impl Game for Armies {
                 Commit::Spend => "spent",
                 Commit::Add => "added to what you hold",
             }
-        )
-    }
-
-    fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "round {} of {} armies {} {} score {} {}",
-            self.round + 1,
-            self.rounds,
-            self.armies.first,
-            self.armies.second,
-            self.score.first,
-            self.score.second
         )
     }
 }

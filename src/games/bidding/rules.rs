@@ -28,9 +28,10 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, fields, not_over, Game, IllegalMove},
-        scene::View,
         seat::{BySeat, Seat},
     },
+    show::scene::View,
+    show::Show,
     Rng,
 };
 
@@ -198,22 +199,6 @@ impl Game for Bidding {
         100
     }
 
-    /// The bottle on its line (player 1 wants 0, player 2 the end), both
-    /// players' money and who holds the draw advantage.
-    fn picture(&self) -> String {
-        let line: String = (0..=self.length)
-            .map(|p| if p == self.position { 'o' } else { '-' })
-            .collect();
-        format!(
-            "0 {line} {}   bottle at {}\nmoney: player 1 {}, player 2 {}; draw advantage: player {}",
-            self.length,
-            self.position,
-            self.money.first,
-            self.money.second,
-            self.advantage.number()
-        )
-    }
-
     fn from_position(p: &BiddingParams, text: &str) -> Result<Self, Invalid> {
         let start = Bidding::new(p)?;
         let f = fields(text, "position # money # # advantage #")?;
@@ -243,8 +228,34 @@ impl Game for Bidding {
         })
     }
 
-    const MOVE_WORD: &'static str = "bid";
+    fn observation(&self, _seat: Seat) -> String {
+        format!(
+            "position {} money {} {} advantage {}",
+            self.position,
+            self.money.first,
+            self.money.second,
+            self.advantage.number()
+        )
+    }
+}
 
+impl Show for Bidding {
+    /// The bottle on its line (player 1 wants 0, player 2 the end), both
+    /// players' money and who holds the draw advantage.
+    fn picture(&self) -> String {
+        let line: String = (0..=self.length)
+            .map(|p| if p == self.position { 'o' } else { '-' })
+            .collect();
+        format!(
+            "0 {line} {}   bottle at {}\nmoney: player 1 {}, player 2 {}; draw advantage: player {}",
+            self.length,
+            self.position,
+            self.money.first,
+            self.money.second,
+            self.advantage.number()
+        )
+    }
+    const MOVE_WORD: &'static str = "bid";
     /// As the 2016 report's console shows it: the round, the bottle on its
     /// line, both players' money, the draw advantage and the last bids.
     fn scene(&self, view: &View<'_, Bid>) -> String {
@@ -300,7 +311,6 @@ impl Game for Bidding {
         }
         s
     }
-
     fn move_help(&self, seat: Seat) -> String {
         let money = self.money[seat];
         if money == 0 {
@@ -312,16 +322,6 @@ impl Game for Bidding {
              Equal bids go to the holder of the draw advantage, who pays, and the advantage \
              passes to the other player. You bid 0 only once your money is gone.",
             money.div_ceil(10)
-        )
-    }
-
-    fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "position {} money {} {} advantage {}",
-            self.position,
-            self.money.first,
-            self.money.second,
-            self.advantage.number()
         )
     }
 }
@@ -345,7 +345,7 @@ fn check_params(p: &BiddingParams) -> Result<(), Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::paint::Paint;
+    use crate::show::paint::Paint;
 
     #[test]
     fn the_scene_shows_a_tie_won_by_the_draw_advantage_and_the_persons_money_first() {

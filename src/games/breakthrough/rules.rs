@@ -34,9 +34,10 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, list_moves, not_over, Game, IllegalMove},
-        scene::View,
         seat::{BySeat, Seat},
     },
+    show::scene::View,
+    show::Show,
     Rng,
 };
 
@@ -450,32 +451,6 @@ impl Game for Breakthrough {
         100
     }
 
-    /// The board from white's side, the last row first, with file letters:
-    /// `W` white, `B` black, `.` empty.
-    fn picture(&self) -> String {
-        let mut s = String::new();
-        for row in (0..self.board.height).rev() {
-            s.push_str(&format!("{} ", row + 1));
-            for col in 0..self.board.width {
-                s.push(' ');
-                s.push(self.cell(row, col).to_ascii_uppercase());
-            }
-            s.push('\n');
-        }
-        s.push_str("  ");
-        for col in 0..self.board.width {
-            s.push(' ');
-            s.push((b'a' + col) as char);
-        }
-        s.push('\n');
-        s.push_str(match (self.outcome(), self.to_move) {
-            (Some(_), _) => "game over",
-            (None, Seat::First) => "white (player 1) to move",
-            (None, Seat::Second) => "black (player 2) to move",
-        });
-        s
-    }
-
     /// `side white board ROWS`, as the observation writes it: the side to
     /// move, then width x height cells, the last row first, each row from
     /// column a: `w`, `b` or `.`.
@@ -528,6 +503,47 @@ impl Game for Breakthrough {
         ))
     }
 
+    fn observation(&self, _seat: Seat) -> String {
+        let mut s = String::with_capacity(80);
+        s.push_str(match self.to_move {
+            Seat::First => "side white board ",
+            Seat::Second => "side black board ",
+        });
+        for row in (0..self.board.height).rev() {
+            for col in 0..self.board.width {
+                s.push(self.cell(row, col));
+            }
+        }
+        s
+    }
+}
+
+impl Show for Breakthrough {
+    /// The board from white's side, the last row first, with file letters:
+    /// `W` white, `B` black, `.` empty.
+    fn picture(&self) -> String {
+        let mut s = String::new();
+        for row in (0..self.board.height).rev() {
+            s.push_str(&format!("{} ", row + 1));
+            for col in 0..self.board.width {
+                s.push(' ');
+                s.push(self.cell(row, col).to_ascii_uppercase());
+            }
+            s.push('\n');
+        }
+        s.push_str("  ");
+        for col in 0..self.board.width {
+            s.push(' ');
+            s.push((b'a' + col) as char);
+        }
+        s.push('\n');
+        s.push_str(match (self.outcome(), self.to_move) {
+            (Some(_), _) => "game over",
+            (None, Seat::First) => "white (player 1) to move",
+            (None, Seat::Second) => "black (player 2) to move",
+        });
+        s
+    }
     /// The board from the person's side (white's rows bottom up, black's
     /// top down), coordinates on all four edges, the last move's two squares
     /// in brackets (and coloured on a terminal), and whose turn it is.
@@ -606,7 +622,6 @@ impl Game for Breakthrough {
         }
         s
     }
-
     fn move_help(&self, seat: Seat) -> String {
         format!(
             "A move is the from-square then the to-square, column letter and row number: \
@@ -615,26 +630,12 @@ impl Game for Breakthrough {
             list_moves(&self.legal_moves(seat))
         )
     }
-
-    fn observation(&self, _seat: Seat) -> String {
-        let mut s = String::with_capacity(80);
-        s.push_str(match self.to_move {
-            Seat::First => "side white board ",
-            Seat::Second => "side black board ",
-        });
-        for row in (0..self.board.height).rev() {
-            for col in 0..self.board.width {
-                s.push(self.cell(row, col));
-            }
-        }
-        s
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::paint::Paint;
+    use crate::show::paint::Paint;
 
     #[test]
     fn the_scene_is_drawn_from_the_persons_side_with_the_last_move_marked() {

@@ -22,9 +22,10 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove},
-        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
+    show::scene::{rounds_scene, View},
+    show::Show,
     Rng,
 };
 
@@ -161,27 +162,27 @@ impl Game for Coordination {
         })
     }
 
-    const MOVE_WORD: &'static str = "choice";
-
-    fn scene(&self, view: &View<'_, Side>) -> String {
-        let score = format!("Score (shared): {}", self.score);
-        rounds_scene(view, self.rounds, self.round >= self.rounds, &[score])
-    }
-
-    fn move_help(&self, seat: Seat) -> String {
-        format!(
-            "Both players score {} when their choices match, nothing otherwise.\n{}",
-            self.reward,
-            list_moves(&self.legal_moves(seat))
-        )
-    }
-
     fn observation(&self, _seat: Seat) -> String {
         format!(
             "round {} of {} score {}",
             self.round + 1,
             self.rounds,
             self.score
+        )
+    }
+}
+
+impl Show for Coordination {
+    const MOVE_WORD: &'static str = "choice";
+    fn scene(&self, view: &View<'_, Side>) -> String {
+        let score = format!("Score (shared): {}", self.score);
+        rounds_scene(view, self.rounds, self.round >= self.rounds, &[score])
+    }
+    fn move_help(&self, seat: Seat) -> String {
+        format!(
+            "Both players score {} when their choices match, nothing otherwise.\n{}",
+            self.reward,
+            list_moves(&self.legal_moves(seat))
         )
     }
 }

@@ -50,6 +50,7 @@ use crate::core::{
     game::{Game, IllegalMove},
     seat::{BySeat, Seat},
 };
+use crate::show::Show;
 
 /// The parameters of a GDL game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -369,7 +370,9 @@ impl Game for Gdl {
         }
         Ok(game)
     }
+}
 
+impl Show for Gdl {
     fn picture(&self) -> String {
         self.observation(Seat::First)
             .split(" (")

@@ -22,10 +22,11 @@ use crate::{
     core::{
         error::Invalid,
         game::{check_range, fields, not_over, round_of, Game, IllegalMove},
-        scene::{rounds_scene, View},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
+    show::scene::{rounds_scene, View},
+    show::Show,
     Rng,
 };
 
@@ -192,8 +193,19 @@ impl Game for Troops {
         })
     }
 
-    const MOVE_WORD: &'static str = "split";
+    fn observation(&self, _seat: Seat) -> String {
+        format!(
+            "round {} of {} score {} {}",
+            self.round + 1,
+            self.rounds,
+            self.score.first,
+            self.score.second
+        )
+    }
+}
 
+impl Show for Troops {
+    const MOVE_WORD: &'static str = "split";
     fn scene(&self, view: &View<'_, Split>) -> String {
         let (you, them) = (view.seat, view.seat.other());
         let score = format!(
@@ -205,7 +217,6 @@ impl Game for Troops {
         );
         rounds_scene(view, self.rounds, self.round >= self.rounds, &[score])
     }
-
     fn move_help(&self, _seat: Seat) -> String {
         format!(
             "Split your {t} troops over three fields: three whole numbers that sum to {t}, \
@@ -217,16 +228,6 @@ impl Game for Troops {
                 self.troops - 2 * (self.troops / 3)
             ]),
             t = self.troops
-        )
-    }
-
-    fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "round {} of {} score {} {}",
-            self.round + 1,
-            self.rounds,
-            self.score.first,
-            self.score.second
         )
     }
 }

@@ -2,17 +2,15 @@
 //! position drawn for the seat they hold, the turns so far, and colour only
 //! where the terminal shows it.
 //!
-//! A game draws its own scene ([`crate::core::game::Game::scene`]) from a
+//! A game draws its own scene ([`super::Show::scene`]) from a
 //! [`View`]; this module gives every game the same vocabulary (who is who,
 //! the last turn, the choices so far) and the same [`Paint`], so the five
 //! games look alike and a new game gets a usable scene for free.
 
 use std::fmt::Write as _;
 
-use crate::core::{
-    paint::Paint,
-    seat::{BySeat, Seat},
-};
+use super::paint::Paint;
+use crate::core::seat::{BySeat, Seat};
 
 /// What a scene is drawn from besides the position: the seat the person
 /// holds, both players' names, the turns played so far, and the paint.
