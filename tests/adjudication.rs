@@ -5,10 +5,10 @@
 
 use std::{fs, path::Path};
 
-use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
+use common::Edit;
 
 /// A breakthrough season of two test bots with these flags and `rules`.
 fn season(dir: &Path, first: &str, second: &str, rules: &str) -> std::path::PathBuf {
@@ -35,19 +35,11 @@ fn season(dir: &Path, first: &str, second: &str, rules: &str) -> std::path::Path
 }
 
 fn run(dir: &Path, config: &Path) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["run", config.to_str().unwrap(), "-q", "--reports"])
-        .arg(dir.join("reports"))
-        .assert()
+    common::run(config, &dir.join("reports"), &["-q"])
 }
 
 fn journal(dir: &Path) -> Vec<serde_json::Value> {
-    fs::read_to_string(dir.join("reports/adj/games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::season_games(&dir.join("reports/adj"))
 }
 
 #[test]
@@ -78,7 +70,7 @@ fn a_bot_that_scores_itself_lost_resigns_and_verify_accepts_it() {
     // the rules are part of the season: changing them is refused on resume
     fs::write(
         &config,
-        fs::read_to_string(&config).unwrap().replace("800", "700"),
+        fs::read_to_string(&config).unwrap().edit("800", "700"),
     )
     .unwrap();
     run(tmp.path(), &config)

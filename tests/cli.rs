@@ -16,6 +16,7 @@ use tempfile::TempDir;
 
 mod common;
 use common::journal_indices;
+use common::Edit;
 use ladder::catalog::GameKind;
 
 const REPORT_FILES: [&str; 5] = [
@@ -37,15 +38,7 @@ fn config(game: &str) -> PathBuf {
 }
 
 /// Runs `ladder run CONFIG` with reports under `reports` and extra arguments.
-fn run(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
-    ladder()
-        .arg("run")
-        .arg(config)
-        .arg("--reports")
-        .arg(reports)
-        .args(extra)
-        .assert()
-}
+use common::run;
 
 fn scheduled(config: &Path) -> u64 {
     let v: toml::Table = fs::read_to_string(config).unwrap().parse().unwrap();
@@ -81,7 +74,7 @@ fn quick_configs(dir: &Path) -> Vec<(String, PathBuf)> {
                 let quick = dir.join(format!("{name}-quick.toml"));
                 fs::write(
                     &quick,
-                    text.replace("games_per_pair = 200", "games_per_pair = 20")
+                    text.edit("games_per_pair = 200", "games_per_pair = 20")
                         .replace("\"../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR"))),
                 )
                 .unwrap();
@@ -252,7 +245,7 @@ fn a_changed_config_is_refused_unless_fresh() {
     let text = fs::read_to_string(config("troops")).unwrap();
     fs::write(&cfg, &text).unwrap();
     run(&cfg, tmp.path(), &["--max-games", "10"]).success();
-    fs::write(&cfg, text.replace("seed = 2016", "seed = 2017")).unwrap();
+    fs::write(&cfg, text.edit("seed = 2016", "seed = 2017")).unwrap();
     run(&cfg, tmp.path(), &[])
         .code(2)
         .stderr(predicate::str::contains(
@@ -271,31 +264,31 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
     let good = fs::read_to_string(config("bidding")).unwrap();
     let cases = [
         (
-            good.replace("games_per_pair = 500", "games_per_pair = -3"),
+            good.edit("games_per_pair = 500", "games_per_pair = -3"),
             "bad.toml:9:18: key `season.games_per_pair`: invalid value: integer `-3`, expected u32",
         ),
         (
-            good.replace("money = 100", "mony = 100"),
+            good.edit("money = 100", "mony = 100"),
             "bad.toml:14:1: key `season.params.mony`: unknown field `mony`",
         ),
         (
-            good.replace("builtin = \"random\"", "builtin = \"oracle\""),
+            good.edit("builtin = \"random\"", "builtin = \"oracle\""),
             "key `bot.builtin`: no built-in bot `oracle` for game bidding; known: random, dp, optimal",
         ),
         (
-            good.replace("game = \"bidding\"", "game = \"go\""),
+            good.edit("game = \"bidding\"", "game = \"go\""),
             "bad.toml:7:8: key `season.game`: unknown game `go`",
         ),
         (
-            good.replace("start = 5 ", "start = 12"),
+            good.edit("start = 5 ", "start = 12"),
             "key `season.params`: start must lie strictly between 0 and length 10, got 12",
         ),
         (
-            good.replace("name = \"dp\"", "name = \"optimal\""),
+            good.edit("name = \"dp\"", "name = \"optimal\""),
             "two bots are named `optimal`",
         ),
         (
-            good.replace("[season]", "[seasn]"),
+            good.edit("[season]", "[seasn]"),
             "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected one of `season`, `ladder`, `bot`",
         ),
         ("not toml at all".to_string(), "bad.toml:1:"),
@@ -412,13 +405,13 @@ fn jobs_are_bounded_with_a_clear_message() {
     let tmp = TempDir::new().unwrap();
     let cfg = tmp.path().join("j.toml");
     let text = fs::read_to_string(config("troops")).unwrap();
-    fs::write(&cfg, text.replace("[season]", "[season]\njobs = 100000")).unwrap();
+    fs::write(&cfg, text.edit("[season]", "[season]\njobs = 100000")).unwrap();
     run(&cfg, tmp.path(), &[])
         .code(2)
         .stderr(predicate::str::contains(
             "j.toml:7:8: key `season.jobs`: jobs is a number of games at once, 1..=1024, or `auto`; got `100000`",
         ));
-    fs::write(&cfg, text.replace("[season]", "[season]\njobs = \"many\"")).unwrap();
+    fs::write(&cfg, text.edit("[season]", "[season]\njobs = \"many\"")).unwrap();
     run(&cfg, tmp.path(), &[])
         .code(2)
         .stderr(predicate::str::contains("1..=1024, or `auto`; got `many`"));
@@ -505,7 +498,7 @@ fn a_bot_that_cannot_play_the_setting_is_refused_when_the_config_is_read() {
     let tmp = TempDir::new().unwrap();
     let cfg = tmp.path().join("big.toml");
     let text = fs::read_to_string(config("bidding")).unwrap();
-    fs::write(&cfg, text.replace("money = 100", "money = 1000000")).unwrap();
+    fs::write(&cfg, text.edit("money = 100", "money = 1000000")).unwrap();
     let reports = tmp.path().join("reports");
     run(&cfg, &reports, &[]).code(2).stderr(
         predicate::str::contains("key `bot.builtin`: optimal supports money up to 5000")
@@ -541,7 +534,7 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
     let cases = [
         // a flipped result
         (
-            third.replace(
+            third.edit(
                 &format!("\"result\":{}", v["result"]),
                 if v["result"] == "first" {
                     "\"result\":\"second\""
@@ -553,7 +546,7 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
         ),
         // flipped goals
         (
-            third.replace(
+            third.edit(
                 &format!("\"goals\":{goals}"),
                 &format!("\"goals\":{flipped_goals}"),
             ),
@@ -566,7 +559,7 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
         ),
         // a wrong seed
         (
-            third.replace(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),
+            third.edit(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),
             "games.jsonl:3: not a game record: game 2: seed 7",
         ),
     ];
@@ -655,7 +648,7 @@ fn a_season_of_billions_of_games_plays_its_first_ten_at_once() {
     let text = fs::read_to_string(config("troops")).unwrap();
     fs::write(
         &cfg,
-        text.replace("games_per_pair = 200", "games_per_pair = 4294967295"),
+        text.edit("games_per_pair = 200", "games_per_pair = 4294967295"),
     )
     .unwrap();
     for played in [10, 20] {
@@ -681,7 +674,7 @@ fn a_complete_seasons_journal_is_compressed_and_read_by_resume_and_verify() {
     let text = fs::read_to_string(config("troops")).unwrap();
     fs::write(
         &cfg,
-        text.replace(
+        text.edit(
             "games_per_pair = 200",
             "games_per_pair = 200\ncompress = true",
         ),
@@ -844,7 +837,7 @@ fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
     let text = fs::read_to_string(config("troops")).unwrap();
     fs::write(
         &cfg,
-        text.replace("seed = 2016", "seed = 2016\nanchor = \"random\""),
+        text.edit("seed = 2016", "seed = 2016\nanchor = \"random\""),
     )
     .unwrap();
     let out = run(&cfg, tmp.path(), &["-q"]).success();
@@ -866,7 +859,7 @@ fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
     assert_eq!(fs::read_to_string(dir.join("leaderboard.md")).unwrap(), md);
     fs::write(
         &cfg,
-        text.replace("seed = 2016", "seed = 2016\nanchor = \"nobody\""),
+        text.edit("seed = 2016", "seed = 2016\nanchor = \"nobody\""),
     )
     .unwrap();
     run(&cfg, &tmp.path().join("bad"), &["-q"])

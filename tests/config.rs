@@ -13,6 +13,9 @@ use ladder::{
     plan::Plan,
 };
 
+mod common;
+use common::Edit;
+
 const GOOD: &str = r#"
 [season]
 name = "t"
@@ -73,62 +76,62 @@ fn a_good_config() {
 fn errors_name_file_line_and_key() {
     let cases = [
         (
-            GOOD.replace("games_per_pair = 4", "gams_per_pair = 4"),
+            GOOD.edit("games_per_pair = 4", "gams_per_pair = 4"),
             "x.toml:5:1: key `season.gams_per_pair`: unknown field `gams_per_pair`",
         ),
         (
-            GOOD.replace("money = 50", "monye = 50"),
+            GOOD.edit("money = 50", "monye = 50"),
             "x.toml:9:1: key `season.params.monye`: unknown field `monye`",
         ),
         (
-            GOOD.replace("money = 50", "money = \"lots\""),
+            GOOD.edit("money = 50", "money = \"lots\""),
             "x.toml:9:9: key `season.params.money`: invalid type",
         ),
         (
-            GOOD.replace("games_per_pair = 4", "games_per_pair = 0"),
+            GOOD.edit("games_per_pair = 4", "games_per_pair = 0"),
             "x.toml:5:18: key `season.games_per_pair`: games_per_pair must be at least 1",
         ),
         (
-            GOOD.replace("game = \"bidding\"", "game = \"chess\""),
+            GOOD.edit("game = \"bidding\"", "game = \"chess\""),
             "x.toml:4:8: key `season.game`: unknown game `chess`",
         ),
         (
-            GOOD.replace("builtin = \"random\"\n\n", "builtin = \"genius\"\n\n"),
+            GOOD.edit("builtin = \"random\"\n\n", "builtin = \"genius\"\n\n"),
             "x.toml:13:11: key `bot.builtin`: no built-in bot `genius`",
         ),
         (
-            GOOD.replace("name = \"b\"", "name = \"a\""),
+            GOOD.edit("name = \"b\"", "name = \"a\""),
             "x.toml:16:8: key `bot.name`: two bots are named `a`",
         ),
         (
-            GOOD.replace("money = 50", "start = 10"),
+            GOOD.edit("money = 50", "start = 10"),
             "x.toml:8:1: key `season.params`: start must lie strictly between",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nformat = \"gauntlet\""),
+            GOOD.edit("seed = 7", "seed = 7\nformat = \"gauntlet\""),
             "key `season.format`: a gauntlet needs `champion`",
         ),
         (
-            GOOD.replace(
+            GOOD.edit(
                 "seed = 7",
                 "seed = 7\nformat = \"gauntlet\"\nchampion = \"zz\"",
             ),
             "key `season.champion`: no bot is named `zz`",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nformat = \"swiss\""),
+            GOOD.edit("seed = 7", "seed = 7\nformat = \"swiss\""),
             "unknown format `swiss`",
         ),
         (
-            GOOD.replace("name = \"t\"", "name = \"../up\""),
+            GOOD.edit("name = \"t\"", "name = \"../up\""),
             "key `season.name`: `../up` is not a usable name",
         ),
         (
-            GOOD.replace("[[bot]]\nname = \"b\"\nbuiltin = \"random\"", ""),
+            GOOD.edit("[[bot]]\nname = \"b\"\nbuiltin = \"random\"", ""),
             "x.toml: a season needs at least two [[bot]] entries, found 1",
         ),
         (
-            GOOD.replace(
+            GOOD.edit(
                 "builtin = \"random\"\n\n",
                 "builtin = \"random\"\nparams = { depth = 3 }\n\n",
             ),
@@ -137,11 +140,11 @@ fn errors_name_file_line_and_key() {
         ("[season\n".to_string(), "x.toml:1:8: "),
         (
             format!("{GOOD}\n[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n")
-                .replace("seed = 7", "seed = 7\nsprt = { elo1 = 5 }"),
+                .edit("seed = 7", "seed = 7\nsprt = { elo1 = 5 }"),
             "key `season.sprt`: [season.sprt] tests one bot against another: the season needs exactly two bots, found 3",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo0 = 5, elo1 = 5 }"),
+            GOOD.edit("seed = 7", "seed = 7\nsprt = { elo0 = 5, elo1 = 5 }"),
             "x.toml:7:27: key `season.sprt`: elo0 must be below elo1",
         ),
         (
@@ -149,15 +152,15 @@ fn errors_name_file_line_and_key() {
             "x.toml:21:9: key `season.sprt.alpha`: alpha must lie strictly between 0 and 1, got 1.5",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo1 = 5, model = \"bayes\" }"),
+            GOOD.edit("seed = 7", "seed = 7\nsprt = { elo1 = 5, model = \"bayes\" }"),
             "x.toml:7:28: key `season.sprt`: unknown model `bayes`; known: normalized, logistic",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo1 = 5, statistics = \"penta\" }"),
+            GOOD.edit("seed = 7", "seed = 7\nsprt = { elo1 = 5, statistics = \"penta\" }"),
             "unknown statistics `penta`; known: pentanomial, trinomial",
         ),
         (
-            GOOD.replace("seed = 7", "seed = 7\nsprt = { elo0 = 1 }"),
+            GOOD.edit("seed = 7", "seed = 7\nsprt = { elo0 = 1 }"),
             "missing field `elo1`",
         ),
     ];
@@ -171,15 +174,13 @@ fn errors_name_file_line_and_key() {
 
 #[test]
 fn the_error_shows_the_offending_line() {
-    let err = plan_of(&GOOD.replace("seed = 7", "seed = -7"))
-        .err()
-        .unwrap();
+    let err = plan_of(&GOOD.edit("seed = 7", "seed = -7")).err().unwrap();
     assert!(err.ends_with("    6 | seed = -7"), "{err}");
 }
 
 #[test]
 fn time_controls() {
-    let p = plan_of(&GOOD.replace(
+    let p = plan_of(&GOOD.edit(
         "seed = 7",
         "seed = 7\ntime_control = \"2+0.1\"\nmargin_ms = 0",
     ))
@@ -192,7 +193,7 @@ fn time_controls() {
     assert_eq!(p.describe()["time_control"], "2+0.1");
     assert_eq!(p.describe()["margin_ms"], 0);
     assert_eq!(p.describe()["move_time_ms"], serde_json::Value::Null);
-    let both = plan_of(&GOOD.replace(
+    let both = plan_of(&GOOD.edit(
         "seed = 7",
         "seed = 7\ntime_control = \"2\"\nmove_time_ms = 300",
     ))
@@ -206,7 +207,7 @@ fn time_controls() {
     assert_eq!(plain.referee.time, TimeControl::default());
     assert!(plain.describe().get("time_control").is_none());
     assert!(plain.describe().get("margin_ms").is_none());
-    let err = plan_of(&GOOD.replace("seed = 7", "seed = 7\ntime_control = \"fast\""))
+    let err = plan_of(&GOOD.edit("seed = 7", "seed = 7\ntime_control = \"fast\""))
         .err()
         .unwrap();
     assert!(

@@ -18,6 +18,7 @@ use tempfile::TempDir;
 
 mod common;
 use common::journal_indices;
+use common::Edit;
 use ladder::catalog::GameKind;
 
 fn ladder() -> Command {
@@ -98,11 +99,7 @@ builtin = "random"
 }
 
 fn journal(reports: &Path) -> Vec<serde_json::Value> {
-    fs::read_to_string(reports.join("s/games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::season_games(&reports.join("s"))
 }
 
 /// The forfeit reason of a journal game, if the testbot forfeited it.
@@ -805,7 +802,7 @@ fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
     // a program that cannot be executed is a config error, not a crash in a game
     let script = tmp.path().join("bot.py");
     fs::write(&script, "print(1)\n").unwrap();
-    let text = fs::read_to_string(&cfg).unwrap().replace(
+    let text = fs::read_to_string(&cfg).unwrap().edit(
         &format!("[\"{testbot}\", \"--hackerrank\"]"),
         &format!("[\"{}\"]", script.display()),
     );

@@ -21,6 +21,9 @@ use ladder::{
 };
 use rand::SeedableRng;
 
+mod common;
+use common::Edit;
+
 /// A description shipped in `games/gdl/`.
 fn twin(file: &str) -> Gdl {
     let params = GdlParams::read(
@@ -202,7 +205,7 @@ fn a_disagreement_is_reported_with_the_moves_that_lead_to_it() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl/breakthrough.kif"),
     )
     .unwrap();
-    let broken = text.replace(
+    let broken = text.edit(
         "(true (control ?p)) (true (cell ?x ?y ?p)) (ahead ?p ?y ?y2) (empty ?x ?y2))",
         "(true (control ?p)) (true (cell ?x ?y ?p)) (ahead ?p ?y ?y2) (empty ?x ?y2) (enemy ?p white))",
     );
@@ -307,7 +310,7 @@ fn a_season_of_a_gdl_game_runs_from_a_config_and_stands_on_its_own() {
     // changed rules are changed parameters: the season is not resumed under them
     std::fs::write(
         games.join("ttt.kif"),
-        kif.replace("(goal xplayer 50)", "(goal xplayer 60)"),
+        kif.edit("(goal xplayer 50)", "(goal xplayer 60)"),
     )
     .unwrap();
     let out = ladder_in(tmp.path(), &["run", "configs/ttt.toml", "-q"]);

@@ -14,6 +14,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
+use common::Edit;
 
 fn ladder() -> Command {
     Command::cargo_bin("ladder").unwrap()
@@ -167,7 +168,7 @@ fn the_top_of_a_lower_division_goes_up_and_the_bottom_of_a_higher_one_down() {
 #[test]
 fn bots_join_retire_and_come_back_with_their_rating() {
     let tmp = TempDir::new().unwrap();
-    let one = BIDDERS.replace("divisions = 2", "divisions = 1");
+    let one = BIDDERS.edit("divisions = 2", "divisions = 1");
     let config = write_config(tmp.path(), &one);
     season(&config, tmp.path(), &[]).success();
     let s1 = state(tmp.path(), "bidders");
@@ -353,7 +354,7 @@ fn bad_ladder_configs_name_their_line_and_key() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("this is a ladder config"));
-    let plain = BIDDERS.replace("[ladder]\ndivisions = 2\n", "");
+    let plain = BIDDERS.edit("[ladder]\ndivisions = 2\n", "");
     let config = write_config(tmp.path(), &plain);
     ladder()
         .arg("run")

@@ -8,24 +8,16 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 mod common;
+use common::Edit;
 
 fn run(dir: &Path, config: &str, args: &[&str]) -> assert_cmd::assert::Assert {
     let path = dir.join("o.toml");
     fs::write(&path, config).unwrap();
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .args(["run", path.to_str().unwrap(), "-q", "--reports"])
-        .arg(dir.join("reports"))
-        .args(args)
-        .assert()
+    common::run(&path, &dir.join("reports"), &[&["-q"], args].concat())
 }
 
 fn journal(dir: &Path) -> Vec<serde_json::Value> {
-    fs::read_to_string(dir.join("reports/o/games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::season_games(&dir.join("reports/o"))
 }
 
 const RANDOM_PLIES: &str = r#"
@@ -156,8 +148,8 @@ fn an_opening_may_be_the_moves_played_from_the_first_position() {
     )
     .unwrap();
     let config = RANDOM_PLIES
-        .replace("games_per_pair = 6", "games_per_pair = 4")
-        .replace("random_plies = 4", "file = \"moves.txt\"");
+        .edit("games_per_pair = 6", "games_per_pair = 4")
+        .edit("random_plies = 4", "file = \"moves.txt\"");
     run(tmp.path(), &config, &[]).success();
     let games = journal(tmp.path());
     // journaled as the positions the moves reach

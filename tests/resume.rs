@@ -16,6 +16,7 @@ use predicates::prelude::*;
 use rand::{Rng, SeedableRng};
 
 mod common;
+use common::Edit;
 
 const CONFIG: &str = r#"[season]
 name = "resume"
@@ -132,7 +133,7 @@ fn the_journal_verifies_after_any_sequence_of_interruptions_and_max_games_runs()
 #[test]
 fn a_season_run_twice_at_once_is_refused_naming_the_other_ladder() {
     let tmp = project();
-    let slow = CONFIG.replace("games_per_pair = 20", "games_per_pair = 400");
+    let slow = CONFIG.edit("games_per_pair = 20", "games_per_pair = 400");
     fs::write(tmp.path().join("resume.toml"), slow).unwrap();
     let mut first = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
         .current_dir(tmp.path())
@@ -222,7 +223,7 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
 #[test]
 fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
     let tmp = project();
-    let small = CONFIG.replace("games_per_pair = 20", "games_per_pair = 4");
+    let small = CONFIG.edit("games_per_pair = 20", "games_per_pair = 4");
     fs::write(tmp.path().join("resume.toml"), small).unwrap();
     for k in ["1/2", "2/2"] {
         run_in(tmp.path(), &["--shard", k]).assert().success();

@@ -20,6 +20,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
+use common::Edit;
 
 /// Whether bwrap can run here; under CI its absence fails the test.
 fn bwrap_runs() -> bool {
@@ -208,7 +209,7 @@ fn kill_9_of_ladder_leaves_no_process_of_any_bot_tree() {
     let cfg = tmp.path().join("spy.toml");
     let text = fs::read_to_string(&cfg)
         .unwrap()
-        .replace("move_time_ms = 5000", "move_time_ms = 60000");
+        .edit("move_time_ms = 5000", "move_time_ms = 60000");
     fs::write(&cfg, text + &keys).unwrap();
     let mut ladder = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
         .current_dir(tmp.path())
@@ -593,7 +594,7 @@ fn two_spies(sandbox: &str, key: i32) -> TempDir {
         "command = [\"python3\", \"{}\"]",
         tmp.path().join("victim.py").display()
     );
-    let text = fs::read_to_string(&cfg).unwrap().replace(
+    let text = fs::read_to_string(&cfg).unwrap().edit(
         &victim,
         &format!("command = [\"python3\", \"spy.py\", \"nothing\", \"/nonexistent\", \"--shm\", \"{key}\"]"),
     );
@@ -682,11 +683,11 @@ fn log_reader(sandbox: &str) -> TempDir {
     let old = tmp.path().join("victim.py").display().to_string();
     let text = fs::read_to_string(&cfg)
         .unwrap()
-        .replace(
+        .edit(
             &format!("command = [\"python3\", \"{old}\"]\ndir = \".\""),
             "command = [\"python3\", \"victim.py\"]\ndir = \"victim\"\nlog = true",
         )
-        .replace(
+        .edit(
             &format!("\"{old}\","),
             &format!(
                 "\"{old}\", \"--read\", \"{}\", \"--read\", \"victim/victim.py\",",
@@ -744,7 +745,7 @@ fn the_process_limit_counts_the_bots_processes_not_ladders_or_the_users() {
         let cfg = tmp.path().join("spy.toml");
         let text = fs::read_to_string(&cfg)
             .unwrap()
-            .replace("games_per_pair = 16", "games_per_pair = 16\njobs = 16")
+            .edit("games_per_pair = 16", "games_per_pair = 16\njobs = 16")
             + "processes = 10\n";
         fs::write(&cfg, text).unwrap();
         let log = spy_season_as(&tmp, user);

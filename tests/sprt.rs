@@ -12,6 +12,9 @@ use ladder::{
 };
 use tempfile::TempDir;
 
+mod common;
+use common::Edit;
+
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 
 /// breakthrough's greedy against random, tested for +100 Elo: decided
@@ -172,10 +175,10 @@ fn a_resumed_season_stops_at_the_same_game() {
         later.push('\n');
     }
     let whole_more = TempDir::new().unwrap();
-    let unstopped = GREEDY.replace("[season.sprt]\nelo0 = 0\nelo1 = 100\n", "");
+    let unstopped = GREEDY.edit("[season.sprt]\nelo0 = 0\nelo1 = 100\n", "");
     run(
         whole_more.path(),
-        &unstopped.replace(
+        &unstopped.edit(
             "games_per_pair = 2000",
             &format!("games_per_pair = {}", decided + 4),
         ),
@@ -198,8 +201,8 @@ fn a_resumed_season_stops_at_the_same_game() {
 fn an_undecided_test_plays_every_game_and_says_so() {
     let tmp = TempDir::new().unwrap();
     let config = GREEDY
-        .replace("games_per_pair = 2000", "games_per_pair = 6")
-        .replace(
+        .edit("games_per_pair = 2000", "games_per_pair = 6")
+        .edit(
             "elo1 = 100",
             "elo1 = 5\nmodel = \"logistic\"\nstatistics = \"trinomial\"",
         );
@@ -220,7 +223,7 @@ fn an_undecided_test_plays_every_game_and_says_so() {
 fn a_gauntlet_tests_its_champion() {
     let tmp = TempDir::new().unwrap();
     // the champion is the second bot: the test is random's, and fails
-    let config = GREEDY.replace(
+    let config = GREEDY.edit(
         "seed = 3",
         "seed = 3\nformat = \"gauntlet\"\nchampion = \"random\"",
     );
@@ -238,11 +241,11 @@ fn a_trinomial_gauntlet_counts_its_champions_games_from_the_champions_side() {
     // the champion is the second bot and the statistics trinomial: random's
     // wins, draws and losses decide, not greedy's
     let config = GREEDY
-        .replace(
+        .edit(
             "seed = 3",
             "seed = 3\nformat = \"gauntlet\"\nchampion = \"random\"",
         )
-        .replace("elo1 = 100", "elo1 = 100\nstatistics = \"trinomial\"");
+        .edit("elo1 = 100", "elo1 = 100\nstatistics = \"trinomial\"");
     assert!(config.contains("trinomial") && config.contains("champion"));
     let shown = run(tmp.path(), &config, &[]);
     assert!(

@@ -160,3 +160,31 @@ pub fn season_params(kind: ladder::catalog::GameKind) -> String {
     }
     format!("\n[season.params]\n{}", toml::to_string(&table).unwrap())
 }
+
+/// A config (or journal) text edited by a test: [`Edit::edit`] replaces
+/// `from` with `to` and fails the test when `from` is not there, so an edit
+/// that no longer matches the shipped text cannot pass unnoticed.
+pub trait Edit {
+    fn edit(&self, from: &str, to: &str) -> String;
+}
+
+impl Edit for str {
+    fn edit(&self, from: &str, to: &str) -> String {
+        assert!(
+            self.contains(from),
+            "the text to edit has no `{from}`:\n{self}"
+        );
+        self.replace(from, to)
+    }
+}
+
+/// `ladder run CONFIG --reports REPORTS EXTRA...`, asserted by the caller.
+pub fn run(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(config)
+        .arg("--reports")
+        .arg(reports)
+        .args(extra)
+        .assert()
+}
