@@ -79,7 +79,7 @@ pub fn run(a: Args) -> Result<()> {
         },
         referee,
         sandbox: &sandbox,
-        opts: &options(&a.run, a.jobs, None, true),
+        opts: &options(&a.run, a.jobs, (None, true), None)?,
     })?;
     finish(&summary)
 }

@@ -31,6 +31,7 @@ use ladder::{
     catalog::{self, GameKind, GameVisitor},
     core::clock::TimeControl,
     external::process::{Mode, Sandbox},
+    journal::shard::ShardArg,
     plan::{
         config::{self, ConfigFile},
         jobs::Jobs,
@@ -78,10 +79,17 @@ fn out(text: &str) -> Result<()> {
     }
 }
 
-/// The runner's options from the options every playing command shares.
-fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: bool) -> Options {
-    Options {
-        shard: None,
+/// The runner's options from the options every playing command shares,
+/// and the shard to play (`--shard`, resolved here: `auto` reads Slurm's or
+/// Kubernetes's variables).
+fn options(
+    run: &RunArgs,
+    jobs: Option<Jobs>,
+    (max_games, fresh): (Option<u64>, bool),
+    shard: Option<ShardArg>,
+) -> Result<Options> {
+    Ok(Options {
+        shard: shard.map(ShardArg::resolve).transpose()?,
         jobs,
         fresh,
         reports: run.reports.clone(),
@@ -89,7 +97,7 @@ fn options(run: &RunArgs, jobs: Option<Jobs>, max_games: Option<u64>, fresh: boo
         max_games,
         log: run.log.clone().map(|path| (path, run.log_level.level())),
         strict: run.strict,
-    }
+    })
 }
 
 /// The time control of `--move-time-ms`, `--time-control` and `--margin-ms`.

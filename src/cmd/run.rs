@@ -45,11 +45,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let shard = a.shard.map(ShardArg::resolve).transpose()?;
-    let opts = Options {
-        shard,
-        ..options(&a.run, a.jobs, a.max_games, a.fresh)
-    };
+    let opts = options(&a.run, a.jobs, (a.max_games, a.fresh), a.shard)?;
     run_season(&a.config, opts)
 }
 

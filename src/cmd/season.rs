@@ -34,11 +34,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let shard = a.shard.map(ShardArg::resolve).transpose()?;
-    let opts = Options {
-        shard,
-        ..options(&a.run, a.jobs, None, false)
-    };
+    let opts = options(&a.run, a.jobs, (None, false), a.shard)?;
     ladder_season(&a.config, opts)
 }
 
