@@ -196,15 +196,16 @@ fn kill_9_of_ladder_leaves_no_process_of_any_bot_tree() {
     let marker = format!("ladder-linger-{}", std::process::id());
     // a line bot and a HackerRank bot, each leaving a setsid grandchild; the
     // HackerRank bot then hangs
-    let keys = format!(
-        "[[bot]]\nname = \"hanger\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"spy.py\", \"victim.py\", \"/nonexistent\", \"--hackerrank\", \"--linger\", \"{marker}-hr\"]\ndir = \".\"\n"
-    );
     let tmp = project(
         "bidding",
         "auto",
         &format!(", \"--linger\", \"{marker}-line\""),
         "",
         2,
+    );
+    let keys = format!(
+        "[[bot]]\nname = \"hanger\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"spy.py\", \"{}\", \"/nonexistent\", \"--hackerrank\", \"--linger\", \"{marker}-hr\"]\ndir = \".\"\n",
+        tmp.path().join("victim.py").display()
     );
     let cfg = tmp.path().join("spy.toml");
     let text = fs::read_to_string(&cfg)
@@ -596,7 +597,12 @@ fn two_spies(sandbox: &str, key: i32) -> TempDir {
     );
     let text = fs::read_to_string(&cfg).unwrap().edit(
         &victim,
-        &format!("command = [\"python3\", \"spy.py\", \"nothing\", \"/nonexistent\", \"--shm\", \"{key}\"]"),
+        // a target no process has: without a sandbox, and as root, the spy
+        // kills every process of the machine whose command line holds it
+        &format!(
+            "command = [\"python3\", \"spy.py\", \"{}\", \"/nonexistent\", \"--shm\", \"{key}\"]",
+            tmp.path().join("no-such-bot").display()
+        ),
     );
     fs::write(&cfg, text).unwrap();
     tmp

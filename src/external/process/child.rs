@@ -321,14 +321,18 @@ impl Child {
         }
     }
 
-    /// Waits until the process exits or `deadline` passes; its exit status if it did.
-    pub fn wait_until(&mut self, deadline: Instant) -> Option<std::process::ExitStatus> {
+    /// Waits until the bot's process has exited or `deadline` passes; how
+    /// it ended, if it has. The process is left unreaped (a zombie), so its
+    /// id cannot be given to another process before [`Child::kill`] has
+    /// signalled its group: a group signalled after the reap could be a
+    /// stranger's that took the id.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<Exit> {
         // a process that is exiting is usually gone within microseconds: poll
         // often at first, then back off to once a millisecond
         let mut pause = Duration::from_micros(20);
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
+            if let Some(exit) = self.exited() {
+                return Some(exit);
             }
             if Instant::now() >= deadline {
                 return None;
@@ -338,19 +342,29 @@ impl Child {
         }
     }
 
+    /// How the process ended, if it has, without reaping it (`WNOWAIT`).
+    fn exited(&self) -> Option<Exit> {
+        use rustix::process::{waitid, Pid, WaitId, WaitIdOptions};
+        let pid = Pid::from_raw(self.pgid)?;
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        let status = waitid(WaitId::Pid(pid), options).ok()??;
+        match (status.exit_status(), status.terminating_signal()) {
+            (Some(code), _) => Some(Exit::Code(code)),
+            (None, Some(sig)) => Some(Exit::Signal(sig)),
+            // NOHANG with no child in a waitable state
+            (None, None) => None,
+        }
+    }
+
     /// A crash error while `during` (`while ladder waited for its move`),
     /// with the exit status if the process has ended.
     fn crashed(&mut self, during: &str) -> BotError {
-        use std::os::unix::process::ExitStatusExt;
-        let status = self.wait_until(Instant::now() + Duration::from_millis(50));
-        let exit = status.and_then(|s| match (s.code(), s.signal()) {
-            (Some(c), _) if self.sandboxed && (129..=192).contains(&c) => {
+        let exit = match self.wait_until(Instant::now() + Duration::from_millis(50)) {
+            Some(Exit::Code(c)) if self.sandboxed && (129..=192).contains(&c) => {
                 Some(Exit::Signal(c - 128))
             }
-            (Some(c), _) => Some(Exit::Code(c)),
-            (None, Some(sig)) => Some(Exit::Signal(sig)),
-            (None, None) => None,
-        });
+            exit => exit,
+        };
         let mut during = during.to_string();
         if !self.limits.is_empty() {
             during.push_str(&format!(" (its limits: {})", self.limits));
@@ -362,20 +376,20 @@ impl Child {
         })
     }
 
-    /// Ends the process group: SIGTERM, a grace period, SIGKILL; then reaps it.
+    /// Ends the process group: SIGTERM and a grace period while the bot
+    /// runs, then SIGKILL to whatever of its group is left; then reaps it.
+    /// Until the reap the leader's id is ladder's child's (a zombie at
+    /// worst), so no signal here can reach a process that took the id.
     pub fn kill(&mut self) {
         self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
+        if self.exited().is_none() {
             cleanup::signal(self.pgid, Signal::TERM);
-            if self.wait_until(Instant::now() + GRACE).is_none() {
-                cleanup::signal(self.pgid, Signal::KILL);
-            }
-        } else {
-            // the leader is gone; make sure nothing it started lives on
-            cleanup::signal(self.pgid, Signal::KILL);
+            self.wait_until(Instant::now() + GRACE);
         }
-        let _ = self.child.wait();
+        cleanup::signal(self.pgid, Signal::KILL);
+        // forgotten before the reap, so that Ctrl-C never signals a freed id
         cleanup::unregister(self.pgid);
+        let _ = self.child.wait();
     }
 }
 
@@ -472,4 +486,39 @@ fn why_not_started(program: &str, dir: Option<&Path>, command: &str, e: &io::Err
 
 fn too_long() -> BotError {
     BotError::BadOutput(BadOutput::TooLong(MAX_LINE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::external::process::{Log, Mode};
+
+    /// The state letter of process `pid` in /proc, if it exists.
+    fn state(pid: i32) -> Option<char> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat.rsplit(')')
+            .next()?
+            .split_whitespace()
+            .next()?
+            .chars()
+            .next()
+    }
+
+    #[test]
+    fn an_ended_bot_keeps_its_id_until_its_group_was_signalled() {
+        let sandbox =
+            Sandbox::new(Mode::None, Default::default(), true, Default::default()).unwrap();
+        let log = Log::open(None).unwrap();
+        let argv = ["sh", "-c", "exit 3"].map(String::from);
+        let mut child = Child::spawn(&argv, None, &sandbox, &log, false).unwrap();
+        let pid = child.pgid;
+        let exit = child.wait_until(Instant::now() + Duration::from_secs(30));
+        assert!(matches!(exit, Some(Exit::Code(3))), "{exit:?}");
+        // seen to have exited, yet still a zombie: its id is not free yet
+        assert_eq!(state(pid), Some('Z'));
+        assert!(matches!(child.crashed("testing"), BotError::Crash(_)));
+        assert_eq!(state(pid), Some('Z'));
+        drop(child);
+        assert_ne!(state(pid), Some('Z'));
+    }
 }
