@@ -222,7 +222,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
     };
     let bots = [bot.clone(), bot];
     let plan = match_plan(
-        &catalog::COORDINATION,
+        &catalog::roster(&ladder::games::coordination::ENTRY),
         ladder::plan::Match {
             bots: bots.clone(),
             games: SEASON_GAMES,

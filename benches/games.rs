@@ -40,7 +40,11 @@ fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u6
         let mut moves: BySeat<Option<G::Move>> = BySeat::default();
         for seat in Seat::ALL {
             if acting[seat] {
-                moves[seat] = Some(Bot::<G>::choose(&mut bots[seat], &game, seat, TIME).unwrap());
+                moves[seat] = Some(
+                    Bot::<G>::choose(&mut bots[seat], &game, seat, TIME)
+                        .unwrap()
+                        .mv,
+                );
             }
         }
         game.apply(&moves);

@@ -1,9 +1,10 @@
 //! The top floor: the one list of games ladder plays, and the only code that
-//! names one. Each entry gives the game's rules type, its built-in bots, the
-//! protocols it speaks beyond the line protocol, and its extra commands.
+//! names one. Each game's folder declares its entry (`games::Entry`: its
+//! name, built-in bots, the protocols it speaks beyond the line protocol, its
+//! shipped season and example bot, its extra commands).
 //!
-//! Adding a game means a folder under `games/` and one line in each `match`
-//! below (the compiler lists every place). [`GameKind::visit`] hands code that
+//! Adding a game means a folder under `games/` and one line in the
+//! `catalogue!` list below. [`GameKind::visit`] hands code that
 //! works for any game its game's type and [`Roster`], so everything below this
 //! file stays generic and statically dispatched (the idea of DESIGN's
 //! "one exhaustive `match` on `GameKind`", in place of a plugin registry).
@@ -11,19 +12,48 @@
 use crate::show::Show;
 use crate::{
     core::error::Error,
-    games::{armies, bidding, breakthrough, coordination, gdl, troops},
+    games::{self, gdl, Entry},
     plan::Roster,
 };
 
-/// Every game ladder plays.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    Bidding,
-    Armies,
-    Troops,
-    Coordination,
-    Breakthrough,
-    Gdl,
+/// The catalogue: one line a game, `Kind => folder`, where `games/folder/`
+/// declares the game's [`Entry`] as `ENTRY`. The order is `ladder list
+/// games`'s.
+macro_rules! catalogue {
+    ($($kind:ident => $folder:ident),* $(,)?) => {
+        /// Every game ladder plays.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $($kind),*
+        }
+
+        impl GameKind {
+            pub const ALL: [GameKind; [$(stringify!($kind)),*].len()] = [$(GameKind::$kind),*];
+
+            /// Calls `visitor` with this game's type and roster.
+            pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(GameKind::$kind => visitor.visit(&roster(&games::$folder::ENTRY)),)*
+                }
+            }
+
+            /// What the game's entry says, without its type.
+            fn info(self) -> Info {
+                match self {
+                    $(GameKind::$kind => Info::of(&games::$folder::ENTRY),)*
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    Bidding => bidding,
+    Armies => armies,
+    Troops => troops,
+    Coordination => coordination,
+    Breakthrough => breakthrough,
+    Gdl => gdl,
 }
 
 /// Code that runs for one game type, chosen at run time by [`GameKind::visit`].
@@ -32,135 +62,66 @@ pub trait GameVisitor {
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output;
 }
 
-/// A game's extra command (`ladder solve GAME ARGS...`): the words after the
-/// game's name in, the text to print out.
-pub type Command = fn(&[String]) -> Result<String, Error>;
+pub use games::Command;
 
-/// The catalogue entry of one game, for code that knows its game at compile time.
-pub const BIDDING: Roster<bidding::Bidding> = Roster {
-    game: bidding::NAME,
-    builtins: bidding::BOTS,
-    protocols: &[bidding::hackerrank::HACKERRANK],
-    elsewhere: extra_protocols,
-};
-/// The catalogue entry of one game, for code that knows its game at compile time.
-pub const ARMIES: Roster<armies::Armies> = Roster {
-    game: armies::NAME,
-    builtins: armies::BOTS,
-    protocols: &[],
-    elsewhere: extra_protocols,
-};
-/// The catalogue entry of one game, for code that knows its game at compile time.
-pub const TROOPS: Roster<troops::Troops> = Roster {
-    game: troops::NAME,
-    builtins: troops::BOTS,
-    protocols: &[],
-    elsewhere: extra_protocols,
-};
-/// The catalogue entry of one game, for code that knows its game at compile time.
-pub const COORDINATION: Roster<coordination::Coordination> = Roster {
-    game: coordination::NAME,
-    builtins: coordination::BOTS,
-    protocols: &[],
-    elsewhere: extra_protocols,
-};
-/// The catalogue entry of one game, for code that knows its game at compile time.
-pub const BREAKTHROUGH: Roster<breakthrough::Breakthrough> = Roster {
-    game: breakthrough::NAME,
-    builtins: breakthrough::BOTS,
-    protocols: &[],
-    elsewhere: extra_protocols,
-};
+/// The roster of a game whose type the caller knows at compile time:
+/// `catalog::roster(&games::bidding::ENTRY)`.
+pub fn roster<G: Show>(entry: &Entry<G>) -> Roster<G> {
+    Roster {
+        game: entry.name,
+        builtins: entry.builtins,
+        protocols: entry.protocols,
+        elsewhere: extra_protocols,
+    }
+}
 
-/// The catalogue entry of any game written in GDL.
-pub const GDL: Roster<gdl::Gdl> = Roster {
-    game: gdl::NAME,
-    builtins: gdl::BOTS,
-    protocols: &[],
-    elsewhere: extra_protocols,
-};
+/// The parts of an [`Entry`] that do not depend on the game's type.
+struct Info {
+    name: &'static str,
+    about: &'static str,
+    config: &'static str,
+    example_bot: &'static str,
+    solve: Option<Command>,
+}
 
-impl GameKind {
-    pub const ALL: [GameKind; 6] = [
-        GameKind::Bidding,
-        GameKind::Armies,
-        GameKind::Troops,
-        GameKind::Coordination,
-        GameKind::Breakthrough,
-        GameKind::Gdl,
-    ];
-
-    /// Calls `visitor` with this game's type and roster.
-    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            GameKind::Bidding => visitor.visit(&BIDDING),
-            GameKind::Armies => visitor.visit(&ARMIES),
-            GameKind::Troops => visitor.visit(&TROOPS),
-            GameKind::Coordination => visitor.visit(&COORDINATION),
-            GameKind::Breakthrough => visitor.visit(&BREAKTHROUGH),
-            GameKind::Gdl => visitor.visit(&GDL),
+impl Info {
+    fn of<G: Show>(entry: &Entry<G>) -> Info {
+        Info {
+            name: entry.name,
+            about: entry.about,
+            config: entry.config,
+            example_bot: entry.example_bot,
+            solve: entry.solve,
         }
     }
+}
 
+impl GameKind {
     /// The name configs and the command line use.
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Bidding => bidding::NAME,
-            GameKind::Armies => armies::NAME,
-            GameKind::Troops => troops::NAME,
-            GameKind::Coordination => coordination::NAME,
-            GameKind::Breakthrough => breakthrough::NAME,
-            GameKind::Gdl => gdl::NAME,
-        }
+        self.info().name
     }
 
     /// One line for `ladder list games`.
     pub fn about(self) -> &'static str {
-        match self {
-            GameKind::Bidding => bidding::ABOUT,
-            GameKind::Armies => armies::ABOUT,
-            GameKind::Troops => troops::ABOUT,
-            GameKind::Coordination => coordination::ABOUT,
-            GameKind::Breakthrough => breakthrough::ABOUT,
-            GameKind::Gdl => gdl::ABOUT,
-        }
+        self.info().about
     }
 
     /// The game's shipped season, a path from the project's root: every
     /// catalogue game has one, and the per-game tests play it.
     pub fn config(self) -> &'static str {
-        match self {
-            GameKind::Bidding => "configs/bidding.toml",
-            GameKind::Armies => "configs/armies.toml",
-            GameKind::Troops => "configs/troops.toml",
-            GameKind::Coordination => "configs/coordination.toml",
-            GameKind::Breakthrough => "configs/breakthrough.toml",
-            GameKind::Gdl => "configs/gdl-tictactoe.toml",
-        }
+        self.info().config
     }
 
     /// The game's example bot program, a Python script speaking the line
     /// protocol (a path from the project's root; `bots/README.md`).
     pub fn example_bot(self) -> &'static str {
-        match self {
-            GameKind::Bidding => "bots/python/bidding_bot.py",
-            GameKind::Armies => "bots/python/armies_bot.py",
-            GameKind::Troops => "bots/python/troops_bot.py",
-            GameKind::Coordination => "bots/python/coordination_bot.py",
-            GameKind::Breakthrough => "bots/python/breakthrough_bot.py",
-            GameKind::Gdl => "bots/python/gdl_tictactoe_bot.py",
-        }
+        self.info().example_bot
     }
 
     /// The game's `ladder solve` command, if it has a solver.
     pub fn solve(self) -> Option<Command> {
-        match self {
-            GameKind::Bidding => Some(bidding::solve::command),
-            GameKind::Armies => Some(armies::solve::command),
-            GameKind::Troops => Some(troops::solve::command),
-            GameKind::Breakthrough => Some(breakthrough::solve::command),
-            GameKind::Coordination | GameKind::Gdl => None,
-        }
+        self.info().solve
     }
 
     /// The game called `name`.

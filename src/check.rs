@@ -4,6 +4,7 @@
 //! plays a few games against `random`, checks that `quit` ends the process,
 //! and lists every problem with the bot's own words.
 
+use crate::core::bot::Answer;
 use std::{
     fmt::Write as _,
     fs,
@@ -307,7 +308,12 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     fn new_game(&mut self, game: &G, seat: Seat, seed: u64) -> Result<(), BotError> {
         self.inner.new_game(game, seat, seed)
     }
-    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
+    fn choose(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<G::Move>, BotError> {
         let start = Instant::now();
         let result = self.inner.choose(game, seat, time);
         self.slowest = self.slowest.max(start.elapsed());
@@ -324,9 +330,6 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     }
     fn game_index(&mut self, index: u64) {
         self.inner.game_index(index);
-    }
-    fn score(&self) -> Option<i32> {
-        self.inner.score()
     }
     fn forfeited(&mut self, why: &str) {
         self.inner.forfeited(why);

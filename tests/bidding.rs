@@ -3,6 +3,7 @@
 //! `ladder solve` prints the solution.
 
 use assert_cmd::Command;
+use ladder::core::bot::Answer;
 use ladder::{
     core::{bot::builtin_bot, referee::play_game},
     games::{
@@ -46,7 +47,7 @@ fn play_from(
     }
     while game.outcome().is_none() {
         let moves = BySeat::from_fn(|seat| {
-            let bid = bots[seat].choose(&game, seat, TIME).unwrap();
+            let bid = bots[seat].choose(&game, seat, TIME).unwrap().mv;
             game.check(seat, &bid)
                 .unwrap_or_else(|e| panic!("{seat:?} bid {bid}: {e}"));
             Some(bid)
@@ -176,8 +177,10 @@ fn dp_beats_the_reports_random_bidder_clearly() {
 struct MinimalSafe(std::sync::Arc<Solution>);
 
 impl Bot<Bidding> for MinimalSafe {
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-        Ok(Bid(self.0.secure_bids(&State::from(game), seat)[0]))
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+        Ok(Answer::from(Bid(self
+            .0
+            .secure_bids(&State::from(game), seat)[0])))
     }
 }
 
@@ -191,19 +194,19 @@ impl Bot<Bidding> for Sloppy {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
         let money = game.money[seat];
         if money == 0 {
-            return Ok(Bid(0));
+            return Ok(Answer::from(Bid(0)));
         }
         let secure = self.0.secure_bids(&State::from(game), seat);
         let b = secure[self.1.random_range(0..secure.len())];
         if self.1.random_range(0..4) == 0 {
-            return Ok(Bid(self
+            return Ok(Answer::from(Bid(self
                 .1
-                .random_range(b.saturating_sub(2).max(1)..=(b + 2).min(money))));
+                .random_range(b.saturating_sub(2).max(1)..=(b + 2).min(money)))));
         }
-        Ok(Bid(b))
+        Ok(Answer::from(Bid(b)))
     }
 }
 
@@ -263,7 +266,7 @@ fn random_bidder_respects_its_max() {
     let game = Bidding::new(&BiddingParams::default()).unwrap();
     b.new_game(&game, Seat::First, 1).unwrap();
     for _ in 0..200 {
-        let Bid(x) = b.choose(&game, Seat::First, TIME).unwrap();
+        let Bid(x) = b.choose(&game, Seat::First, TIME).unwrap().mv;
         assert!((1..=5).contains(&x), "{x}");
     }
     assert!(builtin_bot::<Bidding>(

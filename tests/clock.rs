@@ -3,6 +3,7 @@
 //! thinks too long runs out of its game clock and forfeits, with the overrun
 //! in the journal; a program within its clock plays normally.
 
+use ladder::core::bot::Answer;
 use std::{fs, path::Path, time::Duration};
 
 use assert_cmd::Command;
@@ -43,7 +44,7 @@ impl Bot<Bidding> for SleepsSometimes {
         game: &Bidding,
         seat: Seat,
         time: TimeLeft,
-    ) -> Result<ladder::games::bidding::Bid, BotError> {
+    ) -> Result<Answer<ladder::games::bidding::Bid>, BotError> {
         self.moves += 1;
         if self.hang && self.moves == 2 {
             loop {
@@ -75,7 +76,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
     let bots = ["random".to_string(), "sleeper".to_string()];
     // "sleeper" is not a built-in: plan two randoms, then swap the second
     let mut plan = match_plan(
-        &catalog::BIDDING,
+        &catalog::roster(&ladder::games::bidding::ENTRY),
         ladder::plan::Match {
             bots: ["random".to_string(), "dp".to_string()],
             games: 24,

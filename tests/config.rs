@@ -50,7 +50,7 @@ fn plan_of(text: &str) -> Result<Plan<Bidding>, String> {
         let unknown = catalog::unknown_game(game.get_ref());
         return Err(err(file.error(Some(game.span()), unknown)));
     }
-    config::plan(&file, &catalog::BIDDING).map_err(err)
+    config::plan(&file, &catalog::roster(&ladder::games::bidding::ENTRY)).map_err(err)
 }
 
 #[test]

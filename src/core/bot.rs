@@ -136,9 +136,11 @@ pub trait Bot<G: Game>: Send {
         Ok(())
     }
 
-    /// The move of `seat` in `game`, within `time`. The referee checks it;
-    /// never trust a bot.
-    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError>;
+    /// The move of `seat` in `game`, within `time`, with what the referee
+    /// reads beside it ([`Answer`]; a bare move converts with `.into()`).
+    /// The referee checks the move; never trust a bot.
+    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft)
+        -> Result<Answer<G::Move>, BotError>;
 
     /// Told what every acting seat played, once the joint move is applied. In a
     /// simultaneous game this is the first time a bot sees its opponent's move.
@@ -178,13 +180,6 @@ pub trait Bot<G: Game>: Send {
     /// differently by it.
     fn game_index(&mut self, _index: u64) {}
 
-    /// The bot's own judgement of the position after its last move, from
-    /// its side, in hundredths of a point, if it gives one: the referee's
-    /// adjudication (`[season.adjudication]`) reads it.
-    fn score(&self) -> Option<i32> {
-        None
-    }
-
     /// Told that it forfeited the game just played, and why (`timeout: no
     /// move within the time limit`): a bot program writes the lines it
     /// exchanged before into its log.
@@ -202,14 +197,32 @@ pub trait Bot<G: Game>: Send {
     /// A failure is kept and reported by the next [`Bot::new_game`], so it
     /// forfeits that game like any other start-up failure.
     fn prepare(&mut self) {}
+}
 
-    /// How long the last move took as the bot's transport measured it: for
-    /// a program, from the request written to the answer read. The referee
+/// A bot's answer to a move request: the move, and what the referee reads
+/// beside it. Most bots give only the move: `Ok(mv.into())`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer<M> {
+    pub mv: M,
+    /// The bot's own judgement of the position after this move, from its
+    /// side, in hundredths of a point, if it gives one: the referee's
+    /// adjudication (`[season.adjudication]`) reads it.
+    pub score: Option<i32>,
+    /// How long the move took as the bot's transport measured it: for a
+    /// program, from the request written to the answer read. The referee
     /// charges this to the bot's clock, not its own measure, which also
     /// holds ladder's time around the move (the difference is reported as
     /// ladder's delay); `None` charges the referee's measure.
-    fn move_time(&self) -> Option<Duration> {
-        None
+    pub spent: Option<Duration>,
+}
+
+impl<M> From<M> for Answer<M> {
+    fn from(mv: M) -> Self {
+        Answer {
+            mv,
+            score: None,
+            spent: None,
+        }
     }
 }
 
@@ -257,8 +270,8 @@ impl<G: Game> Bot<G> for RandomBot {
         Ok(())
     }
 
-    fn choose(&mut self, game: &G, seat: Seat, _: TimeLeft) -> Result<G::Move, BotError> {
-        Ok(game.random_move(seat, &mut self.rng))
+    fn choose(&mut self, game: &G, seat: Seat, _: TimeLeft) -> Result<Answer<G::Move>, BotError> {
+        Ok(Answer::from(game.random_move(seat, &mut self.rng)))
     }
 }
 

@@ -16,7 +16,7 @@ use std::{
 };
 
 use crate::core::{
-    bot::{Bot, BotError, Crash},
+    bot::{Answer, Bot, BotError, Crash},
     clock::TimeLeft,
     game::Game,
     seat::{BySeat, Seat},
@@ -32,37 +32,29 @@ enum Call<G: Game> {
     Forfeited(String),
 }
 
-/// What a call returned: for `Choose`, a move with the score the bot gave
-/// it and the time its transport measured.
-type Answer<G> = Result<Option<(<G as Game>::Move, Option<i32>, Option<Duration>)>, BotError>;
+/// What a call returned: for `Choose`, the bot's answer.
+type Reply<G> = Result<Option<Answer<<G as Game>::Move>>, BotError>;
 
 /// A bot running on its own thread.
 pub struct Hosted<G: Game> {
     calls: Option<Sender<Call<G>>>,
-    answers: Receiver<Answer<G>>,
+    answers: Receiver<Reply<G>>,
     /// The limit of calls other than moves.
     other_limit: Duration,
-    /// The score the bot gave its last move.
-    score: Option<i32>,
-    /// The time of its last move, as the bot's transport measured it.
-    move_time: Option<Duration>,
 }
 
 impl<G: Game> Hosted<G> {
     /// Starts a thread for `bot`; calls other than moves wait at most `other_limit`.
     pub fn new(mut bot: Box<dyn Bot<G>>, other_limit: Duration) -> Self {
         let (calls, inbox) = mpsc::channel::<Call<G>>();
-        let (reply, answers) = mpsc::channel::<Answer<G>>();
+        let (reply, answers) = mpsc::channel::<Reply<G>>();
         thread::Builder::new()
             .name("ladder-hosted-bot".into())
             .spawn(move || {
                 for call in inbox {
                     let answer = match call {
                         Call::NewGame(g, seat, seed) => bot.new_game(&g, seat, seed).map(|()| None),
-                        Call::Choose(g, seat, time) => {
-                            let mv = bot.choose(&g, seat, time);
-                            mv.map(|m| Some((m, bot.score(), bot.move_time())))
-                        }
+                        Call::Choose(g, seat, time) => bot.choose(&g, seat, time).map(Some),
                         Call::GameIndex(index) => {
                             bot.game_index(index);
                             Ok(None)
@@ -85,8 +77,6 @@ impl<G: Game> Hosted<G> {
                     calls: Some(calls),
                     answers,
                     other_limit,
-                    score: None,
-                    move_time: None,
                 },
             )
     }
@@ -98,14 +88,12 @@ impl<G: Game> Hosted<G> {
             calls: None,
             answers,
             other_limit,
-            score: None,
-            move_time: None,
         }
     }
 
     /// Sends `call` and waits for its answer until `limit`; on a timeout the
     /// thread is abandoned and every later call fails at once.
-    fn call(&mut self, call: Call<G>, limit: Duration, waiting_for: &str) -> Answer<G> {
+    fn call(&mut self, call: Call<G>, limit: Duration, waiting_for: &str) -> Reply<G> {
         let start = Instant::now();
         let sent = self.calls.as_ref().is_some_and(|c| c.send(call).is_ok());
         if !sent {
@@ -141,13 +129,14 @@ impl<G: Game> Bot<G> for Hosted<G> {
         .map(|_| ())
     }
 
-    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
+    fn choose(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<G::Move>, BotError> {
         match self.call(Call::Choose(game.clone(), seat, time), time.limit, "move")? {
-            Some((mv, score, move_time)) => {
-                self.score = score;
-                self.move_time = move_time;
-                Ok(mv)
-            }
+            Some(answer) => Ok(answer),
             None => Err(BotError::Crash(Crash::NotRunning)),
         }
     }
@@ -174,14 +163,6 @@ impl<G: Game> Bot<G> for Hosted<G> {
 
     fn keeps_deadlines(&self) -> bool {
         true
-    }
-
-    fn score(&self) -> Option<i32> {
-        self.score
-    }
-
-    fn move_time(&self) -> Option<Duration> {
-        self.move_time
     }
 
     fn game_index(&mut self, index: u64) {

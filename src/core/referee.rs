@@ -248,6 +248,7 @@ impl Referee {
             adjudication: self.adjudication,
             delay: Delay::default(),
             runs: BySeat::default(),
+            scores: BySeat::default(),
         };
         let mut turns = Vec::new();
         let ending = table.run(seeds, self.max_plies, &mut turns);
@@ -302,6 +303,8 @@ struct Table<'a, 'w, G: Game> {
     /// Per seat: its last scores in a row within the draw score, and at or
     /// below minus the resign score.
     runs: BySeat<(u32, u32)>,
+    /// Per seat: the score it gave with its last move, if any.
+    scores: BySeat<Option<i32>>,
 }
 
 /// How a game ended, before the goals of a forfeit are filled in.
@@ -367,7 +370,7 @@ impl<G: Game> Table<'_, '_, G> {
             return None;
         }
         for seat in Seat::ALL.into_iter().filter(|&s| moves[s].is_some()) {
-            let score = self.bots[seat].score();
+            let score = self.scores[seat];
             let run = &mut self.runs[seat];
             run.0 = match (score, a.draw) {
                 (Some(v), Some(d)) if v.abs() <= d.score => run.0 + 1,
@@ -424,13 +427,14 @@ impl<G: Game> Table<'_, '_, G> {
             }
         };
         let (game, bot) = (&self.game, &mut *self.bots[seat]);
-        let mv = call(self.watch, limit_ms, || bot.choose(game, seat, time))
+        let answer = call(self.watch, limit_ms, || bot.choose(game, seat, time))
             .map_err(|e| bot_failed(seat, &e, time.budget, &mut self.aborted))?;
+        self.scores[seat] = answer.score;
         if let Some(started) = started {
             let measured = started.elapsed();
             // the bot is charged its transport's measure where it has one:
             // ladder's own time around the move is not the bot's
-            let spent = match self.bots[seat].move_time() {
+            let spent = match answer.spent {
                 Some(own) => {
                     self.delay.add(measured.saturating_sub(own));
                     own
@@ -439,7 +443,7 @@ impl<G: Game> Table<'_, '_, G> {
             };
             if self.fixed.is_some() {
                 // no game clock: the program's own deadline was the limit
-                return self.checked(seat, mv);
+                return self.checked(seat, answer.mv);
             }
             if spent > time.limit {
                 let e = BotError::Timeout {
@@ -450,7 +454,7 @@ impl<G: Game> Table<'_, '_, G> {
             }
             self.clocks.charge(seat.index(), spent);
         }
-        self.checked(seat, mv)
+        self.checked(seat, answer.mv)
     }
 
     /// `mv` if the rules allow it, else the forfeit of `seat`.
@@ -582,7 +586,10 @@ fn forfeit(seat: Seat, reason: ForfeitReason, detail: String, overrun_ms: Option
 mod tests {
     use super::*;
     use crate::{
-        core::{bot::RandomBot, hosted::Hosted},
+        core::{
+            bot::{Answer, RandomBot},
+            hosted::Hosted,
+        },
         games::{
             bidding::{Bid, BiddingParams},
             coordination::{CoordinationParams, Side},
@@ -593,20 +600,20 @@ mod tests {
     /// Bids a fixed amount every round, legal or not.
     struct Fixed(u32);
     impl Bot<Bidding> for Fixed {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-            Ok(Bid(self.0))
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+            Ok(Answer::from(Bid(self.0)))
         }
     }
 
     /// Fails on its `n`-th move.
     struct Fails(u32, BotError);
     impl Bot<Bidding> for Fails {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
             if self.0 == 0 {
                 return Err(self.1.clone());
             }
             self.0 -= 1;
-            Ok(Bid(1))
+            Ok(Answer::from(Bid(1)))
         }
     }
 
@@ -617,9 +624,14 @@ mod tests {
         observed: Vec<BySeat<Option<Side>>>,
     }
     impl Bot<Coordination> for Spy {
-        fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
+        fn choose(
+            &mut self,
+            _: &Coordination,
+            _: Seat,
+            _: TimeLeft,
+        ) -> Result<Answer<Side>, BotError> {
             self.seen_when_choosing.push(self.observed.len());
-            Ok(Side::Left)
+            Ok(Answer::from(Side::Left))
         }
         fn observe(&mut self, _: &Coordination, m: &BySeat<Option<Side>>) -> Result<(), BotError> {
             self.observed.push(*m);
@@ -630,11 +642,16 @@ mod tests {
     /// Plays coordination `left` every round with a fixed score (or none).
     struct Scored(Option<i32>);
     impl Bot<Coordination> for Scored {
-        fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
-            Ok(Side::Left)
-        }
-        fn score(&self) -> Option<i32> {
-            self.0
+        fn choose(
+            &mut self,
+            _: &Coordination,
+            _: Seat,
+            _: TimeLeft,
+        ) -> Result<Answer<Side>, BotError> {
+            Ok(Answer {
+                score: self.0,
+                ..Answer::from(Side::Left)
+            })
         }
     }
 
@@ -746,8 +763,8 @@ mod tests {
     /// Plays like `Fixed`, then says it wrote a line nobody asked for.
     struct Chatty(u32);
     impl Bot<Bidding> for Chatty {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-            Ok(Bid(self.0))
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+            Ok(Answer::from(Bid(self.0)))
         }
         fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) -> Result<(), BotError> {
             Err(BotError::BadOutput(
@@ -814,7 +831,7 @@ mod tests {
     /// Panics on its first move.
     struct Panics;
     impl Bot<Bidding> for Panics {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
             panic!("bot bug")
         }
     }
@@ -873,14 +890,14 @@ mod tests {
     /// Sleeps `ms` before every bid of 1; `None` sleeps forever.
     struct Sleeps(Option<u64>);
     impl Bot<Bidding> for Sleeps {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
             match self.0 {
                 Some(ms) => std::thread::sleep(Duration::from_millis(ms)),
                 None => loop {
                     std::thread::park();
                 },
             }
-            Ok(Bid(1))
+            Ok(Answer::from(Bid(1)))
         }
     }
 
@@ -952,15 +969,21 @@ mod tests {
         own: Option<u64>,
     }
     impl Bot<Bidding> for DelayedBySomeoneElse {
-        fn choose(&mut self, game: &Bidding, seat: Seat, t: TimeLeft) -> Result<Bid, BotError> {
+        fn choose(
+            &mut self,
+            game: &Bidding,
+            seat: Seat,
+            t: TimeLeft,
+        ) -> Result<Answer<Bid>, BotError> {
             std::thread::sleep(Duration::from_millis(self.wall));
-            RandomBot::new().choose(game, seat, t)
+            let answer = RandomBot::new().choose(game, seat, t)?;
+            Ok(Answer {
+                spent: self.own.map(Duration::from_millis),
+                ..answer
+            })
         }
         fn keeps_deadlines(&self) -> bool {
             true
-        }
-        fn move_time(&self) -> Option<Duration> {
-            self.own.map(Duration::from_millis)
         }
     }
 
@@ -1011,7 +1034,7 @@ mod tests {
     /// Fails the way ladder itself can: its working folder is gone.
     struct HarnessFails;
     impl Bot<Bidding> for HarnessFails {
-        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+        fn choose(&mut self, _: &Bidding, _: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
             Err(BotError::Harness("its working folder /x is gone".into()))
         }
     }

@@ -4,6 +4,7 @@
 //! game and reused until it fails or ladder is done with it. Any failure ends
 //! the game as a forfeit and kills the process; the next game starts a fresh one.
 
+use crate::core::bot::Answer;
 use std::time::{Duration, Instant};
 
 use super::{
@@ -32,10 +33,6 @@ pub struct LineBot {
     game: Option<u64>,
     /// The lines exchanged before the last failure, for the forfeit's log entry.
     failed: Option<String>,
-    /// The score attached to the last move, if any.
-    score: Option<i32>,
-    /// How long the last move took, from the request written to the answer read.
-    move_time: Option<Duration>,
     /// Why the start before this game ([`Bot::prepare`]) failed, for `new_game` to report.
     start_failed: Option<BotError>,
 }
@@ -54,8 +51,6 @@ impl LineBot {
             seat: Seat::First,
             game: None,
             failed: None,
-            score: None,
-            move_time: None,
             start_failed: None,
         }
     }
@@ -157,7 +152,12 @@ impl<G: Game> Bot<G> for LineBot {
         })
     }
 
-    fn choose(&mut self, game: &G, seat: Seat, time: TimeLeft) -> Result<G::Move, BotError> {
+    fn choose(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<G::Move>, BotError> {
         self.guard(|bot| {
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
@@ -168,10 +168,10 @@ impl<G: Game> Bot<G> for LineBot {
             // the bot's time starts once its request is written
             let started = Instant::now();
             let line = answer(child, started, time.limit, "move")?;
-            bot.move_time = Some(started.elapsed());
+            let spent = Some(started.elapsed());
             let (mv, score) = protocol::split_score(&line);
-            bot.score = score;
-            protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)
+            let mv = protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)?;
+            Ok(Answer { mv, score, spent })
         })
     }
 
@@ -201,14 +201,6 @@ impl<G: Game> Bot<G> for LineBot {
 
     fn keeps_deadlines(&self) -> bool {
         true
-    }
-
-    fn score(&self) -> Option<i32> {
-        self.score
-    }
-
-    fn move_time(&self) -> Option<Duration> {
-        self.move_time
     }
 
     fn needs_start(&self) -> bool {

@@ -9,6 +9,7 @@
 //! charges no one. The referee's clock does not apply to a person
 //! ([`Bot::timed`]).
 
+use crate::core::bot::Answer;
 use crate::show::Show;
 use crate::{
     core::{
@@ -104,7 +105,12 @@ impl<G: Show> Bot<G> for Human<G> {
         Ok(())
     }
 
-    fn choose(&mut self, game: &G, seat: Seat, _time: TimeLeft) -> Result<G::Move, BotError> {
+    fn choose(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        _time: TimeLeft,
+    ) -> Result<Answer<G::Move>, BotError> {
         let scene = self.scene(game);
         let mut console = lock(&self.console);
         console.say(&format!("\n{scene}"));
@@ -136,7 +142,7 @@ impl<G: Show> Bot<G> for Human<G> {
             let problem = match text.parse::<G::Move>() {
                 Err(why) => format!("That is not a {}: {why}.", G::MOVE_WORD),
                 Ok(mv) => match game.check(seat, &mv) {
-                    Ok(()) => return Ok(mv),
+                    Ok(()) => return Ok(Answer::from(mv)),
                     Err(why) => format!("You cannot play {mv} now: {why}."),
                 },
             };

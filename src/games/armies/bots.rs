@@ -1,6 +1,7 @@
 //! Armies bots beyond `random`: two styles (`even`, `all-in`) and
 //! `equilibrium`, which plays the exact solution ([`super::equilibrium`]).
 
+use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use super::{equilibrium::Equilibrium, Armies, Commit, Commitment};
@@ -37,14 +38,19 @@ pub const BOTS: &[Builtin<Armies>] = &[
 pub struct Even;
 
 impl Bot<Armies> for Even {
-    fn choose(&mut self, game: &Armies, seat: Seat, _: TimeLeft) -> Result<Commitment, BotError> {
+    fn choose(
+        &mut self,
+        game: &Armies,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<Commitment>, BotError> {
         let armies = game.armies[seat];
         let left = game.rounds - game.round;
-        Ok(Commitment(match game.commit {
+        Ok(Answer::from(Commitment(match game.commit {
             Commit::Spend => armies / left.max(1),
             // committing more only grows the armies: always commit everything
             Commit::Add => armies,
-        }))
+        })))
     }
 }
 
@@ -53,8 +59,13 @@ impl Bot<Armies> for Even {
 pub struct AllIn;
 
 impl Bot<Armies> for AllIn {
-    fn choose(&mut self, game: &Armies, seat: Seat, _: TimeLeft) -> Result<Commitment, BotError> {
-        Ok(Commitment(game.armies[seat]))
+    fn choose(
+        &mut self,
+        game: &Armies,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<Commitment>, BotError> {
+        Ok(Answer::from(Commitment(game.armies[seat])))
     }
 }
 
@@ -101,10 +112,15 @@ impl Bot<Armies> for EquilibriumBot {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Armies, seat: Seat, _: TimeLeft) -> Result<Commitment, BotError> {
+    fn choose(
+        &mut self,
+        game: &Armies,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<Commitment>, BotError> {
         let own = game.armies[seat];
         if game.commit == Commit::Add {
-            return Ok(Commitment(own));
+            return Ok(Answer::from(Commitment(own)));
         }
         let solved = self
             .solution(game)
@@ -114,7 +130,9 @@ impl Bot<Armies> for EquilibriumBot {
             .ok_or_else(|| {
                 BotError::Crash(Crash::Unplayable("a state outside the solution".into()))
             })?;
-        Ok(Commitment(zero_sum::sample(mix, &mut self.rng) as u32))
+        Ok(Answer::from(Commitment(
+            zero_sum::sample(mix, &mut self.rng) as u32,
+        )))
     }
 }
 

@@ -7,3 +7,14 @@ pub mod solve;
 
 pub use bots::*;
 pub use rules::*;
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Armies> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[],
+    config: "configs/armies.toml",
+    example_bot: "bots/python/armies_bot.py",
+    solve: Some(solve::command),
+};

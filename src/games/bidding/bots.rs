@@ -28,6 +28,7 @@
 //! money, so D is computed by increasing total money, once per process and
 //! money setting, and shared by every game and thread ([`DpTable::shared`]).
 
+use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use rand::Rng as _;
@@ -104,13 +105,13 @@ impl Bot<Bidding> for RandomBidder {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
         let money = game.money[seat];
-        Ok(Bid(if money == 0 {
+        Ok(Answer::from(Bid(if money == 0 {
             0
         } else {
             self.rng.random_range(1..=money.min(self.max))
-        }))
+        })))
     }
 }
 
@@ -240,8 +241,8 @@ pub struct DpBidder {
 }
 
 impl Bot<Bidding> for DpBidder {
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-        Ok(Bid(self.table.bid(seat, &State::from(game))))
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+        Ok(Answer::from(Bid(self.table.bid(seat, &State::from(game)))))
     }
 }
 
@@ -291,8 +292,12 @@ impl Optimal {
 }
 
 impl Bot<Bidding> for Optimal {
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-        Ok(Bid(Optimal::bid(&self.solution, &State::from(game), seat)))
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+        Ok(Answer::from(Bid(Optimal::bid(
+            &self.solution,
+            &State::from(game),
+            seat,
+        ))))
     }
 }
 
@@ -455,7 +460,12 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
         bot.new_game(game, seat, seed)
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, time: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(
+        &mut self,
+        game: &Bidding,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<Bid>, BotError> {
         self.bot
             .get_or_insert_with(|| B::from_params(&params_of(game)))
             .choose(game, seat, time)

@@ -14,6 +14,7 @@
 //! It reads one integer from stdout (a line end is optional). Anything else,
 //! no answer in time, or a bid the rules forbid, forfeits the game.
 
+use crate::core::bot::Answer;
 use std::time::Instant;
 
 use super::{Bid, Bidding};
@@ -96,7 +97,12 @@ impl Bot<Bidding> for HackerRankBot {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, time: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(
+        &mut self,
+        game: &Bidding,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<Bid>, BotError> {
         let started = Instant::now();
         let deadline = started + time.limit;
         let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
@@ -128,7 +134,7 @@ impl Bot<Bidding> for HackerRankBot {
             .map_err(|_| BotError::BadOutput(BadOutput::NotABid(shorten(line.trim()))))?;
         // let it exit by itself; whatever is left at the deadline is killed on drop
         child.finish(deadline);
-        Ok(Bid(bid))
+        Ok(Answer::from(Bid(bid)))
     }
 
     fn game_index(&mut self, index: u64) {

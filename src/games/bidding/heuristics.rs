@@ -7,6 +7,7 @@
 //! Each clamps its bid to the legal range (at least 1 while it has money,
 //! exactly 0 when broke, never more than it holds).
 
+use crate::core::bot::Answer;
 use rand::Rng as _;
 use serde::Deserialize;
 
@@ -65,7 +66,7 @@ impl Bot<Bidding> for Fraction {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
         let money = game.money[seat];
         let base = (f64::from(money) * self.params.share.clamp(0.0, 1.0)).round() as i64;
         let noise = i64::from(self.params.noise);
@@ -74,7 +75,7 @@ impl Bot<Bidding> for Fraction {
         } else {
             0
         };
-        Ok(legal(base + jitter, money))
+        Ok(Answer::from(legal(base + jitter, money)))
     }
 }
 
@@ -116,9 +117,9 @@ impl Bot<Bidding> for Climber {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
         let wanted = self.last.map_or(self.start, |b| b + 1);
-        Ok(legal(i64::from(wanted), game.money[seat]))
+        Ok(Answer::from(legal(i64::from(wanted), game.money[seat])))
     }
 
     fn observe(&mut self, _: &Bidding, moves: &BySeat<Option<Bid>>) -> Result<(), BotError> {
@@ -165,11 +166,11 @@ impl Bot<Bidding> for Mirror {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Bid, BotError> {
-        Ok(legal(
+    fn choose(&mut self, game: &Bidding, seat: Seat, _: TimeLeft) -> Result<Answer<Bid>, BotError> {
+        Ok(Answer::from(legal(
             i64::from(self.theirs.unwrap_or(self.start)),
             game.money[seat],
-        ))
+        )))
     }
 
     fn observe(&mut self, _: &Bidding, moves: &BySeat<Option<Bid>>) -> Result<(), BotError> {

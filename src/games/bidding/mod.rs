@@ -14,3 +14,14 @@ pub mod solver;
 
 pub use bots::*;
 pub use rules::*;
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Bidding> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[hackerrank::HACKERRANK],
+    config: "configs/bidding.toml",
+    example_bot: "bots/python/bidding_bot.py",
+    solve: Some(solve::command),
+};

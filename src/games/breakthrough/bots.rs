@@ -1,6 +1,7 @@
 //! Breakthrough bots beyond `random`: `greedy` (one ply of rules of thumb)
 //! and `search` (alpha-beta, [`super::search`]).
 
+use crate::core::bot::Answer;
 use rand::seq::{IndexedRandom, SliceRandom};
 use serde::Deserialize;
 
@@ -86,8 +87,6 @@ pub struct Search {
     params: SearchParams,
     searcher: Option<Searcher>,
     rng: BotRng,
-    /// The search's value of its last move, from its side (for adjudication).
-    last_score: Option<i32>,
 }
 
 impl Search {
@@ -96,7 +95,6 @@ impl Search {
             params: params.clone(),
             searcher: None,
             rng: BotRng::default(),
-            last_score: None,
         }
     }
 }
@@ -104,7 +102,6 @@ impl Search {
 impl Bot<Breakthrough> for Search {
     fn new_game(&mut self, _: &Breakthrough, _: Seat, seed: u64) -> Result<(), BotError> {
         self.rng.reseed(seed);
-        self.last_score = None;
         // a fresh table each game, so a game does not depend on the last one
         self.searcher = Some(Searcher::new(18));
         Ok(())
@@ -115,7 +112,7 @@ impl Bot<Breakthrough> for Search {
         game: &Breakthrough,
         seat: Seat,
         time: TimeLeft,
-    ) -> Result<Step, BotError> {
+    ) -> Result<Answer<Step>, BotError> {
         let mut root = game.legal_moves(seat);
         let cells = u32::from(game.board.width) * u32::from(game.board.height);
         if cells <= self.params.exact_cells {
@@ -133,14 +130,12 @@ impl Bot<Breakthrough> for Search {
         let found = searcher
             .search(game, root, self.params.nodes.max(1), clock)
             .ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))?;
-        self.last_score = Some(found.score);
-        Ok(found.best)
-    }
-
-    /// The search's value of the move it played, from its side: about 100 a
-    /// piece, near ±1,000,000 for a win it has found.
-    fn score(&self) -> Option<i32> {
-        self.last_score
+        // the search's value of the move, from its side: about 100 a piece,
+        // near ±1,000,000 for a win it has found
+        Ok(Answer {
+            score: Some(found.score),
+            ..Answer::from(found.best)
+        })
     }
 }
 
@@ -158,14 +153,19 @@ impl Bot<Breakthrough> for Greedy {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Breakthrough, seat: Seat, _: TimeLeft) -> Result<Step, BotError> {
+    fn choose(
+        &mut self,
+        game: &Breakthrough,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<Step>, BotError> {
         let moves = game.legal_moves(seat);
         let enemy = game.pieces[seat.other()];
         let pick = |rng: &mut Rng, steps: &[Step]| steps.choose(rng).copied();
         let b = game.board;
         let progress = |seat: Seat, square: u8| b.progress(seat, square);
         if let Some(win) = moves.iter().find(|s| progress(seat, s.to) == b.height - 1) {
-            return Ok(*win);
+            return Ok(Answer::from(*win));
         }
         let captures: Vec<Step> = moves
             .iter()
@@ -177,7 +177,7 @@ impl Bot<Breakthrough> for Greedy {
                 .into_iter()
                 .filter(|s| progress(seat.other(), s.to) == most)
                 .collect();
-            return Ok(pick(&mut self.rng, &best).expect("non-empty"));
+            return Ok(Answer::from(pick(&mut self.rng, &best).expect("non-empty")));
         }
         let attacked = game.attacks(seat.other());
         let safe: Vec<Step> = moves
@@ -186,7 +186,9 @@ impl Bot<Breakthrough> for Greedy {
             .filter(|s| attacked & (1 << s.to) == 0)
             .collect();
         let chosen = pick(&mut self.rng, &safe).or_else(|| pick(&mut self.rng, &moves));
-        chosen.ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))
+        chosen
+            .map(Answer::from)
+            .ok_or_else(|| BotError::Crash(Crash::Unplayable("no legal move".into())))
     }
 }
 
@@ -211,7 +213,8 @@ mod tests {
                 Seat::First,
                 TimeLeft::new(std::time::Duration::from_secs(1), std::time::Duration::ZERO),
             )
-            .unwrap();
+            .unwrap()
+            .mv;
         assert_eq!(
             (step.from, step.to / 8),
             (sq("c7").trailing_zeros() as u8, 7),
@@ -230,6 +233,7 @@ mod tests {
                 TimeLeft::new(std::time::Duration::from_secs(1), std::time::Duration::ZERO)
             )
             .unwrap()
+            .mv
             .to_string(),
             "a1b2"
         );
@@ -317,11 +321,11 @@ mod tests {
         .unwrap();
         // white wins from c7 at once
         let g = Breakthrough::from_pieces(sq("c7") | sq("a2"), sq("h8") | sq("a7"), Seat::First);
-        let m = bot.choose(&g, Seat::First, time).unwrap();
+        let m = bot.choose(&g, Seat::First, time).unwrap().mv;
         assert_eq!(m.to / 8, 7, "{m}");
         // black's runner on e2 must be captured by d1 or f1
         let g = Breakthrough::from_pieces(sq("d1") | sq("a4"), sq("e2") | sq("h8"), Seat::First);
-        let m = bot.choose(&g, Seat::First, time).unwrap();
+        let m = bot.choose(&g, Seat::First, time).unwrap().mv;
         assert_eq!(m.to_string(), "d1e2");
     }
 

@@ -7,3 +7,14 @@ pub mod solve;
 
 pub use bots::*;
 pub use rules::*;
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Breakthrough> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[],
+    config: "configs/breakthrough.toml",
+    example_bot: "bots/python/breakthrough_bot.py",
+    solve: Some(solve::command),
+};

@@ -8,6 +8,7 @@
 //! itself, a copier or any fixed convention, and a pair locks in within a
 //! few rounds (two rounds on average).
 
+use crate::core::bot::Answer;
 use rand::Rng as _;
 use serde::Deserialize;
 
@@ -60,8 +61,8 @@ fn side<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
 pub struct Left;
 
 impl Bot<Coordination> for Left {
-    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
-        Ok(Side::Left)
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Answer<Side>, BotError> {
+        Ok(Answer::from(Side::Left))
     }
 }
 
@@ -95,8 +96,8 @@ impl Bot<Coordination> for Copycat {
         Ok(())
     }
 
-    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
-        Ok(self.last.unwrap_or(self.start))
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Answer<Side>, BotError> {
+        Ok(Answer::from(self.last.unwrap_or(self.start)))
     }
 
     fn observe(&mut self, _: &Coordination, moves: &BySeat<Option<Side>>) -> Result<(), BotError> {
@@ -141,8 +142,8 @@ impl Bot<Coordination> for Coordinator {
         Ok(())
     }
 
-    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Side, BotError> {
-        Ok(self.mine)
+    fn choose(&mut self, _: &Coordination, _: Seat, _: TimeLeft) -> Result<Answer<Side>, BotError> {
+        Ok(Answer::from(self.mine))
     }
 
     fn observe(&mut self, _: &Coordination, moves: &BySeat<Option<Side>>) -> Result<(), BotError> {

@@ -5,3 +5,14 @@ mod rules;
 
 pub use bots::*;
 pub use rules::*;
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Coordination> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[],
+    config: "configs/coordination.toml",
+    example_bot: "bots/python/coordination_bot.py",
+    solve: None,
+};

@@ -8,6 +8,7 @@
 //! programs. A node's statistics are the playouts' goals for each role and
 //! move, scaled to 0..1.
 
+use crate::core::bot::Answer;
 use std::collections::HashMap;
 
 use rand::Rng as _;
@@ -51,7 +52,12 @@ impl Bot<Gdl> for Greedy {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Gdl, seat: Seat, _: TimeLeft) -> Result<super::GdlMove, BotError> {
+    fn choose(
+        &mut self,
+        game: &Gdl,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = role(seat);
         let mine = game.legal_indices(me);
         let theirs = game.legal_indices(1 - me);
@@ -77,7 +83,7 @@ impl Bot<Gdl> for Greedy {
             }
         }
         let pick = best[self.rng.random_range(0..best.len())];
-        Ok(game.move_of(me, pick))
+        Ok(Answer::from(game.move_of(me, pick)))
     }
 }
 
@@ -200,7 +206,12 @@ impl Bot<Gdl> for Mcts {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Gdl, seat: Seat, _: TimeLeft) -> Result<super::GdlMove, BotError> {
+    fn choose(
+        &mut self,
+        game: &Gdl,
+        seat: Seat,
+        _: TimeLeft,
+    ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = role(seat);
         let mut tree = vec![Node::new(game)];
         for _ in 0..self.params.playouts.max(1) {
@@ -211,7 +222,7 @@ impl Bot<Gdl> for Mcts {
         let best = (0..root.moves[me].len())
             .max_by_key(|&i| root.stats[me][i].0)
             .expect("a legal move");
-        Ok(game.move_of(me, root.moves[me][best]))
+        Ok(Answer::from(game.move_of(me, root.moves[me][best])))
     }
 }
 
@@ -240,7 +251,7 @@ mod tests {
                             budget: std::time::Duration::from_secs(5),
                             limit: std::time::Duration::from_secs(5),
                         };
-                        bot.choose(&g, s, time).unwrap()
+                        bot.choose(&g, s, time).unwrap().mv
                     })
                 });
                 g.apply(&moves);
@@ -279,7 +290,7 @@ mod tests {
             budget: std::time::Duration::from_secs(5),
             limit: std::time::Duration::from_secs(5),
         };
-        let mv = greedy.choose(&g, Seat::First, time).unwrap();
+        let mv = greedy.choose(&g, Seat::First, time).unwrap().mv;
         assert_eq!(mv.0, "(mark 1 3)");
     }
 }

@@ -32,3 +32,14 @@ pub const NAME: &str = "gdl";
 /// One line for `ladder list games`.
 pub const ABOUT: &str =
     "any two-role game written in GDL, from [season.params] rules = \"FILE.kif\" (or gdl:FILE.kif)";
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Gdl> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[],
+    config: "configs/gdl-tictactoe.toml",
+    example_bot: "bots/python/gdl_tictactoe_bot.py",
+    solve: None,
+};

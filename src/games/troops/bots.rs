@@ -1,6 +1,7 @@
 //! Troops bots beyond `random`: two recognisable styles (`balanced`,
 //! `focus`) and `nash`, which plays the solved round's equilibrium mix.
 
+use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use rand::seq::SliceRandom;
@@ -49,11 +50,11 @@ impl Bot<Troops> for Balanced {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
+    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Answer<Split>, BotError> {
         let (base, extra) = (game.troops / 3, game.troops % 3);
         let mut split = [0, 1, 2].map(|field| base + u32::from(field < extra));
         split.shuffle(&mut self.rng);
-        Ok(Split(split))
+        Ok(Answer::from(Split(split)))
     }
 }
 
@@ -69,11 +70,11 @@ impl Bot<Troops> for Focus {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
+    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Answer<Split>, BotError> {
         let half = game.troops / 2;
         let mut split = [half, game.troops - half, 0];
         split.shuffle(&mut self.rng);
-        Ok(Split(split))
+        Ok(Answer::from(Split(split)))
     }
 }
 
@@ -113,9 +114,11 @@ impl Bot<Troops> for Nash {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
+    fn choose(&mut self, game: &Troops, _: Seat, _: TimeLeft) -> Result<Answer<Split>, BotError> {
         let solved = self.solution(game.troops);
-        Ok(solved.splits[zero_sum::sample(&solved.solution.row, &mut self.rng)])
+        Ok(Answer::from(
+            solved.splits[zero_sum::sample(&solved.solution.row, &mut self.rng)],
+        ))
     }
 }
 
@@ -156,8 +159,8 @@ mod tests {
     struct Fixed(Split);
 
     impl Bot<Troops> for Fixed {
-        fn choose(&mut self, _: &Troops, _: Seat, _: TimeLeft) -> Result<Split, BotError> {
-            Ok(self.0)
+        fn choose(&mut self, _: &Troops, _: Seat, _: TimeLeft) -> Result<Answer<Split>, BotError> {
+            Ok(Answer::from(self.0))
         }
     }
 

@@ -7,3 +7,14 @@ pub mod solve;
 
 pub use bots::*;
 pub use rules::*;
+
+/// The game's catalogue entry.
+pub const ENTRY: super::Entry<Troops> = super::Entry {
+    name: NAME,
+    about: ABOUT,
+    builtins: BOTS,
+    protocols: &[],
+    config: "configs/troops.toml",
+    example_bot: "bots/python/troops_bot.py",
+    solve: Some(solve::command),
+};
