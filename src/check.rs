@@ -4,7 +4,6 @@
 //! plays a few games against `random`, checks that `quit` ends the process,
 //! and lists every problem with the bot's own words.
 
-use crate::core::bot::Answer;
 use std::{
     fmt::Write as _,
     fs,
@@ -13,7 +12,7 @@ use std::{
 
 use crate::{
     core::{
-        bot::{Bot, BotError, RandomBot},
+        bot::{Answer, Bot, BotError, RandomBot},
         clock::{TimeControl, TimeLeft, Watch},
         error::{Error, Result},
         game::Game,

@@ -3,7 +3,6 @@
 //! thinks too long runs out of its game clock and forfeits, with the overrun
 //! in the journal; a program within its clock plays normally.
 
-use ladder::core::bot::Answer;
 use std::{fs, path::Path, time::Duration};
 
 use assert_cmd::Command;
@@ -11,7 +10,7 @@ use ladder::{
     catalog,
     core::record::Record,
     core::{
-        bot::{Bot, BotError, RandomBot},
+        bot::{Answer, Bot, BotError, RandomBot},
         clock::TimeControl,
         referee::Referee,
     },

@@ -4,7 +4,6 @@
 //! game and reused until it fails or ladder is done with it. Any failure ends
 //! the game as a forfeit and kills the process; the next game starts a fresh one.
 
-use crate::core::bot::Answer;
 use std::time::{Duration, Instant};
 
 use super::{
@@ -12,7 +11,7 @@ use super::{
     protocol, Command, Launch,
 };
 use crate::core::{
-    bot::{BadOutput, Bot, BotError, Crash},
+    bot::{Answer, BadOutput, Bot, BotError, Crash},
     clock::TimeLeft,
     game::Game,
     seat::{BySeat, Seat},

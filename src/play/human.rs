@@ -9,11 +9,10 @@
 //! charges no one. The referee's clock does not apply to a person
 //! ([`Bot::timed`]).
 
-use crate::core::bot::Answer;
 use crate::show::Show;
 use crate::{
     core::{
-        bot::{Bot, BotError},
+        bot::{Answer, Bot, BotError},
         clock::TimeLeft,
         seat::{BySeat, Seat},
     },

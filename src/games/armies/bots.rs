@@ -1,13 +1,12 @@
 //! Armies bots beyond `random`: two styles (`even`, `all-in`) and
 //! `equilibrium`, which plays the exact solution ([`super::equilibrium`]).
 
-use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use super::{equilibrium::Equilibrium, Armies, Commit, Commitment};
 use crate::{
     core::{
-        bot::{simple, BotError, BotRng, Builtin, Crash},
+        bot::{simple, Answer, BotError, BotRng, Builtin, Crash},
         error::Invalid,
     },
     games::zero_sum,

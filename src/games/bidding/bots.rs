@@ -28,7 +28,6 @@
 //! money, so D is computed by increasing total money, once per process and
 //! money setting, and shared by every game and thread ([`DpTable::shared`]).
 
-use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use rand::Rng as _;
@@ -41,7 +40,7 @@ use super::{
 };
 use crate::{
     core::{
-        bot::{with_params, BotError, BotFactory, BotRng, Builtin, Crash},
+        bot::{with_params, Answer, BotError, BotFactory, BotRng, Builtin, Crash},
         error::Invalid,
     },
     games::cache::Cache,

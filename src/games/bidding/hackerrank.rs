@@ -14,13 +14,12 @@
 //! It reads one integer from stdout (a line end is optional). Anything else,
 //! no answer in time, or a bid the rules forbid, forfeits the game.
 
-use crate::core::bot::Answer;
 use std::time::Instant;
 
 use super::{Bid, Bidding};
 use crate::{
     core::{
-        bot::{BadOutput, Bot, BotError, Crash, Exit},
+        bot::{Answer, BadOutput, Bot, BotError, Crash, Exit},
         clock::TimeLeft,
         seat::{BySeat, Seat},
     },

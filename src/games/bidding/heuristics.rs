@@ -7,13 +7,12 @@
 //! Each clamps its bid to the legal range (at least 1 while it has money,
 //! exactly 0 when broke, never more than it holds).
 
-use crate::core::bot::Answer;
 use rand::Rng as _;
 use serde::Deserialize;
 
 use super::{Bid, Bidding};
 use crate::{
-    core::bot::{BotError, BotRng},
+    core::bot::{Answer, BotError, BotRng},
     Bot, BySeat, Seat, TimeLeft,
 };
 

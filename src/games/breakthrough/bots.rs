@@ -1,7 +1,6 @@
 //! Breakthrough bots beyond `random`: `greedy` (one ply of rules of thumb)
 //! and `search` (alpha-beta, [`super::search`]).
 
-use crate::core::bot::Answer;
 use rand::seq::{IndexedRandom, SliceRandom};
 use serde::Deserialize;
 
@@ -9,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use super::{search::Searcher, solve::Prover, Board, Breakthrough, Step};
 use crate::{
-    core::bot::{simple, with_params, BotError, BotRng, Builtin, Crash},
+    core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin, Crash},
     games::cache::Cache,
     Bot, Game, Rng, Seat, TimeLeft,
 };

@@ -8,13 +8,12 @@
 //! itself, a copier or any fixed convention, and a pair locks in within a
 //! few rounds (two rounds on average).
 
-use crate::core::bot::Answer;
 use rand::Rng as _;
 use serde::Deserialize;
 
 use super::{Coordination, Side};
 use crate::{
-    core::bot::{simple, with_params, BotError, BotRng, Builtin},
+    core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
     Bot, BySeat, Seat, TimeLeft,
 };
 

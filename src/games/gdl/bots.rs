@@ -8,7 +8,6 @@
 //! programs. A node's statistics are the playouts' goals for each role and
 //! move, scaled to 0..1.
 
-use crate::core::bot::Answer;
 use std::collections::HashMap;
 
 use rand::Rng as _;
@@ -16,7 +15,7 @@ use serde::Deserialize;
 
 use super::Gdl;
 use crate::{
-    core::bot::{simple, with_params, BotError, BotRng, Builtin},
+    core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
     Bot, Seat, TimeLeft,
 };
 

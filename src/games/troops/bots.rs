@@ -1,7 +1,6 @@
 //! Troops bots beyond `random`: two recognisable styles (`balanced`,
 //! `focus`) and `nash`, which plays the solved round's equilibrium mix.
 
-use crate::core::bot::Answer;
 use std::sync::Arc;
 
 use rand::seq::SliceRandom;
@@ -12,7 +11,7 @@ use super::{
 };
 use crate::{
     core::{
-        bot::{simple, BotError, BotRng, Builtin},
+        bot::{simple, Answer, BotError, BotRng, Builtin},
         error::Invalid,
     },
     games::zero_sum,
