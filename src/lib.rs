@@ -7,6 +7,7 @@
 //! - [`check`]: `ladder check`, a conformance test for bot programs;
 //! - [`games`]: one folder per game: rules, bots, and what belongs to that game alone;
 //! - [`play`]: `ladder play`, a person against a bot at the terminal;
+//! - [`arena`]: a league that never stops: bots join while it plays;
 //! - [`ladder`]: ladder seasons: ratings carried over, divisions, promotion;
 //! - [`report`]: the reports: terminal tables, Markdown, CSV, JSON, HTML;
 //! - [`run`]: a season's games played on worker threads into the journal;
@@ -17,6 +18,7 @@
 //! - [`show`]: a game drawn for a person (the `Show` trait), and colour;
 //! - [`core`]: seats, the `Game` and `Bot` traits, the referee and its clock, errors.
 
+pub mod arena;
 pub mod catalog;
 pub mod check;
 pub mod core;

@@ -11,9 +11,9 @@ use std::{
 };
 
 /// The floors, bottom first.
-const FLOORS: [&str; 14] = [
-    "core", "show", "external", "stats", "plan", "journal", "report", "run", "ladder", "play",
-    "games", "check", "catalog", "binary",
+const FLOORS: [&str; 15] = [
+    "core", "show", "external", "stats", "plan", "journal", "report", "run", "ladder", "arena",
+    "play", "games", "check", "catalog", "binary",
 ];
 
 fn floor_of(module: &str) -> usize {
