@@ -9,7 +9,8 @@
 //!
 //! The copy builds in a target folder of its own whose compiled
 //! dependencies are hard links to this build's, so only ladder itself
-//! compiles again (about a minute on two cores).
+//! compiles again (about a minute on two cores); ladder's own units are not
+//! linked, so the copy's compilation cannot write into this build.
 
 use std::{
     fs,
@@ -35,14 +36,37 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Hard-links every file under `from` into `to` (the compiled dependencies).
-fn link_tree(from: &Path, to: &Path) {
+/// The names of this package's own compiled units (the library, the
+/// binary, each test, bench and example), which the copy compiles anew.
+fn own_units() -> Vec<String> {
+    let mut units = vec!["ladder".to_string(), "libladder".to_string(), "testbot".into()];
+    for folder in ["tests", "benches"] {
+        for entry in fs::read_dir(Path::new(ROOT).join(folder)).unwrap().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                units.push(path.file_stem().unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    units
+}
+
+/// Hard-links every file under `from` into `to`, but this package's own
+/// units: those the copy compiles again, under the same names (cargo names
+/// a package's units the same wherever it lies), and a link would let that
+/// compilation write into this build's files.
+fn link_tree(from: &Path, to: &Path, own: &[String]) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap().flatten() {
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let unit = name.rsplit_once('-').map_or(name.as_str(), |(unit, _)| unit);
+        if own.iter().any(|o| o == unit) {
+            continue;
+        }
         let kind = entry.file_type().unwrap();
         if kind.is_dir() {
-            link_tree(&src, &dst);
+            link_tree(&src, &dst, own);
         } else if kind.is_file() && fs::hard_link(&src, &dst).is_err() {
             fs::copy(&src, &dst).unwrap();
         }
@@ -87,8 +111,9 @@ fn crate_with_nim(dir: &Path) -> PathBuf {
     .unwrap();
     // this build's compiled dependencies: target/release/deps and friends
     let release = Path::new(env!("CARGO_BIN_EXE_ladder")).parent().unwrap();
+    let own = own_units();
     for part in ["deps", "build", ".fingerprint"] {
-        link_tree(&release.join(part), &dir.join("target/release").join(part));
+        link_tree(&release.join(part), &dir.join("target/release").join(part), &own);
     }
     copy
 }
