@@ -81,6 +81,9 @@ pub enum Command {
     Season(cmd::season::Args),
     /// Show a ladder as it stands and the history of its seasons, without playing.
     Standings(cmd::standings::Args),
+    /// A league that never stops: bots join, retire and come back as new versions while it
+    /// plays, and its games go where the ratings are least certain (docs/ARENA.md).
+    Arena(cmd::arena::Args),
     /// Play an ad-hoc match between two bots; reported like a small season.
     ///
     /// A bot is a built-in name (see `ladder list bots`), `cmd:PROGRAM ARGS...` for a program

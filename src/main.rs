@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Season(a) => cmd::season::run(a),
         Command::Standings(a) => cmd::standings::run(a),
+        Command::Arena(a) => cmd::arena::run(a),
         Command::Match(a) => cmd::r#match::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Merge(a) => cmd::merge::run(a),

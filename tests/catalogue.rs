@@ -39,9 +39,16 @@ fn copy_tree(from: &Path, to: &Path) {
 /// The names of this package's own compiled units (the library, the
 /// binary, each test, bench and example), which the copy compiles anew.
 fn own_units() -> Vec<String> {
-    let mut units = vec!["ladder".to_string(), "libladder".to_string(), "testbot".into()];
+    let mut units = vec![
+        "ladder".to_string(),
+        "libladder".to_string(),
+        "testbot".into(),
+    ];
     for folder in ["tests", "benches"] {
-        for entry in fs::read_dir(Path::new(ROOT).join(folder)).unwrap().flatten() {
+        for entry in fs::read_dir(Path::new(ROOT).join(folder))
+            .unwrap()
+            .flatten()
+        {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "rs") {
                 units.push(path.file_stem().unwrap().to_string_lossy().into_owned());
@@ -60,7 +67,9 @@ fn link_tree(from: &Path, to: &Path, own: &[String]) {
     for entry in fs::read_dir(from).unwrap().flatten() {
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
         let name = entry.file_name().to_string_lossy().into_owned();
-        let unit = name.rsplit_once('-').map_or(name.as_str(), |(unit, _)| unit);
+        let unit = name
+            .rsplit_once('-')
+            .map_or(name.as_str(), |(unit, _)| unit);
         if own.iter().any(|o| o == unit) {
             continue;
         }
@@ -113,7 +122,11 @@ fn crate_with_nim(dir: &Path) -> PathBuf {
     let release = Path::new(env!("CARGO_BIN_EXE_ladder")).parent().unwrap();
     let own = own_units();
     for part in ["deps", "build", ".fingerprint"] {
-        link_tree(&release.join(part), &dir.join("target/release").join(part), &own);
+        link_tree(
+            &release.join(part),
+            &dir.join("target/release").join(part),
+            &own,
+        );
     }
     copy
 }

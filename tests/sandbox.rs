@@ -12,7 +12,7 @@ use std::{
     fs,
     path::{Path, PathBuf},
     process::{Command as StdCommand, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use assert_cmd::Command;
@@ -20,7 +20,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 mod common;
-use common::Edit;
+use common::{wait_for, Edit};
 
 /// Whether bwrap can run here; under CI its absence fails the test.
 fn bwrap_runs() -> bool {
@@ -174,18 +174,6 @@ fn running_with(marker: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// Waits until `check` holds or `secs` pass; whether it held.
-fn wait_for(secs: u64, mut check: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < deadline {
-        if check() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    check()
 }
 
 #[test]

@@ -1,5 +1,228 @@
 //! The arena: a league that never stops. Bots join, retire and come back as
 //! new versions while it plays; its matchmaking ([`matchmaking`]) spends
 //! each batch of games where the ratings are least certain.
+//!
+//! An arena is a folder: `arena.db` ([`store`]) holds its settings, its
+//! event log and every finished game. `ladder arena run` ([`play`]) plays
+//! batch after batch, each an ordinary season of listed games in
+//! `batches/` (so the referee, the bot pool, the sandbox, the clocks and
+//! the journal's resume after a kill are a season's), whose games go into
+//! the database with the batch's `finished` event in one transaction. A
+//! batch is decided, and its event written, in one transaction over the
+//! log, from the games of earlier batches only: an arena's games are a
+//! function of its seed and its event log ([`league`]).
 
+pub mod config;
+pub mod league;
 pub mod matchmaking;
+pub mod play;
+pub mod show;
+pub mod store;
+
+use std::path::Path;
+
+use crate::{
+    core::error::{Error, Result},
+    core::game::Game,
+    plan::{config::ConfigFile, Roster},
+};
+use league::{League, Version};
+use store::{Event, Store};
+
+/// The arena in `dir` and its state now.
+pub fn open(dir: &Path) -> Result<(Store, League)> {
+    let store = Store::open(dir)?;
+    let league = league_of(&store)?;
+    Ok((store, league))
+}
+
+fn league_of(store: &Store) -> Result<League> {
+    League::from_events(&store.events()?).map_err(|message| Error::Store {
+        path: store.path().to_path_buf(),
+        message,
+    })
+}
+
+/// The catalogue name of the arena's game (`gdl` for any GDL game).
+pub fn game_of(dir: &Path) -> Result<String> {
+    Store::open(dir)?.meta("game")
+}
+
+/// Makes an arena in `dir` from the config `src`, with the config's bots
+/// as its first; the names of the versions that joined.
+pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
+    let setup = config::read(src, roster)?;
+    let checked = config::base_plan(Path::new(""), &setup.season, &[], roster)?;
+    let meta = [
+        ("game", checked.start.catalogue_name().to_string()),
+        ("settings", setup.season.clone()),
+        ("batch_games", setup.matchmaking.batch_games.to_string()),
+        (
+            "newcomer_games",
+            setup.matchmaking.newcomer_games.to_string(),
+        ),
+    ];
+    Store::create(dir, &meta)?;
+    let mut joined = Vec::new();
+    for bot in &setup.bots {
+        let name = bot
+            .get("name")
+            .and_then(|n| n.as_str())
+            .ok_or_else(|| Error::Usage("a [[bot]] without a name".into()))?
+            .to_string();
+        let mut table = bot.clone();
+        table.remove("name");
+        joined.push(add(dir, roster, &name, &table, &setup.dir)?);
+    }
+    Ok(joined)
+}
+
+/// Adds bot `name` (its `[[bot]]` keys `table`, paths relative to `from`)
+/// as its next version, which retires the one before. Its name,
+/// `name@version`.
+pub fn add<G: Game>(
+    dir: &Path,
+    roster: &Roster<G>,
+    name: &str,
+    table: &toml::Table,
+    from: &Path,
+) -> Result<String> {
+    config::check_bot_name(name)?;
+    let (store, league) = open(dir)?;
+    let previous = league.latest(name).cloned();
+    let version = previous.as_ref().map_or(1, |v| v.version + 1);
+    let spec = config::version_spec(dir, from, table, name, version)?;
+    if let Some(p) = &previous {
+        if same_bot(&p.spec, &spec) {
+            return Err(Error::Usage(format!(
+                "{} is this bot already (same settings and program)",
+                p.bot
+            )));
+        }
+    }
+    let bot = format!("{name}@{version}");
+    let mut versions = league.versions.clone();
+    versions.push(Version {
+        bot: bot.clone(),
+        name: name.to_string(),
+        version,
+        spec: spec.clone(),
+        candidate: false,
+        retired: false,
+    });
+    let season = store.meta("settings")?;
+    config::base_plan(dir, &season, &versions, roster)
+        .map_err(|e| Error::Usage(format!("bot {name} cannot join: {}", without_file(&e))))?;
+    store.append(&Event::Added {
+        bot: bot.clone(),
+        name: name.to_string(),
+        version,
+        spec,
+        candidate: false,
+    })?;
+    for v in league
+        .versions
+        .iter()
+        .filter(|v| v.name == name && !v.retired)
+    {
+        store.append(&Event::Retired { bot: v.bot.clone() })?;
+    }
+    Ok(bot)
+}
+
+/// A config error about the arena's own settings text, without the name
+/// of the file that does not exist.
+fn without_file(e: &Error) -> String {
+    match e {
+        Error::Config(c) => c.message.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether two `[[bot]]` tables are the same bot but for the name.
+fn same_bot(a: &str, b: &str) -> bool {
+    let table = |s: &str| {
+        let mut t: toml::Table = s.parse().unwrap_or_default();
+        t.remove("name");
+        t
+    };
+    table(a) == table(b)
+}
+
+/// Retires `bot` (a name: every version of it that plays; or `name@N`);
+/// the versions retired.
+pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
+    let (store, league) = open(dir)?;
+    let playing: Vec<&Version> = league
+        .versions
+        .iter()
+        .filter(|v| !v.retired && (v.bot == bot || v.name == bot))
+        .collect();
+    if playing.is_empty() {
+        return Err(Error::Usage(
+            match league.find(bot).or(league.latest(bot)) {
+                Some(_) => format!("{bot} has retired already"),
+                None => format!("no bot {bot} in the arena"),
+            },
+        ));
+    }
+    for v in &playing {
+        store.append(&Event::Retired { bot: v.bot.clone() })?;
+    }
+    Ok(playing.iter().map(|v| v.bot.clone()).collect())
+}
+
+/// Writes the arena's finished games as a season folder `out` (a journal
+/// of listed games with the arena's seeds, `season.json` and the reports),
+/// which `ladder verify`, `report` and `replay` read; the games written.
+pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64> {
+    use crate::{journal::Journal, plan::schedule::Format};
+    let (store, league) = open(dir)?;
+    let games = store.games()?;
+    let base = config::base_plan(dir, &store.meta("settings")?, &league.versions, roster)?;
+    let names = league.names();
+    let wrong = |m: String| Error::Store {
+        path: store.path().to_path_buf(),
+        message: m,
+    };
+    let standings = league.standings(&games).map_err(wrong)?;
+    let mut listed = Vec::new();
+    for g in &games {
+        let scored = crate::core::record::Scored::from_line(&g.record, &names)
+            .ok()
+            .flatten()
+            .ok_or_else(|| wrong(format!("game {} is not a game record", g.number)))?;
+        listed.push((scored.seats.first, scored.seats.second));
+    }
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| Error::Usage(format!("{}: no folder name", out.display())))?;
+    let plan = crate::plan::Plan {
+        name: crate::plan::check_name(&name).map_err(|e| Error::Usage(e.to_string()))?,
+        bots: base.bots[..names.len()].to_vec(),
+        format: Format::Listed {
+            games: listed,
+            first: 0,
+        },
+        games_per_pair: 1,
+        compress: false,
+        ..base
+    };
+    if out.join(crate::journal::GAMES).exists() {
+        return Err(Error::Usage(format!(
+            "{} holds a season already; export into a new folder",
+            out.display()
+        )));
+    }
+    let (mut journal, _) = Journal::open(out, &plan.describe(), false, &names, &mut |_| Ok(()))?;
+    let mut text = String::new();
+    for g in &games {
+        text.push_str(&g.record);
+        text.push('\n');
+    }
+    journal.append_games(text.as_bytes())?;
+    journal.finish()?;
+    crate::report::write_files(out, &plan.header(), &standings)?;
+    Ok(games.len() as u64)
+}

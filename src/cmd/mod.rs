@@ -3,6 +3,7 @@
 //! output, writing to standard output, the option groups of the commands that
 //! play (`RunArgs`, `TimeArgs`, `--sandbox`) and how a config names its game.
 
+pub mod arena;
 pub mod check;
 pub mod completions;
 pub mod list;

@@ -141,6 +141,9 @@ pub enum Error {
         line: usize,
         message: String,
     },
+    /// An arena's database that cannot be used: what failed, and why.
+    #[error("{}: {message}", path.display())]
+    Store { path: PathBuf, message: String },
     /// A signal stopped ladder (SIGINT 2, SIGTERM 15, SIGHUP 1); what was
     /// finished before it is saved.
     #[error(
@@ -164,6 +167,7 @@ impl Error {
             | Error::Busy(_)
             | Error::Forfeits(_)
             | Error::Damaged { .. }
+            | Error::Store { .. }
             | Error::System(_) => 1,
         }
     }

@@ -75,7 +75,7 @@ pub struct Resumed {
     pub pending: Vec<(Scored, String)>,
 }
 
-const GAMES: &str = "games.jsonl";
+pub const GAMES: &str = "games.jsonl";
 /// `games.jsonl` compressed with zstd, once its season is complete.
 const GAMES_ZST: &str = "games.jsonl.zst";
 const TIMING: &str = "timing.jsonl";

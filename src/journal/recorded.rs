@@ -82,6 +82,16 @@ impl Recorded {
                     .collect::<Option<Vec<usize>>>()
                     .ok_or_else(|| bad("newcomers"))?,
             },
+            Some("listed") => Format::Listed {
+                games: season["games"]
+                    .as_array()
+                    .ok_or_else(|| bad("games"))?
+                    .iter()
+                    .map(|g| Some((index_of(&g[0])?, index_of(&g[1])?)))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| bad("games"))?,
+                first: season["first"].as_u64().ok_or_else(|| bad("first"))?,
+            },
             _ => return Err(bad("format")),
         };
         let number = |key: &str| season[key].as_u64().ok_or_else(|| bad(key));

@@ -235,6 +235,7 @@ impl<G: Game> Plan<G> {
             Format::RoundRobin => ("round-robin", None),
             Format::Gauntlet { champion } => ("gauntlet", Some(self.bots[*champion].name.clone())),
             Format::Newcomers { .. } => ("newcomers", None),
+            Format::Listed { .. } => ("listed", None),
         };
         let time = &self.referee.time;
         let mut v = serde_json::json!({
@@ -260,6 +261,12 @@ impl<G: Game> Plan<G> {
                 .map(|&b| self.bots[b].name.as_str())
                 .collect();
             v["newcomers"] = serde_json::json!(names);
+        }
+        if let Format::Listed { games, first } = &self.format {
+            let name = |b: usize| self.bots[b].name.as_str();
+            let games: Vec<[&str; 2]> = games.iter().map(|&(a, b)| [name(a), name(b)]).collect();
+            v["games"] = serde_json::json!(games);
+            v["first"] = serde_json::json!(first);
         }
         if self.seating == Seating::Fixed {
             v["seating"] = "fixed".into();
@@ -513,19 +520,20 @@ pub fn bot_name_of(argv: &[String]) -> String {
     }
 }
 
-/// Season and bot names become file names: letters, digits, `-`, `_`, `.`.
+/// Season and bot names become file names: letters, digits, `-`, `_`, `.`,
+/// `@` (an arena names versions `bot@2`).
 pub fn check_name(name: &str) -> Result<String, Invalid> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && !name.starts_with('.')
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            .all(|c| c.is_ascii_alphanumeric() || "-_.@".contains(c));
     if ok {
         Ok(name.to_string())
     } else {
         Err(Invalid::new(format!(
-            "`{name}` is not a usable name: use 1 to 64 letters, digits, `-`, `_` or `.`, not starting with `.`"
+            "`{name}` is not a usable name: use 1 to 64 letters, digits, `-`, `_`, `.` or `@`, not starting with `.`"
         )))
     }
 }

@@ -21,6 +21,14 @@ pub enum Format {
     /// Newcomers (by index) against the field: every pair with at least
     /// one newcomer plays (a ladder season's gauntlet).
     Newcomers { newcomers: Vec<usize> },
+    /// Each game listed with its bots, first seat first: the games an
+    /// arena's matchmaking chose. Game `i` is game `first + i` of a longer
+    /// list (an arena's), whose seed it takes, so a batch of an arena and
+    /// the arena's export give each game the same seed.
+    Listed {
+        games: Vec<(usize, usize)>,
+        first: u64,
+    },
 }
 
 /// Who takes the first seat in a pairing's games.
@@ -57,6 +65,7 @@ pub fn format_name(format: &Format, names: &[String]) -> String {
             let list: Vec<&str> = newcomers.iter().map(|&b| names[b].as_str()).collect();
             format!("newcomers ({}) against the field", list.join(", "))
         }
+        Format::Listed { games, .. } => format!("{} listed games", games.len()),
     }
 }
 
@@ -74,6 +83,7 @@ pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
             .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
             .filter(|(a, b)| newcomers.contains(a) || newcomers.contains(b))
             .collect(),
+        Format::Listed { ref games, .. } => games.clone(),
     }
 }
 
@@ -81,26 +91,35 @@ pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
 /// of billions of games costs no memory until it is played: each pairing
 /// plays `games_per_pair` games with seats alternating (the pairing's first
 /// bot takes the first seat in its even games), so an even count is
-/// balanced between seats.
+/// balanced between seats. Listed games ([`Format::Listed`]) are one game a
+/// pairing, seated as listed.
 #[derive(Clone, Debug)]
 pub struct Schedule {
     pairings: Vec<(usize, usize)>,
     games_per_pair: u64,
     season_seed: u64,
     seating: Seating,
+    /// The index in the season's seed stream of game 0.
+    first: u64,
 }
 
 impl Schedule {
     pub fn new(bots: usize, format: &Format, games_per_pair: u32, season_seed: u64) -> Self {
+        let (games_per_pair, first) = match format {
+            Format::Listed { first, .. } => (1, *first),
+            _ => (u64::from(games_per_pair), 0),
+        };
         Schedule {
             pairings: pairings(bots, format),
-            games_per_pair: u64::from(games_per_pair),
+            games_per_pair,
             season_seed,
             seating: Seating::Alternate,
+            first,
         }
     }
 
-    /// The same games with `seating`.
+    /// The same games with `seating` (listed games, one a pairing, are
+    /// seated as listed either way).
     pub fn with_seating(self, seating: Seating) -> Self {
         Schedule { seating, ..self }
     }
@@ -116,14 +135,14 @@ impl Schedule {
 
     /// Game `index` (below [`Schedule::len`]).
     pub fn fixture(&self, index: u64) -> Fixture {
-        self.place(index, game_seed(self.season_seed, index))
+        self.place(index, game_seed(self.season_seed, self.first + index))
     }
 
     /// The games from `start` on, in order: seeds drawn one after another
     /// from the season's stream, which is cheaper than one look-up each.
     pub fn from(&self, start: u64) -> impl Iterator<Item = Fixture> + '_ {
         let mut seeds = Rng::seed_from_u64(self.season_seed);
-        seeds.set_word_pos(2 * u128::from(start));
+        seeds.set_word_pos(2 * u128::from(self.first + start));
         (start..self.len()).map(move |index| self.place(index, seeds.next_u64()))
     }
 
@@ -176,6 +195,27 @@ pub fn bot_seeds(game_seed: u64) -> BySeat<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listed_games_are_seated_as_listed_with_the_seeds_of_their_place() {
+        let all = Format::Listed {
+            games: vec![(0, 1), (1, 0), (2, 1), (0, 2)],
+            first: 0,
+        };
+        let tail = Format::Listed {
+            games: vec![(2, 1), (0, 2)],
+            first: 2,
+        };
+        let whole = schedule(3, &all, 7, 99);
+        let part = schedule(3, &tail, 7, 99);
+        assert_eq!(whole.len(), 4);
+        assert_eq!(whole[1].seats, BySeat::new(1, 0));
+        for (p, w) in part.iter().zip(&whole[2..]) {
+            assert_eq!((p.seats, p.seed), (w.seats, w.seed));
+        }
+        let from = Schedule::new(3, &tail, 1, 99);
+        assert_eq!(from.fixture(1).seed, whole[3].seed);
+    }
 
     #[test]
     fn round_robin_meets_every_pair_with_seats_balanced() {

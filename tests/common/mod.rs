@@ -188,3 +188,15 @@ pub fn run(config: &Path, reports: &Path, extra: &[&str]) -> assert_cmd::assert:
         .args(extra)
         .assert()
 }
+
+/// Waits until `check` holds or `secs` pass; whether it held.
+pub fn wait_for(secs: u64, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    check()
+}

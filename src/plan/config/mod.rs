@@ -106,6 +106,9 @@ struct RawConfig<P> {
     season: RawSeason<P>,
     /// A ladder's own keys, read by `crate::ladder`.
     ladder: Option<Spanned<toml::Table>>,
+    /// An arena's own keys, read by `crate::arena` (`ladder arena init`).
+    #[allow(dead_code)]
+    arena: Option<toml::Table>,
     #[serde(default, rename = "bot")]
     bots: Vec<RawBot>,
 }

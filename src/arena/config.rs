@@ -1,0 +1,318 @@
+//! What an arena plays under, and its bots as `[[bot]]` tables.
+//!
+//! An arena is made from an ordinary season config (`ladder arena init DIR
+//! --config FILE`) or from a game's name (`--game GAME`). Its `[season]`
+//! table (parameters, time control, sandbox, adjudication, seed) holds for
+//! every batch; the keys that say which games a season plays (`format`,
+//! `champion`, `games_per_pair`, `sprt`, `openings`, `anchor`) are refused,
+//! since the matchmaking decides that. An `[arena]` table sets the
+//! matchmaking (`batch_games`, default 16; `newcomer_games`, default 8).
+//! The config's bots join as the arena's first bots.
+//!
+//! The settings are stored once, with the game's parameters resolved (a
+//! GDL description's text, say), so nothing outside the arena's folder
+//! changes it. Bot programs given by path are copied into the folder's
+//! `bots/HASH/` by content ([`copy_programs`]).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use toml::Spanned;
+
+use crate::{
+    arena::{league::Version, matchmaking},
+    core::{
+        error::{Error, Result},
+        game::Game,
+    },
+    plan::{
+        check_name,
+        config::{self, ConfigFile},
+        schedule::Format,
+        Plan, Roster,
+    },
+};
+
+/// The `[season]` keys an arena decides itself.
+const REFUSED: [&str; 7] = [
+    "format",
+    "champion",
+    "games_per_pair",
+    "sprt",
+    "openings",
+    "anchor",
+    "compress",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArena {
+    batch_games: Option<Spanned<u32>>,
+    newcomer_games: Option<Spanned<u64>>,
+}
+
+#[derive(Deserialize)]
+struct RawFile {
+    season: std::collections::BTreeMap<String, Spanned<toml::Value>>,
+    ladder: Option<Spanned<toml::Table>>,
+    arena: Option<RawArena>,
+    #[serde(default, rename = "bot")]
+    bots: Vec<toml::Table>,
+}
+
+/// An arena's settings, as made by [`read`].
+pub struct Setup {
+    /// The `[season]` table every batch plays under (TOML).
+    pub season: String,
+    pub matchmaking: matchmaking::Settings,
+    /// The config's bots, `[[bot]]` tables as written.
+    pub bots: Vec<toml::Table>,
+    /// The config's folder, which its bots' paths are relative to.
+    pub dir: PathBuf,
+}
+
+/// Reads and checks an arena's config for game `G`: every error names the
+/// file, line and key.
+pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
+    let raw: RawFile = src.parse()?;
+    if let Some(l) = raw.ladder {
+        return Err(src.error(Some(l.span()), "a ladder config is not an arena's"));
+    }
+    if let Some((key, value)) = raw
+        .season
+        .iter()
+        .find(|(k, _)| REFUSED.contains(&k.as_str()))
+    {
+        return Err(src.error(
+            Some(value.span()),
+            format!("`{key}` is not for an arena: its matchmaking chooses the games"),
+        ));
+    }
+    let mut matchmaking = matchmaking::Settings::default();
+    if let Some(a) = raw.arena {
+        if let Some(b) = a.batch_games {
+            let n = *b.get_ref();
+            if n < 2 || n % 2 == 1 || n > 10_000 {
+                return Err(src.error(
+                    Some(b.span()),
+                    "batch_games must be even, from 2 to 10000 (pairings play twice)",
+                ));
+            }
+            matchmaking.batch_games = n;
+        }
+        if let Some(n) = a.newcomer_games {
+            if *n.get_ref() > 1_000_000 {
+                return Err(src.error(Some(n.span()), "newcomer_games must be at most 1000000"));
+            }
+            matchmaking.newcomer_games = *n.get_ref();
+        }
+    }
+    // the whole config, checked as a season (two stand-in bots where it
+    // has fewer: an arena may start empty)
+    let mut text = src.text.clone();
+    for i in raw.bots.len()..2 {
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"arena-check-{i}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    let checked = ConfigFile {
+        file: src.file.clone(),
+        text,
+    };
+    let plan = config::plan(&checked, roster)?;
+    let mut season = toml::Table::new();
+    for (key, value) in raw.season {
+        if key != "name" {
+            season.insert(key, value.into_inner());
+        }
+    }
+    season.insert("name".into(), "arena".into());
+    season.insert("seed".into(), toml::Value::Integer(plan.seed as i64));
+    let params = toml::Value::try_from(&plan.params)
+        .map_err(|e| src.error(None, format!("the game's parameters: {e}")))?;
+    season.insert("params".into(), params);
+    let season = toml::to_string(&toml::Table::from_iter([(
+        "season".to_string(),
+        toml::Value::Table(season),
+    )]))
+    .map_err(|e| src.error(None, e))?;
+    let dir = Path::new(&src.file)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    Ok(Setup {
+        season,
+        matchmaking,
+        bots: raw.bots,
+        dir,
+    })
+}
+
+/// The config of a new arena of `game` with no other setting.
+pub fn of_game(game: &str, params: &toml::Table) -> String {
+    let mut season = toml::Table::new();
+    season.insert("name".into(), "arena".into());
+    season.insert("game".into(), game.into());
+    if !params.is_empty() {
+        season.insert("params".into(), toml::Value::Table(params.clone()));
+    }
+    toml::to_string(&toml::Table::from_iter([(
+        "season".to_string(),
+        toml::Value::Table(season),
+    )]))
+    .expect("a table serializes")
+}
+
+/// The plan of every version, as one season: what batches are cut from.
+/// `arena` is the arena's folder (bot paths are relative to it).
+pub fn base_plan<G: Game>(
+    arena: &Path,
+    season: &str,
+    versions: &[Version],
+    roster: &Roster<G>,
+) -> Result<Plan<G>> {
+    let mut text = season.to_string();
+    for v in versions {
+        text.push_str("\n[[bot]]\n");
+        text.push_str(&v.spec);
+    }
+    for i in versions.len()..2 {
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"arena-check-{i}\"\nbuiltin = \"random\"\n"
+        ));
+    }
+    let src = ConfigFile {
+        file: arena.join("arena.toml").display().to_string(),
+        text,
+    };
+    config::plan(&src, roster)
+}
+
+/// The season of one batch: `games` (version names, first seat first),
+/// numbered from `first` in the arena.
+pub fn batch_plan<G: Game>(
+    base: &Plan<G>,
+    number: u64,
+    first: u64,
+    games: &[[String; 2]],
+) -> Result<Plan<G>> {
+    let mut bots = Vec::new();
+    let mut index = |name: &String| -> Result<usize> {
+        if let Some(i) = bots
+            .iter()
+            .position(|b: &crate::plan::PlannedBot<G>| &b.name == name)
+        {
+            return Ok(i);
+        }
+        let bot = base.bots.iter().find(|b| &b.name == name).ok_or_else(|| {
+            Error::Mismatch(format!(
+                "batch {number} names {name}, who is not in the arena"
+            ))
+        })?;
+        bots.push(bot.clone());
+        Ok(bots.len() - 1)
+    };
+    let mut listed = Vec::new();
+    for [a, b] in games {
+        listed.push((index(a)?, index(b)?));
+    }
+    Ok(Plan {
+        name: batch_name(number),
+        bots,
+        format: Format::Listed {
+            games: listed,
+            first,
+        },
+        games_per_pair: 1,
+        compress: false,
+        ..base.clone()
+    })
+}
+
+/// The folder name of batch `number` while it is played.
+pub fn batch_name(number: u64) -> String {
+    format!("batch-{number:08}")
+}
+
+/// A bot's `[[bot]]` table as it joins: named `name@version`, its program
+/// files copied into the arena (paths relative to `from`, the folder the
+/// command was given in); the table's TOML.
+pub fn version_spec(
+    arena: &Path,
+    from: &Path,
+    bot: &toml::Table,
+    name: &str,
+    version: u32,
+) -> Result<String> {
+    let mut spec = bot.clone();
+    spec.insert("name".into(), format!("{name}@{version}").into());
+    if let Some(toml::Value::Array(words)) = spec.get("command") {
+        let words: Vec<String> = words
+            .iter()
+            .map(|w| w.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| Error::Usage(format!("bot {name}: `command` must be words")))?;
+        let copied = copy_programs(arena, from, &words)?;
+        spec.insert(
+            "command".into(),
+            toml::Value::try_from(copied).expect("words"),
+        );
+    }
+    if let Some(toml::Value::String(dir)) = spec.get("dir") {
+        let abs = from.join(dir);
+        spec.insert("dir".into(), abs.display().to_string().into());
+    }
+    toml::to_string(&spec).map_err(|e| Error::Usage(format!("bot {name}: {e}")))
+}
+
+/// A usable bot name (no `@`: the arena adds the version).
+pub fn check_bot_name(name: &str) -> Result<()> {
+    if name.contains('@') {
+        return Err(Error::Usage(format!(
+            "`{name}`: a bot's name has no `@` (the arena numbers its versions)"
+        )));
+    }
+    check_name(name)
+        .map(|_| ())
+        .map_err(|e| Error::Usage(e.to_string()))
+}
+
+/// `command` with each program file it names copied into `arena/bots/HASH/`
+/// and named there (relative to the arena): every word after the first that
+/// names a file, and the first word when it is a relative path to a file
+/// (`./bot`). A command found on `PATH` (`python3`) or given by an
+/// absolute path (`/usr/bin/python3`) stays as it is: it is the machine's,
+/// not the bot's.
+pub fn copy_programs(arena: &Path, from: &Path, command: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for (i, word) in command.iter().enumerate() {
+        let path = from.join(word);
+        let program =
+            path.is_file() && (i > 0 || (word.contains('/') && !Path::new(word).is_absolute()));
+        if !program {
+            out.push(word.clone());
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(Error::io("reading", &path))?;
+        let hash: String = Sha256::digest(&bytes)
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let file = path.file_name().expect("a file has a name");
+        let rel = Path::new("bots").join(&hash).join(file);
+        let dest = arena.join(&rel);
+        if !dest.is_file() {
+            let folder = dest.parent().expect("in bots/HASH");
+            std::fs::create_dir_all(folder).map_err(Error::io("creating", folder))?;
+            crate::core::files::replace(&dest, &bytes)?;
+            let mode = std::fs::metadata(&path)
+                .map_err(Error::io("reading", &path))?
+                .permissions();
+            std::fs::set_permissions(&dest, mode).map_err(Error::io("writing", &dest))?;
+        }
+        out.push(rel.display().to_string());
+    }
+    Ok(out)
+}

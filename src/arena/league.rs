@@ -1,0 +1,234 @@
+//! An arena's state, folded from its event log: the bot versions and
+//! whether each still plays, the batch in progress, and the standings of
+//! the finished games. Everything an arena decides is decided from this, so
+//! the same log gives the same decisions.
+
+use crate::{
+    arena::store::{Event, GameRow},
+    core::{record::Scored, referee::Termination},
+    stats::standings::Standings,
+};
+
+/// One version of a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Version {
+    /// `name@version`, as tables and journals name it.
+    pub bot: String,
+    pub name: String,
+    pub version: u32,
+    /// Its `[[bot]]` table (TOML).
+    pub spec: String,
+    pub candidate: bool,
+    pub retired: bool,
+}
+
+/// The batch chosen last, while its games are not all recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub number: u64,
+    pub first: u64,
+    pub games: Vec<[String; 2]>,
+}
+
+/// What the event log says.
+#[derive(Clone, Debug, Default)]
+pub struct League {
+    /// Every version, in the order they joined.
+    pub versions: Vec<Version>,
+    /// The batch being played, if one is.
+    pub open: Option<Batch>,
+    /// The number the next batch gets.
+    pub next_batch: u64,
+    /// The number the next game gets.
+    pub next_game: u64,
+}
+
+/// A version that forfeited each of at least this many games, and no
+/// other, plays no more until a new version of it joins.
+pub const FAILING_AFTER: u64 = 4;
+
+impl League {
+    /// Folds `events` (in log order); an event that contradicts the ones
+    /// before it is named.
+    pub fn from_events(events: &[(u64, Event)]) -> Result<League, String> {
+        let mut league = League::default();
+        for (seq, event) in events {
+            let wrong = |why: &str| format!("event {seq}: {why}");
+            match event {
+                Event::Added {
+                    bot,
+                    name,
+                    version,
+                    spec,
+                    candidate,
+                } => {
+                    if league.find(bot).is_some() {
+                        return Err(wrong(&format!("{bot} joined twice")));
+                    }
+                    league.versions.push(Version {
+                        bot: bot.clone(),
+                        name: name.clone(),
+                        version: *version,
+                        spec: spec.clone(),
+                        candidate: *candidate,
+                        retired: false,
+                    });
+                }
+                Event::Retired { bot } => {
+                    let v = league
+                        .versions
+                        .iter_mut()
+                        .find(|v| &v.bot == bot)
+                        .ok_or_else(|| wrong(&format!("{bot} retired but never joined")))?;
+                    v.retired = true;
+                }
+                Event::Batch {
+                    number,
+                    first,
+                    games,
+                } => {
+                    if league.open.is_some() || *number != league.next_batch {
+                        return Err(wrong(&format!("batch {number} out of order")));
+                    }
+                    if *first != league.next_game {
+                        return Err(wrong(&format!("batch {number} starts at game {first}")));
+                    }
+                    if let Some(g) = games.iter().flatten().find(|b| league.find(b).is_none()) {
+                        return Err(wrong(&format!(
+                            "batch {number} names {g}, who never joined"
+                        )));
+                    }
+                    league.open = Some(Batch {
+                        number: *number,
+                        first: *first,
+                        games: games.clone(),
+                    });
+                }
+                Event::Finished { number } => {
+                    let open = league
+                        .open
+                        .take()
+                        .filter(|b| b.number == *number)
+                        .ok_or_else(|| wrong(&format!("batch {number} finished, not begun")))?;
+                    league.next_batch += 1;
+                    league.next_game += open.games.len() as u64;
+                }
+            }
+        }
+        Ok(league)
+    }
+
+    /// The version called `bot` (`name@version`).
+    pub fn find(&self, bot: &str) -> Option<&Version> {
+        self.versions.iter().find(|v| v.bot == bot)
+    }
+
+    /// The newest version of `name`, if it ever joined.
+    pub fn latest(&self, name: &str) -> Option<&Version> {
+        self.versions.iter().rev().find(|v| v.name == name)
+    }
+
+    /// Every version's name, in joining order (the standings' bots).
+    pub fn names(&self) -> Vec<String> {
+        self.versions.iter().map(|v| v.bot.clone()).collect()
+    }
+
+    /// The standings of `games` (every finished game, in order).
+    pub fn standings(&self, games: &[GameRow]) -> Result<Standings, String> {
+        let names = self.names();
+        let mut standings = Standings::empty(&names);
+        for g in games {
+            let scored = Scored::from_line(&g.record, &names)
+                .map_err(|e| format!("game {}: {e}", g.number))?
+                .ok_or_else(|| format!("game {}: a bot that never joined", g.number))?;
+            standings.add(&scored);
+        }
+        Ok(standings)
+    }
+
+    /// Per version: whether it forfeited every one of its games, at least
+    /// [`FAILING_AFTER`] of them, and the first forfeit's detail.
+    pub fn failing(&self, games: &[GameRow]) -> Vec<Option<String>> {
+        let names = self.names();
+        let mut played = vec![0u64; names.len()];
+        let mut lost = vec![0u64; names.len()];
+        let mut first: Vec<Option<String>> = vec![None; names.len()];
+        for g in games {
+            let Ok(Some(s)) = Scored::from_line(&g.record, &names) else {
+                continue;
+            };
+            for b in [s.seats.first, s.seats.second] {
+                played[b] += 1;
+            }
+            if let Termination::Forfeit { seat, detail, .. } = &s.termination {
+                let b = s.seats[*seat];
+                lost[b] += 1;
+                first[b].get_or_insert_with(|| detail.clone());
+            }
+        }
+        (0..names.len())
+            .map(|b| {
+                (played[b] >= FAILING_AFTER && lost[b] == played[b])
+                    .then(|| first[b].clone())
+                    .flatten()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn added(bot: &str) -> Event {
+        Event::Added {
+            bot: format!("{bot}@1"),
+            name: bot.into(),
+            version: 1,
+            spec: String::new(),
+            candidate: false,
+        }
+    }
+
+    #[test]
+    fn the_log_gives_versions_batches_and_numbers() {
+        let events: Vec<(u64, Event)> = [
+            added("a"),
+            added("b"),
+            Event::Batch {
+                number: 0,
+                first: 0,
+                games: vec![["a@1".into(), "b@1".into()], ["b@1".into(), "a@1".into()]],
+            },
+            Event::Finished { number: 0 },
+            Event::Retired { bot: "a@1".into() },
+            Event::Batch {
+                number: 1,
+                first: 2,
+                games: vec![],
+            },
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (i as u64 + 1, e))
+        .collect();
+        let league = League::from_events(&events).unwrap();
+        assert_eq!(league.names(), ["a@1", "b@1"]);
+        assert!(league.find("a@1").unwrap().retired);
+        assert_eq!(league.open.as_ref().unwrap().first, 2);
+        assert_eq!((league.next_batch, league.next_game), (1, 2));
+        // a batch out of order, or one that names a stranger, is refused
+        let mut bad = events.clone();
+        bad.insert(2, (9, Event::Finished { number: 0 }));
+        assert!(League::from_events(&bad).unwrap_err().contains("event 9"));
+        let stranger = vec![(
+            1,
+            Event::Batch {
+                number: 0,
+                first: 0,
+                games: vec![["x@1".into(), "a@1".into()]],
+            },
+        )];
+        assert!(League::from_events(&stranger).is_err());
+    }
+}

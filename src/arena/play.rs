@@ -1,0 +1,214 @@
+//! `ladder arena run`: batch after batch until stopped.
+//!
+//! Each turn of the loop either plays the batch in progress or decides the
+//! next one. A batch is a season of listed games (`config::batch_plan`)
+//! played by the season runner into `batches/batch-N/`; once it is whole,
+//! its games go into the database with its `finished` event, and the
+//! folder goes. A kill at any moment leaves either a batch in progress
+//! (the next run resumes its journal, as a season resumes) or a recorded
+//! one: no finished game is lost or played twice. With fewer than two bots
+//! that may play, the loop waits for `ladder arena add`.
+
+use std::{path::Path, time::Duration};
+
+use crate::{
+    arena::{
+        config::{self, batch_name},
+        league::League,
+        matchmaking,
+        store::{Event, GameRow, Store},
+    },
+    core::{
+        error::{Error, Result},
+        files::FolderLock,
+        game::Game,
+    },
+    external::process::cleanup,
+    plan::{jobs::Jobs, Roster},
+    run::tournament::{self, Options},
+};
+
+/// How long the loop sleeps when no batch can be played.
+const IDLE: Duration = Duration::from_millis(200);
+
+/// What a run did before it stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub batches: u64,
+    pub games: u64,
+    /// The signal that stopped it.
+    pub interrupted: Option<i32>,
+}
+
+/// Plays the arena in `dir` until a signal stops it (or, with `batches`,
+/// after that many batches); `say` gets a line per batch.
+pub fn run<G: Game>(
+    dir: &Path,
+    roster: &Roster<G>,
+    jobs: Option<Jobs>,
+    batches: Option<u64>,
+    say: &mut dyn FnMut(String),
+) -> Result<Played> {
+    let _lock = FolderLock::hold(dir, "arena")?;
+    let mut store = Store::open(dir)?;
+    let season = store.meta("settings")?;
+    let number = |key: &str| -> Result<u64> {
+        let text = store.meta(key)?;
+        text.parse().map_err(|_| Error::Store {
+            path: store.path().to_path_buf(),
+            message: format!("`{key}` is not a number: {text}"),
+        })
+    };
+    let settings = matchmaking::Settings {
+        batch_games: u32::try_from(number("batch_games")?).unwrap_or(16),
+        newcomer_games: number("newcomer_games")?,
+    };
+    let mut played = Played::default();
+    loop {
+        if let Some(signal) = cleanup::interrupted() {
+            played.interrupted = Some(signal);
+            return Ok(played);
+        }
+        if batches.is_some_and(|b| played.batches >= b) {
+            return Ok(played);
+        }
+        let league = super::league_of(&store)?;
+        let Some(batch) = league.open.clone() else {
+            let decided = store.decide(|events, games| next(events, games, settings))?;
+            if decided.is_none() {
+                std::thread::sleep(IDLE);
+            }
+            continue;
+        };
+        let base = config::base_plan(dir, &season, &league.versions, roster)?;
+        let plan = config::batch_plan(&base, batch.number, batch.first, &batch.games)?;
+        let reports = dir.join("batches");
+        let opts = Options {
+            jobs,
+            fresh: false,
+            reports: reports.clone(),
+            progress: None,
+            max_games: None,
+            log: None,
+            shard: None,
+            strict: false,
+        };
+        let summary = tournament::run(&plan, &opts)?;
+        if let Some(signal) = summary.interrupted {
+            played.interrupted = Some(signal);
+            return Ok(played);
+        }
+        let folder = reports.join(batch_name(batch.number));
+        let games = renumbered(&folder.join("games.jsonl"), batch.first)?;
+        if games.len() != batch.games.len() {
+            return Err(Error::Mismatch(format!(
+                "{}: {} games of {} after the batch was played",
+                folder.display(),
+                games.len(),
+                batch.games.len()
+            )));
+        }
+        store.finish_batch(batch.number, &games)?;
+        let _ = std::fs::remove_dir_all(&folder);
+        played.batches += 1;
+        played.games += games.len() as u64;
+        say(format!(
+            "batch {}: games {}-{} ({})",
+            batch.number,
+            batch.first,
+            batch.first + games.len() as u64 - 1,
+            bots_of(&batch.games).join(", ")
+        ));
+    }
+}
+
+/// The next batch's event, from the log and the finished games; `None`
+/// while fewer than two bots may play.
+pub fn next(
+    events: &[(u64, Event)],
+    games: &[GameRow],
+    settings: matchmaking::Settings,
+) -> Result<Option<Event>> {
+    let league = League::from_events(events).map_err(Error::Mismatch)?;
+    if league.open.is_some() {
+        return Ok(None);
+    }
+    let standings = league.standings(games).map_err(Error::Mismatch)?;
+    let failing = league.failing(games);
+    // the versions that play: not retired, not failing every game
+    let playing: Vec<usize> = (0..league.versions.len())
+        .filter(|&i| !league.versions[i].retired && failing[i].is_none())
+        .collect();
+    let vs: Vec<Vec<_>> = playing
+        .iter()
+        .map(|&a| playing.iter().map(|&b| standings.vs[a][b]).collect())
+        .collect();
+    let chosen = matchmaking::next_batch(&vs, settings);
+    if chosen.is_empty() {
+        return Ok(None);
+    }
+    let name = |i: usize| league.versions[playing[i]].bot.clone();
+    Ok(Some(Event::Batch {
+        number: league.next_batch,
+        first: league.next_game,
+        games: chosen
+            .into_iter()
+            .map(|(a, b)| [name(a), name(b)])
+            .collect(),
+    }))
+}
+
+/// The bots of a batch, in the order they first play.
+fn bots_of(games: &[[String; 2]]) -> Vec<String> {
+    let mut bots: Vec<String> = Vec::new();
+    for b in games.iter().flatten() {
+        if !bots.contains(b) {
+            bots.push(b.clone());
+        }
+    }
+    bots
+}
+
+/// A batch's journal lines with each game numbered across the arena
+/// (`first` + its index), in order.
+fn renumbered(journal: &Path, first: u64) -> Result<Vec<(u64, String)>> {
+    let text = std::fs::read_to_string(journal).map_err(Error::io("reading", journal))?;
+    let mut games = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let bad = |why: &str| Error::Journal {
+            path: journal.to_path_buf(),
+            line: k + 1,
+            message: why.to_string(),
+        };
+        let prefix = format!("{{\"index\":{k},\"pair\":{k},");
+        let rest = line
+            .strip_prefix(&prefix)
+            .ok_or_else(|| bad("not the batch's next game"))?;
+        let n = first + k as u64;
+        games.push((n, format!("{{\"index\":{n},\"pair\":{n},{rest}")));
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_renumbered_across_the_arena_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        std::fs::write(
+            &path,
+            "{\"index\":0,\"pair\":0,\"seats\":[\"a@1\",\"b@1\"]}\n{\"index\":1,\"pair\":1,\"x\":1}\n",
+        )
+        .unwrap();
+        let games = renumbered(&path, 40).unwrap();
+        assert_eq!(
+            games[1],
+            (41, "{\"index\":41,\"pair\":41,\"x\":1}".to_string())
+        );
+        std::fs::write(&path, "{\"index\":1,\"pair\":1,\"x\":1}\n").unwrap();
+        assert!(renumbered(&path, 0).is_err());
+    }
+}

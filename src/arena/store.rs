@@ -1,0 +1,300 @@
+//! The arena's store: one SQLite database, `arena.db` in the arena's
+//! folder, that `arena run`, `add`, `retire`, `show` and `export` share
+//! (SQLite's write-ahead log lets one process write while others read).
+//!
+//! Three tables:
+//! - `meta`: the arena's settings, fixed when it was made (`settings`: the
+//!   season table every batch is played under, as TOML; `game`; `seed`;
+//!   `batch_games`; `newcomer_games`; `schema`);
+//! - `events`: everything that changed the arena, in order ([`Event`]);
+//! - `games`: every finished game, numbered across the arena, as its
+//!   journal line. A batch's games go in with its `finished` event in one
+//!   transaction, so a game counts only once it is committed, and once.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use crate::core::error::{Error, Result};
+
+/// The database's file in an arena's folder.
+pub const FILE: &str = "arena.db";
+/// The layout of the database this ladder writes.
+const SCHEMA: &str = "1";
+
+/// One change to an arena, in the order of the event log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A bot version joined: `bot` is `name@version`; `spec` its `[[bot]]`
+    /// table (TOML, paths relative to the arena's folder). `candidate` is
+    /// false: candidates under SPRT are not offered yet (docs/ARENA.md).
+    Added {
+        bot: String,
+        name: String,
+        version: u32,
+        spec: String,
+        candidate: bool,
+    },
+    /// A bot version stopped playing; its games stay.
+    Retired { bot: String },
+    /// A batch was chosen: its games (first seat first), numbered from `first`.
+    Batch {
+        number: u64,
+        first: u64,
+        games: Vec<[String; 2]>,
+    },
+    /// A batch's games are in the `games` table.
+    Finished { number: u64 },
+}
+
+/// A finished game: its number across the arena and its journal line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub number: u64,
+    pub batch: u64,
+    pub record: String,
+}
+
+/// An open arena database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Makes the database of a new arena in `dir` with `meta` settings;
+    /// refuses a folder that holds an arena already.
+    pub fn create(dir: &Path, meta: &[(&str, String)]) -> Result<Store> {
+        let path = dir.join(FILE);
+        if path.exists() {
+            return Err(Error::Usage(format!(
+                "{} holds an arena already",
+                dir.display()
+            )));
+        }
+        std::fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
+        let mut store = Store::connect(&path)?;
+        let fail = |e: rusqlite::Error| Error::Store {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let tx = store.conn.transaction().map_err(fail)?;
+        tx.execute_batch(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
+             CREATE TABLE games (number INTEGER PRIMARY KEY, batch INTEGER NOT NULL,
+                                 record TEXT NOT NULL);",
+        )
+        .map_err(fail)?;
+        for (key, value) in meta.iter().chain(&[("schema", SCHEMA.to_string())]) {
+            tx.execute("INSERT INTO meta VALUES (?1, ?2)", params![key, value])
+                .map_err(fail)?;
+        }
+        tx.commit().map_err(fail)?;
+        Ok(store)
+    }
+
+    /// Opens the arena in `dir`, checking that it is one this ladder wrote.
+    pub fn open(dir: &Path) -> Result<Store> {
+        let path = dir.join(FILE);
+        if !path.is_file() {
+            return Err(Error::Usage(format!(
+                "{} is not an arena (no {FILE}); make one with `ladder arena init`",
+                dir.display()
+            )));
+        }
+        let store = Store::connect(&path)?;
+        let schema = store.meta("schema")?;
+        if schema != SCHEMA {
+            return Err(store.damaged(format!(
+                "made by another ladder (layout {schema}, this ladder reads {SCHEMA})"
+            )));
+        }
+        Ok(store)
+    }
+
+    fn connect(path: &Path) -> Result<Store> {
+        let fail = |e: rusqlite::Error| Error::Store {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let conn = Connection::open(path).map_err(fail)?;
+        // one writer at a time, readers alongside; a writer waits its turn
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(fail)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(fail)?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn fail(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+        |e| Error::Store {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    fn damaged(&self, message: String) -> Error {
+        Error::Store {
+            path: self.path.clone(),
+            message,
+        }
+    }
+
+    /// The database's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `decide` on the whole log and every finished game, and appends
+    /// the event it returns, in one transaction: no other process's event
+    /// comes between what it read and what it wrote.
+    pub fn decide(
+        &mut self,
+        decide: impl FnOnce(&[(u64, Event)], &[GameRow]) -> Result<Option<Event>>,
+    ) -> Result<Option<Event>> {
+        let path = self.path.clone();
+        let fail = |e: rusqlite::Error| Error::Store {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
+        let result = (|| {
+            let decided = decide(&self.events()?, &self.games()?)?;
+            if let Some(event) = &decided {
+                self.append(event)?;
+            }
+            Ok(decided)
+        })();
+        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+        self.conn.execute_batch(end).map_err(fail)?;
+        result
+    }
+
+    /// The setting `key` of `meta`.
+    pub fn meta(&self, key: &str) -> Result<String> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(self.fail())?
+            .ok_or_else(|| self.damaged(format!("no `{key}` setting")))
+    }
+
+    /// Appends `event` to the log; its number in the log.
+    pub fn append(&self, event: &Event) -> Result<u64> {
+        let data = serde_json::to_string(event).expect("events serialize");
+        self.conn
+            .execute("INSERT INTO events (data) VALUES (?1)", [data])
+            .map_err(self.fail())?;
+        Ok(self.conn.last_insert_rowid() as u64)
+    }
+
+    /// Every event, in order, each checked.
+    pub fn events(&self) -> Result<Vec<(u64, Event)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, data FROM events ORDER BY seq")
+            .map_err(self.fail())?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(self.fail())?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (seq, data) = row.map_err(self.fail())?;
+            let event = serde_json::from_str(&data)
+                .map_err(|e| self.damaged(format!("event {seq} is not an event: {e}")))?;
+            events.push((seq as u64, event));
+        }
+        Ok(events)
+    }
+
+    /// Records batch `number`'s games and its `finished` event at once;
+    /// nothing if the batch was recorded already.
+    pub fn finish_batch(&mut self, number: u64, games: &[(u64, String)]) -> Result<()> {
+        let done = Event::Finished { number };
+        let data = serde_json::to_string(&done).expect("events serialize");
+        let path = self.path.clone();
+        let fail = |e: rusqlite::Error| Error::Store {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        let tx = self.conn.transaction().map_err(fail)?;
+        let recorded: bool = tx
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE data = ?1)",
+                [&data],
+                |r| r.get(0),
+            )
+            .map_err(fail)?;
+        if recorded {
+            return Ok(());
+        }
+        for (n, record) in games {
+            tx.execute(
+                "INSERT INTO games (number, batch, record) VALUES (?1, ?2, ?3)",
+                params![*n as i64, number as i64, record],
+            )
+            .map_err(fail)?;
+        }
+        tx.execute("INSERT INTO events (data) VALUES (?1)", [data])
+            .map_err(fail)?;
+        tx.commit().map_err(fail)
+    }
+
+    /// Every finished game, in order.
+    pub fn games(&self) -> Result<Vec<GameRow>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT number, batch, record FROM games ORDER BY number")
+            .map_err(self.fail())?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(GameRow {
+                    number: r.get::<_, i64>(0)? as u64,
+                    batch: r.get::<_, i64>(1)? as u64,
+                    record: r.get(2)?,
+                })
+            })
+            .map_err(self.fail())?;
+        rows.collect::<Result<_, _>>().map_err(self.fail())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_and_games_round_trip_and_a_batch_is_recorded_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::create(dir.path(), &[("game", "coordination".into())]).unwrap();
+        assert!(Store::create(dir.path(), &[]).is_err());
+        let added = Event::Added {
+            bot: "a@1".into(),
+            name: "a".into(),
+            version: 1,
+            spec: "name = \"a@1\"\nbuiltin = \"left\"\n".into(),
+            candidate: false,
+        };
+        assert_eq!(store.append(&added).unwrap(), 1);
+        let games = vec![
+            (0, "{\"index\":0}".to_string()),
+            (1, "{\"index\":1}".to_string()),
+        ];
+        store.finish_batch(0, &games).unwrap();
+        store.finish_batch(0, &games).unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.meta("game").unwrap(), "coordination");
+        let events: Vec<Event> = store.events().unwrap().into_iter().map(|e| e.1).collect();
+        assert_eq!(events, [added, Event::Finished { number: 0 }]);
+        assert_eq!(store.games().unwrap().len(), 2);
+        assert!(Store::open(&dir.path().join("none")).is_err());
+    }
+}

@@ -1,0 +1,247 @@
+//! `ladder arena ...`: a league that never stops (docs/ARENA.md).
+//! `init` makes one, `run` plays it until stopped, `add` and `retire`
+//! change its bots while it plays, `show` prints its table, `export`
+//! writes its games as a season folder.
+
+use std::path::{Path, PathBuf};
+
+use ladder::{
+    arena,
+    catalog::{GameKind, GameVisitor},
+    plan::{config::ConfigFile, jobs::Jobs, Roster},
+    report::Look,
+    show::Show,
+    Error, Result,
+};
+
+use super::{out, paint_stdout};
+
+/// The options of `ladder arena`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Make an arena in DIR for a game (`--game`) or from a season config (`--config`),
+    /// whose [season] settings every game is played under and whose bots join first.
+    Init {
+        dir: PathBuf,
+        /// The game (`ladder list games`; `gdl:FILE.kif` for a GDL game).
+        #[arg(long, conflicts_with = "config", required_unless_present = "config")]
+        game: Option<String>,
+        /// A season config: its [season] table (no format, sprt or openings), its bots,
+        /// and an optional [arena] table (batch_games, newcomer_games).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Play the arena until Ctrl-C or SIGTERM; a rerun continues where it stopped.
+    Run {
+        dir: PathBuf,
+        /// Games at once (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_name = "N|auto")]
+        jobs: Option<Jobs>,
+        /// Stop after this many batches.
+        #[arg(long, value_name = "N")]
+        batches: Option<u64>,
+        /// Print nothing while playing.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Add a bot (or its next version: NAME@2, NAME@3...) while the arena plays.
+    ///
+    /// A built-in bot (`--builtin`) or a program after `--`; program files the command
+    /// names are copied into the arena, so a later edit of the source changes nothing.
+    /// A new version retires the one before it, whose games stay.
+    Add {
+        dir: PathBuf,
+        name: String,
+        /// A built-in bot (`ladder list bots GAME`).
+        #[arg(long, conflicts_with = "command")]
+        builtin: Option<String>,
+        /// The built-in bot's parameters, as TOML: `--params 'depth = 3'`.
+        #[arg(long, requires = "builtin")]
+        params: Option<String>,
+        /// The program's protocol (default `line`; `hackerrank` for the bidding game).
+        #[arg(long)]
+        protocol: Option<String>,
+        /// The program and its arguments.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
+    /// Retire a bot (every version that plays) or one version (NAME@N); its games stay.
+    Retire { dir: PathBuf, bot: String },
+    /// Print the arena's table, also while another process runs it.
+    Show { dir: PathBuf },
+    /// Write the arena's finished games as a season folder OUT, which `ladder verify`,
+    /// `report` and `replay` read.
+    Export { dir: PathBuf, out: PathBuf },
+}
+
+pub fn run(a: Args) -> Result<()> {
+    match a.command {
+        Sub::Init { dir, game, config } => {
+            let src = match (config, game) {
+                (Some(path), _) => ConfigFile::read(&path)?,
+                (None, Some(game)) => {
+                    let (kind, params) = GameKind::with_params(&game)?;
+                    ConfigFile {
+                        file: "(--game)".to_string(),
+                        text: arena::config::of_game(kind.name(), &params),
+                    }
+                }
+                (None, None) => unreachable!("clap requires --game or --config"),
+            };
+            let kind = GameKind::named(src.game()?.get_ref())?;
+            let joined = kind.visit(Init {
+                dir: &dir,
+                src: &src,
+            })?;
+            let mut text = format!("made the arena {} ({kind})\n", dir.display());
+            for bot in joined {
+                text.push_str(&format!("added {bot}\n"));
+            }
+            out(&text)
+        }
+        Sub::Run {
+            dir,
+            jobs,
+            batches,
+            quiet,
+        } => {
+            let kind = GameKind::named(&arena::game_of(&dir)?)?;
+            let played = kind.visit(Play {
+                dir: &dir,
+                jobs,
+                batches,
+                quiet,
+            })?;
+            if !quiet {
+                eprintln!(
+                    "played {} games in {} batches",
+                    played.games, played.batches
+                );
+            }
+            match played.interrupted {
+                Some(signal) => Err(Error::Interrupted { signal }),
+                None => Ok(()),
+            }
+        }
+        Sub::Add {
+            dir,
+            name,
+            builtin,
+            params,
+            protocol,
+            command,
+        } => {
+            let mut table = toml::Table::new();
+            match (builtin, command.is_empty()) {
+                (Some(b), true) => {
+                    table.insert("builtin".into(), b.into());
+                    if let Some(p) = params {
+                        let p: toml::Table = p
+                            .parse()
+                            .map_err(|e| Error::Usage(format!("--params: {e}")))?;
+                        table.insert("params".into(), p.into());
+                    }
+                }
+                (None, false) => {
+                    table.insert(
+                        "command".into(),
+                        toml::Value::try_from(&command).expect("words"),
+                    );
+                }
+                _ => {
+                    return Err(Error::Usage(
+                        "give a bot: --builtin BOT, or a program after `--`".into(),
+                    ))
+                }
+            }
+            if let Some(p) = protocol {
+                table.insert("protocol".into(), p.into());
+            }
+            let kind = GameKind::named(&arena::game_of(&dir)?)?;
+            let here = std::env::current_dir().map_err(Error::io("reading", "."))?;
+            let bot = kind.visit(Add {
+                dir: &dir,
+                name: &name,
+                table: &table,
+                from: &here,
+            })?;
+            out(&format!("added {bot}\n"))
+        }
+        Sub::Retire { dir, bot } => {
+            let retired = arena::retire(&dir, &bot)?;
+            out(&format!("retired {}\n", retired.join(", ")))
+        }
+        Sub::Show { dir } => out(&arena::show::show(&dir, Look::Text(paint_stdout()))?),
+        Sub::Export { dir, out: to } => {
+            let kind = GameKind::named(&arena::game_of(&dir)?)?;
+            let games = kind.visit(Export {
+                dir: &dir,
+                out: &to,
+            })?;
+            out(&format!("wrote {games} games to {}\n", to.display()))
+        }
+    }
+}
+
+struct Export<'a> {
+    dir: &'a Path,
+    out: &'a Path,
+}
+
+impl GameVisitor for Export<'_> {
+    type Output = Result<u64>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        arena::export(self.dir, self.out, roster)
+    }
+}
+
+struct Init<'a> {
+    dir: &'a Path,
+    src: &'a ConfigFile,
+}
+
+impl GameVisitor for Init<'_> {
+    type Output = Result<Vec<String>>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        arena::init(self.dir, self.src, roster)
+    }
+}
+
+struct Add<'a> {
+    dir: &'a Path,
+    name: &'a str,
+    table: &'a toml::Table,
+    from: &'a Path,
+}
+
+impl GameVisitor for Add<'_> {
+    type Output = Result<String>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        arena::add(self.dir, roster, self.name, self.table, self.from)
+    }
+}
+
+struct Play<'a> {
+    dir: &'a Path,
+    jobs: Option<Jobs>,
+    batches: Option<u64>,
+    quiet: bool,
+}
+
+impl GameVisitor for Play<'_> {
+    type Output = Result<arena::play::Played>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        let quiet = self.quiet;
+        arena::play::run(self.dir, roster, self.jobs, self.batches, &mut |line| {
+            if !quiet {
+                println!("{line}");
+            }
+        })
+    }
+}

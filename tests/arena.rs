@@ -1,0 +1,323 @@
+//! `ladder arena` end to end, with real processes: an arena runs while
+//! other processes add and retire bots (a built-in bot, a Python
+//! line-protocol bot, a HackerRank bot), each plays within seconds; the
+//! arena is killed with SIGKILL twice and restarted, and every finished game
+//! is in its database exactly once; its export passes `ladder verify`. Also
+//! the refusals: a bad `[arena]` key by file and line, an unchanged bot
+//! added again, a second `arena run` of the same folder, a batch of an
+//! arena that is not one.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::Duration,
+};
+
+use ladder::arena::{self, store::Event};
+
+mod common;
+use common::wait_for;
+use rustix::process::{kill_process, Pid, Signal};
+
+const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `ladder ARGS` in `dir`, expected to succeed; its standard output.
+fn ladder(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ladder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `ladder ARGS`, expected to fail; its standard error.
+fn refused(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "ladder {args:?} passed");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// Starts `ladder arena run arena` in `dir`.
+fn start(dir: &Path) -> Child {
+    Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "run", "arena", "-j", "2", "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Games in the arena's database that `bot` played.
+fn games_of(dir: &Path, bot: &str) -> usize {
+    let (store, _) = arena::open(&dir.join("arena")).unwrap();
+    store
+        .games()
+        .unwrap()
+        .iter()
+        .filter(|g| g.record.contains(&format!("\"{bot}\"")))
+        .count()
+}
+
+fn kill(child: &mut Child, signal: Signal) {
+    kill_process(Pid::from_child(child), signal).unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn bots_join_and_leave_a_running_arena_and_kills_lose_or_repeat_no_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ladder(dir, &["arena", "init", "arena", "--game", "bidding"]);
+    fs::copy(repo("bots/python/bidding_bot.py"), dir.join("line_bot.py")).unwrap();
+    fs::copy(
+        repo("bots/python/hackerrank_bidding.py"),
+        dir.join("hr_bot.py"),
+    )
+    .unwrap();
+    let mut run = start(dir);
+
+    // three bots join from another process while it runs, each plays at once
+    ladder(dir, &["arena", "add", "arena", "dp", "--builtin", "dp"]);
+    ladder(
+        dir,
+        &[
+            "arena",
+            "add",
+            "arena",
+            "py",
+            "--",
+            "python3",
+            "line_bot.py",
+        ],
+    );
+    let hr = ["arena", "add", "arena", "hr", "--protocol", "hackerrank"];
+    ladder(dir, &[&hr[..], &["--", "python3", "hr_bot.py"]].concat());
+    ladder(
+        dir,
+        &["arena", "add", "arena", "rnd", "--builtin", "random"],
+    );
+    for bot in ["dp@1", "py@1", "hr@1", "rnd@1"] {
+        assert!(
+            wait_for(120, || games_of(dir, bot) > 0),
+            "{bot} never played"
+        );
+    }
+    // the program was copied: a later edit of the source changes nothing
+    fs::write(dir.join("line_bot.py"), "raise SystemExit(3)\n").unwrap();
+
+    // killed twice in the middle of its batches, and restarted
+    for _ in 0..2 {
+        let before = arena::open(&dir.join("arena")).unwrap().1.next_game;
+        assert!(wait_for(60, || arena::open(&dir.join("arena"))
+            .unwrap()
+            .1
+            .next_game
+            > before));
+        std::thread::sleep(Duration::from_millis(300));
+        kill(&mut run, Signal::KILL);
+        run = start(dir);
+    }
+
+    // a retired bot plays no game after the batch it was in
+    let said = ladder(dir, &["arena", "retire", "arena", "rnd"]);
+    assert_eq!(said, "retired rnd@1\n");
+    let (_, league) = arena::open(&dir.join("arena")).unwrap();
+    let open = league.open.as_ref().map_or(0, |b| b.games.len() as u64);
+    let settled = league.next_game + open;
+    let at_retire = games_of(dir, "rnd@1");
+    assert!(wait_for(60, || arena::open(&dir.join("arena"))
+        .unwrap()
+        .1
+        .next_game
+        > settled + 16));
+    let in_batch = league.open.as_ref().map_or(0, |b| {
+        b.games
+            .iter()
+            .filter(|g| g.contains(&"rnd@1".to_string()))
+            .count()
+    });
+    assert!(games_of(dir, "rnd@1") <= at_retire + in_batch);
+
+    // a new version: the old one retires, its games stay
+    ladder(
+        dir,
+        &["arena", "add", "arena", "dp", "--builtin", "fraction"],
+    );
+    assert!(wait_for(120, || games_of(dir, "dp@2") > 0));
+    assert!(games_of(dir, "dp@1") > 0);
+
+    // SIGTERM stops it cleanly
+    kill(&mut run, Signal::TERM);
+
+    // every finished game once, numbered without a gap, in its batch
+    let (store, league) = arena::open(&dir.join("arena")).unwrap();
+    let games = store.games().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g.number).collect();
+    assert_eq!(numbers, (0..games.len() as u64).collect::<Vec<_>>());
+    assert_eq!(league.next_game, games.len() as u64);
+    let mut batches = 0;
+    for (_, e) in store.events().unwrap() {
+        if let Event::Batch {
+            number,
+            games: listed,
+            first,
+        } = e
+        {
+            let mine: Vec<_> = games.iter().filter(|g| g.batch == number).collect();
+            if league.open.as_ref().is_none_or(|b| b.number != number) {
+                assert_eq!(mine.len(), listed.len(), "batch {number}");
+                assert_eq!(mine[0].number, first);
+                batches += 1;
+            }
+        }
+    }
+    assert!(batches >= 4);
+    // the copied program played on after its source was broken
+    let show = ladder(dir, &["arena", "show", "arena"]);
+    let py_row = show.lines().find(|l| l.contains("py@1")).unwrap();
+    assert!(!py_row.contains("failing"), "{show}");
+    assert!(show.contains("retired"), "{show}");
+
+    // the export is a season that verifies
+    let said = ladder(dir, &["arena", "export", "arena", "season"]);
+    assert_eq!(said, format!("wrote {} games to season\n", games.len()));
+    let verified = ladder(dir, &["verify", "season"]);
+    assert!(verified.contains("every move legal"), "{verified}");
+}
+
+#[test]
+fn an_arena_refuses_what_it_cannot_play() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // a config key an arena decides itself, and a bad [arena] key
+    fs::write(
+        dir.join("a.toml"),
+        "[season]\ngame = \"bidding\"\nformat = \"gauntlet\"\n",
+    )
+    .unwrap();
+    let err = refused(dir, &["arena", "init", "x", "--config", "a.toml"]);
+    assert!(err.contains("a.toml:3") && err.contains("format"), "{err}");
+    fs::write(
+        dir.join("b.toml"),
+        "[season]\ngame = \"bidding\"\n\n[arena]\nbatch_games = 3\n",
+    )
+    .unwrap();
+    let err = refused(dir, &["arena", "init", "x", "--config", "b.toml"]);
+    assert!(
+        err.contains("b.toml:5") && err.contains("batch_games"),
+        "{err}"
+    );
+    assert!(!dir.join("x").exists());
+
+    // a config's bots join, with their programs copied
+    fs::copy(repo("bots/python/troops_bot.py"), dir.join("t.py")).unwrap();
+    fs::write(
+        dir.join("c.toml"),
+        "[season]\ngame = \"troops\"\n\n[arena]\nbatch_games = 4\n\n\
+         [[bot]]\nname = \"nash\"\nbuiltin = \"nash\"\n\n\
+         [[bot]]\nname = \"py\"\ncommand = [\"python3\", \"t.py\"]\n",
+    )
+    .unwrap();
+    let made = ladder(dir, &["arena", "init", "x", "--config", "c.toml"]);
+    assert!(made.contains("added nash@1\nadded py@1\n"), "{made}");
+    assert_eq!(fs::read_dir(dir.join("x/bots")).unwrap().count(), 1);
+    let err = refused(dir, &["arena", "init", "x", "--game", "troops"]);
+    assert!(err.contains("holds an arena already"), "{err}");
+
+    // the same bot again is no new version; an unknown bot cannot join
+    let err = refused(dir, &["arena", "add", "x", "nash", "--builtin", "nash"]);
+    assert!(err.contains("nash@1 is this bot already"), "{err}");
+    let err = refused(dir, &["arena", "add", "x", "zz", "--builtin", "nope"]);
+    assert!(err.contains("cannot join") && err.contains("nope"), "{err}");
+    let err = refused(dir, &["arena", "add", "x", "a@b", "--builtin", "nash"]);
+    assert!(err.contains("no `@`"), "{err}");
+    let err = refused(dir, &["arena", "retire", "x", "ghost"]);
+    assert!(err.contains("no bot ghost"), "{err}");
+
+    // two runs of one arena at once: the second is refused, naming the first
+    let mut first = Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "run", "x", "-q"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(60, || arena::open(&dir.join("x"))
+        .unwrap()
+        .1
+        .next_game
+        > 0));
+    let err = refused(dir, &["arena", "run", "x", "-q"]);
+    assert!(err.contains("being run by another ladder"), "{err}");
+    kill(&mut first, Signal::INT);
+    // played to a number of batches, it stops by itself
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "2"]);
+
+    let err = refused(dir, &["arena", "show", "nowhere"]);
+    assert!(err.contains("is not an arena"), "{err}");
+}
+
+/// The session in docs/ARENA.md: each `$` line run by `sh` in a fresh
+/// folder (with `bots/python/bidding_bot.py`), its standard output compared
+/// with the lines under it.
+#[test]
+fn the_docs_session_is_what_ladder_really_says() {
+    let doc = fs::read_to_string(repo("docs/ARENA.md")).unwrap();
+    let block = doc
+        .split("```console\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a console block");
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("bots/python")).unwrap();
+    fs::copy(
+        repo("bots/python/bidding_bot.py"),
+        tmp.path().join("bots/python/bidding_bot.py"),
+    )
+    .unwrap();
+    let bin = Path::new(LADDER).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let mut steps: Vec<(String, String)> = Vec::new();
+    for line in block.lines() {
+        match line.strip_prefix("$ ") {
+            Some(command) => steps.push((command.to_string(), String::new())),
+            None => {
+                let (_, expected) = steps.last_mut().expect("a command first");
+                expected.push_str(line);
+                expected.push('\n');
+            }
+        }
+    }
+    assert!(steps.len() > 8);
+    for (command, expected) in steps {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(tmp.path())
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{command}");
+    }
+}
