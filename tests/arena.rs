@@ -321,3 +321,120 @@ fn the_docs_session_is_what_ladder_really_says() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{command}");
     }
 }
+
+/// `ladder arena show`'s row of `bot`.
+fn row(dir: &Path, bot: &str) -> String {
+    let show = ladder(dir, &["arena", "show", "x"]);
+    show.lines()
+        .find(|l| l.contains(&format!(" {bot} ")))
+        .unwrap_or_else(|| panic!("no {bot}: {show}"))
+        .to_string()
+}
+
+/// Plays batch by batch until `bot`'s row says `word`; the batches played.
+fn play_until(dir: &Path, bot: &str, word: &str) -> u32 {
+    for batches in 1..=60 {
+        ladder(dir, &["arena", "run", "x", "-q", "--batches", "1"]);
+        if row(dir, bot).contains(word) {
+            return batches;
+        }
+    }
+    panic!("{bot} never showed `{word}`: {}", row(dir, bot));
+}
+
+#[test]
+fn a_candidate_is_decided_by_sprt_then_waits_to_be_promoted_or_rejected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(
+        dir.join("a.toml"),
+        "[season]\ngame = \"bidding\"\n\n[arena]\nsprt = { elo0 = 0, elo1 = 200 }\n\n\
+         [[bot]]\nname = \"dp\"\nbuiltin = \"dp\"\n\n[[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    ladder(dir, &["arena", "init", "x", "--config", "a.toml"]);
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "2"]);
+
+    // a stronger dp plays the pool until the test accepts it
+    let said = ladder(
+        dir,
+        &[
+            "arena",
+            "add",
+            "x",
+            "dp",
+            "--candidate",
+            "--builtin",
+            "exploit",
+        ],
+    );
+    assert_eq!(said, "added dp@2\n");
+    assert!(row(dir, "dp@2").contains("candidate vs the pool"));
+    assert!(!row(dir, "dp@1").contains("retired"));
+    play_until(dir, "dp@2", "H1 accepted: promote or reject");
+    // decided, it plays no more until its author decides
+    let count = |bot: &str| {
+        let (store, _) = arena::open(&dir.join("x")).unwrap();
+        let needle = format!("\"{bot}\"");
+        store
+            .games()
+            .unwrap()
+            .iter()
+            .filter(|g| g.record.contains(&needle))
+            .count()
+    };
+    let decided_at = count("dp@2");
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "2"]);
+    assert!(count("dp@2") <= decided_at + 16);
+    let after = count("dp@2");
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "2"]);
+    assert_eq!(count("dp@2"), after);
+    assert_eq!(
+        ladder(dir, &["arena", "promote", "x", "dp@2"]),
+        "promoted dp@2\n"
+    );
+    assert!(row(dir, "dp@1").contains("retired"));
+    assert!(!row(dir, "dp@2").contains("candidate"));
+    let err = refused(dir, &["arena", "promote", "x", "dp@2"]);
+    assert!(err.contains("dp@2 is no candidate"), "{err}");
+
+    // a weaker bot against one version only: rejected once the test says so
+    let err = refused(
+        dir,
+        &[
+            "arena",
+            "add",
+            "x",
+            "random",
+            "--candidate",
+            "--against",
+            "dp@1",
+            "--builtin",
+            "climber",
+        ],
+    );
+    assert!(err.contains("--against dp@1"), "{err}");
+    let add = [
+        "arena",
+        "add",
+        "x",
+        "random",
+        "--candidate",
+        "--against",
+        "dp@2",
+    ];
+    ladder(dir, &[&add[..], &["--builtin", "climber"]].concat());
+    play_until(dir, "random@2", "H0 accepted");
+    let (store, _) = arena::open(&dir.join("x")).unwrap();
+    for g in store.games().unwrap() {
+        if g.record.contains("\"random@2\"") {
+            assert!(g.record.contains("\"dp@2\""), "{}", g.record);
+        }
+    }
+    assert_eq!(
+        ladder(dir, &["arena", "reject", "x", "random@2"]),
+        "rejected random@2\n"
+    );
+    assert!(row(dir, "random@2").contains("rejected"));
+    assert!(!row(dir, "random@1").contains("retired"));
+}

@@ -6,7 +6,8 @@
 //! every batch; the keys that say which games a season plays (`format`,
 //! `champion`, `games_per_pair`, `sprt`, `openings`, `anchor`) are refused,
 //! since the matchmaking decides that. An `[arena]` table sets the
-//! matchmaking (`batch_games`, default 16; `newcomer_games`, default 8).
+//! matchmaking (`batch_games`, default 16; `newcomer_games`, default 8)
+//! and the candidates' test (`sprt = { elo0, elo1, alpha, beta, model }`).
 //! The config's bots join as the arena's first bots.
 //!
 //! The settings are stored once, with the game's parameters resolved (a
@@ -21,7 +22,7 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 
 use crate::{
-    arena::{league::Version, matchmaking},
+    arena::{candidates, league::Version, matchmaking},
     core::{
         error::{Error, Result},
         game::Game,
@@ -50,6 +51,7 @@ const REFUSED: [&str; 7] = [
 struct RawArena {
     batch_games: Option<Spanned<u32>>,
     newcomer_games: Option<Spanned<u64>>,
+    sprt: Option<Spanned<candidates::Settings>>,
 }
 
 #[derive(Deserialize)]
@@ -66,6 +68,8 @@ pub struct Setup {
     /// The `[season]` table every batch plays under (TOML).
     pub season: String,
     pub matchmaking: matchmaking::Settings,
+    /// The test candidates play under.
+    pub sprt: candidates::Settings,
     /// The config's bots, `[[bot]]` tables as written.
     pub bots: Vec<toml::Table>,
     /// The config's folder, which its bots' paths are relative to.
@@ -90,7 +94,14 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
         ));
     }
     let mut matchmaking = matchmaking::Settings::default();
+    let mut sprt = candidates::Settings::default();
     if let Some(a) = raw.arena {
+        if let Some(t) = a.sprt {
+            sprt = *t.get_ref();
+            if let Err((key, why)) = sprt.sprt().check() {
+                return Err(src.error(Some(t.span()), format!("arena.sprt.{key}: {why}")));
+            }
+        }
         if let Some(b) = a.batch_games {
             let n = *b.get_ref();
             if n < 2 || n % 2 == 1 || n > 10_000 {
@@ -144,6 +155,7 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
     Ok(Setup {
         season,
         matchmaking,
+        sprt,
         bots: raw.bots,
         dir,
     })

@@ -18,8 +18,14 @@ pub struct Version {
     pub version: u32,
     /// Its `[[bot]]` table (TOML).
     pub spec: String,
+    /// Under test: it plays the pool (or `against`) until the arena's SPRT
+    /// decides, then waits to be promoted (it joins the pool) or rejected.
     pub candidate: bool,
+    /// The version a candidate plays, if not the whole pool.
+    pub against: Option<String>,
     pub retired: bool,
+    /// A candidate turned down.
+    pub rejected: bool,
 }
 
 /// The batch chosen last, while its games are not all recorded.
@@ -61,6 +67,7 @@ impl League {
                     version,
                     spec,
                     candidate,
+                    against,
                 } => {
                     if league.find(bot).is_some() {
                         return Err(wrong(&format!("{bot} joined twice")));
@@ -71,8 +78,28 @@ impl League {
                         version: *version,
                         spec: spec.clone(),
                         candidate: *candidate,
+                        against: against.clone(),
                         retired: false,
+                        rejected: false,
                     });
+                }
+                Event::Promoted { bot } | Event::Rejected { bot } => {
+                    let promoted = matches!(event, Event::Promoted { .. });
+                    let v = league
+                        .versions
+                        .iter()
+                        .position(|v| &v.bot == bot && v.candidate && !v.retired)
+                        .ok_or_else(|| wrong(&format!("{bot} is no candidate")))?;
+                    let name = league.versions[v].name.clone();
+                    league.versions[v].candidate = false;
+                    if promoted {
+                        for older in league.versions.iter_mut().filter(|o| o.name == name) {
+                            older.retired |= &older.bot != bot;
+                        }
+                    } else {
+                        league.versions[v].retired = true;
+                        league.versions[v].rejected = true;
+                    }
                 }
                 Event::Retired { bot } => {
                     let v = league
@@ -187,6 +214,7 @@ mod tests {
             version: 1,
             spec: String::new(),
             candidate: false,
+            against: None,
         }
     }
 

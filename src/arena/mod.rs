@@ -12,6 +12,7 @@
 //! log, from the games of earlier batches only: an arena's games are a
 //! function of its seed and its event log ([`league`]).
 
+pub mod candidates;
 pub mod config;
 pub mod league;
 pub mod matchmaking;
@@ -61,6 +62,10 @@ pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result
             "newcomer_games",
             setup.matchmaking.newcomer_games.to_string(),
         ),
+        (
+            "sprt",
+            serde_json::to_string(&setup.sprt).expect("SPRT settings serialize"),
+        ),
     ];
     Store::create(dir, &meta)?;
     let mut joined = Vec::new();
@@ -72,20 +77,32 @@ pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result
             .to_string();
         let mut table = bot.clone();
         table.remove("name");
-        joined.push(add(dir, roster, &name, &table, &setup.dir)?);
+        joined.push(add(dir, roster, &name, &table, &setup.dir, Joining::Now)?);
     }
     Ok(joined)
 }
 
+/// How a version joins: as the bot's version from now on, or as a
+/// candidate under the arena's SPRT (against the pool, or one version).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Joining {
+    #[default]
+    Now,
+    Candidate {
+        against: Option<String>,
+    },
+}
+
 /// Adds bot `name` (its `[[bot]]` keys `table`, paths relative to `from`)
-/// as its next version, which retires the one before. Its name,
-/// `name@version`.
+/// as its next version: it retires the one before, unless it joins as a
+/// candidate. Its name, `name@version`.
 pub fn add<G: Game>(
     dir: &Path,
     roster: &Roster<G>,
     name: &str,
     table: &toml::Table,
     from: &Path,
+    joining: Joining,
 ) -> Result<String> {
     config::check_bot_name(name)?;
     let (store, league) = open(dir)?;
@@ -101,14 +118,30 @@ pub fn add<G: Game>(
         }
     }
     let bot = format!("{name}@{version}");
+    let (candidate, against) = match joining {
+        Joining::Now => (false, None),
+        Joining::Candidate { against } => (true, against),
+    };
+    if let Some(base) = &against {
+        match league.find(base) {
+            Some(v) if !v.retired && !v.candidate => {}
+            _ => {
+                return Err(Error::Usage(format!(
+                    "--against {base}: no such version plays in the arena's pool"
+                )))
+            }
+        }
+    }
     let mut versions = league.versions.clone();
     versions.push(Version {
         bot: bot.clone(),
         name: name.to_string(),
         version,
         spec: spec.clone(),
-        candidate: false,
+        candidate,
+        against: against.clone(),
         retired: false,
+        rejected: false,
     });
     let season = store.meta("settings")?;
     config::base_plan(dir, &season, &versions, roster)
@@ -118,14 +151,17 @@ pub fn add<G: Game>(
         name: name.to_string(),
         version,
         spec,
-        candidate: false,
+        candidate,
+        against,
     })?;
-    for v in league
-        .versions
-        .iter()
-        .filter(|v| v.name == name && !v.retired)
-    {
-        store.append(&Event::Retired { bot: v.bot.clone() })?;
+    if !candidate {
+        for v in league
+            .versions
+            .iter()
+            .filter(|v| v.name == name && !v.retired)
+        {
+            store.append(&Event::Retired { bot: v.bot.clone() })?;
+        }
     }
     Ok(bot)
 }
@@ -225,4 +261,22 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
     journal.finish()?;
     crate::report::write_files(out, &plan.header(), &standings)?;
     Ok(games.len() as u64)
+}
+
+/// Promotes candidate `bot` (`name@N`) into the pool, retiring the older
+/// versions of its bot; or, `promote` false, rejects it (it retires).
+pub fn decide(dir: &Path, bot: &str, promote: bool) -> Result<()> {
+    let (store, league) = open(dir)?;
+    match league.find(bot) {
+        Some(v) if v.candidate && !v.retired => {}
+        Some(_) => return Err(Error::Usage(format!("{bot} is no candidate"))),
+        None => return Err(Error::Usage(format!("no bot {bot} in the arena"))),
+    }
+    let bot = bot.to_string();
+    store.append(&if promote {
+        Event::Promoted { bot }
+    } else {
+        Event::Rejected { bot }
+    })?;
+    Ok(())
 }

@@ -13,6 +13,7 @@ use std::{path::Path, time::Duration};
 
 use crate::{
     arena::{
+        candidates,
         config::{self, batch_name},
         league::League,
         matchmaking,
@@ -26,6 +27,7 @@ use crate::{
     external::process::cleanup,
     plan::{jobs::Jobs, Roster},
     run::tournament::{self, Options},
+    stats::sprt::Verdict,
 };
 
 /// How long the loop sleeps when no batch can be played.
@@ -63,6 +65,11 @@ pub fn run<G: Game>(
         batch_games: u32::try_from(number("batch_games")?).unwrap_or(16),
         newcomer_games: number("newcomer_games")?,
     };
+    let sprt: candidates::Settings =
+        serde_json::from_str(&store.meta("sprt")?).map_err(|e| Error::Store {
+            path: store.path().to_path_buf(),
+            message: format!("`sprt` is not the candidates' test: {e}"),
+        })?;
     let mut played = Played::default();
     loop {
         if let Some(signal) = cleanup::interrupted() {
@@ -74,7 +81,7 @@ pub fn run<G: Game>(
         }
         let league = super::league_of(&store)?;
         let Some(batch) = league.open.clone() else {
-            let decided = store.decide(|events, games| next(events, games, settings))?;
+            let decided = store.decide(|events, games| next(events, games, settings, &sprt))?;
             if decided.is_none() {
                 std::thread::sleep(IDLE);
             }
@@ -123,11 +130,15 @@ pub fn run<G: Game>(
 }
 
 /// The next batch's event, from the log and the finished games; `None`
-/// while fewer than two bots may play.
+/// while no two bots may play each other. Candidates under test take up
+/// to half the batch (a pairing each at least), each against the pool bot
+/// (or its `against`) it has met least; the pool's matchmaking
+/// ([`matchmaking::next_batch`]) fills the rest.
 pub fn next(
     events: &[(u64, Event)],
     games: &[GameRow],
     settings: matchmaking::Settings,
+    sprt: &candidates::Settings,
 ) -> Result<Option<Event>> {
     let league = League::from_events(events).map_err(Error::Mismatch)?;
     if league.open.is_some() {
@@ -136,18 +147,63 @@ pub fn next(
     let standings = league.standings(games).map_err(Error::Mismatch)?;
     let failing = league.failing(games);
     // the versions that play: not retired, not failing every game
-    let playing: Vec<usize> = (0..league.versions.len())
-        .filter(|&i| !league.versions[i].retired && failing[i].is_none())
+    let plays = |i: usize| !league.versions[i].retired && failing[i].is_none();
+    let all = 0..league.versions.len();
+    let pool: Vec<usize> = all
+        .clone()
+        .filter(|&i| plays(i) && !league.versions[i].candidate)
         .collect();
-    let vs: Vec<Vec<_>> = playing
+    let testing: Vec<usize> = all
+        .filter(|&i| {
+            plays(i)
+                && league.versions[i].candidate
+                && candidates::test(sprt, &standings.totals[i]).verdict == Verdict::Unfinished
+        })
+        .collect();
+    let pairings = (settings.batch_games.max(2) / 2) as usize;
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    let mut met: Vec<Vec<u64>> = standings
+        .vs
         .iter()
-        .map(|&a| playing.iter().map(|&b| standings.vs[a][b]).collect())
+        .map(|row| row.iter().map(|t| t.games).collect())
         .collect();
-    let chosen = matchmaking::next_batch(&vs, settings);
+    if !testing.is_empty() {
+        for k in 0..(pairings / 2).max(testing.len()).min(pairings) {
+            let c = testing[k % testing.len()];
+            let opponents: Vec<usize> = match &league.versions[c].against {
+                Some(base) => pool
+                    .iter()
+                    .copied()
+                    .filter(|&o| &league.versions[o].bot == base)
+                    .collect(),
+                None => pool.clone(),
+            };
+            let Some(o) = opponents.into_iter().min_by_key(|&o| (met[c][o], o)) else {
+                continue;
+            };
+            chosen.extend([(c, o), (o, c)]);
+            met[c][o] += 2;
+            met[o][c] += 2;
+        }
+    }
+    let left = pairings - chosen.len() / 2;
+    if left > 0 {
+        let vs: Vec<Vec<_>> = pool
+            .iter()
+            .map(|&a| pool.iter().map(|&b| standings.vs[a][b]).collect())
+            .collect();
+        let fill = matchmaking::Settings {
+            batch_games: (left * 2) as u32,
+            ..settings
+        };
+        for (a, b) in matchmaking::next_batch(&vs, fill) {
+            chosen.push((pool[a], pool[b]));
+        }
+    }
     if chosen.is_empty() {
         return Ok(None);
     }
-    let name = |i: usize| league.versions[playing[i]].bot.clone();
+    let name = |i: usize| league.versions[i].bot.clone();
     Ok(Some(Event::Batch {
         number: league.next_batch,
         first: league.next_game,

@@ -5,16 +5,17 @@
 //! its rating with the 95% interval, games, points and their share,
 //! forfeits, its trend (the rating's change over the last
 //! [`TREND_BATCHES`] batches; `new` for a version without games before
-//! them) and its state (`candidate`, `retired`, or `failing` with the
-//! first forfeit's reason when it forfeited every game).
+//! them) and its state: a candidate's test (its LLR, bounds and verdict),
+//! `retired`, `rejected`, or `failing` with the first forfeit's reason when
+//! it forfeited every game.
 
 use std::path::Path;
 
 use crate::{
-    arena::{league::League, matchmaking::ranked, store::GameRow},
+    arena::{candidates, league::League, matchmaking::ranked, store::GameRow},
     core::error::{Error, Result},
     report::{rows_table, share_color, Look},
-    stats::ratings,
+    stats::{ratings, sprt::Verdict},
 };
 
 /// The batches the trend looks back over.
@@ -25,10 +26,21 @@ pub fn show(dir: &Path, look: Look) -> Result<String> {
     let (store, league) = super::open(dir)?;
     let games = store.games()?;
     let game = store.meta("game")?;
-    table(&league, &games, &game, dir, look)
+    let sprt: candidates::Settings =
+        serde_json::from_str(&store.meta("sprt")?).map_err(|e| Error::Store {
+            path: store.path().to_path_buf(),
+            message: format!("`sprt` is not the candidates' test: {e}"),
+        })?;
+    table(&league, &games, (&game, &sprt), dir, look)
 }
 
-fn table(league: &League, games: &[GameRow], game: &str, dir: &Path, look: Look) -> Result<String> {
+fn table(
+    league: &League,
+    games: &[GameRow],
+    (game, sprt): (&str, &candidates::Settings),
+    dir: &Path,
+    look: Look,
+) -> Result<String> {
     let wrong = |m: String| Error::Mismatch(m);
     let standings = league.standings(games).map_err(wrong)?;
     let fit = ratings::fit(&standings.vs, None);
@@ -63,8 +75,17 @@ fn table(league: &League, games: &[GameRow], game: &str, dir: &Path, look: Look)
         };
         let state = match (&failing[b], v.retired, v.candidate) {
             (Some(why), ..) => format!("failing: {why}"),
+            (None, true, _) if v.rejected => "rejected".to_string(),
             (None, true, _) => "retired".to_string(),
-            (None, false, true) => "candidate".to_string(),
+            (None, false, true) => {
+                let test = candidates::test(sprt, &t);
+                let against = v.against.as_deref().unwrap_or("the pool");
+                let next = match test.verdict {
+                    Verdict::Unfinished => "",
+                    _ => ": promote or reject",
+                };
+                format!("candidate vs {against}: {}{next}", test.text())
+            }
             _ => String::new(),
         };
         rows.push(vec![

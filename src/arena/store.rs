@@ -28,17 +28,24 @@ const SCHEMA: &str = "1";
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A bot version joined: `bot` is `name@version`; `spec` its `[[bot]]`
-    /// table (TOML, paths relative to the arena's folder). `candidate` is
-    /// false: candidates under SPRT are not offered yet (docs/ARENA.md).
+    /// table (TOML, paths relative to the arena's folder). A candidate
+    /// plays the pool (or the version `against`) under the arena's SPRT
+    /// until the test decides, then waits to be promoted or rejected.
     Added {
         bot: String,
         name: String,
         version: u32,
         spec: String,
         candidate: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        against: Option<String>,
     },
     /// A bot version stopped playing; its games stay.
     Retired { bot: String },
+    /// A candidate joined the pool; the older versions of its bot retired.
+    Promoted { bot: String },
+    /// A candidate was turned down: it retired.
+    Rejected { bot: String },
     /// A batch was chosen: its games (first seat first), numbered from `first`.
     Batch {
         number: u64,
@@ -282,6 +289,7 @@ mod tests {
             version: 1,
             spec: "name = \"a@1\"\nbuiltin = \"left\"\n".into(),
             candidate: false,
+            against: None,
         };
         assert_eq!(store.append(&added).unwrap(), 1);
         let games = vec![

@@ -54,7 +54,8 @@ pub enum Sub {
     ///
     /// A built-in bot (`--builtin`) or a program after `--`; program files the command
     /// names are copied into the arena, so a later edit of the source changes nothing.
-    /// A new version retires the one before it, whose games stay.
+    /// A new version retires the one before it, whose games stay (a candidate waits
+    /// for `promote`).
     Add {
         dir: PathBuf,
         name: String,
@@ -67,12 +68,24 @@ pub enum Sub {
         /// The program's protocol (default `line`; `hackerrank` for the bidding game).
         #[arg(long)]
         protocol: Option<String>,
+        /// A candidate: it plays the pool (or `--against` one version) under the arena's
+        /// SPRT until the test decides, then waits for `promote` or `reject`; the bot's
+        /// older version keeps playing meanwhile.
+        #[arg(long)]
+        candidate: bool,
+        /// The version a candidate plays (default: the whole pool).
+        #[arg(long, requires = "candidate", value_name = "NAME@N")]
+        against: Option<String>,
         /// The program and its arguments.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
     /// Retire a bot (every version that plays) or one version (NAME@N); its games stay.
     Retire { dir: PathBuf, bot: String },
+    /// Promote a candidate (NAME@N) into the pool; the older versions of its bot retire.
+    Promote { dir: PathBuf, bot: String },
+    /// Reject a candidate (NAME@N): it retires.
+    Reject { dir: PathBuf, bot: String },
     /// Print the arena's table, also while another process runs it.
     Show { dir: PathBuf },
     /// Write the arena's finished games as a season folder OUT, which `ladder verify`,
@@ -135,6 +148,8 @@ pub fn run(a: Args) -> Result<()> {
             builtin,
             params,
             protocol,
+            candidate,
+            against,
             command,
         } => {
             let mut table = toml::Table::new();
@@ -170,12 +185,25 @@ pub fn run(a: Args) -> Result<()> {
                 name: &name,
                 table: &table,
                 from: &here,
+                joining: if candidate {
+                    arena::Joining::Candidate { against }
+                } else {
+                    arena::Joining::Now
+                },
             })?;
             out(&format!("added {bot}\n"))
         }
         Sub::Retire { dir, bot } => {
             let retired = arena::retire(&dir, &bot)?;
             out(&format!("retired {}\n", retired.join(", ")))
+        }
+        Sub::Promote { dir, bot } => {
+            arena::decide(&dir, &bot, true)?;
+            out(&format!("promoted {bot}\n"))
+        }
+        Sub::Reject { dir, bot } => {
+            arena::decide(&dir, &bot, false)?;
+            out(&format!("rejected {bot}\n"))
         }
         Sub::Show { dir } => out(&arena::show::show(&dir, Look::Text(paint_stdout()))?),
         Sub::Export { dir, out: to } => {
@@ -218,12 +246,20 @@ struct Add<'a> {
     name: &'a str,
     table: &'a toml::Table,
     from: &'a Path,
+    joining: arena::Joining,
 }
 
 impl GameVisitor for Add<'_> {
     type Output = Result<String>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
-        arena::add(self.dir, roster, self.name, self.table, self.from)
+        arena::add(
+            self.dir,
+            roster,
+            self.name,
+            self.table,
+            self.from,
+            self.joining,
+        )
     }
 }
 
