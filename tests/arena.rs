@@ -438,3 +438,81 @@ fn a_candidate_is_decided_by_sprt_then_waits_to_be_promoted_or_rejected() {
     assert!(row(dir, "random@2").contains("rejected"));
     assert!(!row(dir, "random@1").contains("retired"));
 }
+
+#[test]
+fn a_fresh_arena_fed_an_exports_events_plays_the_same_games_at_any_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let config = "[season]\ngame = \"troops\"\nseed = 7\n\n[arena]\nbatch_games = 8\n";
+    fs::write(dir.join("a.toml"), config).unwrap();
+    // the first arena: bots join and leave between its batches
+    ladder(dir, &["arena", "init", "a", "--config", "a.toml"]);
+    for (bot, builtin) in [("nash", "nash"), ("focus", "focus")] {
+        ladder(dir, &["arena", "add", "a", bot, "--builtin", builtin]);
+    }
+    ladder(
+        dir,
+        &["arena", "run", "a", "-q", "-j", "2", "--batches", "3"],
+    );
+    ladder(
+        dir,
+        &["arena", "add", "a", "balanced", "--builtin", "balanced"],
+    );
+    ladder(
+        dir,
+        &["arena", "run", "a", "-q", "-j", "2", "--batches", "2"],
+    );
+    ladder(dir, &["arena", "add", "a", "focus", "--builtin", "random"]);
+    ladder(dir, &["arena", "retire", "a", "nash"]);
+    ladder(
+        dir,
+        &["arena", "run", "a", "-q", "-j", "2", "--batches", "3"],
+    );
+    ladder(dir, &["arena", "export", "a", "season"]);
+
+    // the second: the same settings, fed the export's events one by one;
+    // it decides and plays each batch itself, one game at a time
+    ladder(dir, &["arena", "init", "b", "--config", "a.toml"]);
+    let log = fs::read_to_string(dir.join("season").join(arena::EVENTS)).unwrap();
+    let events: Vec<Event> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut batches = 0;
+    for event in &events {
+        match event {
+            Event::Batch { .. } => {
+                ladder(
+                    dir,
+                    &["arena", "run", "b", "-q", "-j", "1", "--batches", "1"],
+                );
+                let (store, _) = arena::open(&dir.join("b")).unwrap();
+                let decided = store
+                    .events()
+                    .unwrap()
+                    .into_iter()
+                    .rev()
+                    .find_map(|(_, e)| matches!(e, Event::Batch { .. }).then_some(e));
+                assert_eq!(decided.as_ref(), Some(event));
+                batches += 1;
+            }
+            Event::Finished { .. } => {}
+            other => {
+                let (store, _) = arena::open(&dir.join("b")).unwrap();
+                store.append(other).unwrap();
+            }
+        }
+    }
+    assert_eq!(batches, 8);
+    let records = |arena: &str| -> Vec<String> {
+        let (store, _) = arena::open(&dir.join(arena)).unwrap();
+        store
+            .games()
+            .unwrap()
+            .into_iter()
+            .map(|g| g.record)
+            .collect()
+    };
+    assert_eq!(records("a").len(), 64);
+    assert_eq!(records("a"), records("b"));
+}

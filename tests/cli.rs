@@ -289,7 +289,7 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
         ),
         (
             good.edit("[season]", "[seasn]"),
-            "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected one of `season`, `ladder`, `bot`",
+            "bad.toml:5:2: key `seasn`: unknown field `seasn`, expected one of `season`, `ladder`, `arena`, `bot`",
         ),
         ("not toml at all".to_string(), "bad.toml:1:"),
     ];

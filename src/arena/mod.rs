@@ -30,6 +30,9 @@ use crate::{
 use league::{League, Version};
 use store::{Event, Store};
 
+/// The event log's file in an export.
+pub const EVENTS: &str = "events.jsonl";
+
 /// The arena in `dir` and its state now.
 pub fn open(dir: &Path) -> Result<(Store, League)> {
     let store = Store::open(dir)?;
@@ -210,7 +213,9 @@ pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
 
 /// Writes the arena's finished games as a season folder `out` (a journal
 /// of listed games with the arena's seeds, `season.json` and the reports),
-/// which `ladder verify`, `report` and `replay` read; the games written.
+/// which `ladder verify`, `report` and `replay` read, with the arena's
+/// event log beside them (`events.jsonl`, one event a line, in order); the
+/// games written.
 pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64> {
     use crate::{journal::Journal, plan::schedule::Format};
     let (store, league) = open(dir)?;
@@ -259,6 +264,12 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
     }
     journal.append_games(text.as_bytes())?;
     journal.finish()?;
+    let mut log = String::new();
+    for (_, event) in store.events()? {
+        log.push_str(&serde_json::to_string(&event).expect("events serialize"));
+        log.push('\n');
+    }
+    crate::core::files::replace(&out.join(EVENTS), log.as_bytes())?;
     crate::report::write_files(out, &plan.header(), &standings)?;
     Ok(games.len() as u64)
 }
