@@ -30,8 +30,10 @@ pub struct Settings {
     pub model: Model,
 }
 
+/// Bots in an arena differ by tens to hundreds of Elo, not by the few a
+/// chess engine's patch gains: a test for 50 decides in tens of games.
 fn default_elo1() -> f64 {
-    10.0
+    50.0
 }
 
 fn default_error() -> f64 {

@@ -80,7 +80,8 @@ pub fn next_batch(vs: &[Vec<Tally>], settings: Settings) -> Vec<(usize, usize)> 
             chosen.extend(designed(vs, &fit, more));
         } else {
             // some bots only have a bound: they play their neighbours
-            let order = ranked(&fit.ratings);
+            // bounded bots by their bounds: a share says little this early
+            let order = ranked(&fit.ratings, &vec![0.0; vs.len()]);
             let unsure: Vec<(usize, usize)> = order
                 .windows(2)
                 .filter(|w| fit.ratings[w[0]].elo.is_none() || fit.ratings[w[1]].elo.is_none())
@@ -131,7 +132,7 @@ fn designed(vs: &[Vec<Tally>], fit: &ratings::Fit, want: usize) -> Vec<(usize, u
             }
         }
     }
-    let order = ranked(&fit.ratings);
+    let order = ranked(&fit.ratings, &vec![0.0; vs.len()]);
     let mut chosen = Vec::new();
     while chosen.len() < want {
         let Some(cov) = covariance(&info) else {
@@ -208,23 +209,44 @@ fn covariance(info: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some(inv)
 }
 
-/// The bots from the strongest down: rated bots by rating, a bot bounded
-/// below (it won everything) above them, one bounded above below them, and
-/// bots without games in the middle; ties by index.
-pub fn ranked(ratings: &[ratings::Rating]) -> Vec<usize> {
-    let key = |r: &ratings::Rating| match (r.elo, r.low, r.high) {
-        (Some(elo), ..) => elo,
-        (None, Some(low), None) => 1e9 + low,
-        (None, None, Some(high)) => -1e9 + high,
-        _ => 0.0,
+/// The bots from the strongest down: rated bots by rating; a bot bounded
+/// below (it won everything) above them and one bounded above below them,
+/// each group by its share of points (`shares`), then its bound; bots
+/// without games in the middle; ties by index.
+pub fn ranked(ratings: &[ratings::Rating], shares: &[f64]) -> Vec<usize> {
+    let key = |i: usize| {
+        let r = &ratings[i];
+        match (r.elo, r.low, r.high) {
+            (Some(elo), ..) => (1, 0.0, elo),
+            (None, Some(low), None) => (2, shares[i], low),
+            (None, None, Some(high)) => (0, shares[i], high),
+            _ => (1, 0.0, 0.0),
+        }
     };
     let mut order: Vec<usize> = (0..ratings.len()).collect();
     order.sort_by(|&a, &b| {
-        key(&ratings[b])
-            .total_cmp(&key(&ratings[a]))
+        let (ka, kb) = (key(a), key(b));
+        kb.0.cmp(&ka.0)
+            .then(kb.1.total_cmp(&ka.1))
+            .then(kb.2.total_cmp(&ka.2))
             .then(a.cmp(&b))
     });
     order
+}
+
+/// Each bot's share of the points of its games in `vs` (0 without games).
+pub fn shares(vs: &[Vec<Tally>]) -> Vec<f64> {
+    vs.iter()
+        .map(|row| {
+            let games: u64 = row.iter().map(|t| t.games).sum();
+            let points: f64 = row.iter().map(Tally::points).sum();
+            if games == 0 {
+                0.0
+            } else {
+                points / games as f64
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -308,7 +330,7 @@ mod tests {
         w[2][1] = 4;
         let t = tallies(&w);
         let fit = ratings::fit(&t, None);
-        assert_eq!(ranked(&fit.ratings), [0, 1, 2]);
+        assert_eq!(ranked(&fit.ratings, &shares(&t)), [0, 1, 2]);
         let batch = next_batch(&t, Settings::default());
         assert_eq!(batch[..2], [(0, 1), (1, 0)]);
     }

@@ -12,7 +12,12 @@
 use std::path::Path;
 
 use crate::{
-    arena::{candidates, league::League, matchmaking::ranked, store::GameRow},
+    arena::{
+        candidates,
+        league::League,
+        matchmaking::{ranked, shares},
+        store::GameRow,
+    },
     core::error::{Error, Result},
     report::{rows_table, share_color, Look},
     stats::{ratings, sprt::Verdict},
@@ -64,7 +69,10 @@ fn table(
         ));
     }
     let mut rows = Vec::new();
-    for (rank, &b) in ranked(&fit.ratings).iter().enumerate() {
+    for (rank, &b) in ranked(&fit.ratings, &shares(&standings.vs))
+        .iter()
+        .enumerate()
+    {
         let v = &league.versions[b];
         let t = standings.totals[b];
         let forfeits: u64 = standings.forfeits[b].values().sum();
