@@ -1,8 +1,9 @@
 //! `ladder arena` end to end, with real processes: an arena runs while
 //! other processes add and retire bots (a built-in bot, a Python
 //! line-protocol bot, a HackerRank bot), each plays within seconds; the
-//! arena is killed with SIGKILL twice and restarted, and every finished game
-//! is in its database exactly once; its export passes `ladder verify`. Also
+//! arena is killed with SIGKILL twice and restarted; a candidate is decided
+//! by SPRT and promoted; every finished game is in its database exactly
+//! once, and its export passes `ladder verify`. Also
 //! the refusals: a bad `[arena]` key by file and line, an unchanged bot
 //! added again, a second `arena run` of the same folder, a batch of an
 //! arena that is not one.
@@ -154,12 +155,42 @@ fn bots_join_and_leave_a_running_arena_and_kills_lose_or_repeat_no_game() {
     });
     assert!(games_of(dir, "rnd@1") <= at_retire + in_batch);
 
-    // a new version: the old one retires, its games stay
-    ladder(
+    // the table, read while it plays
+    let show = ladder(dir, &["arena", "show", "arena"]);
+    assert!(show.contains("dp@1") && show.contains("hr@1"), "{show}");
+
+    // a candidate plays the pool under SPRT until decided, then waits
+    let said = ladder(
         dir,
-        &["arena", "add", "arena", "dp", "--builtin", "fraction"],
+        &[
+            "arena",
+            "add",
+            "arena",
+            "dp",
+            "--candidate",
+            "--builtin",
+            "exploit",
+        ],
     );
-    assert!(wait_for(120, || games_of(dir, "dp@2") > 0));
+    assert_eq!(said, "added dp@2\n");
+    let decided = || {
+        let show = ladder(dir, &["arena", "show", "arena"]);
+        let row = show
+            .lines()
+            .find(|l| l.contains("dp@2"))
+            .unwrap()
+            .to_string();
+        row.contains("accepted: promote or reject")
+    };
+    assert!(
+        wait_for(180, decided),
+        "{}",
+        ladder(dir, &["arena", "show", "arena"])
+    );
+    ladder(dir, &["arena", "promote", "arena", "dp@2"]);
+    // promoted, it plays on; the old version retires, its games stay
+    let now = games_of(dir, "dp@2");
+    assert!(wait_for(120, || games_of(dir, "dp@2") > now));
     assert!(games_of(dir, "dp@1") > 0);
 
     // SIGTERM stops it cleanly
