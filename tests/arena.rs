@@ -547,3 +547,39 @@ fn a_fresh_arena_fed_an_exports_events_plays_the_same_games_at_any_jobs() {
     assert_eq!(records("a").len(), 64);
     assert_eq!(records("a"), records("b"));
 }
+
+#[test]
+fn kills_at_random_moments_lose_or_repeat_no_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(
+        dir.join("a.toml"),
+        "[season]\ngame = \"breakthrough\"\n\n[arena]\nbatch_games = 6\n\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n\
+         [[bot]]\nname = \"py\"\ncommand = [\"python3\", \"bot.py\"]\n",
+    )
+    .unwrap();
+    fs::copy(repo("bots/python/breakthrough_bot.py"), dir.join("bot.py")).unwrap();
+    ladder(dir, &["arena", "init", "arena", "--config", "a.toml"]);
+    // kill -9 after 0 to 1.5 s, eight times: inside batches, between them,
+    // while a batch's games go into the database
+    let mut seed = u64::from(std::process::id());
+    for _ in 0..8 {
+        let mut run = start(dir);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        std::thread::sleep(Duration::from_millis((seed >> 33) % 1500));
+        kill(&mut run, Signal::KILL);
+    }
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "2"]);
+    let (store, league) = arena::open(&dir.join("arena")).unwrap();
+    let games = store.games().unwrap();
+    assert!(league.open.is_none());
+    let numbers: Vec<u64> = games.iter().map(|g| g.number).collect();
+    assert_eq!(numbers, (0..league.next_game).collect::<Vec<_>>());
+    assert_eq!(league.next_batch, (games.len() / 6) as u64);
+    ladder(dir, &["arena", "export", "arena", "season"]);
+    let verified = ladder(dir, &["verify", "season"]);
+    assert!(verified.contains("every move legal"), "{verified}");
+}
