@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 
 use crate::{
-    arena::{candidates, league::Version, matchmaking},
+    arena::{candidates, league::Version, matchmaking, store::Store},
     core::{
         error::{Error, Result},
         game::Game,
@@ -65,15 +65,66 @@ struct RawFile {
 
 /// An arena's settings, as made by [`read`].
 pub struct Setup {
+    pub settings: Settings,
+    /// The config's bots, `[[bot]]` tables as written.
+    pub bots: Vec<toml::Table>,
+    /// The config's folder, which its bots' paths are relative to.
+    pub dir: PathBuf,
+}
+
+/// What an arena plays under, stored in its database's `meta` when it is
+/// made ([`Settings::meta`]) and read back by every command
+/// ([`Settings::stored`]).
+pub struct Settings {
     /// The `[season]` table every batch plays under (TOML).
     pub season: String,
     pub matchmaking: matchmaking::Settings,
     /// The test candidates play under.
     pub sprt: candidates::Settings,
-    /// The config's bots, `[[bot]]` tables as written.
-    pub bots: Vec<toml::Table>,
-    /// The config's folder, which its bots' paths are relative to.
-    pub dir: PathBuf,
+}
+
+impl Settings {
+    /// The `meta` rows of an arena of game `game` (its catalogue name).
+    pub fn meta(&self, game: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("game", game.to_string()),
+            ("settings", self.season.clone()),
+            ("batch_games", self.matchmaking.batch_games.to_string()),
+            (
+                "newcomer_games",
+                self.matchmaking.newcomer_games.to_string(),
+            ),
+            (
+                "sprt",
+                serde_json::to_string(&self.sprt).expect("SPRT settings serialize"),
+            ),
+        ]
+    }
+
+    /// The settings `store` holds, each checked.
+    pub fn stored(store: &Store) -> Result<Settings> {
+        let damaged = |message: String| Error::Store {
+            path: store.path().to_path_buf(),
+            message,
+        };
+        let number = |key: &str| -> Result<u64> {
+            let text = store.meta(key)?;
+            text.parse()
+                .map_err(|_| damaged(format!("`{key}` is not a number: {text}")))
+        };
+        let batch_games = number("batch_games")?;
+        let sprt = serde_json::from_str(&store.meta("sprt")?)
+            .map_err(|e| damaged(format!("`sprt` is not the candidates' test: {e}")))?;
+        Ok(Settings {
+            season: store.meta("settings")?,
+            matchmaking: matchmaking::Settings {
+                batch_games: u32::try_from(batch_games)
+                    .map_err(|_| damaged(format!("`batch_games` is too large: {batch_games}")))?,
+                newcomer_games: number("newcomer_games")?,
+            },
+            sprt,
+        })
+    }
 }
 
 /// Reads and checks an arena's config for game `G`: every error names the
@@ -153,9 +204,11 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
         .unwrap_or(Path::new(""))
         .to_path_buf();
     Ok(Setup {
-        season,
-        matchmaking,
-        sprt,
+        settings: Settings {
+            season,
+            matchmaking,
+            sprt,
+        },
         bots: raw.bots,
         dir,
     })

@@ -211,7 +211,8 @@ fn covariance(info: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
 
 /// The bots from the strongest down: rated bots by rating; a bot bounded
 /// below (it won everything) above them and one bounded above below them,
-/// each group by its share of points (`shares`), then its bound; bots
+/// each group by its share of points (`shares`, zeros to order by bounds
+/// alone), then its bound; bots
 /// without games in the middle; ties by index.
 pub fn ranked(ratings: &[ratings::Rating], shares: &[f64]) -> Vec<usize> {
     let key = |i: usize| {
@@ -232,21 +233,6 @@ pub fn ranked(ratings: &[ratings::Rating], shares: &[f64]) -> Vec<usize> {
             .then(a.cmp(&b))
     });
     order
-}
-
-/// Each bot's share of the points of its games in `vs` (0 without games).
-pub fn shares(vs: &[Vec<Tally>]) -> Vec<f64> {
-    vs.iter()
-        .map(|row| {
-            let games: u64 = row.iter().map(|t| t.games).sum();
-            let points: f64 = row.iter().map(Tally::points).sum();
-            if games == 0 {
-                0.0
-            } else {
-                points / games as f64
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -330,7 +316,7 @@ mod tests {
         w[2][1] = 4;
         let t = tallies(&w);
         let fit = ratings::fit(&t, None);
-        assert_eq!(ranked(&fit.ratings, &shares(&t)), [0, 1, 2]);
+        assert_eq!(ranked(&fit.ratings, &[1.0, 0.6, 0.4]), [0, 1, 2]);
         let batch = next_batch(&t, Settings::default());
         assert_eq!(batch[..2], [(0, 1), (1, 0)]);
     }

@@ -56,21 +56,8 @@ pub fn game_of(dir: &Path) -> Result<String> {
 /// as its first; the names of the versions that joined.
 pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
     let setup = config::read(src, roster)?;
-    let checked = config::base_plan(Path::new(""), &setup.season, &[], roster)?;
-    let meta = [
-        ("game", checked.start.catalogue_name().to_string()),
-        ("settings", setup.season.clone()),
-        ("batch_games", setup.matchmaking.batch_games.to_string()),
-        (
-            "newcomer_games",
-            setup.matchmaking.newcomer_games.to_string(),
-        ),
-        (
-            "sprt",
-            serde_json::to_string(&setup.sprt).expect("SPRT settings serialize"),
-        ),
-    ];
-    Store::create(dir, &meta)?;
+    let checked = config::base_plan(Path::new(""), &setup.settings.season, &[], roster)?;
+    Store::create(dir, &setup.settings.meta(checked.start.catalogue_name()))?;
     let mut joined = Vec::new();
     for bot in &setup.bots {
         let name = bot
@@ -146,7 +133,7 @@ pub fn add<G: Game>(
         retired: false,
         rejected: false,
     });
-    let season = store.meta("settings")?;
+    let season = config::Settings::stored(&store)?.season;
     config::base_plan(dir, &season, &versions, roster)
         .map_err(|e| Error::Usage(format!("bot {name} cannot join: {}", without_file(&e))))?;
     store.append(&Event::Added {
@@ -220,7 +207,12 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
     use crate::{journal::Journal, plan::schedule::Format};
     let (store, league) = open(dir)?;
     let games = store.games()?;
-    let base = config::base_plan(dir, &store.meta("settings")?, &league.versions, roster)?;
+    let base = config::base_plan(
+        dir,
+        &config::Settings::stored(&store)?.season,
+        &league.versions,
+        roster,
+    )?;
     let names = league.names();
     let wrong = |m: String| Error::Store {
         path: store.path().to_path_buf(),

@@ -53,23 +53,11 @@ pub fn run<G: Game>(
 ) -> Result<Played> {
     let _lock = FolderLock::hold(dir, "arena")?;
     let mut store = Store::open(dir)?;
-    let season = store.meta("settings")?;
-    let number = |key: &str| -> Result<u64> {
-        let text = store.meta(key)?;
-        text.parse().map_err(|_| Error::Store {
-            path: store.path().to_path_buf(),
-            message: format!("`{key}` is not a number: {text}"),
-        })
-    };
-    let settings = matchmaking::Settings {
-        batch_games: u32::try_from(number("batch_games")?).unwrap_or(16),
-        newcomer_games: number("newcomer_games")?,
-    };
-    let sprt: candidates::Settings =
-        serde_json::from_str(&store.meta("sprt")?).map_err(|e| Error::Store {
-            path: store.path().to_path_buf(),
-            message: format!("`sprt` is not the candidates' test: {e}"),
-        })?;
+    let config::Settings {
+        season,
+        matchmaking: settings,
+        sprt,
+    } = config::Settings::stored(&store)?;
     let mut played = Played::default();
     loop {
         if let Some(signal) = cleanup::interrupted() {

@@ -12,12 +12,7 @@
 use std::path::Path;
 
 use crate::{
-    arena::{
-        candidates,
-        league::League,
-        matchmaking::{ranked, shares},
-        store::GameRow,
-    },
+    arena::{candidates, config, league::League, matchmaking::ranked, store::GameRow},
     core::error::{Error, Result},
     report::{rows_table, share_color, Look},
     stats::{ratings, sprt::Verdict},
@@ -31,11 +26,7 @@ pub fn show(dir: &Path, look: Look) -> Result<String> {
     let (store, league) = super::open(dir)?;
     let games = store.games()?;
     let game = store.meta("game")?;
-    let sprt: candidates::Settings =
-        serde_json::from_str(&store.meta("sprt")?).map_err(|e| Error::Store {
-            path: store.path().to_path_buf(),
-            message: format!("`sprt` is not the candidates' test: {e}"),
-        })?;
+    let sprt = config::Settings::stored(&store)?.sprt;
     table(&league, &games, (&game, &sprt), dir, look)
 }
 
@@ -69,10 +60,12 @@ fn table(
         ));
     }
     let mut rows = Vec::new();
-    for (rank, &b) in ranked(&fit.ratings, &shares(&standings.vs))
+    let shares: Vec<f64> = standings
+        .totals
         .iter()
-        .enumerate()
-    {
+        .map(|t| t.points() / t.games.max(1) as f64)
+        .collect();
+    for (rank, &b) in ranked(&fit.ratings, &shares).iter().enumerate() {
         let v = &league.versions[b];
         let t = standings.totals[b];
         let forfeits: u64 = standings.forfeits[b].values().sum();
