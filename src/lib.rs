@@ -7,6 +7,7 @@
 //! - [`check`]: `ladder check`, a conformance test for bot programs;
 //! - [`games`]: one folder per game: rules, bots, and what belongs to that game alone;
 //! - [`play`]: `ladder play`, a person against a bot at the terminal;
+//! - [`web`]: the arena in the browser: its pages and JSON API, served by ladder;
 //! - [`arena`]: a league that never stops: bots join while it plays;
 //! - [`ladder`]: ladder seasons: ratings carried over, divisions, promotion;
 //! - [`report`]: the reports: terminal tables, Markdown, CSV, JSON, HTML;
@@ -32,6 +33,7 @@ pub mod report;
 pub mod run;
 pub mod show;
 pub mod stats;
+pub mod web;
 
 pub use crate::core::{
     bot::{Bot, BotError},

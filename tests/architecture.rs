@@ -11,9 +11,9 @@ use std::{
 };
 
 /// The floors, bottom first.
-const FLOORS: [&str; 15] = [
+const FLOORS: [&str; 16] = [
     "core", "show", "external", "stats", "plan", "journal", "report", "run", "ladder", "arena",
-    "play", "games", "check", "catalog", "binary",
+    "web", "play", "games", "check", "catalog", "binary",
 ];
 
 fn floor_of(module: &str) -> usize {

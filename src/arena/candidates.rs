@@ -72,7 +72,7 @@ impl Settings {
 }
 
 /// Where a candidate's test stands after its games `totals`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Test {
     pub llr: f64,
     pub lower: f64,

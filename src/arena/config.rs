@@ -352,6 +352,16 @@ pub fn check_bot_name(name: &str) -> Result<()> {
 pub fn copy_programs(arena: &Path, from: &Path, command: &[String]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, word) in command.iter().enumerate() {
+        // a file the arena keeps already (an uploaded bot's)
+        let kept = from == arena
+            && Path::new(word).starts_with("bots")
+            && Path::new(word)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if kept {
+            out.push(word.clone());
+            continue;
+        }
         let path = from.join(word);
         let program =
             path.is_file() && (i > 0 || (word.contains('/') && !Path::new(word).is_absolute()));

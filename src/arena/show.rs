@@ -11,6 +11,8 @@
 
 use std::path::Path;
 
+use serde::Serialize;
+
 use crate::{
     arena::{candidates, config, league::League, matchmaking::ranked, store::GameRow},
     core::error::{Error, Result},
@@ -30,13 +32,38 @@ pub fn show(dir: &Path, look: Look) -> Result<String> {
     table(&league, &games, (&game, &sprt), dir, look)
 }
 
-fn table(
-    league: &League,
-    games: &[GameRow],
-    (game, sprt): (&str, &candidates::Settings),
-    dir: &Path,
-    look: Look,
-) -> Result<String> {
+/// One version's line of the arena's table (`ladder arena show`, the web
+/// leaderboard and its JSON).
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub rank: usize,
+    /// `name@version`.
+    pub bot: String,
+    pub name: String,
+    pub version: u32,
+    /// The joint fit's rating and its 95% interval (`None` for a bound
+    /// that is not known, or without games); `rating_text` as the table
+    /// prints it.
+    pub rating: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub rating_text: String,
+    pub games: u64,
+    pub points: f64,
+    pub forfeits: u64,
+    /// The rating's change over the last [`TREND_BATCHES`] batches
+    /// (`+12`), `new`, or empty.
+    pub trend: String,
+    /// `playing`, `candidate`, `retired`, `rejected` or `failing`.
+    pub state: &'static str,
+    /// The state in words, as the table's last column.
+    pub detail: String,
+    /// A candidate's test.
+    pub test: Option<candidates::Test>,
+}
+
+/// The arena's rows, strongest first, from its league and finished games.
+pub fn rows(league: &League, games: &[GameRow], sprt: &candidates::Settings) -> Result<Vec<Row>> {
     let wrong = |m: String| Error::Mismatch(m);
     let standings = league.standings(games).map_err(wrong)?;
     let fit = ratings::fit(&standings.vs, None);
@@ -45,11 +72,68 @@ fn table(
     let then = league.standings(&earlier).map_err(wrong)?;
     let before = ratings::fit(&then.vs, None);
     let failing = league.failing(games);
+    let shares: Vec<f64> = standings
+        .totals
+        .iter()
+        .map(|t| t.points() / t.games.max(1) as f64)
+        .collect();
+    let mut rows = Vec::new();
+    for (rank, &b) in ranked(&fit.ratings, &shares).iter().enumerate() {
+        let v = &league.versions[b];
+        let t = standings.totals[b];
+        let trend = match (fit.ratings[b].elo, before.ratings[b].elo) {
+            (Some(now), Some(was)) => format!("{:+.0}", (now - was).round() + 0.0),
+            _ if t.games > 0 && then.totals[b].games == 0 => "new".to_string(),
+            _ => String::new(),
+        };
+        let mut test = None;
+        let (state, detail) = match (&failing[b], v.retired, v.candidate) {
+            (Some(why), ..) => ("failing", format!("failing: {why}")),
+            (None, true, _) if v.rejected => ("rejected", "rejected".to_string()),
+            (None, true, _) => ("retired", "retired".to_string()),
+            (None, false, true) => {
+                let t = candidates::test(sprt, &t);
+                test = Some(t);
+                let against = v.against.as_deref().unwrap_or("the pool");
+                let next = match t.verdict {
+                    Verdict::Unfinished => "",
+                    _ => ": promote or reject",
+                };
+                (
+                    "candidate",
+                    format!("candidate vs {against}: {}{next}", t.text()),
+                )
+            }
+            _ => ("playing", String::new()),
+        };
+        let r = &fit.ratings[b];
+        rows.push(Row {
+            rank: rank + 1,
+            bot: v.bot.clone(),
+            name: v.name.clone(),
+            version: v.version,
+            rating: r.elo,
+            low: r.low,
+            high: r.high,
+            rating_text: r.text(),
+            games: t.games,
+            points: t.points(),
+            forfeits: standings.forfeits[b].values().sum(),
+            trend,
+            state,
+            detail,
+            test,
+        });
+    }
+    Ok(rows)
+}
+
+/// The head line of the arena's table: its game, bots and games.
+pub fn head(league: &League, games: usize, dir: &Path, game: &str) -> String {
     let playing = league.versions.iter().filter(|v| !v.retired).count();
     let mut head = format!(
-        "arena {}: {game}, {playing} bots playing, {} games in {} batches",
+        "arena {}: {game}, {playing} bots playing, {games} games in {} batches",
         dir.display(),
-        games.len(),
         league.next_batch
     );
     if let Some(b) = &league.open {
@@ -59,52 +143,37 @@ fn table(
             b.games.len()
         ));
     }
-    let mut rows = Vec::new();
-    let shares: Vec<f64> = standings
-        .totals
-        .iter()
-        .map(|t| t.points() / t.games.max(1) as f64)
+    head
+}
+
+fn table(
+    league: &League,
+    games: &[GameRow],
+    (game, sprt): (&str, &candidates::Settings),
+    dir: &Path,
+    look: Look,
+) -> Result<String> {
+    let head = head(league, games.len(), dir, game);
+    let rows = rows(league, games, sprt)?
+        .into_iter()
+        .map(|r| {
+            vec![
+                r.rank.to_string(),
+                r.bot,
+                r.rating_text,
+                r.games.to_string(),
+                format!("{}", r.points),
+                if r.games == 0 {
+                    String::new()
+                } else {
+                    format!("{:.1}%", 100.0 * r.points / r.games as f64)
+                },
+                r.forfeits.to_string(),
+                r.trend,
+                r.detail,
+            ]
+        })
         .collect();
-    for (rank, &b) in ranked(&fit.ratings, &shares).iter().enumerate() {
-        let v = &league.versions[b];
-        let t = standings.totals[b];
-        let forfeits: u64 = standings.forfeits[b].values().sum();
-        let trend = match (fit.ratings[b].elo, before.ratings[b].elo) {
-            (Some(now), Some(was)) => format!("{:+.0}", (now - was).round() + 0.0),
-            _ if t.games > 0 && then.totals[b].games == 0 => "new".to_string(),
-            _ => String::new(),
-        };
-        let state = match (&failing[b], v.retired, v.candidate) {
-            (Some(why), ..) => format!("failing: {why}"),
-            (None, true, _) if v.rejected => "rejected".to_string(),
-            (None, true, _) => "retired".to_string(),
-            (None, false, true) => {
-                let test = candidates::test(sprt, &t);
-                let against = v.against.as_deref().unwrap_or("the pool");
-                let next = match test.verdict {
-                    Verdict::Unfinished => "",
-                    _ => ": promote or reject",
-                };
-                format!("candidate vs {against}: {}{next}", test.text())
-            }
-            _ => String::new(),
-        };
-        rows.push(vec![
-            (rank + 1).to_string(),
-            v.bot.clone(),
-            fit.ratings[b].text(),
-            t.games.to_string(),
-            format!("{}", t.points()),
-            if t.games == 0 {
-                String::new()
-            } else {
-                format!("{:.1}%", 100.0 * t.points() / t.games as f64)
-            },
-            forfeits.to_string(),
-            trend,
-            state,
-        ]);
-    }
     let header = [
         "Rank",
         "Bot",

@@ -255,6 +255,37 @@ impl Store {
         tx.commit().map_err(fail)
     }
 
+    /// How far the arena has come: its last event's number and the number
+    /// of its finished games (a page reloads its data when either moves).
+    pub fn progress(&self) -> Result<(u64, u64)> {
+        self.conn
+            .query_row(
+                "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events),
+                        (SELECT COALESCE(MAX(number) + 1, 0) FROM games)",
+                [],
+                |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+            )
+            .map_err(self.fail())
+    }
+
+    /// Finished game `number`, if there is one.
+    pub fn game(&self, number: u64) -> Result<Option<GameRow>> {
+        self.conn
+            .query_row(
+                "SELECT batch, record FROM games WHERE number = ?1",
+                params![number as i64],
+                |r| {
+                    Ok(GameRow {
+                        number,
+                        batch: r.get::<_, i64>(0)? as u64,
+                        record: r.get(1)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(self.fail())
+    }
+
     /// Every finished game, in order.
     pub fn games(&self) -> Result<Vec<GameRow>> {
         let mut stmt = self

@@ -1,7 +1,8 @@
 //! `ladder arena ...`: a league that never stops (docs/ARENA.md).
-//! `init` makes one, `run` plays it until stopped, `add` and `retire`
-//! change its bots while it plays, `show` prints its table, `export`
-//! writes its games as a season folder.
+//! `init` makes one, `run` plays it until stopped (`--listen`: with its
+//! web pages), `add` and `retire` change its bots while it plays, `show`
+//! prints its table, `serve` serves its pages alone, `export` writes its
+//! games as a season folder.
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,19 @@ pub enum Sub {
         /// Print nothing while playing.
         #[arg(long, short)]
         quiet: bool,
+        /// Serve the arena's web pages and JSON API on this address while it plays
+        /// (127.0.0.1:8080 when given without one). An address other than loopback
+        /// needs --token.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1,
+              default_missing_value = ladder::web::DEFAULT_LISTEN)]
+        listen: Option<std::net::SocketAddr>,
+        /// The token every action (upload, retire, promote, reject) must carry
+        /// (`Authorization: Bearer TOKEN`); also from the environment variable LADDER_TOKEN.
+        #[arg(long, env = "LADDER_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// The largest bot upload taken, in bytes.
+        #[arg(long, value_name = "BYTES", default_value_t = ladder::web::UPLOAD_LIMIT)]
+        upload_limit: usize,
     },
     /// Add a bot (or its next version: NAME@2, NAME@3...) while the arena plays.
     ///
@@ -88,6 +102,20 @@ pub enum Sub {
     Reject { dir: PathBuf, bot: String },
     /// Print the arena's table, also while another process runs it.
     Show { dir: PathBuf },
+    /// Serve the arena's web pages and JSON API without playing (another process, or
+    /// none, runs it), until stopped.
+    Serve {
+        dir: PathBuf,
+        /// The address to listen on. An address other than loopback needs --token.
+        #[arg(long, value_name = "ADDR", default_value = ladder::web::DEFAULT_LISTEN)]
+        listen: std::net::SocketAddr,
+        /// The token every action must carry (`Authorization: Bearer TOKEN`).
+        #[arg(long, env = "LADDER_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// The largest bot upload taken, in bytes.
+        #[arg(long, value_name = "BYTES", default_value_t = ladder::web::UPLOAD_LIMIT)]
+        upload_limit: usize,
+    },
     /// Write the arena's finished games as a season folder OUT, which `ladder verify`,
     /// `report` and `replay` read.
     Export { dir: PathBuf, out: PathBuf },
@@ -123,13 +151,22 @@ pub fn run(a: Args) -> Result<()> {
             jobs,
             batches,
             quiet,
+            listen,
+            token,
+            upload_limit,
         } => {
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
+            let web = listen.map(|listen| ladder::web::Options {
+                listen,
+                token: token.filter(|t| !t.is_empty()),
+                upload_limit,
+            });
             let played = kind.visit(Play {
                 dir: &dir,
                 jobs,
                 batches,
                 quiet,
+                web,
             })?;
             if !quiet {
                 eprintln!(
@@ -205,6 +242,25 @@ pub fn run(a: Args) -> Result<()> {
             arena::decide(&dir, &bot, false)?;
             out(&format!("rejected {bot}\n"))
         }
+        Sub::Serve {
+            dir,
+            listen,
+            token,
+            upload_limit,
+        } => {
+            let kind = GameKind::named(&arena::game_of(&dir)?)?;
+            let game = kind.visit(WebGame(&dir))?;
+            let options = ladder::web::Options {
+                listen,
+                token: token.filter(|t| !t.is_empty()),
+                upload_limit,
+            };
+            let server = ladder::web::serve(&dir, game, options)?;
+            eprintln!("serving the arena's pages at http://{}/", server.addr);
+            loop {
+                std::thread::park();
+            }
+        }
         Sub::Show { dir } => out(&arena::show::show(&dir, Look::Text(paint_stdout()))?),
         Sub::Export { dir, out: to } => {
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
@@ -268,16 +324,33 @@ struct Play<'a> {
     jobs: Option<Jobs>,
     batches: Option<u64>,
     quiet: bool,
+    web: Option<ladder::web::Options>,
 }
 
 impl GameVisitor for Play<'_> {
     type Output = Result<arena::play::Played>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        if let Some(options) = self.web {
+            let game = ladder::web::game_of(self.dir, roster)?;
+            let server = ladder::web::serve(self.dir, game, options)?;
+            // said even with --quiet: the address is how the pages are found
+            eprintln!("serving the arena's pages at http://{}/", server.addr);
+        }
         let quiet = self.quiet;
         arena::play::run(self.dir, roster, self.jobs, self.batches, &mut |line| {
             if !quiet {
                 println!("{line}");
             }
         })
+    }
+}
+
+/// The arena's game as the web server needs it.
+struct WebGame<'a>(&'a Path);
+
+impl GameVisitor for WebGame<'_> {
+    type Output = Result<std::sync::Arc<dyn ladder::web::GameOf>>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        ladder::web::game_of(self.0, roster)
     }
 }

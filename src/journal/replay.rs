@@ -3,7 +3,8 @@
 //! the breakthrough board, the bidding bottle with both players' money and
 //! the draw advantage, the round and scores of the simultaneous games).
 
-use crate::show::Show;
+use crate::show::{drawing::Drawing, Show};
+use serde::Serialize;
 use std::{fmt::Write as _, path::Path};
 
 use crate::{
@@ -35,16 +36,51 @@ pub fn find(journal: &Path, index: u64) -> Result<Record> {
     })
 }
 
+/// One position of a replay: after `turn` turns (0: the start), the moves
+/// of that turn per seat (`[first, second]`), and the position in words and
+/// drawn.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ply {
+    pub turn: usize,
+    pub moves: [Option<String>; 2],
+    pub picture: String,
+    pub drawing: Drawing,
+}
+
+/// Every position of game `r` (played under `params`), from its start to
+/// its end, as the replay viewer steps through them.
+pub fn plies<G: Show>(params: &G::Params, r: &Record) -> Result<Vec<Ply>> {
+    let first = G::new(params).map_err(|e| Error::Usage(e.to_string()))?;
+    let wrong = |e: String| Error::Journal {
+        path: "the journal".into(),
+        line: 0,
+        message: format!("game {}: {e}", r.index),
+    };
+    let start = start_of(params, &first, r).map_err(wrong)?;
+    let mut out = vec![Ply {
+        turn: 0,
+        moves: [None, None],
+        picture: start.picture(),
+        drawing: start.drawing(None),
+    }];
+    play_back(&start, r, |turn, moves: &BySeat<Option<G::Move>>, game| {
+        let text = |m: &Option<G::Move>| m.as_ref().map(ToString::to_string);
+        out.push(Ply {
+            turn,
+            moves: [text(&moves.first), text(&moves.second)],
+            picture: game.picture(),
+            drawing: game.drawing(Some(moves)),
+        });
+    })
+    .map_err(wrong)?;
+    Ok(out)
+}
+
 /// Game `r` of the season `recorded`, told turn by turn.
 pub fn replay<G: Show>(recorded: &Recorded, r: &Record) -> Result<String> {
     let params: G::Params = serde_json::from_value(recorded.params.clone())
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
-    let first = G::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
-    let start = start_of(&params, &first, r).map_err(|e| Error::Journal {
-        path: "the journal".into(),
-        line: 0,
-        message: format!("game {}: {e}", r.index),
-    })?;
+    let plies = plies::<G>(&params, r)?;
     let from = match &r.opening {
         Some(text) => format!(", from the opening `{text}`"),
         None => String::new(),
@@ -57,26 +93,23 @@ pub fn replay<G: Show>(recorded: &Recorded, r: &Record) -> Result<String> {
         r.seats.first,
         r.seats.second,
         r.seed,
-        start.picture()
+        plies[0].picture
     );
     let names = &r.seats;
-    play_back(&start, r, |turn, moves: &BySeat<Option<G::Move>>, game| {
+    for ply in &plies[1..] {
         let played: Vec<String> = Seat::ALL
             .into_iter()
-            .filter_map(|s| moves[s].as_ref().map(|m| format!("{} plays {m}", names[s])))
+            .zip(&ply.moves)
+            .filter_map(|(s, m)| m.as_ref().map(|m| format!("{} plays {m}", names[s])))
             .collect();
         let _ = write!(
             out,
-            "\nTurn {turn}: {}\n{}\n",
+            "\nTurn {}: {}\n{}\n",
+            ply.turn,
             played.join(", "),
-            game.picture()
+            ply.picture
         );
-    })
-    .map_err(|e| Error::Journal {
-        path: "the journal".into(),
-        line: 0,
-        message: format!("game {}: {e}", r.index),
-    })?;
+    }
     let ending = r.termination.describe(&names.as_ref().map(String::as_str));
     let result = match r.result {
         GameResult::First => "player 1 wins",

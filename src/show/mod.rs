@@ -7,13 +7,15 @@
 //! it is written (its observation, its legal moves) and draws itself better
 //! when it implements more.
 
+pub mod drawing;
 pub mod paint;
 pub mod scene;
 
 use crate::core::{
     game::{list_moves, Game},
-    seat::Seat,
+    seat::{BySeat, Seat},
 };
+use drawing::Drawing;
 use scene::View;
 
 /// How a game is drawn for a person; the rules are [`Game`]'s.
@@ -22,6 +24,14 @@ pub trait Show: Game {
     /// by default what the first seat observes.
     fn picture(&self) -> String {
         self.observation(Seat::First)
+    }
+
+    /// The position as data for a page to draw (the replay viewer), after
+    /// the turn `last` when there was one: by default its text
+    /// ([`Drawing::Text`]; the page shows [`Show::picture`]).
+    fn drawing(&self, last: Option<&BySeat<Option<Self::Move>>>) -> Drawing {
+        let _ = last;
+        Drawing::Text
     }
 
     /// What a move is called in a prompt (`Enter human bid:`).

@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end test files (each uses some of them).
 #![allow(dead_code)]
 
+pub mod web;
+
 use std::{fs, path::Path};
 
 /// The game indices of a journal file's complete lines (empty if there is

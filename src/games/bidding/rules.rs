@@ -30,8 +30,8 @@ use crate::{
         game::{check_range, fields, not_over, Game, IllegalMove},
         seat::{BySeat, Seat},
     },
-    show::scene::View,
     show::Show,
+    show::{drawing::Drawing, scene::View},
     Rng,
 };
 
@@ -254,6 +254,22 @@ impl Show for Bidding {
             self.money.second,
             self.advantage.number()
         )
+    }
+    /// The bottle on its line, with both players' money and the draw
+    /// advantage beside it.
+    fn drawing(&self, _last: Option<&BySeat<Option<Bid>>>) -> Drawing {
+        Drawing::Track {
+            length: self.length,
+            at: self.position,
+            ends: ["player 1's goal".into(), "player 2's goal".into()],
+            facts: vec![
+                format!(
+                    "money: player 1 {}, player 2 {}",
+                    self.money.first, self.money.second
+                ),
+                format!("draw advantage: player {}", self.advantage.number()),
+            ],
+        }
     }
     const MOVE_WORD: &'static str = "bid";
     /// As the 2016 report's console shows it: the round, the bottle on its

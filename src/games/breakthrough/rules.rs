@@ -36,8 +36,8 @@ use crate::{
         game::{check_range, list_moves, not_over, Game, IllegalMove},
         seat::{BySeat, Seat},
     },
-    show::scene::View,
     show::Show,
+    show::{drawing::Drawing, scene::View},
     Rng,
 };
 
@@ -543,6 +543,43 @@ impl Show for Breakthrough {
             (None, Seat::Second) => "black (player 2) to move",
         });
         s
+    }
+    /// The board from white's side, the last row at the top, the last
+    /// move's two squares marked.
+    fn drawing(&self, last: Option<&BySeat<Option<Step>>>) -> Drawing {
+        let (width, height) = (self.board.width, self.board.height);
+        let rows: Vec<u8> = (0..height).rev().collect();
+        let cells = rows
+            .iter()
+            .map(|&row| {
+                (0..width)
+                    .map(|col| match self.cell(row, col) {
+                        '.' => String::new(),
+                        c => c.to_ascii_uppercase().to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut marked = Vec::new();
+        if let Some(step) = last.and_then(|t| t.first.or(t.second)) {
+            for square in [step.from, step.to] {
+                let (row, col) = (square / 8, square % 8);
+                marked.push([(height - 1 - row) as usize, col as usize]);
+            }
+        }
+        Drawing::Board {
+            cells,
+            rows: rows.iter().map(|r| (r + 1).to_string()).collect(),
+            columns: (0..width)
+                .map(|c| ((b'a' + c) as char).to_string())
+                .collect(),
+            marked,
+            facts: vec![match (self.outcome(), self.to_move) {
+                (Some(_), _) => "game over".to_string(),
+                (None, Seat::First) => "white (player 1) to move".to_string(),
+                (None, Seat::Second) => "black (player 2) to move".to_string(),
+            }],
+        }
     }
     /// The board from the person's side (white's rows bottom up, black's
     /// top down), coordinates on all four edges, the last move's two squares

@@ -50,7 +50,7 @@ use crate::core::{
     game::{Game, IllegalMove},
     seat::{BySeat, Seat},
 };
-use crate::show::Show;
+use crate::show::{drawing::Drawing, Show};
 
 /// The parameters of a GDL game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -378,6 +378,12 @@ impl Show for Gdl {
             .split(" (")
             .collect::<Vec<_>>()
             .join("\n(")
+    }
+    /// A board when the state has the usual `(cell R C V)` facts, else
+    /// the state's facts in words.
+    fn drawing(&self, _last: Option<&BySeat<Option<GdlMove>>>) -> Drawing {
+        let facts: Vec<String> = self.picture().lines().map(str::to_string).collect();
+        Drawing::from_cell_facts(&facts).unwrap_or(Drawing::Text)
     }
 }
 

@@ -1,0 +1,540 @@
+//! The JSON of the arena's web API (docs/ARENA.md lists every endpoint):
+//! the arena, its leaderboard (also over a filter of its games), its bots,
+//! one bot's history, its games with filters, one game with every
+//! position, the candidates' tests and the event log. Each is read from
+//! the store when asked, so it is current whoever changed the arena.
+
+use std::{collections::HashMap, path::Path};
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use super::{Failure, GameOf};
+use crate::{
+    arena::{
+        self, candidates, config,
+        league::{League, Version},
+        show,
+        store::{GameRow, Store},
+    },
+    core::{
+        game::GameResult,
+        record::{Record, Scored},
+        referee::Termination,
+    },
+    stats::{ratings, standings::Tally},
+};
+
+type Answer = Result<Value, Failure>;
+
+/// The games a filter keeps (`/api/games`, `/api/leaderboard`), read
+/// from a URL's query: every key is checked, and a key it does not know
+/// is an error.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    /// Games `bot` played (a version, `name@N`, or every version of a name).
+    pub bot: Option<String>,
+    /// Games `opponent` played (against `bot`, when both are given).
+    pub opponent: Option<String>,
+    /// `win`, `loss` or `draw` for `bot` (needs `bot`); `first`,
+    /// `second` or `draw` by seat.
+    pub result: Option<String>,
+    /// `normal`, `forfeit`, `ply-limit` or `adjudicated`.
+    pub termination: Option<String>,
+    pub min_plies: Option<u32>,
+    pub max_plies: Option<u32>,
+    /// Game numbers, from and to (both included): the arena's clock.
+    pub from: Option<u64>,
+    pub to: Option<u64>,
+    /// The page of games `/api/games` returns: at most `limit` (100),
+    /// newest first, after skipping `offset`.
+    pub limit: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+const RESULTS: [&str; 6] = ["win", "loss", "draw", "first", "second", "any"];
+const TERMINATIONS: [&str; 4] = ["normal", "forfeit", "ply-limit", "adjudicated"];
+
+fn bad(message: String) -> Failure {
+    Failure(StatusCode::BAD_REQUEST, message)
+}
+
+impl Filter {
+    /// The filter a query gives, or a 400 naming the key that is wrong.
+    pub fn parse(query: &HashMap<String, String>) -> Result<Filter, Failure> {
+        let mut f = Filter::default();
+        for (key, value) in query {
+            if value.is_empty() {
+                continue;
+            }
+            let number = |what: &str| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| bad(format!("`{key}`: `{value}` is not {what}")))
+            };
+            match key.as_str() {
+                "bot" => f.bot = Some(value.clone()),
+                "opponent" => f.opponent = Some(value.clone()),
+                "result" if RESULTS.contains(&value.as_str()) => f.result = Some(value.clone()),
+                "result" => {
+                    return Err(bad(format!(
+                        "`result`: `{value}` is none of {}",
+                        RESULTS.join(", ")
+                    )))
+                }
+                "termination" if TERMINATIONS.contains(&value.as_str()) => {
+                    f.termination = Some(value.clone())
+                }
+                "termination" => {
+                    return Err(bad(format!(
+                        "`termination`: `{value}` is none of {}",
+                        TERMINATIONS.join(", ")
+                    )))
+                }
+                "min_plies" => f.min_plies = Some(number("a number of turns")? as u32),
+                "max_plies" => f.max_plies = Some(number("a number of turns")? as u32),
+                "from" => f.from = Some(number("a game number")?),
+                "to" => f.to = Some(number("a game number")?),
+                "limit" => f.limit = Some(number("a count")? as usize),
+                "offset" => f.offset = Some(number("a count")? as usize),
+                _ => {
+                    return Err(bad(format!(
+                        "`{key}` is no filter (bot, opponent, result, termination, \
+                         min_plies, max_plies, from, to, limit, offset)"
+                    )))
+                }
+            }
+        }
+        if f.bot.is_none() && matches!(f.result.as_deref(), Some("win" | "loss")) {
+            return Err(bad("`result` win or loss needs a `bot`".into()));
+        }
+        Ok(f)
+    }
+
+    /// Whether it keeps only some games (a custom leaderboard).
+    fn narrows(&self) -> bool {
+        Filter {
+            limit: None,
+            offset: None,
+            ..self.clone()
+        } != Filter::default()
+    }
+}
+
+/// The arena's store, league and finished games.
+struct Arena {
+    store: Store,
+    league: League,
+    games: Vec<GameRow>,
+}
+
+fn open(dir: &Path) -> Result<Arena, Failure> {
+    let (store, league) = arena::open(dir)?;
+    let games = store.games()?;
+    Ok(Arena {
+        store,
+        league,
+        games,
+    })
+}
+
+fn damaged(e: String) -> Failure {
+    Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
+}
+
+/// The versions `who` names: one (`name@N`) or every version of a name;
+/// a 404 when none.
+fn versions<'a>(league: &'a League, who: &str) -> Result<Vec<&'a Version>, Failure> {
+    let found: Vec<&Version> = league
+        .versions
+        .iter()
+        .filter(|v| v.bot == who || v.name == who)
+        .collect();
+    if found.is_empty() {
+        return Err(Failure(
+            StatusCode::NOT_FOUND,
+            format!("no bot {who} in the arena"),
+        ));
+    }
+    Ok(found)
+}
+
+/// A finished game as its one-line summary, and its scored form.
+fn scored(a: &Arena, g: &GameRow) -> Result<Scored, Failure> {
+    Scored::from_line(&g.record, &a.league.names())
+        .ok()
+        .flatten()
+        .ok_or_else(|| damaged(format!("game {} is not a game record", g.number)))
+}
+
+fn termination_kind(t: &Termination) -> &'static str {
+    match t {
+        Termination::Normal => "normal",
+        Termination::Forfeit { .. } => "forfeit",
+        Termination::PlyLimit => "ply-limit",
+        Termination::Adjudicated { .. } => "adjudicated",
+    }
+}
+
+fn summary(a: &Arena, g: &GameRow, s: &Scored) -> Value {
+    let names = |i: usize| a.league.versions[i].bot.as_str();
+    let seats = s.seats.as_ref().map(|&i| names(i));
+    json!({
+        "number": g.number,
+        "batch": g.batch,
+        "first": seats.first,
+        "second": seats.second,
+        "result": s.result,
+        "goals": [s.goals.first, s.goals.second],
+        "termination": termination_kind(&s.termination),
+        "ending": s.termination.describe(&seats),
+        "plies": s.plies,
+    })
+}
+
+/// The games `f` keeps, oldest first, with their scored forms.
+fn kept<'a>(a: &'a Arena, f: &Filter) -> Result<Vec<(&'a GameRow, Scored)>, Failure> {
+    let ids = |who: &Option<String>| -> Result<Option<Vec<usize>>, Failure> {
+        let Some(who) = who else { return Ok(None) };
+        let vs = versions(&a.league, who)?;
+        Ok(Some(
+            vs.iter()
+                .map(|v| {
+                    a.league
+                        .versions
+                        .iter()
+                        .position(|w| w.bot == v.bot)
+                        .expect("found")
+                })
+                .collect(),
+        ))
+    };
+    let (bot, opponent) = (ids(&f.bot)?, ids(&f.opponent)?);
+    let mut out = Vec::new();
+    for g in &a.games {
+        if f.from.is_some_and(|n| g.number < n) || f.to.is_some_and(|n| g.number > n) {
+            continue;
+        }
+        let s = scored(a, g)?;
+        if f.min_plies.is_some_and(|p| s.plies < p) || f.max_plies.is_some_and(|p| s.plies > p) {
+            continue;
+        }
+        if f.termination
+            .as_deref()
+            .is_some_and(|t| t != termination_kind(&s.termination))
+        {
+            continue;
+        }
+        // the seat `bot` held, when it played
+        let held = |ids: &Option<Vec<usize>>| match ids {
+            None => Some(None),
+            Some(ids) => crate::core::seat::Seat::ALL
+                .into_iter()
+                .find(|&seat| ids.contains(&s.seats[seat]))
+                .map(Some),
+        };
+        let Some(seat) = held(&bot) else { continue };
+        match (&opponent, seat) {
+            (None, _) => {}
+            (Some(ids), Some(seat)) if ids.contains(&s.seats[seat.other()]) => {}
+            (Some(_), Some(_)) => continue,
+            (Some(_), None) if held(&opponent).flatten().is_some() => {}
+            (Some(_), None) => continue,
+        }
+        let keep = match (f.result.as_deref(), seat) {
+            (None | Some("any"), _) => true,
+            (Some("draw"), _) => s.result == GameResult::Draw,
+            (Some("first"), _) => s.result == GameResult::First,
+            (Some("second"), _) => s.result == GameResult::Second,
+            (Some(r), Some(seat)) => {
+                let won = s.result == GameResult::win(seat);
+                let lost = s.result == GameResult::win(seat.other());
+                (r == "win" && won) || (r == "loss" && lost)
+            }
+            _ => false,
+        };
+        if keep {
+            out.push((g, s));
+        }
+    }
+    Ok(out)
+}
+
+fn info(a: &Arena, dir: &Path) -> Result<Value, Failure> {
+    let (events, games) = a.store.progress()?;
+    let game = a.store.meta("game")?;
+    Ok(json!({
+        "name": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+        "game": game,
+        "head": show::head(&a.league, a.games.len(), dir, &game),
+        "playing": a.league.versions.iter().filter(|v| !v.retired).count(),
+        "games": a.games.len(),
+        "batches": a.league.next_batch,
+        "in_progress": a.league.open.as_ref().map(|b| json!({
+            "batch": b.number,
+            "first": b.first,
+            "games": b.games,
+        })),
+        "progress": { "events": events, "games": games },
+    }))
+}
+
+/// `GET /api/arena`
+pub fn arena(dir: &Path) -> Answer {
+    info(&open(dir)?, dir)
+}
+
+/// `GET /api/leaderboard`: every version's row, strongest first; over the
+/// games a filter keeps when the query has one.
+pub fn leaderboard(dir: &Path, query: &HashMap<String, String>) -> Answer {
+    let f = Filter::parse(query)?;
+    let a = open(dir)?;
+    let sprt = config::Settings::stored(&a.store)?.sprt;
+    let rows = if f.narrows() {
+        let games: Vec<GameRow> = kept(&a, &f)?.into_iter().map(|(g, _)| g.clone()).collect();
+        show::rows(&a.league, &games, &sprt)?
+    } else {
+        show::rows(&a.league, &a.games, &sprt)?
+    };
+    Ok(json!({ "arena": info(&a, dir)?, "filtered": f.narrows(), "rows": rows }))
+}
+
+fn version_json(v: &Version) -> Value {
+    let spec: toml::Table = v.spec.parse().unwrap_or_default();
+    let state = match (v.retired, v.rejected, v.candidate) {
+        (true, true, _) => "rejected",
+        (true, false, _) => "retired",
+        (false, _, true) => "candidate",
+        _ => "playing",
+    };
+    json!({
+        "bot": v.bot,
+        "name": v.name,
+        "version": v.version,
+        "state": state,
+        "against": v.against,
+        "spec": spec,
+    })
+}
+
+/// `GET /api/bots`: every version, in joining order.
+pub fn bots(dir: &Path) -> Answer {
+    let (_, league) = arena::open(dir)?;
+    Ok(json!({ "bots": league.versions.iter().map(version_json).collect::<Vec<_>>() }))
+}
+
+/// The points of a rating chart: the fit after each of up to this many
+/// evenly spread batches.
+const HISTORY_POINTS: u64 = 40;
+
+/// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
+/// rating over time, results per opponent, recent games and forfeits.
+pub fn bot(dir: &Path, who: &str) -> Answer {
+    let a = open(dir)?;
+    let all = versions(&a.league, who)?;
+    let v = *all.last().expect("one at least");
+    let b = a
+        .league
+        .versions
+        .iter()
+        .position(|w| w.bot == v.bot)
+        .expect("found");
+    let standings = a.league.standings(&a.games).map_err(damaged)?;
+    let sprt = config::Settings::stored(&a.store)?.sprt;
+    let row = show::rows(&a.league, &a.games, &sprt)?
+        .into_iter()
+        .find(|r| r.bot == v.bot);
+    let batches = a.league.next_batch;
+    let step = batches.div_ceil(HISTORY_POINTS).max(1);
+    let mut history = Vec::new();
+    let mut upto = 0;
+    let mut at = step;
+    while at < batches + step {
+        let end = at.min(batches);
+        while upto < a.games.len() && a.games[upto].batch < end {
+            upto += 1;
+        }
+        let s = a.league.standings(&a.games[..upto]).map_err(damaged)?;
+        if s.totals[b].games > 0 {
+            let r = ratings::fit(&s.vs, None).ratings[b];
+            history.push(json!({
+                "batch": end, "games": s.totals[b].games,
+                "rating": r.elo, "low": r.low, "high": r.high,
+            }));
+        }
+        at += step;
+    }
+    let opponents: Vec<Value> = (0..a.league.versions.len())
+        .filter(|&o| o != b && standings.vs[b][o].games > 0)
+        .map(|o| tally_json(&a.league.versions[o].bot, &standings.vs[b][o]))
+        .collect();
+    let mine = kept(
+        &a,
+        &Filter {
+            bot: Some(v.bot.clone()),
+            ..Filter::default()
+        },
+    )?;
+    let recent: Vec<Value> = mine
+        .iter()
+        .rev()
+        .take(20)
+        .map(|(g, s)| summary(&a, g, s))
+        .collect();
+    let mut forfeits = Vec::new();
+    for (g, s) in &mine {
+        if let Termination::Forfeit {
+            seat,
+            reason,
+            detail,
+            ..
+        } = &s.termination
+        {
+            if s.seats[*seat] == b {
+                forfeits.push(json!({
+                    "number": g.number, "reason": reason.to_string(), "detail": detail,
+                }));
+            }
+        }
+    }
+    Ok(json!({
+        "bot": version_json(v),
+        "versions": a.league.versions.iter().filter(|w| w.name == v.name)
+            .map(version_json).collect::<Vec<_>>(),
+        "row": row,
+        "total": tally_json(&v.bot, &standings.totals[b]),
+        "history": history,
+        "opponents": opponents,
+        "recent": recent,
+        "forfeits": forfeits,
+    }))
+}
+
+/// A tally as the 2016 report's Table 4.1 has it: games, wins, losses,
+/// draws, win %, points and the goal difference.
+fn tally_json(bot: &str, t: &Tally) -> Value {
+    json!({
+        "bot": bot, "games": t.games, "won": t.won, "lost": t.lost, "drawn": t.tie,
+        "win_percent": t.win_percent(), "points": t.points(), "goal_sum": t.goal_sum,
+    })
+}
+
+/// `GET /api/games`: the games a filter keeps, newest first, a page of them.
+pub fn games(dir: &Path, query: &HashMap<String, String>) -> Answer {
+    let f = Filter::parse(query)?;
+    let a = open(dir)?;
+    let kept = kept(&a, &f)?;
+    let limit = f.limit.unwrap_or(100).min(1000);
+    let offset = f.offset.unwrap_or(0);
+    let page: Vec<Value> = kept
+        .iter()
+        .rev()
+        .skip(offset)
+        .take(limit)
+        .map(|(g, s)| summary(&a, g, s))
+        .collect();
+    Ok(json!({ "total": kept.len(), "offset": offset, "games": page }))
+}
+
+/// `GET /api/games/N`: one game with every position.
+pub fn game(dir: &Path, game: &dyn GameOf, number: &str) -> Answer {
+    let n: u64 = number
+        .parse()
+        .map_err(|_| bad(format!("`{number}` is not a game number")))?;
+    let store = Store::open(dir)?;
+    let row = store.game(n)?.ok_or_else(|| {
+        Failure(
+            StatusCode::NOT_FOUND,
+            format!("no finished game {n} in the arena"),
+        )
+    })?;
+    let record: Record =
+        serde_json::from_str(&row.record).map_err(|e| damaged(format!("game {n}: {e}")))?;
+    let plies = game.plies(&record)?;
+    let names = record.seats.as_ref().map(String::as_str);
+    Ok(json!({
+        "number": n,
+        "batch": row.batch,
+        "game": store.meta("game")?,
+        "first": record.seats.first,
+        "second": record.seats.second,
+        "seed": record.seed,
+        "opening": record.opening,
+        "result": record.result,
+        "goals": [record.goals.first, record.goals.second],
+        "termination": termination_kind(&record.termination),
+        "ending": record.termination.describe(&names),
+        "simultaneous": game.simultaneous(),
+        "plies": plies,
+    }))
+}
+
+/// `GET /api/candidates`: every version that joined as a candidate, with
+/// its test now and its LLR after each of its games.
+pub fn candidates(dir: &Path) -> Answer {
+    let a = open(dir)?;
+    let sprt = config::Settings::stored(&a.store)?.sprt;
+    let mut joined = Vec::new();
+    for (_, e) in a.store.events()? {
+        if let arena::store::Event::Added {
+            bot,
+            candidate: true,
+            ..
+        } = e
+        {
+            joined.push(bot);
+        }
+    }
+    let mut out = Vec::new();
+    for (b, v) in a.league.versions.iter().enumerate() {
+        if !joined.contains(&v.bot) {
+            continue;
+        }
+        let mut t = Tally::default();
+        let mut llr = Vec::new();
+        for (g, s) in kept(
+            &a,
+            &Filter {
+                bot: Some(v.bot.clone()),
+                ..Filter::default()
+            },
+        )? {
+            let seat = if s.seats.first == b {
+                crate::core::seat::Seat::First
+            } else {
+                crate::core::seat::Seat::Second
+            };
+            t.games += 1;
+            match s.result {
+                GameResult::Draw => t.tie += 1,
+                r if r == GameResult::win(seat) => t.won += 1,
+                _ => t.lost += 1,
+            }
+            llr.push(json!({ "number": g.number, "games": t.games,
+                             "llr": candidates::test(&sprt, &t).llr }));
+        }
+        let state = match (v.candidate, v.retired, v.rejected) {
+            (true, false, _) => "under test",
+            (_, true, true) => "rejected",
+            _ => "promoted",
+        };
+        out.push(json!({
+            "bot": v.bot, "against": v.against, "state": state,
+            "test": candidates::test(&sprt, &t), "llr": llr,
+            "tally": tally_json(&v.bot, &t),
+        }));
+    }
+    Ok(json!({ "sprt": sprt, "candidates": out }))
+}
+
+/// `GET /api/events?after=N`: the event log after event `N`.
+pub fn events(dir: &Path, after: u64) -> Answer {
+    let store = Store::open(dir)?;
+    let events: Vec<Value> = store
+        .events()?
+        .into_iter()
+        .filter(|(seq, _)| *seq > after)
+        .map(|(seq, e)| json!({ "seq": seq, "event": e }))
+        .collect();
+    Ok(json!({ "events": events }))
+}

@@ -1,0 +1,495 @@
+//! The arena in the browser (`ladder arena run DIR --listen`): a web server
+//! inside ladder that serves the arena's pages and their JSON API
+//! (docs/ARENA.md) from the binary itself, with nothing to fetch.
+//!
+//! The server reads the arena's database ([`crate::arena::store`]) for
+//! every request, so it shows what any process did to the arena (an
+//! `arena add` from a terminal appears at once); a page learns that
+//! something changed from the event stream (`/api/stream`: server-sent
+//! events whenever the arena's last event or game count moves) and fetches
+//! its data again.
+//!
+//! - [`api`]: the JSON of each endpoint, built from the store;
+//! - [`pages`]: the HTML of each page and its script and style;
+//! - [`upload`]: a bot uploaded from a page, unpacked and checked;
+//! - this module: the routes, and the guard of every action: loopback by
+//!   default, a token on any other address, no cross-site requests.
+//!
+//! It is built on axum (tokio's HTTP stack) in a thread of its own: the
+//! arena's play loop stays the plain threads it is.
+
+pub mod api;
+pub mod pages;
+pub mod upload;
+
+use std::{
+    collections::HashMap,
+    net::{SocketAddr, TcpListener},
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Duration,
+};
+
+use axum::{
+    body::Body,
+    extract::{Path as UrlPath, Query, Request, State},
+    http::{header, HeaderMap, HeaderValue, Method, StatusCode},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde_json::{json, Value};
+
+use crate::{
+    arena::{self, Joining},
+    core::{
+        error::{Error, Result},
+        record::Record,
+    },
+    journal::replay::{plies, Ply},
+    plan::Roster,
+    show::Show,
+};
+
+/// The address `--listen` takes without one: loopback, port 8080.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// The environment variable that may hold the token instead of `--token`.
+pub const TOKEN_VAR: &str = "LADDER_TOKEN";
+/// The largest upload taken, in bytes (a bot's program or archive).
+pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
+/// How often the event stream looks at the arena for changes.
+const POLL: Duration = Duration::from_millis(250);
+
+/// How the server is reached and guarded.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub listen: SocketAddr,
+    /// Required for every action when set; a non-loopback address needs one.
+    pub token: Option<String>,
+    pub upload_limit: usize,
+}
+
+/// What the server needs of the arena's game, whose type only the
+/// catalogue knows: its replays and a new bot's joining.
+pub trait GameOf: Send + Sync {
+    /// Every position of a finished game.
+    fn plies(&self, record: &Record) -> Result<Vec<Ply>>;
+    /// Adds a bot as [`arena::add`] does.
+    fn add(&self, name: &str, table: &toml::Table, from: &Path, joining: Joining)
+        -> Result<String>;
+    /// Whether both seats move every turn (the rounds of Troops).
+    fn simultaneous(&self) -> bool;
+}
+
+struct Typed<G: Show> {
+    dir: PathBuf,
+    roster: Roster<G>,
+    params: G::Params,
+    simultaneous: bool,
+}
+
+impl<G: Show> GameOf for Typed<G> {
+    fn plies(&self, record: &Record) -> Result<Vec<Ply>> {
+        plies::<G>(&self.params, record)
+    }
+    fn add(
+        &self,
+        name: &str,
+        table: &toml::Table,
+        from: &Path,
+        joining: Joining,
+    ) -> Result<String> {
+        arena::add(&self.dir, &self.roster, name, table, from, joining)
+    }
+    fn simultaneous(&self) -> bool {
+        self.simultaneous
+    }
+}
+
+/// The arena's game as the server needs it (its parameters from the
+/// arena's settings).
+pub fn game_of<G: Show>(dir: &Path, roster: &Roster<G>) -> Result<Arc<dyn GameOf>> {
+    let store = arena::store::Store::open(dir)?;
+    let season = arena::config::Settings::stored(&store)?.season;
+    let plan = arena::config::base_plan(dir, &season, &[], roster)?;
+    let acting = plan.start.to_act();
+    Ok(Arc::new(Typed::<G> {
+        dir: dir.to_path_buf(),
+        roster: Roster {
+            game: roster.game,
+            builtins: roster.builtins,
+            protocols: roster.protocols,
+            elsewhere: roster.elsewhere,
+        },
+        params: plan.params,
+        simultaneous: acting.first && acting.second,
+    }))
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+struct Web {
+    dir: Arc<PathBuf>,
+    game: Arc<dyn GameOf>,
+    options: Arc<Options>,
+}
+
+/// A running server: the address it listens on (the port the system
+/// chose for port 0).
+pub struct Server {
+    pub addr: SocketAddr,
+}
+
+/// Checks `options`: an address other than loopback needs a token.
+pub fn check(options: &Options) -> Result<()> {
+    if !options.listen.ip().is_loopback() && options.token.as_deref().is_none_or(str::is_empty) {
+        return Err(Error::Usage(format!(
+            "--listen {}: an address other than loopback needs a token for actions \
+             (--token, or the environment variable {TOKEN_VAR})",
+            options.listen
+        )));
+    }
+    Ok(())
+}
+
+/// Starts serving the arena in `dir` in a thread of its own; it serves
+/// until the process ends.
+pub fn serve(dir: &Path, game: Arc<dyn GameOf>, options: Options) -> Result<Server> {
+    check(&options)?;
+    let listener = TcpListener::bind(options.listen)
+        .map_err(|e| Error::Usage(format!("--listen {}: {e}", options.listen)))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Usage(format!("--listen {}: {e}", options.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::Usage(format!("--listen {}: {e}", options.listen)))?;
+    let web = Web {
+        dir: Arc::new(dir.to_path_buf()),
+        game,
+        options: Arc::new(options),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("ladder-web")
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Usage(format!("starting the web server: {e}")))?;
+    std::thread::Builder::new()
+        .name("ladder-web".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let listener = match tokio::net::TcpListener::from_std(listener) {
+                    Ok(l) => l,
+                    Err(e) => return eprintln!("ladder: the web server stopped: {e}"),
+                };
+                if let Err(e) = axum::serve(listener, router(web)).await {
+                    eprintln!("ladder: the web server stopped: {e}");
+                }
+            })
+        })
+        .map_err(|e| Error::Usage(format!("starting the web server: {e}")))?;
+    Ok(Server { addr })
+}
+
+fn router(web: Web) -> Router {
+    Router::new()
+        .route("/", get(pages::leaderboard))
+        .route("/bots/{bot}", get(pages::bot))
+        .route("/games", get(pages::games))
+        .route("/games/{number}", get(pages::replay))
+        .route("/candidates", get(pages::candidates))
+        .route("/upload", get(pages::upload))
+        .route("/assets/{file}", get(pages::asset))
+        .route("/api/arena", get(arena_info))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/bots", get(bots).post(upload_bot))
+        .route("/api/bots/{bot}", get(bot))
+        .route("/api/bots/{bot}/{action}", post(act))
+        .route("/api/games", get(games))
+        .route("/api/games/{number}", get(game))
+        .route("/api/candidates", get(candidates))
+        .route("/api/events", get(events))
+        .route("/api/stream", get(stream))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(web.clone(), guard))
+        .with_state(web)
+}
+
+/// An error as every endpoint gives it: a status and `{"error": "..."}`.
+#[derive(Debug)]
+pub struct Failure(pub StatusCode, pub String);
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        let status = match &e {
+            Error::Usage(_) | Error::Config(_) => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Failure(status, e.to_string())
+    }
+}
+
+type Answer = std::result::Result<Json<Value>, Failure>;
+
+/// Runs `work` (which reads the store: blocking) off the async threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> std::result::Result<T, Failure> + Send + 'static,
+) -> std::result::Result<T, Failure> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+async fn not_found() -> Failure {
+    Failure(StatusCode::NOT_FOUND, "no such page".into())
+}
+
+/// Every request that changes the arena (any method but GET and HEAD)
+/// must come from the arena's own pages or a tool: never from another
+/// site (its `Origin` or `Sec-Fetch-Site` says so), always with the header
+/// `X-Ladder: 1` (which a cross-site form cannot send), and with the token
+/// when the server has one (`Authorization: Bearer TOKEN`).
+async fn guard(State(web): State<Web>, request: Request, next: Next) -> Response {
+    let reads = matches!(*request.method(), Method::GET | Method::HEAD);
+    if !reads {
+        if let Err(why) = allowed(request.headers(), web.options.token.as_deref()) {
+            return Failure(StatusCode::FORBIDDEN, why).into_response();
+        }
+    }
+    let mut response = next.run(request).await;
+    // the pages run only their own script, and no other site may frame them
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; \
+             frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// Why an action with these headers is refused, if it is.
+fn allowed(headers: &HeaderMap, token: Option<&str>) -> std::result::Result<(), String> {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = text("sec-fetch-site") {
+        if site != "same-origin" && site != "none" {
+            return Err(format!("a cross-site request ({site}) is refused"));
+        }
+    }
+    if let (Some(origin), Some(host)) = (text("origin"), text("host")) {
+        let bare = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .unwrap_or(origin);
+        if bare != host {
+            return Err(format!(
+                "a request from another origin ({origin}) is refused"
+            ));
+        }
+    }
+    if text("x-ladder") != Some("1") {
+        return Err("an action needs the header `X-Ladder: 1`".into());
+    }
+    if let Some(token) = token {
+        let given = text("authorization").and_then(|a| a.strip_prefix("Bearer "));
+        if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), token.as_bytes())) {
+            return Err(
+                "this action needs the server's token (Authorization: Bearer TOKEN)".into(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether `a == b`, in a time that does not tell where they differ.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+async fn arena_info(State(web): State<Web>) -> Answer {
+    blocking(move || Ok(Json(api::arena(&web.dir)?))).await
+}
+
+async fn leaderboard(State(web): State<Web>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    blocking(move || Ok(Json(api::leaderboard(&web.dir, &q)?))).await
+}
+
+async fn bots(State(web): State<Web>) -> Answer {
+    blocking(move || Ok(Json(api::bots(&web.dir)?))).await
+}
+
+async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
+    blocking(move || Ok(Json(api::bot(&web.dir, &bot)?))).await
+}
+
+async fn games(State(web): State<Web>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    blocking(move || Ok(Json(api::games(&web.dir, &q)?))).await
+}
+
+async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answer {
+    blocking(move || Ok(Json(api::game(&web.dir, &*web.game, &number)?))).await
+}
+
+async fn candidates(State(web): State<Web>) -> Answer {
+    blocking(move || Ok(Json(api::candidates(&web.dir)?))).await
+}
+
+#[derive(serde::Deserialize)]
+struct After {
+    #[serde(default)]
+    after: u64,
+}
+
+async fn events(State(web): State<Web>, Query(q): Query<After>) -> Answer {
+    blocking(move || Ok(Json(api::events(&web.dir, q.after)?))).await
+}
+
+/// `POST /api/bots/BOT/ACTION`: retire, promote or reject.
+async fn act(State(web): State<Web>, UrlPath((bot, action)): UrlPath<(String, String)>) -> Answer {
+    blocking(move || {
+        let dir = &*web.dir;
+        let done = match action.as_str() {
+            "retire" => arena::retire(dir, &bot)?,
+            "promote" | "reject" => {
+                arena::decide(dir, &bot, action == "promote")?;
+                vec![bot.clone()]
+            }
+            other => {
+                return Err(Failure(
+                    StatusCode::NOT_FOUND,
+                    format!("no action `{other}` (retire, promote, reject)"),
+                ))
+            }
+        };
+        Ok(Json(json!({ "action": action, "bots": done })))
+    })
+    .await
+}
+
+/// `POST /api/bots?name=..&file=..&command=..`: the body is the bot's file
+/// or archive ([`upload`]).
+async fn upload_bot(
+    State(web): State<Web>,
+    Query(q): Query<upload::Upload>,
+    body: Body,
+) -> std::result::Result<(StatusCode, Json<Value>), Failure> {
+    let limit = web.options.upload_limit;
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
+        Failure(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("an upload may hold at most {limit} bytes"),
+        )
+    })?;
+    blocking(move || {
+        let bot = upload::add(&web.dir, &*web.game, &q, &bytes)?;
+        Ok((StatusCode::CREATED, Json(json!({ "bot": bot }))))
+    })
+    .await
+}
+
+/// `GET /api/stream`: server-sent events, one `progress` event
+/// (`{"events": N, "games": M}`) at once and another whenever either moves.
+async fn stream(State(web): State<Web>) -> Response {
+    let (tx, rx) = tokio::sync::mpsc::channel::<std::result::Result<String, std::io::Error>>(4);
+    tokio::spawn(async move {
+        let mut last = None;
+        loop {
+            let dir = Arc::clone(&web.dir);
+            let now = tokio::task::spawn_blocking(move || {
+                arena::store::Store::open(&dir).and_then(|s| s.progress())
+            })
+            .await;
+            if let Ok(Ok(now)) = now {
+                if last != Some(now) {
+                    last = Some(now);
+                    let data = json!({ "events": now.0, "games": now.1 });
+                    let line = format!("event: progress\ndata: {data}\n\n");
+                    if tx.send(Ok(line)).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            if tx.is_closed() {
+                return;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    });
+    let body = Body::from_stream(tokio_stream(rx));
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .header(header::CACHE_CONTROL, "no-cache")
+        .body(body)
+        .expect("a response")
+}
+
+/// The receiver as a stream of body chunks.
+fn tokio_stream(
+    mut rx: tokio::sync::mpsc::Receiver<std::result::Result<String, std::io::Error>>,
+) -> impl futures_util::Stream<Item = std::result::Result<String, std::io::Error>> {
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn actions_need_the_header_the_token_and_the_same_origin() {
+        let ok = [("x-ladder", "1"), ("host", "127.0.0.1:8080")];
+        assert!(allowed(&headers(&ok), None).is_ok());
+        assert!(allowed(&headers(&[("host", "a")]), None).is_err());
+        let cross = [("x-ladder", "1"), ("sec-fetch-site", "cross-site")];
+        assert!(allowed(&headers(&cross), None).is_err());
+        let other = [
+            ("x-ladder", "1"),
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://evil.example"),
+        ];
+        assert!(allowed(&headers(&other), None).is_err());
+        assert!(allowed(&headers(&ok), Some("s3cret")).is_err());
+        let with = [("x-ladder", "1"), ("authorization", "Bearer s3cret")];
+        assert!(allowed(&headers(&with), Some("s3cret")).is_ok());
+        let wrong = [("x-ladder", "1"), ("authorization", "Bearer s3creT")];
+        assert!(allowed(&headers(&wrong), Some("s3cret")).is_err());
+    }
+
+    #[test]
+    fn only_loopback_goes_without_a_token() {
+        let at = |a: &str, token: Option<&str>| Options {
+            listen: a.parse().unwrap(),
+            token: token.map(String::from),
+            upload_limit: UPLOAD_LIMIT,
+        };
+        assert!(check(&at("127.0.0.1:0", None)).is_ok());
+        assert!(check(&at("[::1]:0", None)).is_ok());
+        assert!(check(&at("0.0.0.0:0", None)).is_err());
+        assert!(check(&at("0.0.0.0:0", Some(""))).is_err());
+        assert!(check(&at("0.0.0.0:0", Some("t"))).is_ok());
+    }
+}

@@ -1,0 +1,82 @@
+//! The arena's pages: one small HTML shell each, with the navigation and
+//! the page's name, and one script (`assets/app.js`) that fills it from
+//! the JSON API and refreshes it on the event stream. The script puts
+//! every name, move and line into the page as text, never as HTML; the
+//! shell escapes the little it shows itself.
+
+use axum::{
+    extract::Path as UrlPath,
+    http::{header, StatusCode},
+    response::{Html, IntoResponse, Response},
+};
+
+use crate::report::html::escape;
+
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// A page: its title, the script's name for it and its argument (a bot,
+/// a game number).
+fn shell(title: &str, page: &str, arg: &str) -> Html<String> {
+    Html(format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · ladder arena</title>
+<link rel="stylesheet" href="/assets/style.css">
+</head>
+<body>
+<header>
+<a class="brand" href="/">ladder arena</a>
+<nav><a href="/">Leaderboard</a> <a href="/games">Games</a> <a href="/candidates">Candidates</a> <a href="/upload">Upload</a></nav>
+<label class="token">token <input id="token" type="password" autocomplete="off" placeholder="for actions"></label>
+</header>
+<main id="app" data-page="{page}" data-arg="{arg}">
+<h1>{title}</h1>
+<p class="loading">Loading…</p>
+</main>
+<script src="/assets/app.js"></script>
+</body>
+</html>
+"#,
+        title = escape(title),
+        page = escape(page),
+        arg = escape(arg),
+    ))
+}
+
+pub async fn leaderboard() -> Html<String> {
+    shell("Leaderboard", "leaderboard", "")
+}
+
+pub async fn bot(UrlPath(bot): UrlPath<String>) -> Html<String> {
+    shell(&bot, "bot", &bot)
+}
+
+pub async fn games() -> Html<String> {
+    shell("Games", "games", "")
+}
+
+pub async fn replay(UrlPath(number): UrlPath<String>) -> Html<String> {
+    shell(&format!("Game {number}"), "replay", &number)
+}
+
+pub async fn candidates() -> Html<String> {
+    shell("Candidates", "candidates", "")
+}
+
+pub async fn upload() -> Html<String> {
+    shell("Upload a bot", "upload", "")
+}
+
+/// The script and the style sheet.
+pub async fn asset(UrlPath(file): UrlPath<String>) -> Response {
+    let (kind, text) = match file.as_str() {
+        "app.js" => ("text/javascript; charset=utf-8", APP_JS),
+        "style.css" => ("text/css; charset=utf-8", STYLE_CSS),
+        _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
+    };
+    ([(header::CONTENT_TYPE, kind)], text).into_response()
+}

@@ -1,0 +1,257 @@
+//! A bot uploaded from a page (`POST /api/bots`): one program file, or an
+//! archive (`.tar`, `.tar.gz`, `.tgz`) of a bot's folder, with the command
+//! that runs it and its protocol.
+//!
+//! The upload is unpacked into a new folder first; an archive entry that
+//! would land outside it (an absolute path, `..`) or that is anything but
+//! a file or a folder (a link, a device) refuses the whole upload, and a
+//! refused upload leaves nothing behind. The folder then becomes
+//! `bots/HASH/` in the arena (the hash of the upload's bytes: immutable,
+//! like every program `ladder arena add` copies), the command's words that
+//! name its files point there, and the bot joins as `arena add` adds it,
+//! always with `sandbox = "bwrap"`.
+
+use std::{
+    io::Read,
+    path::{Component, Path, PathBuf},
+};
+
+use axum::http::StatusCode;
+use sha2::{Digest, Sha256};
+
+use super::{Failure, GameOf};
+use crate::{arena::Joining, core::error::Error};
+
+/// The query of an upload.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct Upload {
+    /// The bot's name (its next version when it exists).
+    pub name: String,
+    /// The uploaded file's name (`bot.py`, `bot.tar.gz`).
+    pub file: String,
+    /// The command, words split at spaces; it names the bot's files
+    /// relative to its folder (`python3 bot.py`).
+    pub command: String,
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// Joins as a candidate (`true`), else into the pool.
+    #[serde(default)]
+    pub candidate: Option<String>,
+    #[serde(default)]
+    pub against: Option<String>,
+}
+
+fn refuse(message: String) -> Failure {
+    Failure(StatusCode::BAD_REQUEST, message)
+}
+
+/// Adds the bot `bytes` hold to the arena in `dir`; its name `name@N`.
+pub fn add(dir: &Path, game: &dyn GameOf, q: &Upload, bytes: &[u8]) -> Result<String, Failure> {
+    let command: Vec<String> = q.command.split_whitespace().map(String::from).collect();
+    if command.is_empty() {
+        return Err(refuse(
+            "an upload needs the command that runs the bot".into(),
+        ));
+    }
+    let file = Path::new(&q.file);
+    let file_name = match file.components().collect::<Vec<_>>().as_slice() {
+        [Component::Normal(n)] => n.to_string_lossy().into_owned(),
+        _ => return Err(refuse(format!("`{}` is not a file name", q.file))),
+    };
+    crate::arena::config::check_bot_name(&q.name)?;
+    let joining = match q.candidate.as_deref() {
+        Some("true" | "1" | "on") => Joining::Candidate {
+            against: q.against.clone().filter(|a| !a.is_empty()),
+        },
+        None | Some("" | "false" | "0") => Joining::Now,
+        Some(other) => {
+            return Err(refuse(format!(
+                "`candidate`: `{other}` is not true or false"
+            )))
+        }
+    };
+    let hash: String = Sha256::digest(bytes)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    // unpacked beside the arena's files, and gone unless the upload is good
+    let staging = tempfile::Builder::new()
+        .prefix(".upload-")
+        .tempdir_in(dir)
+        .map_err(Error::io("creating a folder in", dir))?;
+    let archive = [".tar", ".tar.gz", ".tgz"]
+        .iter()
+        .any(|e| file_name.ends_with(e));
+    if archive {
+        unpack(bytes, file_name.ends_with(".tar"), staging.path())?;
+    } else {
+        let path = staging.path().join(&file_name);
+        crate::core::files::replace(&path, bytes)?;
+        let runs_itself = Path::new(&command[0]).file_name() == Some(file_name.as_ref());
+        let mode = if runs_itself { 0o755 } else { 0o644 };
+        set_mode(&path, mode)?;
+    }
+    // every word that names one of the bot's files, as the arena names it
+    let rel = Path::new("bots").join(&hash);
+    let mut words = Vec::new();
+    for word in &command {
+        let inside = Path::new(word)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if inside && staging.path().join(word).is_file() {
+            words.push(rel.join(word).display().to_string());
+        } else {
+            words.push(word.clone());
+        }
+    }
+    if words == command {
+        return Err(refuse(format!(
+            "the command `{}` names none of the uploaded files",
+            q.command
+        )));
+    }
+    let dest = dir.join(&rel);
+    let created = !dest.exists();
+    if created {
+        let bots = dir.join("bots");
+        std::fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
+        let kept = staging.keep();
+        std::fs::rename(&kept, &dest).map_err(Error::io("writing", &dest))?;
+    }
+    let mut table = toml::Table::new();
+    table.insert(
+        "command".into(),
+        toml::Value::try_from(&words).expect("words"),
+    );
+    if let Some(p) = q.protocol.as_deref().filter(|p| !p.is_empty()) {
+        table.insert("protocol".into(), p.into());
+    }
+    table.insert("sandbox".into(), "bwrap".into());
+    game.add(&q.name, &table, dir, joining).map_err(|e| {
+        // a bot that cannot join leaves no files behind
+        if created {
+            let _ = std::fs::remove_dir_all(&dest);
+        }
+        Failure::from(e)
+    })
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<(), Failure> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(Error::io("writing", path))?;
+    Ok(())
+}
+
+/// Unpacks a tar archive (gzipped unless `plain`) into `into`, refusing
+/// any entry that is not a file or folder inside it.
+fn unpack(bytes: &[u8], plain: bool, into: &Path) -> Result<(), Failure> {
+    let reader: Box<dyn Read> = if plain {
+        Box::new(bytes)
+    } else {
+        Box::new(flate2::read::GzDecoder::new(bytes))
+    };
+    let mut archive = tar::Archive::new(reader);
+    let broken = |e: std::io::Error| refuse(format!("the archive cannot be read: {e}"));
+    let mut files = 0;
+    for entry in archive.entries().map_err(broken)? {
+        let mut entry = entry.map_err(broken)?;
+        let path: PathBuf = entry.path().map_err(broken)?.into_owned();
+        let shown = path.display().to_string();
+        if !path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(refuse(format!(
+                "the archive's entry `{shown}` would land outside the bot's folder"
+            )));
+        }
+        let kind = entry.header().entry_type();
+        let target = into.join(&path);
+        if kind.is_dir() {
+            std::fs::create_dir_all(&target).map_err(Error::io("creating", &target))?;
+        } else if kind.is_file() {
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(Error::io("creating", parent))?;
+            }
+            let mut data = Vec::new();
+            entry.read_to_end(&mut data).map_err(broken)?;
+            crate::core::files::replace(&target, &data)?;
+            let exec = entry.header().mode().unwrap_or(0o644) & 0o111 != 0;
+            set_mode(&target, if exec { 0o755 } else { 0o644 })?;
+            files += 1;
+        } else {
+            return Err(refuse(format!(
+                "the archive's entry `{shown}` is a link or a special file; only files \
+                 and folders are taken"
+            )));
+        }
+    }
+    if files == 0 {
+        return Err(refuse("the archive holds no file".into()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tar_of(entries: &[(&str, tar::EntryType, &[u8])]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (path, kind, data) in entries {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(*kind);
+            h.set_size(data.len() as u64);
+            h.set_mode(0o755);
+            // set_path refuses `..`: write the name as an attacker would
+            let name = path.as_bytes();
+            h.as_old_mut().name[..name.len()].copy_from_slice(name);
+            if kind.is_symlink() {
+                h.set_link_name("/etc/passwd").unwrap();
+            }
+            h.set_cksum();
+            b.append(&h, *data).unwrap();
+        }
+        b.into_inner().unwrap()
+    }
+
+    #[test]
+    fn an_archive_unpacks_its_files_and_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = tar_of(&[
+            ("lib/", tar::EntryType::Directory, b""),
+            ("lib/util.py", tar::EntryType::Regular, b"x = 1\n"),
+            ("bot.py", tar::EntryType::Regular, b"import lib.util\n"),
+        ]);
+        unpack(&t, true, dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("lib/util.py")).unwrap(),
+            b"x = 1\n"
+        );
+        assert!(dir.path().join("bot.py").is_file());
+    }
+
+    #[test]
+    fn entries_outside_the_folder_and_links_are_refused() {
+        for (path, kind) in [
+            ("../escape.py", tar::EntryType::Regular),
+            ("/tmp/abs.py", tar::EntryType::Regular),
+            ("a/../../x.py", tar::EntryType::Regular),
+            ("link", tar::EntryType::Symlink),
+            ("hard", tar::EntryType::Link),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let inside = dir.path().join("in");
+            std::fs::create_dir(&inside).unwrap();
+            let t = tar_of(&[(path, kind, b"")]);
+            let e = unpack(&t, true, &inside).unwrap_err();
+            assert_eq!(e.0, StatusCode::BAD_REQUEST, "{path}");
+            assert!(!dir.path().join("escape.py").exists());
+            assert!(!Path::new("/tmp/abs.py").exists());
+        }
+        // garbage is a clear error, not a panic
+        assert!(unpack(b"not a tar", false, Path::new("/nonexistent")).is_err());
+    }
+}

@@ -1,0 +1,574 @@
+//! The arena's JSON API over real HTTP (`ladder arena serve` and `run
+//! --listen`): every endpoint's shape, its filters checked against the
+//! games themselves, its errors (a clear JSON error with a 4xx status, and
+//! nothing written), the guard of actions (the header, the origin, the
+//! token beyond loopback), uploads (a file, an archive, too large, an
+//! archive that escapes its folder), and a replay's positions against
+//! `ladder replay` of the arena's export.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use serde_json::Value;
+
+mod common;
+use common::web::{get, get_text, post, Served};
+
+const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
+const ACT: (&str, &str) = ("x-ladder", "1");
+
+fn ladder(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ladder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A breakthrough arena with two built-in bots and two batches played.
+fn arena(dir: &Path) {
+    ladder(dir, &["arena", "init", "arena", "--game", "breakthrough"]);
+    ladder(
+        dir,
+        &["arena", "add", "arena", "alpha", "--builtin", "random"],
+    );
+    ladder(
+        dir,
+        &["arena", "add", "arena", "beta", "--builtin", "greedy"],
+    );
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "2"]);
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(files_under(&p));
+            }
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn every_read_endpoint_answers_in_its_documented_shape() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir);
+    let web = Served::start(dir, &["serve", "arena"]);
+    let api = |path: &str| get(&format!("{}{path}", web.url));
+
+    let (status, a) = api("/api/arena");
+    assert_eq!(status, 200);
+    assert_eq!(
+        keys(&a),
+        [
+            "batches",
+            "game",
+            "games",
+            "head",
+            "in_progress",
+            "name",
+            "playing",
+            "progress"
+        ]
+    );
+    assert_eq!(a["game"], "breakthrough");
+    assert_eq!(a["batches"], 2);
+    let total = a["games"].as_u64().unwrap();
+    assert!(total >= 2);
+
+    let (status, lb) = api("/api/leaderboard");
+    assert_eq!(status, 200);
+    let rows = lb["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        keys(&rows[0]),
+        [
+            "bot",
+            "detail",
+            "forfeits",
+            "games",
+            "high",
+            "low",
+            "name",
+            "points",
+            "rank",
+            "rating",
+            "rating_text",
+            "state",
+            "test",
+            "trend",
+            "version"
+        ]
+    );
+    assert_eq!(rows[0]["rank"], 1);
+    // the greedy bot beats the random one
+    assert_eq!(rows[0]["bot"], "beta@1");
+    assert_eq!(rows[0]["games"].as_u64().unwrap(), total);
+    assert_eq!(lb["filtered"], false);
+
+    let (_, bots) = api("/api/bots");
+    let names: Vec<&str> = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alpha@1", "beta@1"]);
+    assert_eq!(bots["bots"][0]["spec"]["builtin"], "random");
+
+    for who in ["alpha", "alpha@1"] {
+        let (status, b) = api(&format!("/api/bots/{who}"));
+        assert_eq!(status, 200, "{who}");
+        assert_eq!(
+            keys(&b),
+            [
+                "bot",
+                "forfeits",
+                "history",
+                "opponents",
+                "recent",
+                "row",
+                "total",
+                "versions"
+            ]
+        );
+        assert_eq!(b["bot"]["bot"], "alpha@1");
+        assert_eq!(b["total"]["games"].as_u64().unwrap(), total);
+        let vs = &b["opponents"][0];
+        assert_eq!(vs["bot"], "beta@1");
+        let sum = ["won", "lost", "drawn"].map(|k| vs[k].as_u64().unwrap());
+        assert_eq!(sum.iter().sum::<u64>(), vs["games"].as_u64().unwrap());
+        assert!(!b["history"].as_array().unwrap().is_empty());
+    }
+
+    // every filter keeps exactly the games that match it
+    let (_, all) = api("/api/games?limit=1000");
+    assert_eq!(all["total"].as_u64().unwrap(), total);
+    let games = all["games"].as_array().unwrap();
+    assert_eq!(games.len() as u64, total);
+    assert_eq!(
+        keys(&games[0]),
+        [
+            "batch",
+            "ending",
+            "first",
+            "goals",
+            "number",
+            "plies",
+            "result",
+            "second",
+            "termination"
+        ]
+    );
+    let numbers: Vec<u64> = games
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] > w[1]), "newest first");
+    let count = |keep: &dyn Fn(&Value) -> bool| games.iter().filter(|g| keep(g)).count() as u64;
+    let won_by = |g: &Value, bot: &str| {
+        (g["result"] == "first" && g["first"] == bot)
+            || (g["result"] == "second" && g["second"] == bot)
+    };
+    let median = {
+        let mut p: Vec<u64> = games.iter().map(|g| g["plies"].as_u64().unwrap()).collect();
+        p.sort();
+        p[p.len() / 2]
+    };
+    let cases: Vec<(String, u64)> = vec![
+        (
+            "bot=beta&result=win".into(),
+            count(&|g| won_by(g, "beta@1")),
+        ),
+        (
+            "bot=alpha@1&result=loss".into(),
+            count(&|g| won_by(g, "beta@1")),
+        ),
+        ("result=first".into(), count(&|g| g["result"] == "first")),
+        (
+            "termination=normal".into(),
+            count(&|g| g["termination"] == "normal"),
+        ),
+        ("termination=forfeit".into(), 0),
+        (
+            format!("min_plies={median}"),
+            count(&|g| g["plies"].as_u64().unwrap() >= median),
+        ),
+        (
+            format!("max_plies={median}"),
+            count(&|g| g["plies"].as_u64().unwrap() <= median),
+        ),
+        ("from=1&to=2".into(), 2),
+        ("bot=alpha&opponent=beta".into(), total),
+    ];
+    for (query, expected) in cases {
+        let (status, got) = api(&format!("/api/games?{query}&limit=1000"));
+        assert_eq!(status, 200, "{query}");
+        assert_eq!(got["total"].as_u64().unwrap(), expected, "{query}");
+        assert_eq!(got["games"].as_array().unwrap().len() as u64, expected);
+    }
+    let (_, page) = api("/api/games?limit=3&offset=2");
+    assert_eq!(page["games"][0]["number"].as_u64().unwrap(), numbers[2]);
+    assert_eq!(page["games"].as_array().unwrap().len(), 3);
+
+    // a leaderboard over the games a filter keeps: only those games count
+    let (_, custom) = api("/api/leaderboard?from=0&to=3");
+    assert_eq!(custom["filtered"], true);
+    assert_eq!(custom["rows"][0]["games"], 4);
+
+    // one game, with every position; its last is what `ladder replay` of the export shows
+    let (status, g) = api("/api/games/1");
+    assert_eq!(status, 200);
+    assert_eq!(
+        keys(&g),
+        [
+            "batch",
+            "ending",
+            "first",
+            "game",
+            "goals",
+            "number",
+            "opening",
+            "plies",
+            "result",
+            "second",
+            "seed",
+            "simultaneous",
+            "termination"
+        ]
+    );
+    let plies = g["plies"].as_array().unwrap();
+    assert_eq!(keys(&plies[0]), ["drawing", "moves", "picture", "turn"]);
+    assert_eq!(plies[0]["drawing"]["kind"], "board");
+    assert_eq!(g["simultaneous"], false);
+    ladder(dir, &["arena", "export", "arena", "out"]);
+    let told = ladder(dir, &["replay", "out", "--game", "1"]);
+    let last = plies.last().unwrap()["picture"].as_str().unwrap();
+    let before_result = told.rsplit_once("\nResult:").unwrap().0.trim_end();
+    assert!(before_result.ends_with(last), "{told}\n---\n{last}");
+    assert_eq!(plies.len(), told.matches("\nTurn ").count() + 1);
+    // the last move is marked on the board: its two squares
+    assert_eq!(
+        plies.last().unwrap()["drawing"]["marked"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+
+    let (_, events) = api("/api/events");
+    let events = events["events"].as_array().unwrap();
+    assert_eq!(events[0]["event"]["event"], "added");
+    let (_, later) = api("/api/events?after=2");
+    assert_eq!(later["events"].as_array().unwrap().len(), events.len() - 2);
+
+    let (_, cands) = api("/api/candidates");
+    assert_eq!(cands["candidates"].as_array().unwrap().len(), 0);
+    assert_eq!(cands["sprt"]["elo1"], 50.0);
+
+    // the stream says where the arena stands at once
+    let mut r = ureq::get(&format!("{}/api/stream", web.url))
+        .call()
+        .unwrap();
+    assert_eq!(
+        r.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let mut first = [0u8; 15];
+    std::io::Read::read_exact(&mut r.body_mut().as_reader(), &mut first).unwrap();
+    assert_eq!(&first, b"event: progress");
+
+    // the pages and their script come from the binary, guarded by a strict policy
+    let (status, kind, html) = get_text(&format!("{}/", web.url));
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/html"));
+    assert!(html.contains("/assets/app.js"));
+    let r = ureq::get(&format!("{}/games/1", web.url)).call().unwrap();
+    let csp = r.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    let (status, kind, _) = get_text(&format!("{}/assets/app.js", web.url));
+    assert_eq!((status, kind.starts_with("text/javascript")), (200, true));
+    // a bot page's shell escapes the name in its address
+    let (_, _, page) = get_text(&format!("{}/bots/%3Cscript%3Ex%3C%2Fscript%3E", web.url));
+    assert!(!page.contains("<script>x"), "{page}");
+    assert!(page.contains("&lt;script&gt;x"));
+}
+
+#[test]
+fn bad_requests_get_a_clear_json_error_and_change_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir);
+    let web = Served::start(dir, &["serve", "arena", "--upload-limit", "4000"]);
+    let before = files_under(&dir.join("arena"));
+    let (_, ev) = get(&format!("{}/api/events", web.url));
+    let events_before = ev["events"].as_array().unwrap().len();
+    let url = |p: &str| format!("{}{p}", web.url);
+    let error = |(status, body): (u16, Value), expected: u16, says: &str| {
+        assert_eq!(status, expected, "{body}");
+        let message = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
+        assert!(message.contains(says), "`{message}` does not say `{says}`");
+    };
+    error(get(&url("/api/bots/nobody")), 404, "no bot nobody");
+    error(get(&url("/api/games?result=bogus")), 400, "`result`");
+    error(get(&url("/api/games?min_plies=x")), 400, "`min_plies`");
+    error(
+        get(&url("/api/games?colour=red")),
+        400,
+        "`colour` is no filter",
+    );
+    error(get(&url("/api/games?result=win")), 400, "needs a `bot`");
+    error(get(&url("/api/games?bot=nobody")), 404, "no bot nobody");
+    error(
+        get(&url("/api/leaderboard?termination=x")),
+        400,
+        "`termination`",
+    );
+    error(
+        get(&url("/api/games/999999")),
+        404,
+        "no finished game 999999",
+    );
+    error(get(&url("/api/games/abc")), 400, "not a game number");
+    error(get(&url("/api/nothing")), 404, "no such page");
+    // actions: without the header, from another site, unknown
+    error(
+        post(&url("/api/bots/alpha/retire"), &[], b""),
+        403,
+        "X-Ladder",
+    );
+    error(
+        post(
+            &url("/api/bots/alpha/retire"),
+            &[ACT, ("sec-fetch-site", "cross-site")],
+            b"",
+        ),
+        403,
+        "cross-site",
+    );
+    error(
+        post(
+            &url("/api/bots/alpha/retire"),
+            &[ACT, ("origin", "http://evil.example")],
+            b"",
+        ),
+        403,
+        "another origin",
+    );
+    error(
+        post(&url("/api/bots/alpha/explode"), &[ACT], b""),
+        404,
+        "no action `explode`",
+    );
+    error(
+        post(&url("/api/bots/alpha@1/promote"), &[ACT], b""),
+        400,
+        "is no candidate",
+    );
+    error(
+        post(&url("/api/bots/nobody/retire"), &[ACT], b""),
+        400,
+        "no bot nobody",
+    );
+    // uploads: too large, no command, a command naming no uploaded file, a bad name,
+    // archives that reach outside their folder or hold a link, garbage
+    let up = |q: &str, body: &[u8]| post(&url(&format!("/api/bots?{q}")), &[ACT], body);
+    error(
+        up("name=big&file=b.py&command=python3+b.py", &[b'#'; 5000]),
+        413,
+        "at most 4000 bytes",
+    );
+    error(
+        up("name=x&file=b.py&command=", b"pass"),
+        400,
+        "needs the command",
+    );
+    error(
+        up("name=x&file=b.py&command=python3+other.py", b"pass"),
+        400,
+        "names none",
+    );
+    error(
+        up("name=a@b&file=b.py&command=python3+b.py", b"pass"),
+        400,
+        "@",
+    );
+    error(
+        up("name=x&file=../b.py&command=python3+b.py", b"pass"),
+        400,
+        "not a file name",
+    );
+    for (entry, kind) in [
+        ("../evil.py", tar::EntryType::Regular),
+        ("/tmp/evil.py", tar::EntryType::Regular),
+        ("bot.py", tar::EntryType::Symlink),
+    ] {
+        let archive = evil_tar(entry, kind);
+        error(
+            up("name=x&file=b.tar&command=python3+bot.py", &archive),
+            400,
+            "archive's entry",
+        );
+    }
+    error(
+        up("name=x&file=b.tar.gz&command=python3+bot.py", b"not gzip"),
+        400,
+        "archive",
+    );
+    assert!(!dir.join("evil.py").exists());
+    assert_eq!(
+        files_under(&dir.join("arena")),
+        before,
+        "a refused request wrote a file"
+    );
+    let (_, ev) = get(&url("/api/events"));
+    assert_eq!(ev["events"].as_array().unwrap().len(), events_before);
+}
+
+/// A tar archive of one entry, its name written as an attacker would.
+fn evil_tar(name: &str, kind: tar::EntryType) -> Vec<u8> {
+    let mut h = tar::Header::new_gnu();
+    h.set_entry_type(kind);
+    h.set_size(0);
+    h.set_mode(0o644);
+    h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+    if kind.is_symlink() {
+        h.set_link_name("/etc/shadow").unwrap();
+    }
+    h.set_cksum();
+    let mut b = tar::Builder::new(Vec::new());
+    b.append(&h, &[][..]).unwrap();
+    b.into_inner().unwrap()
+}
+
+#[test]
+fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir);
+    let web = Served::start(dir, &["serve", "arena"]);
+    let url = |p: &str| format!("{}{p}", web.url);
+    // a one-file bot, as a candidate against beta
+    let bot =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/breakthrough_bot.py"))
+            .unwrap();
+    let (status, added) = post(
+        &url("/api/bots?name=py&file=bot.py&command=python3+bot.py&candidate=true&against=beta@1"),
+        &[ACT],
+        &bot,
+    );
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(added["bot"], "py@1");
+    let (_, b) = get(&url("/api/bots/py@1"));
+    let spec = &b["bot"]["spec"];
+    assert_eq!(spec["sandbox"], "bwrap");
+    let command: Vec<&str> = spec["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(command[0], "python3");
+    assert!(
+        command[1].starts_with("bots/") && command[1].ends_with("/bot.py"),
+        "{command:?}"
+    );
+    assert_eq!(fs::read(dir.join("arena").join(command[1])).unwrap(), bot);
+    assert_eq!(b["bot"]["state"], "candidate");
+    let (_, c) = get(&url("/api/candidates"));
+    assert_eq!(c["candidates"][0]["bot"], "py@1");
+    assert_eq!(c["candidates"][0]["state"], "under test");
+    // an archive of a folder: the bot imports its sibling module
+    let mut b = tar::Builder::new(Vec::new());
+    // (importing the bot's module runs it)
+    let helper = String::from_utf8(bot.clone()).unwrap();
+    for (name, text) in [("main.py", "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), \"lib\"))\nimport helper\n".to_string()), ("lib/helper.py", helper)] {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append_data(&mut h, name, text.as_bytes()).unwrap();
+    }
+    let gz = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut e, &b.into_inner().unwrap()).unwrap();
+        e.finish().unwrap()
+    };
+    let (status, added) = post(
+        &url("/api/bots?name=arch&file=arch.tar.gz&command=python3+main.py"),
+        &[ACT],
+        &gz,
+    );
+    assert_eq!(status, 201, "{added}");
+    let (_, b) = get(&url("/api/bots/arch"));
+    let main_path = b["bot"]["spec"]["command"][1].as_str().unwrap().to_string();
+    let folder = dir.join("arena").join(&main_path);
+    assert!(folder.with_file_name("lib").join("helper.py").is_file());
+    // actions
+    let (status, r) = post(&url("/api/bots/py@1/reject"), &[ACT], b"");
+    assert_eq!(status, 200, "{r}");
+    let (_, b) = get(&url("/api/bots/py@1"));
+    assert_eq!(b["bot"]["state"], "rejected");
+    let (status, r) = post(&url("/api/bots/alpha/retire"), &[ACT], b"");
+    assert_eq!((status, r["bots"][0].as_str()), (200, Some("alpha@1")));
+    drop(web);
+
+    // beyond loopback a token is needed to start, and for every action
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "serve", "arena", "--listen", "0.0.0.0:0"])
+        .env_remove("LADDER_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a token"));
+    let open = Served::start_with(
+        dir,
+        &["serve", "arena", "--listen", "0.0.0.0:0"],
+        &[("LADDER_TOKEN", "s3cret")],
+    );
+    let port = open.url.rsplit(':').next().unwrap();
+    let at = |p: &str| format!("http://127.0.0.1:{port}{p}");
+    assert_eq!(get(&at("/api/arena")).0, 200, "reading needs no token");
+    let (status, r) = post(&at("/api/bots/beta/retire"), &[ACT], b"");
+    assert_eq!(status, 403, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("token"));
+    let (status, _) = post(
+        &at("/api/bots/beta/retire"),
+        &[ACT, ("authorization", "Bearer wrong")],
+        b"",
+    );
+    assert_eq!(status, 403);
+    let (_, b) = get(&at("/api/bots/beta"));
+    assert_eq!(
+        b["bot"]["state"], "playing",
+        "a refused action changed the arena"
+    );
+    let (status, r) = post(
+        &at("/api/bots/beta/retire"),
+        &[ACT, ("authorization", "Bearer s3cret")],
+        b"",
+    );
+    assert_eq!(status, 200, "{r}");
+}
