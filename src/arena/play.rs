@@ -103,7 +103,8 @@ pub fn run<G: Game>(
                 batch.games.len()
             )));
         }
-        store.finish_batch(batch.number, &games)?;
+        let forfeits = forfeit_notes(&folder.join("logs"), batch.first);
+        store.finish_batch(batch.number, &games, &forfeits)?;
         let _ = std::fs::remove_dir_all(&folder);
         played.batches += 1;
         played.games += games.len() as u64;
@@ -215,6 +216,59 @@ fn bots_of(games: &[[String; 2]]) -> Vec<String> {
 
 /// A batch's journal lines with each game numbered across the arena
 /// (`first` + its index), in order.
+/// The forfeits the bots' logs in `logs` note (`[ladder] game K: BOT
+/// forfeits: ...` and the last lines exchanged after it), as (the game's
+/// number in the arena, the bot, the note); games are numbered in the
+/// batch from 0, in the arena from `first`. A log that cannot be read
+/// gives none: the lines are help for the bot's author, not results.
+fn forfeit_notes(logs: &Path, first: u64) -> Vec<(u64, String, String)> {
+    let mut notes = Vec::new();
+    let Ok(entries) = std::fs::read_dir(logs) else {
+        return notes;
+    };
+    let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let Some(bot) = name.as_deref().and_then(|n| n.strip_suffix(".log")) else {
+            continue;
+        };
+        if bot.ends_with(".io") {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next() {
+            let Some(rest) = line.strip_prefix("[ladder] game ") else {
+                continue;
+            };
+            let Some((k, said)) = rest.split_once(": ") else {
+                continue;
+            };
+            let Ok(k) = k.parse::<u64>() else { continue };
+            let mut note = format!("{said}\n");
+            // the exchanged lines: `  0.012345 game K bot > line`
+            while let Some(next) = lines.peek() {
+                let stamped = next
+                    .trim_start()
+                    .split_once(' ')
+                    .is_some_and(|(t, _)| t.contains('.') && t.parse::<f64>().is_ok());
+                if !stamped {
+                    break;
+                }
+                note.push_str(next);
+                note.push('\n');
+                lines.next();
+            }
+            notes.push((first + k, bot.to_string(), note));
+        }
+    }
+    notes
+}
+
 fn renumbered(journal: &Path, first: u64) -> Result<Vec<(u64, String)>> {
     let text = std::fs::read_to_string(journal).map_err(Error::io("reading", journal))?;
     let mut games = Vec::new();

@@ -2,14 +2,17 @@
 //! folder, that `arena run`, `add`, `retire`, `show` and `export` share
 //! (SQLite's write-ahead log lets one process write while others read).
 //!
-//! Three tables:
+//! Four tables:
 //! - `meta`: the arena's settings, fixed when it was made (`settings`: the
 //!   season table every batch is played under, as TOML; `game`; `seed`;
 //!   `batch_games`; `newcomer_games`; `schema`);
 //! - `events`: everything that changed the arena, in order ([`Event`]);
 //! - `games`: every finished game, numbered across the arena, as its
 //!   journal line. A batch's games go in with its `finished` event in one
-//!   transaction, so a game counts only once it is committed, and once.
+//!   transaction, so a game counts only once it is committed, and once;
+//! - `forfeits`: per forfeited game, the bot's last lines exchanged before
+//!   it (from the batch's logs, which go with the batch's folder), kept
+//!   with the batch's games. Arenas made before it get it when opened.
 
 use std::path::{Path, PathBuf};
 
@@ -92,7 +95,9 @@ impl Store {
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
              CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
              CREATE TABLE games (number INTEGER PRIMARY KEY, batch INTEGER NOT NULL,
-                                 record TEXT NOT NULL);",
+                                 record TEXT NOT NULL);
+             CREATE TABLE forfeits (number INTEGER NOT NULL, bot TEXT NOT NULL,
+                                    lines TEXT NOT NULL);",
         )
         .map_err(fail)?;
         for (key, value) in meta.iter().chain(&[("schema", SCHEMA.to_string())]) {
@@ -119,6 +124,13 @@ impl Store {
                 "made by another ladder (layout {schema}, this ladder reads {SCHEMA})"
             )));
         }
+        store
+            .conn
+            .execute_batch(
+                "CREATE TABLE IF NOT EXISTS forfeits (number INTEGER NOT NULL,
+                     bot TEXT NOT NULL, lines TEXT NOT NULL);",
+            )
+            .map_err(store.fail())?;
         Ok(store)
     }
 
@@ -222,9 +234,15 @@ impl Store {
         Ok(events)
     }
 
-    /// Records batch `number`'s games and its `finished` event at once;
-    /// nothing if the batch was recorded already.
-    pub fn finish_batch(&mut self, number: u64, games: &[(u64, String)]) -> Result<()> {
+    /// Records batch `number`'s games, its forfeits' last lines (game,
+    /// bot, lines) and its `finished` event at once; nothing if the batch
+    /// was recorded already.
+    pub fn finish_batch(
+        &mut self,
+        number: u64,
+        games: &[(u64, String)],
+        forfeits: &[(u64, String, String)],
+    ) -> Result<()> {
         let done = Event::Finished { number };
         let data = serde_json::to_string(&done).expect("events serialize");
         let path = self.path.clone();
@@ -250,9 +268,28 @@ impl Store {
             )
             .map_err(fail)?;
         }
+        for (n, bot, lines) in forfeits {
+            tx.execute(
+                "INSERT INTO forfeits (number, bot, lines) VALUES (?1, ?2, ?3)",
+                params![*n as i64, bot, lines],
+            )
+            .map_err(fail)?;
+        }
         tx.execute("INSERT INTO events (data) VALUES (?1)", [data])
             .map_err(fail)?;
         tx.commit().map_err(fail)
+    }
+
+    /// The last lines `bot` exchanged before each of its forfeits, by game.
+    pub fn forfeit_lines(&self, bot: &str) -> Result<Vec<(u64, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT number, lines FROM forfeits WHERE bot = ?1 ORDER BY number")
+            .map_err(self.fail())?;
+        let rows = stmt
+            .query_map([bot], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))
+            .map_err(self.fail())?;
+        rows.collect::<Result<_, _>>().map_err(self.fail())
     }
 
     /// How far the arena has come: its last event's number and the number
@@ -327,8 +364,8 @@ mod tests {
             (0, "{\"index\":0}".to_string()),
             (1, "{\"index\":1}".to_string()),
         ];
-        store.finish_batch(0, &games).unwrap();
-        store.finish_batch(0, &games).unwrap();
+        store.finish_batch(0, &games, &[]).unwrap();
+        store.finish_batch(0, &games, &[]).unwrap();
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.meta("game").unwrap(), "coordination");
         let events: Vec<Event> = store.events().unwrap().into_iter().map(|e| e.1).collect();

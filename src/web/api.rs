@@ -381,6 +381,7 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
         .take(20)
         .map(|(g, s)| summary(&a, g, s))
         .collect();
+    let lines = a.store.forfeit_lines(&v.bot)?;
     let mut forfeits = Vec::new();
     for (g, s) in &mine {
         if let Termination::Forfeit {
@@ -391,8 +392,10 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
         } = &s.termination
         {
             if s.seats[*seat] == b {
+                let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
                 forfeits.push(json!({
                     "number": g.number, "reason": reason.to_string(), "detail": detail,
+                    "lines": said,
                 }));
             }
         }

@@ -222,6 +222,18 @@ impl Browser {
         got
     }
 
+    /// [`Browser::wait`], failing the test with the page's text when
+    /// `script` never holds.
+    pub fn expect(&self, secs: u64, script: &str) -> Value {
+        self.wait(secs, script).unwrap_or_else(|| {
+            let page = self.eval("return document.body ? document.body.innerText : ''");
+            panic!(
+                "`{script}` never held; the page:\n{}",
+                page.as_str().unwrap_or("")
+            )
+        })
+    }
+
     /// Types `text` into the element `css` selects (a file input takes a path).
     pub fn type_into(&self, css: &str, text: &str) {
         let found = self.command("element", json!({ "using": "css selector", "value": css }));

@@ -51,11 +51,13 @@ async function act(method, path, body) {
 
 function say(text, kind) {
   const p = el("p", { class: "message " + (kind || ""), role: "status" }, text);
-  document.getElementById("messages").replaceChildren(p);
+  messages.replaceChildren(p);
 }
 
+// Messages outlive a page's redraws.
+const messages = el("div", { id: "messages" });
 function render(...kids) {
-  app.replaceChildren(...kids, el("div", { id: "messages" }));
+  app.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined), messages);
 }
 
 // Calls `draw` now and whenever the arena moves (a game ends, a bot joins).
@@ -162,8 +164,10 @@ async function bot() {
           el("td", {}, o.win_percent.toFixed(1)), el("td", {}, o.points), el("td", {}, o.goal_sum)))),
       el("h2", {}, "Recent games"), gamesTable(d.recent),
       el("h2", {}, "Forfeits"),
-      d.forfeits.length ? table(["Game", "Reason", "Detail"], d.forfeits.map((f) => el("tr", {},
-        el("td", {}, gameLink(f.number)), el("td", {}, f.reason), el("td", {}, el("pre", {}, f.detail)))))
+      d.forfeits.length ? table(["Game", "Reason", "Detail", "The last lines exchanged (> ladder, < bot)"],
+        d.forfeits.map((f) => el("tr", { class: "forfeit" },
+          el("td", {}, gameLink(f.number)), el("td", {}, f.reason), el("td", {}, el("pre", {}, f.detail)),
+          el("td", {}, el("pre", { class: "lines" }, f.lines || "")))), { id: "forfeits" })
         : el("p", {}, "None."),
       el("h2", {}, "Versions"),
       table(["Version", "State", "Command", "Protocol"], d.versions.map((v) => el("tr", {},
@@ -201,7 +205,7 @@ async function games() {
     render(el("h1", {}, "Games"), form,
       el("h2", {}, lb.filtered ? "Leaderboard of these games" : "Leaderboard"),
       leaderboardTable(lb.rows, "filtered-leaderboard"),
-      el("h2", {}, `${g.total} games` + (g.total > g.games.length ? ` (the newest ${g.games.length})` : "")),
+      el("h2", { id: "games-total" }, `${g.total} games` + (g.total > g.games.length ? ` (the newest ${g.games.length})` : "")),
       gamesTable(g.games));
   };
   live(draw)();
@@ -286,8 +290,8 @@ async function replay() {
   window.addEventListener("hashchange", () => { if (start() !== at) show(start()); });
   render(el("h1", {}, `Game ${g.number}: `, botLink(g.first), " vs ", botLink(g.second)),
     el("p", {}, `${g.game}, batch ${g.batch}, seed ${g.seed}` + (g.opening ? `, from the opening ${g.opening}` : "")),
-    el("div", { class: "controls" }, button("⏮", "first", () => show(0)), button("◀", "back", () => show(at - 1)),
-      play, button("▶", "step", () => show(at + 1)), button("⏭", "last", () => show(last)), scrub),
+    el("div", { class: "controls" }, button("Start", "first", () => show(0)), button("◀", "back", () => show(at - 1)),
+      play, button("▶", "step", () => show(at + 1)), button("End", "last", () => show(last)), scrub),
     view);
   show(at);
 }
@@ -310,8 +314,7 @@ async function upload() {
       protocol: f.get("protocol"), candidate: f.get("candidate") ? "true" : "false", against: f.get("against") || "" });
     try {
       const r = await act("POST", "/api/bots?" + q, file);
-      say("", "ok");
-      document.getElementById("messages").replaceChildren(el("p", { class: "message ok", role: "status" }, "added ", botLink(r.bot)));
+      messages.replaceChildren(el("p", { class: "message ok", role: "status" }, "added ", botLink(r.bot)));
     } catch (err) { say(err.message, "error"); }
   });
   render(el("h1", {}, "Upload a bot"), el("p", {}, "The bot runs in the sandbox. Actions on a server that listens beyond loopback need its token (top right)."), form);

@@ -1,0 +1,396 @@
+//! The arena's pages in a real browser: Debian's Chromium, driven through
+//! chromedriver (WebDriver), against `ladder arena run --listen` and
+//! `arena serve`. A leaderboard page left open shows a bot that another
+//! process added, without a reload; a bot uploaded from the page plays; a
+//! hostile bot's output renders as text; every catalogue game's replay,
+//! stepped to its last turn, shows the final position `ladder replay`
+//! tells; an action without the token is refused beyond loopback, and
+//! done with it; a candidate is rejected from its page.
+//!
+//! With `LADDER_SCREENSHOTS=DIR` the tests also write each page's
+//! screenshot into DIR (`scripts/screenshots.sh` makes docs/screenshots/).
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use serde_json::Value;
+
+mod common;
+use common::web::{get, Browser, Served};
+
+const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn ladder(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ladder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Writes the page's screenshot as `name.png` into `LADDER_SCREENSHOTS`
+/// when it is set; always checks that a screenshot is a PNG.
+fn screenshot(browser: &Browser, name: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("shot.png");
+    browser.screenshot(&path);
+    assert_eq!(&fs::read(&path).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+    if let Ok(dir) = std::env::var("LADDER_SCREENSHOTS") {
+        fs::create_dir_all(&dir).unwrap();
+        fs::copy(&path, Path::new(&dir).join(format!("{name}.png"))).unwrap();
+    }
+}
+
+/// An arena of `game` (with `params`) and `bots` (`[[bot]]` tables), in
+/// batches of `batch` games.
+fn arena(dir: &Path, game: &str, params: &str, batch: u32, bots: &str) {
+    let config = format!(
+        "[season]\ngame = \"{game}\"\nseed = 7\n{params}\n[arena]\nbatch_games = {batch}\nnewcomer_games = 2\n{bots}"
+    );
+    fs::write(dir.join("arena.toml"), config).unwrap();
+    ladder(dir, &["arena", "init", "arena", "--config", "arena.toml"]);
+}
+
+const TWO_BOTS: &str = "[[bot]]\nname = \"alpha\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"beta\"\nbuiltin = \"greedy\"\n";
+
+/// The bot of row `bot` in the leaderboard, or `null`.
+fn row(bot: &str) -> String {
+    format!("return document.querySelector('#leaderboard tr[data-bot=\"{bot}\"]') !== null")
+}
+
+#[test]
+fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir, "breakthrough", "", 4, TWO_BOTS);
+    let web = Served::start(dir, &["run", "arena"]);
+    browser.goto(&format!("{}/", web.url));
+    // the leaderboard shows its bots
+    browser.expect(60, &row("beta@1"));
+    // a mark on the page: a reload would lose it
+    browser.eval("window.kept = 'this page'; return 1");
+    ladder(
+        dir,
+        &["arena", "add", "arena", "gamma", "--builtin", "random"],
+    );
+    // a bot added elsewhere appears
+    browser.expect(60, &row("gamma@1"));
+    assert_eq!(
+        browser.eval("return window.kept"),
+        "this page",
+        "the page reloaded"
+    );
+    // games in progress are shown, or that none is
+    assert!(browser
+        .eval("return document.getElementById('in-progress').textContent")
+        .as_str()
+        .unwrap()
+        .contains("progress"));
+    screenshot(&browser, "leaderboard");
+
+    // an upload from the page joins and plays
+    fs::copy(repo("bots/python/breakthrough_bot.py"), dir.join("bot.py")).unwrap();
+    browser.goto(&format!("{}/upload", web.url));
+    browser.expect(30, "return document.querySelector('#upload') !== null");
+    browser.type_into("#upload input[name=name]", "uploaded");
+    browser.type_into(
+        "#upload input[name=file]",
+        &dir.join("bot.py").display().to_string(),
+    );
+    browser.type_into("#upload input[name=command]", "python3 bot.py");
+    screenshot(&browser, "upload");
+    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
+    let said = browser.expect(
+        60,
+        "const m = document.getElementById('messages'); return m && m.textContent",
+    );
+    assert_eq!(said, "added uploaded@1");
+    let played = common::wait_for(180, || {
+        get(&format!("{}/api/bots/uploaded@1", web.url)).1["total"]["games"]
+            .as_u64()
+            .is_some_and(|g| g > 0)
+    });
+    assert!(played, "the uploaded bot never played");
+    let (_, b) = get(&format!("{}/api/bots/uploaded@1", web.url));
+    assert_eq!(b["bot"]["spec"]["sandbox"], "bwrap");
+    assert_eq!(
+        b["total"]["games"].as_u64(),
+        Some(
+            b["total"]["won"].as_u64().unwrap()
+                + b["total"]["lost"].as_u64().unwrap()
+                + b["total"]["drawn"].as_u64().unwrap()
+        )
+    );
+
+    // a name the arena refuses: its message, which quotes it, is text
+    browser.goto(&format!("{}/upload", web.url));
+    browser.expect(30, "return document.querySelector('#upload') !== null");
+    browser.eval(
+        "document.querySelector('#upload input[name=name]').removeAttribute('pattern'); return 1",
+    );
+    browser.type_into("#upload input[name=name]", "<script>alert(1)</script>");
+    browser.type_into(
+        "#upload input[name=file]",
+        &dir.join("bot.py").display().to_string(),
+    );
+    browser.type_into("#upload input[name=command]", "python3 bot.py");
+    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
+    let said = browser.expect(
+        60,
+        "const m = document.getElementById('messages'); return m && m.textContent",
+    );
+    assert!(
+        said.as_str().unwrap().contains("<script>alert(1)</script>"),
+        "{said}"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#messages script').length"),
+        0
+    );
+
+    // a hostile bot whose every answer is markup: its forfeits show it as text
+    let evil = "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'ladder':\n        print('ready evil', flush=True)\n    elif w and w[0] == 'turn':\n        print('<img src=x onerror=\"window.pwned=1\"><script>window.pwned=1</script>', flush=True)\n    elif w and w[0] == 'over':\n        print('ready', flush=True)\n";
+    fs::write(dir.join("evil.py"), evil).unwrap();
+    ladder(
+        dir,
+        &["arena", "add", "arena", "evil", "--", "python3", "evil.py"],
+    );
+    let forfeited = common::wait_for(180, || {
+        get(&format!("{}/api/bots/evil@1", web.url)).1["forfeits"]
+            .as_array()
+            .is_some_and(|f| !f.is_empty())
+    });
+    assert!(forfeited, "the hostile bot never forfeited");
+    browser.goto(&format!("{}/bots/evil@1", web.url));
+    let text = browser.expect(
+        60,
+        "const f = document.getElementById('forfeits'); return f && f.textContent",
+    );
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("<script>window.pwned=1</script>"),
+        "{text}"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#forfeits img, #forfeits script').length"),
+        0
+    );
+    assert_eq!(browser.eval("return window.pwned === undefined"), true);
+    // the bot page has its chart, its results per opponent, its versions
+    screenshot(&browser, "forfeits");
+    // a rated bot's page has its rating over time as a chart
+    let mut rated = None;
+    let found = common::wait_for(180, || {
+        let (_, lb) = get(&format!("{}/api/leaderboard", web.url));
+        rated = lb["rows"].as_array().and_then(|rows| {
+            rows.iter()
+                .find(|r| r["rating"].is_number() && r["bot"] != "evil@1")
+                .map(|r| r["bot"].as_str().unwrap().to_string())
+        });
+        rated.is_some()
+    });
+    assert!(found, "no bot was ever rated");
+    browser.goto(&format!("{}/bots/{}", web.url, rated.unwrap()));
+    browser.expect(
+        60,
+        "return document.querySelectorAll('svg.chart polyline').length === 1",
+    );
+    screenshot(&browser, "bot");
+
+    // the games page: a filter narrows the list and the leaderboard over it
+    browser.goto(&format!("{}/games?bot=evil&result=loss", web.url));
+    let total = browser.expect(
+        60,
+        "const h = document.getElementById('games-total'); return h && h.textContent",
+    );
+    let (_, api) = get(&format!("{}/api/games?bot=evil&result=loss", web.url));
+    let shown: u64 = total
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        shown >= 1 && shown <= api["total"].as_u64().unwrap(),
+        "{total} vs {api}"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelector('#filtered-leaderboard') !== null"),
+        true
+    );
+    screenshot(&browser, "games");
+}
+
+/// The final position `ladder replay` tells: the text between the last
+/// turn's line and the result.
+fn final_picture(told: &str) -> String {
+    let body = told.rsplit_once("\n\nResult:").unwrap().0;
+    let after_turn = body.rsplit_once("\nTurn ").map_or(body, |(_, t)| t);
+    after_turn
+        .split_once('\n')
+        .map_or("", |(_, p)| p)
+        .trim_end()
+        .to_string()
+}
+
+#[test]
+fn every_catalogue_game_replays_to_the_final_position_its_journal_implies() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    for kind in common::games() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let bots = "[[bot]]\nname = \"alpha\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"beta\"\nbuiltin = \"random\"\n";
+        arena(dir, kind.name(), &common::season_params(kind), 2, bots);
+        ladder(dir, &["arena", "run", "arena", "-q", "--batches", "1"]);
+        ladder(dir, &["arena", "export", "arena", "out"]);
+        let told = ladder(dir, &["replay", "out", "--game", "1"]);
+        let expected = final_picture(&told);
+        let turns = told.matches("\nTurn ").count();
+        let web = Served::start(dir, &["serve", "arena"]);
+        browser.goto(&format!("{}/games/1", web.url));
+        browser.expect(60, "return document.getElementById('last') !== null");
+        browser.eval("document.getElementById('last').click(); return 1");
+        let shown = browser
+            .expect(30, "const r = document.getElementById('result'); return r && document.getElementById('picture').textContent");
+        assert_eq!(
+            shown.as_str().unwrap().trim_end(),
+            expected,
+            "{}: the last position",
+            kind.name()
+        );
+        let ply = browser.eval("return document.getElementById('ply').textContent");
+        assert!(
+            ply.as_str()
+                .unwrap()
+                .starts_with(&format!("Turn {turns} of {turns}")),
+            "{}: {ply}",
+            kind.name()
+        );
+        assert_eq!(
+            browser.eval("return location.hash"),
+            format!("#ply={turns}")
+        );
+        let result = browser.eval("return document.getElementById('result').textContent");
+        assert!(result.as_str().unwrap().starts_with("Result: "), "{result}");
+        // the board, where the game has one, holds the pieces its picture shows
+        let cells = browser.eval("return [...document.querySelectorAll('table.board td')].map(td => td.textContent).join('')");
+        if kind.name() == "breakthrough" {
+            let on_board: Vec<char> = cells.as_str().unwrap().chars().collect();
+            for piece in ['W', 'B'] {
+                let in_picture = expected
+                    .lines()
+                    .filter(|l| l.len() > 3 && l.as_bytes()[0].is_ascii_digit())
+                    .flat_map(|l| l.chars())
+                    .filter(|&c| c == piece)
+                    .count();
+                assert_eq!(
+                    on_board.iter().filter(|&&c| c == piece).count(),
+                    in_picture,
+                    "{piece}"
+                );
+            }
+            assert_eq!(
+                browser.eval("return document.querySelectorAll('table.board td.marked').length"),
+                2
+            );
+            screenshot(&browser, "replay-breakthrough");
+        }
+        if kind.name() == "bidding" {
+            assert_eq!(
+                browser.eval("return document.querySelectorAll('table.track td.token').length"),
+                1
+            );
+            screenshot(&browser, "replay-bidding");
+        }
+        // a permalink opens at its turn; stepping back moves one turn
+        browser.goto(&format!("{}/games/1#ply=1", web.url));
+        let at = browser.expect(
+            30,
+            "const p = document.getElementById('ply'); return p && p.textContent",
+        );
+        assert!(at.as_str().unwrap().starts_with("Turn 1 of"), "{at}");
+        browser.eval("document.getElementById('back').click(); return 1");
+        let at: Value = browser.eval("return document.getElementById('ply').textContent");
+        assert!(at.as_str().unwrap().starts_with("Turn 0 of"), "{at}");
+    }
+}
+
+#[test]
+fn beyond_loopback_an_action_needs_the_token_and_a_candidate_is_rejected_from_its_page() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir, "breakthrough", "", 4, TWO_BOTS);
+    ladder(
+        dir,
+        &[
+            "arena",
+            "add",
+            "arena",
+            "cand",
+            "--builtin",
+            "random",
+            "--candidate",
+        ],
+    );
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "2"]);
+    let web = Served::start_with(
+        dir,
+        &["serve", "arena", "--listen", "0.0.0.0:0"],
+        &[("LADDER_TOKEN", "s3cret")],
+    );
+    let port = web.url.rsplit(':').next().unwrap().to_string();
+    let url = format!("http://127.0.0.1:{port}");
+    browser.goto(&format!("{url}/candidates"));
+    browser.expect(
+        60,
+        "return document.querySelector('.candidate[data-bot=\"cand@1\"] button') !== null",
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('svg.chart').length"),
+        1
+    );
+    screenshot(&browser, "candidates");
+    let reject = "[...document.querySelectorAll('.candidate[data-bot=\"cand@1\"] button')].find(b => b.textContent === 'Reject').click(); return 1";
+    browser.eval(reject);
+    let said = browser.expect(
+        30,
+        "const m = document.getElementById('messages'); return m && m.textContent",
+    );
+    assert!(said.as_str().unwrap().contains("token"), "{said}");
+    let (_, b) = get(&format!("{url}/api/bots/cand@1"));
+    assert_eq!(
+        b["bot"]["state"], "candidate",
+        "refused, and nothing changed"
+    );
+    // with the token in the page's field, the same click rejects it
+    browser.eval("const t = document.getElementById('token'); t.value = 's3cret'; t.dispatchEvent(new Event('change')); return 1");
+    browser.eval(reject);
+    let done = common::wait_for(30, || {
+        get(&format!("{url}/api/bots/cand@1")).1["bot"]["state"] == "rejected"
+    });
+    assert!(done, "the candidate was not rejected");
+}
