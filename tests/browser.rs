@@ -394,3 +394,55 @@ fn beyond_loopback_an_action_needs_the_token_and_a_candidate_is_rejected_from_it
     });
     assert!(done, "the candidate was not rejected");
 }
+
+#[test]
+fn a_seasons_replay_pages_open_from_the_disk_and_its_index_links_them() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let reports = tmp.path();
+    common::run(
+        &repo("configs/breakthrough.toml"),
+        reports,
+        &["-q", "--max-games", "2"],
+    )
+    .success();
+    let season = reports.join("breakthrough");
+    let before = fs::read_to_string(season.join("index.html")).unwrap();
+    assert!(
+        before.contains("--replays"),
+        "the page says how to get replays"
+    );
+    let out = Command::new(LADDER)
+        .args(["report", "--replays"])
+        .arg(&season)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wrote 2 replay pages"));
+    let index = fs::read_to_string(season.join("index.html")).unwrap();
+    assert!(index.contains("href=\"replays/index.html\""));
+    let list = fs::read_to_string(season.join("replays/index.html")).unwrap();
+    assert!(list.contains("href=\"0.html\"") && list.contains("href=\"1.html\""));
+    let told = ladder(reports, &["replay", "breakthrough", "--game", "1"]);
+    browser.goto(&format!(
+        "file://{}",
+        season.join("replays/1.html").display()
+    ));
+    browser.expect(60, "return document.getElementById('last') !== null");
+    browser.eval("document.getElementById('last').click(); return 1");
+    let shown = browser.expect(
+        30,
+        "const r = document.getElementById('result'); return r && document.getElementById('picture').textContent",
+    );
+    assert_eq!(shown.as_str().unwrap().trim_end(), final_picture(&told));
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('table.board td.marked').length"),
+        2
+    );
+}

@@ -849,7 +849,7 @@ fn an_anchor_bot_is_rated_zero_and_a_report_again_keeps_it() {
             .unwrap()
             .to_string()
     };
-    assert!(row("random").contains("┆                +0 ┆"), "{shown}");
+    assert!(row("random").contains("┆   +0 (zero point) ┆"), "{shown}");
     assert!(row("balanced").contains("+72 ("), "{shown}");
     let dir = tmp.path().join("troops");
     let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();

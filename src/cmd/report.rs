@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use ladder::{
+    catalog::{GameKind, GameVisitor},
+    plan::Roster,
     report::{Look, ReportFormat},
+    show::Show,
     Result,
 };
 
@@ -19,6 +22,10 @@ pub struct Args {
     /// Only this kind of report (default: all).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+    /// Also write every game's replay page (`replays/N.html`, and `replays/index.html`
+    /// listing them), which open from the disk; the season's index.html links to them.
+    #[arg(long)]
+    pub replays: bool,
 }
 
 /// `--format` of `ladder report`.
@@ -42,7 +49,31 @@ impl FormatArg {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    if a.replays {
+        if a.path.join("ladder.json").exists() {
+            return Err(ladder::Error::Usage(format!(
+                "{}: --replays takes a season's folder (a ladder's seasons are its season-NNN folders)",
+                a.path.display()
+            )));
+        }
+        let recorded = ladder::journal::recorded::Recorded::read(&a.path)?;
+        let kind = GameKind::named(&recorded.kind)?;
+        let games = kind.visit(Replays(&a.path))?;
+        eprintln!(
+            "wrote {games} replay pages in {}",
+            a.path.join(ladder::web::replays::FOLDER).display()
+        );
+    }
     report(&a.path, a.format)
+}
+
+struct Replays<'a>(&'a Path);
+
+impl GameVisitor for Replays<'_> {
+    type Output = Result<u64>;
+    fn visit<G: Show>(self, _: &Roster<G>) -> Self::Output {
+        ladder::web::replays::write::<G>(self.0)
+    }
 }
 
 /// `ladder report PATH`: a season's or a ladder's reports again.

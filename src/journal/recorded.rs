@@ -36,6 +36,8 @@ pub struct Recorded {
     pub sprt: Option<Sprt>,
     /// Whether its games start from openings (each journaled with its game).
     pub openings: bool,
+    /// The settings the reports state ([`crate::plan::settings_lines`]).
+    pub settings: Vec<(String, String)>,
 }
 
 impl Recorded {
@@ -140,6 +142,7 @@ impl Recorded {
             anchor,
             sprt,
             openings: !season["openings"].is_null(),
+            settings: crate::plan::settings_lines(&season),
         })
     }
 
@@ -151,6 +154,7 @@ impl Recorded {
             format: format_name(&self.format, &self.names),
             scheduled: self.schedule.len(),
             sprt: self.sprt.clone(),
+            settings: self.settings.clone(),
         }
     }
 

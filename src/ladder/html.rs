@@ -29,7 +29,23 @@ pub fn ladder_page(state: &State) -> String {
         escape(&title),
         state.seasons.len()
     );
-    body.push_str(&table(&HEADER, &rows(state)));
+    // one table per division, then the retired bots
+    let all = rows(state);
+    let mut groups: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    for row in all {
+        let heading = match row[1].as_str() {
+            "-" => "Retired".to_string(),
+            d => format!("Division {d}"),
+        };
+        match groups.last_mut() {
+            Some((h, rows)) if *h == heading => rows.push(row),
+            _ => groups.push((heading, vec![row])),
+        }
+    }
+    for (heading, rows) in &groups {
+        let _ = writeln!(body, "<h3>{}</h3>", escape(heading));
+        body.push_str(&table(&HEADER, rows));
+    }
     body.push_str(
         "<p class=\"note\">Rating: Glicko-2, carried from season to season; ± twice the deviation.</p>\n",
     );
@@ -96,7 +112,8 @@ fn or_none(names: &[String]) -> String {
     }
 }
 
-/// Every bot's rating after each season it played, one line per bot.
+/// Every bot's rating after each season it played, one line per bot, each
+/// line told apart by its colour, width and dashes (also in the legend).
 pub fn rating_history_svg(state: &State) -> String {
     let (w, h, left, right, top, bottom) =
         (760usize, 360usize, 60usize, 160usize, 20usize, 40usize);
@@ -159,8 +176,14 @@ pub fn rating_history_svg(state: &State) -> String {
         left as f64 + plot_w / 2.0,
         h - 6
     );
+    // bots with the same ratings would hide each other: each line has its
+    // own width and dashes, the widest drawn first, so one under another
+    // still shows at its edges and through its gaps
+    const WIDTHS: [f64; 3] = [6.0, 3.5, 1.5];
+    const DASHES: [&str; 4] = ["none", "9 4", "3 3", "12 3 3 3"];
     for (k, (name, bot)) in order(state).into_iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
+        let (width, dash) = (WIDTHS[k % WIDTHS.len()], DASHES[k % DASHES.len()]);
         let path: Vec<String> = bot
             .history
             .iter()
@@ -171,7 +194,7 @@ pub fn rating_history_svg(state: &State) -> String {
         }
         let _ = writeln!(
             svg,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{width}\" stroke-dasharray=\"{dash}\" stroke-opacity=\"0.85\"/>",
             path.join(" ")
         );
         for p in &bot.history {
@@ -188,8 +211,12 @@ pub fn rating_history_svg(state: &State) -> String {
         }
         let _ = writeln!(
             svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
-            w - right + 12,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{width}\" stroke-dasharray=\"{dash}\"/>\n<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
+            w - right + 8,
+            top + 16 * k + 6,
+            w - right + 34,
+            top + 16 * k + 6,
+            w - right + 40,
             top + 16 * k + 10,
             escape(name)
         );

@@ -41,6 +41,41 @@ pub struct Header {
     pub scheduled: u64,
     /// The season's sequential test, if it runs one.
     pub sprt: Option<Sprt>,
+    /// The settings its games were played under, as the reports list them
+    /// ([`settings_lines`]).
+    pub settings: Vec<(String, String)>,
+}
+
+/// The settings of a season that its reports state, from its description
+/// (`season.json`): the seed, games per pairing, the time per move or the
+/// clock, the startup time, the cap on turns, the game's parameters, the
+/// adjudication and the openings, each as (name, value).
+pub fn settings_lines(described: &serde_json::Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for (key, label) in [
+        ("seed", "seed"),
+        ("games_per_pair", "games per pairing"),
+        ("time_control", "time control (seconds, base+increment)"),
+        ("move_time_ms", "time per move (ms)"),
+        ("startup_time_ms", "startup time (ms)"),
+        ("margin_ms", "time margin (ms)"),
+        ("max_plies", "turn cap"),
+        ("params", "game parameters"),
+        ("adjudication", "adjudication"),
+        ("openings", "openings"),
+        ("anchor", "rated at 0"),
+    ] {
+        let v = &described[key];
+        let empty = v.is_null() || v.as_object().is_some_and(|o| o.is_empty());
+        if !empty {
+            out.push((label.to_string(), text(v)));
+        }
+    }
+    out
 }
 
 /// Every way to make a bot of game `G`: its own built-in bots (the generic
@@ -313,6 +348,7 @@ impl<G: Game> Plan<G> {
             format: self.format_name(),
             scheduled: self.schedule().len(),
             sprt: self.sprt.clone(),
+            settings: settings_lines(&self.describe()),
         }
     }
 

@@ -78,12 +78,59 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Where a season's page sits: in a ladder (its name and the way back to
+/// its page), and whether its games have replay pages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub ladder: Option<(String, String)>,
+    pub replays: bool,
+}
+
+impl Place {
+    /// The place of the season folder `dir`: a ladder's when `ladder.json`
+    /// is one or two folders up (`season-003/`, `season-003/division-1/`).
+    pub fn of(dir: &Path) -> Place {
+        let mut ladder = None;
+        let mut up = dir.to_path_buf();
+        for back in ["../index.html", "../../index.html"] {
+            match up.parent() {
+                Some(p) if !p.as_os_str().is_empty() => up = p.to_path_buf(),
+                _ => break,
+            }
+            if up.join("ladder.json").is_file() {
+                let name = up
+                    .canonicalize()
+                    .ok()
+                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "ladder".into());
+                ladder = Some((name, back.to_string()));
+                break;
+            }
+        }
+        Place {
+            ladder,
+            replays: dir.join("replays/index.html").is_file(),
+        }
+    }
+}
+
 /// The season's `index.html`.
-pub fn season_page(h: &Header, s: &Standings) -> String {
+pub fn season_page(h: &Header, s: &Standings, place: &Place) -> String {
     let order = s.ranking();
-    let title = format!("Season {}: {}", h.season, h.game);
+    let title = match &place.ladder {
+        Some((ladder, _)) => format!("Ladder {ladder}, {}: {}", h.season, h.game),
+        None => format!("Season {}: {}", h.season, h.game),
+    };
+    let back = match &place.ladder {
+        Some((ladder, href)) => format!(
+            "<p><a href=\"{}\">&larr; the ladder {}</a></p>\n",
+            escape(href),
+            escape(ladder)
+        ),
+        None => String::new(),
+    };
     let mut body = format!(
-        "<h1>{}</h1>\n<p>{}, {} bots, {} of {} games.</p>\n<h2>Standings</h2>\n",
+        "{back}<h1>{}</h1>\n<p>{}, {} bots, {} of {} games.</p>\n<h2>Standings</h2>\n",
         escape(&title),
         escape(&h.format),
         s.bots.len(),
@@ -94,11 +141,37 @@ pub fn season_page(h: &Header, s: &Standings) -> String {
         &report::STANDINGS_HEADER,
         &report::standings_rows(s),
     ));
-    body.push_str(
+    let _ = writeln!(
+        body,
         "<p class=\"note\">Elo: one maximum-likelihood fit of every game (Bradley-Terry, draws as \
-         half points) with its 95% interval; <code>&gt;</code>/<code>&lt;</code>: a bound for a bot \
-         that won or lost every game against the rated bots.</p>\n",
+         half points) with its 95% interval, {}; <code>&gt;</code>/<code>&lt;</code>: a bound for a \
+         bot that won or lost every game against the rated bots.</p>",
+        escape(&report::zero_point(s))
     );
+    body.push_str("<h2>Games</h2>\n");
+    if place.replays {
+        body.push_str(
+            "<p><a href=\"replays/index.html\">Every game</a>, each with its replay: step, play \
+             and scrub through its positions.</p>\n",
+        );
+    } else {
+        body.push_str(
+            "<p class=\"note\">Every game is in <code>games.jsonl</code>. <code>ladder report \
+             DIR --replays</code> writes a replay page for each (linked here); <code>ladder replay \
+             DIR --game N</code> tells one at the terminal.</p>\n",
+        );
+    }
+    body.push_str("<h2>Settings</h2>\n");
+    let mut rows: Vec<Vec<String>> = h
+        .settings
+        .iter()
+        .map(|(k, v)| vec![k.clone(), v.clone()])
+        .collect();
+    rows.push(vec![
+        "everything, as the season ran".into(),
+        "season.json (in this folder)".into(),
+    ]);
+    body.push_str(&table(&["Setting", "Value"], &rows));
     if let Some(pair) = report::head_to_head(h, s) {
         body.push_str("<h2>Head to head</h2>\n");
         for line in pair.text().lines() {
@@ -145,8 +218,9 @@ fn los_section(s: &Standings) -> String {
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     format!(
         "<h2>Likelihood of superiority</h2>\n<p class=\"note\">The probability that the row bot is \
-         stronger than the column bot, from the rating fit.</p>\n{}",
-        table(&header, &rows)
+         stronger than the column bot, from the rating fit.</p>\n{}<p class=\"note\">{}</p>\n",
+        table(&header, &rows),
+        escape(report::LOS_NOTE)
     )
 }
 
@@ -286,7 +360,7 @@ pub fn lengths_svg(s: &Standings) -> String {
 /// Writes `index.html`, `crosstable.svg` and `lengths.svg` into `dir`.
 pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
     for (name, text) in [
-        ("index.html", season_page(h, s)),
+        ("index.html", season_page(h, s, &Place::of(dir))),
         ("crosstable.svg", heatmap_svg(s)),
         ("lengths.svg", lengths_svg(s)),
     ] {

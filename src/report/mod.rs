@@ -171,13 +171,7 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
              (Bradley-Terry, draws as half points), {}, with the 95% interval; `>`/`<`: a bot \
              that won/lost every game against the rated bots, with the bound its games support \
              (docs/RATINGS.md).\n",
-        match ratings::fit(&s.vs, s.anchor).anchor {
-            Some(a) if Some(a) == s.anchor => format!("{} at 0", s.bots[a]),
-            // a bot that won or lost every game has only a bound, so the
-            // scale sits on the rated bot with the most games
-            Some(a) => format!("{} at 0 (some bots have only a bound)", s.bots[a]),
-            None => "mean 0".to_string(),
-        }
+        zero_point(s)
     ));
     if let Some(pair) = head_to_head(h, s) {
         let _ = write!(
@@ -204,10 +198,22 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
     if let Some(los) = los_table(s, Look::Markdown) {
         let _ = write!(
             out,
-            "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n"
+            "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n\n{}\n",
+            tables::LOS_NOTE
         );
     }
     out
+}
+
+/// Where the rating scale's zero is: `dp at 0`, or the rated bots' mean.
+pub fn zero_point(s: &Standings) -> String {
+    match ratings::fit(&s.vs, s.anchor).anchor {
+        Some(a) if Some(a) == s.anchor => format!("{} at 0", s.bots[a]),
+        // a bot that won or lost every game has only a bound, so the
+        // scale sits on the rated bot with the most games
+        Some(a) => format!("{} at 0 (some bots have only a bound)", s.bots[a]),
+        None => "mean 0".to_string(),
+    }
 }
 
 /// `los[bot][opponent]` between the rated bots, for the JSON report.
@@ -493,6 +499,7 @@ mod tests {
             format: "round-robin".into(),
             scheduled: 2,
             sprt: None,
+            settings: vec![("seed".into(), "1".into())],
         }
     }
 

@@ -269,29 +269,41 @@ pub fn terminations_table(s: &Standings, look: Look) -> Table {
 /// header and rows of text; `None` with fewer than two rated bots.
 pub fn los_rows(s: &Standings) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     let fit = ratings::fit(&s.vs, s.anchor);
-    let rated: Vec<usize> = s
+    // every bot with games: one rated only by a bound (it won or lost every
+    // game) stays in the table, its cells marked `n/a` (LOS_NOTE)
+    let shown: Vec<usize> = s
         .ranking()
         .into_iter()
-        .filter(|&b| fit.ratings[b].elo.is_some())
+        .filter(|&b| s.totals[b].games > 0)
         .collect();
-    if rated.len() < 2 {
+    let rated = shown
+        .iter()
+        .filter(|&&b| fit.ratings[b].elo.is_some())
+        .count();
+    if rated < 2 {
         return None;
     }
     let mut header = vec!["LOS".to_string()];
-    header.extend(rated.iter().map(|&b| s.bots[b].clone()));
-    let rows = rated
+    header.extend(shown.iter().map(|&b| s.bots[b].clone()));
+    let rows = shown
         .iter()
         .map(|&a| {
             let mut row = vec![s.bots[a].clone()];
-            row.extend(rated.iter().map(|&b| match fit.los[a][b] {
+            row.extend(shown.iter().map(|&b| match fit.los[a][b] {
                 Some(p) if a != b => format!("{:.1}%", 100.0 * p),
-                _ => "-".to_string(),
+                _ if a == b => "-".to_string(),
+                _ => "n/a".to_string(),
             }));
             row
         })
         .collect();
     Some((header, rows))
 }
+
+/// What the LOS table says of the bots rated only by a bound.
+pub const LOS_NOTE: &str =
+    "`n/a`: a bot that won or lost every game has only a bound for its rating \
+    (see the standings), so the fit gives no likelihood against it.";
 
 /// [`los_rows`] as a table.
 pub fn los_table(s: &Standings, look: Look) -> Option<Table> {

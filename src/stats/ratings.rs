@@ -41,8 +41,9 @@ pub struct Rating {
 }
 
 impl Rating {
-    /// `+266 (+218, +325)`; `> +687` or `< -687` for a bound; `+0` for the
-    /// only rated bot; `-` without games.
+    /// `+266 (+218, +325)`; `> +687` or `< -687` for a bound; `+0 (zero
+    /// point)` for the bot the scale is anchored at (or the only rated
+    /// bot), whose interval is the others'; `-` without games.
     pub fn text(&self) -> String {
         // `+ 0.0` turns a negative zero into zero, so an even score prints `+0`
         let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
@@ -50,7 +51,7 @@ impl Rating {
             (Some(elo), Some(lo), Some(hi)) => {
                 format!("{} ({}, {})", signed(elo), signed(lo), signed(hi))
             }
-            (Some(elo), None, None) => signed(elo),
+            (Some(elo), None, None) => format!("{} (zero point)", signed(elo)),
             (_, Some(lo), None) => format!("> {}", signed(lo)),
             (_, None, Some(hi)) => format!("< {}", signed(hi)),
             _ => "-".to_string(),

@@ -454,11 +454,30 @@ pub fn game(dir: &Path, game: &dyn GameOf, number: &str) -> Answer {
     let record: Record =
         serde_json::from_str(&row.record).map_err(|e| damaged(format!("game {n}: {e}")))?;
     let plies = game.plies(&record)?;
+    let game_name = store.meta("game")?;
+    Ok(game_json(
+        &record,
+        Some(row.batch),
+        &game_name,
+        plies,
+        game.simultaneous(),
+    ))
+}
+
+/// A game with every position, as the replay viewer reads it (the API's
+/// `/api/games/N`, and a season's replay pages).
+pub fn game_json(
+    record: &Record,
+    batch: Option<u64>,
+    game: &str,
+    plies: Vec<crate::journal::replay::Ply>,
+    simultaneous: bool,
+) -> Value {
     let names = record.seats.as_ref().map(String::as_str);
-    Ok(json!({
-        "number": n,
-        "batch": row.batch,
-        "game": store.meta("game")?,
+    json!({
+        "number": record.index,
+        "batch": batch,
+        "game": game,
         "first": record.seats.first,
         "second": record.seats.second,
         "seed": record.seed,
@@ -467,9 +486,9 @@ pub fn game(dir: &Path, game: &dyn GameOf, number: &str) -> Answer {
         "goals": [record.goals.first, record.goals.second],
         "termination": termination_kind(&record.termination),
         "ending": record.termination.describe(&names),
-        "simultaneous": game.simultaneous(),
+        "simultaneous": simultaneous,
         "plies": plies,
-    }))
+    })
 }
 
 /// `GET /api/candidates`: every version that joined as a candidate, with

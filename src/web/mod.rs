@@ -12,6 +12,7 @@
 //! - [`api`]: the JSON of each endpoint, built from the store;
 //! - [`pages`]: the HTML of each page and its script and style;
 //! - [`upload`]: a bot uploaded from a page, unpacked and checked;
+//! - [`replays`]: a season's games as replay pages that need no server;
 //! - this module: the routes, and the guard of every action: loopback by
 //!   default, a token on any other address, no cross-site requests.
 //!
@@ -20,6 +21,7 @@
 
 pub mod api;
 pub mod pages;
+pub mod replays;
 pub mod upload;
 
 use std::{

@@ -12,8 +12,15 @@ use axum::{
 
 use crate::report::html::escape;
 
-const APP_JS: &str = include_str!("assets/app.js");
-const STYLE_CSS: &str = include_str!("assets/style.css");
+/// The pages' one script, and their style.
+pub(super) const APP_JS: &str = include_str!("assets/app.js");
+pub(super) const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// JSON made safe to sit inside a `<script>` element: no `<` (so no
+/// `</script>` and no `<!--`), written as the JSON escape `\u003c`.
+pub fn escape_json(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
 
 /// A page: its title, the script's name for it and its argument (a bot,
 /// a game number).

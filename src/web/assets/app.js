@@ -6,6 +6,8 @@
 const app = document.getElementById("app");
 const page = app.dataset.page;
 const arg = app.dataset.arg;
+// a season's replay page, read from the disk: no server, no links to one
+const isStatic = app.dataset.static === "true";
 
 // el("td", {class: "x"}, "text", child...): an element; strings become text.
 function el(tag, attrs, ...kids) {
@@ -25,7 +27,7 @@ function el(tag, attrs, ...kids) {
 }
 
 function link(href, text) { return el("a", { href }, text); }
-function botLink(bot) { return link("/bots/" + encodeURIComponent(bot), bot); }
+function botLink(bot) { return isStatic ? el("span", {}, bot) : link("/bots/" + encodeURIComponent(bot), bot); }
 function gameLink(n, text) { return link("/games/" + n, text === undefined ? "#" + n : text); }
 
 async function api(path) {
@@ -37,9 +39,11 @@ async function api(path) {
 
 // An action: the token (when given in the header's field) and the
 // header that tells the server this is the arena's own page.
-const tokenField = document.getElementById("token");
-tokenField.value = sessionStorage.getItem("ladder-token") || "";
-tokenField.addEventListener("change", () => sessionStorage.setItem("ladder-token", tokenField.value));
+const tokenField = document.getElementById("token") || el("input");
+if (!isStatic) {
+  tokenField.value = sessionStorage.getItem("ladder-token") || "";
+  tokenField.addEventListener("change", () => sessionStorage.setItem("ladder-token", tokenField.value));
+}
 async function act(method, path, body) {
   const headers = { "X-Ladder": "1" };
   if (tokenField.value) headers["Authorization"] = "Bearer " + tokenField.value;
@@ -158,7 +162,7 @@ async function bot() {
       el("h2", {}, "Rating over time"),
       chart(d.history.map((h) => [h.batch, h.rating, h.low, h.high]), { x: "batch", label: "rating over time" }),
       el("h2", {}, "Results per opponent"),
-      table(["Opponent", "Games", "Won", "Lost", "Drawn", "Win %", "Points", "Goal difference"],
+      table(["Opponent", "Games", "Won", "Lost", "Drawn", "Win %", "Points", "Goals (sum)"],
         d.opponents.map((o) => el("tr", {}, el("td", {}, botLink(o.bot)), el("td", {}, o.games),
           el("td", {}, o.won), el("td", {}, o.lost), el("td", {}, o.drawn),
           el("td", {}, o.win_percent.toFixed(1)), el("td", {}, o.points), el("td", {}, o.goal_sum)))),
@@ -255,7 +259,8 @@ function drawing(ply) {
 }
 
 async function replay() {
-  const g = await api("/api/games/" + encodeURIComponent(arg));
+  const held = document.getElementById("game-data");
+  const g = held ? JSON.parse(held.textContent) : await api("/api/games/" + encodeURIComponent(arg));
   const last = g.plies.length - 1;
   const start = () => {
     const m = /ply=(\d+)/.exec(location.hash);
@@ -289,7 +294,7 @@ async function replay() {
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   window.addEventListener("hashchange", () => { if (start() !== at) show(start()); });
   render(el("h1", {}, `Game ${g.number}: `, botLink(g.first), " vs ", botLink(g.second)),
-    el("p", {}, `${g.game}, batch ${g.batch}, seed ${g.seed}` + (g.opening ? `, from the opening ${g.opening}` : "")),
+    el("p", {}, `${g.game}` + (g.batch === null ? "" : `, batch ${g.batch}`) + `, seed ${g.seed}` + (g.opening ? `, from the opening ${g.opening}` : "")),
     el("div", { class: "controls" }, button("Start", "first", () => show(0)), button("◀", "back", () => show(at - 1)),
       play, button("▶", "step", () => show(at + 1)), button("End", "last", () => show(last)), scrub),
     view);
