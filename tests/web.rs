@@ -299,6 +299,29 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     std::io::Read::read_exact(&mut r.body_mut().as_reader(), &mut first).unwrap();
     assert_eq!(&first, b"event: progress");
 
+    // the kept leaderboard (folded a batch at a time) is the one made from
+    // every game, also after a bot joined and batches went by
+    let same = || {
+        let (_, kept) = api("/api/leaderboard");
+        let (_, fresh) = api("/api/leaderboard?from=0");
+        assert_eq!(kept["rows"], fresh["rows"]);
+        assert_eq!(kept["arena"], fresh["arena"]);
+    };
+    same();
+    ladder(
+        dir,
+        &["arena", "add", "arena", "gamma", "--builtin", "random"],
+    );
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "7"]);
+    same();
+    let (_, kept) = api("/api/leaderboard");
+    assert_eq!(kept["rows"].as_array().unwrap().len(), 3);
+    assert!(kept["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["trend"] != "new" && r["trend"] != ""));
+
     // the pages and their script come from the binary, guarded by a strict policy
     let (status, kind, html) = get_text(&format!("{}/", web.url));
     assert_eq!(status, 200);

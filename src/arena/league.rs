@@ -59,6 +59,15 @@ impl League {
     pub fn from_events(events: &[(u64, Event)]) -> Result<League, String> {
         let mut league = League::default();
         for (seq, event) in events {
+            league.apply(*seq, event)?;
+        }
+        Ok(league)
+    }
+
+    /// Folds one more event, number `seq` of the log.
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Result<(), String> {
+        let league = self;
+        {
             let wrong = |why: &str| format!("event {seq}: {why}");
             match event {
                 Event::Added {
@@ -142,7 +151,7 @@ impl League {
                 }
             }
         }
-        Ok(league)
+        Ok(())
     }
 
     /// The version called `bot` (`name@version`).
@@ -177,26 +186,50 @@ impl League {
     /// [`FAILING_AFTER`] of them, and the first forfeit's detail.
     pub fn failing(&self, games: &[GameRow]) -> Vec<Option<String>> {
         let names = self.names();
-        let mut played = vec![0u64; names.len()];
-        let mut lost = vec![0u64; names.len()];
-        let mut first: Vec<Option<String>> = vec![None; names.len()];
+        let mut f = Forfeiting::default();
         for g in games {
-            let Ok(Some(s)) = Scored::from_line(&g.record, &names) else {
-                continue;
-            };
-            for b in [s.seats.first, s.seats.second] {
-                played[b] += 1;
-            }
-            if let Termination::Forfeit { seat, detail, .. } = &s.termination {
-                let b = s.seats[*seat];
-                lost[b] += 1;
-                first[b].get_or_insert_with(|| detail.clone());
+            if let Ok(Some(s)) = Scored::from_line(&g.record, &names) {
+                f.add(&s, names.len());
             }
         }
-        (0..names.len())
+        f.failing(names.len())
+    }
+}
+
+/// Each version's games and forfeits, game by game: what
+/// [`League::failing`] decides from.
+#[derive(Clone, Debug, Default)]
+pub struct Forfeiting {
+    played: Vec<u64>,
+    lost: Vec<u64>,
+    first: Vec<Option<String>>,
+}
+
+impl Forfeiting {
+    /// Counts one more game of a league of `versions`.
+    pub fn add(&mut self, s: &Scored, versions: usize) {
+        self.played.resize(versions, 0);
+        self.lost.resize(versions, 0);
+        self.first.resize(versions, None);
+        for b in [s.seats.first, s.seats.second] {
+            self.played[b] += 1;
+        }
+        if let Termination::Forfeit { seat, detail, .. } = &s.termination {
+            let b = s.seats[*seat];
+            self.lost[b] += 1;
+            self.first[b].get_or_insert_with(|| detail.clone());
+        }
+    }
+
+    /// Per version of `versions`: the first forfeit's detail of one that
+    /// forfeited each of its games, at least [`FAILING_AFTER`].
+    pub fn failing(&self, versions: usize) -> Vec<Option<String>> {
+        (0..versions)
             .map(|b| {
-                (played[b] >= FAILING_AFTER && lost[b] == played[b])
-                    .then(|| first[b].clone())
+                let played = self.played.get(b).copied().unwrap_or(0);
+                let lost = self.lost.get(b).copied().unwrap_or(0);
+                (played >= FAILING_AFTER && lost == played)
+                    .then(|| self.first.get(b).cloned().flatten())
                     .flatten()
             })
             .collect()

@@ -13,10 +13,19 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use std::collections::VecDeque;
+
 use crate::{
-    arena::{candidates, config, league::League, matchmaking::ranked, store::GameRow},
+    arena::{
+        candidates, config,
+        league::{Forfeiting, League},
+        matchmaking::ranked,
+        store::GameRow,
+    },
     core::error::{Error, Result},
+    core::record::Scored,
     report::{rows_table, share_color, Look},
+    stats::standings::Standings,
     stats::{ratings, sprt::Verdict},
 };
 
@@ -62,16 +71,101 @@ pub struct Row {
     pub test: Option<candidates::Test>,
 }
 
+/// What the table needs of an arena's finished games, kept up to date a
+/// game at a time (the web server folds each new batch into the one it
+/// holds, so a table of a million games costs only the new ones): the
+/// standings of every game, those of the games before the trend's window,
+/// and each version's forfeits.
+#[derive(Clone, Debug)]
+pub struct Tallies {
+    pub all: Standings,
+    /// The games of batches before `cut`.
+    pub before: Standings,
+    cut: u64,
+    /// Games from batch `cut` on, not yet in `before`.
+    recent: VecDeque<(u64, Scored)>,
+    forfeiting: Forfeiting,
+    /// The number of the next game to fold: every game before it is in.
+    pub next: u64,
+}
+
+impl Tallies {
+    /// No games yet.
+    pub fn new() -> Tallies {
+        Tallies {
+            all: Standings::empty(&[]),
+            before: Standings::empty(&[]),
+            cut: 0,
+            recent: VecDeque::new(),
+            forfeiting: Forfeiting::default(),
+            next: 0,
+        }
+    }
+
+    /// The tallies of `games` (finished, in order) in `league`.
+    pub fn of(league: &League, games: &[GameRow]) -> Result<Tallies> {
+        let mut t = Tallies::new();
+        t.add(league, games)?;
+        Ok(t)
+    }
+
+    /// Folds `games` (the ones from game [`Tallies::next`] on, in order;
+    /// earlier ones are skipped) and moves the trend's window to the
+    /// league's last batches.
+    pub fn add(&mut self, league: &League, games: &[GameRow]) -> Result<()> {
+        let names = league.names();
+        for name in &names[self.all.bots.len()..] {
+            self.all.grow(name);
+            self.before.grow(name);
+        }
+        for g in games {
+            if g.number < self.next {
+                continue;
+            }
+            let scored = Scored::from_line(&g.record, &names)
+                .map_err(|e| Error::Mismatch(format!("game {}: {e}", g.number)))?
+                .ok_or_else(|| {
+                    Error::Mismatch(format!("game {}: a bot that never joined", g.number))
+                })?;
+            self.all.add(&scored);
+            self.forfeiting.add(&scored, names.len());
+            self.recent.push_back((g.batch, scored));
+            self.next = g.number + 1;
+        }
+        self.cut = self
+            .cut
+            .max(league.next_batch.saturating_sub(TREND_BATCHES));
+        while self
+            .recent
+            .front()
+            .is_some_and(|(batch, _)| *batch < self.cut)
+        {
+            let (_, scored) = self.recent.pop_front().expect("a game");
+            self.before.add(&scored);
+        }
+        Ok(())
+    }
+}
+
+impl Default for Tallies {
+    fn default() -> Self {
+        Tallies::new()
+    }
+}
+
 /// The arena's rows, strongest first, from its league and finished games.
 pub fn rows(league: &League, games: &[GameRow], sprt: &candidates::Settings) -> Result<Vec<Row>> {
-    let wrong = |m: String| Error::Mismatch(m);
-    let standings = league.standings(games).map_err(wrong)?;
+    Ok(rows_of(league, &Tallies::of(league, games)?, sprt))
+}
+
+/// The arena's rows, strongest first, from its league and the tallies of
+/// its games.
+pub fn rows_of(league: &League, t: &Tallies, sprt: &candidates::Settings) -> Vec<Row> {
+    let (standings, then) = (&t.all, &t.before);
     let fit = ratings::fit(&standings.vs, None);
-    let cut = league.next_batch.saturating_sub(TREND_BATCHES);
-    let earlier: Vec<GameRow> = games.iter().filter(|g| g.batch < cut).cloned().collect();
-    let then = league.standings(&earlier).map_err(wrong)?;
-    let before = ratings::fit(&then.vs, None);
-    let failing = league.failing(games);
+    // the trend needs only where each bot stood
+    let before = ratings::fit_ratings(&then.vs, None);
+    let failing = t.forfeiting.failing(league.versions.len());
     let shares: Vec<f64> = standings
         .totals
         .iter()
@@ -125,7 +219,7 @@ pub fn rows(league: &League, games: &[GameRow], sprt: &candidates::Settings) -> 
             test,
         });
     }
-    Ok(rows)
+    rows
 }
 
 /// The head line of the arena's table: its game, bots and games.

@@ -217,12 +217,19 @@ impl Store {
 
     /// Every event, in order, each checked.
     pub fn events(&self) -> Result<Vec<(u64, Event)>> {
+        self.events_after(0)
+    }
+
+    /// The events after event `seq`, in order, each checked.
+    pub fn events_after(&self, seq: u64) -> Result<Vec<(u64, Event)>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT seq, data FROM events ORDER BY seq")
+            .prepare("SELECT seq, data FROM events WHERE seq > ?1 ORDER BY seq")
             .map_err(self.fail())?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .query_map([seq as i64], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
             .map_err(self.fail())?;
         let mut events = Vec::new();
         for row in rows {
@@ -305,6 +312,15 @@ impl Store {
             .map_err(self.fail())
     }
 
+    /// `read` over one snapshot of the database: what another process
+    /// commits meanwhile is not seen half.
+    pub fn snapshot<T>(&self, read: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
+        self.conn.execute_batch("BEGIN").map_err(self.fail())?;
+        let out = read(self);
+        let _ = self.conn.execute_batch("COMMIT");
+        out
+    }
+
     /// Finished game `number`, if there is one.
     pub fn game(&self, number: u64) -> Result<Option<GameRow>> {
         self.conn
@@ -325,12 +341,17 @@ impl Store {
 
     /// Every finished game, in order.
     pub fn games(&self) -> Result<Vec<GameRow>> {
+        self.games_from(0)
+    }
+
+    /// The finished games from game `number` on, in order.
+    pub fn games_from(&self, number: u64) -> Result<Vec<GameRow>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT number, batch, record FROM games ORDER BY number")
+            .prepare("SELECT number, batch, record FROM games WHERE number >= ?1 ORDER BY number")
             .map_err(self.fail())?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map([number as i64], |r| {
                 Ok(GameRow {
                     number: r.get::<_, i64>(0)? as u64,
                     batch: r.get::<_, i64>(1)? as u64,

@@ -81,6 +81,17 @@ const Z: f64 = 1.959964;
 /// the mean of the rated bots when every bot with games is rated, and at the
 /// rated bot with the most games when some can only be bounded.
 pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
+    fit_with(vs, anchor, true)
+}
+
+/// [`fit`]'s ratings and bounds alone: no intervals of the rated bots and
+/// no LOS (their cost is most of a fit's), for a figure such as a trend
+/// that needs only where each bot stands.
+pub fn fit_ratings(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
+    fit_with(vs, anchor, false)
+}
+
+fn fit_with(vs: &[Vec<Tally>], anchor: Option<usize>, intervals: bool) -> Fit {
     let n = vs.len();
     let points = |i: usize, j: usize| vs[i][j].points();
     let games = |i: usize, j: usize| vs[i][j].games as f64;
@@ -121,14 +132,17 @@ pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
     let (_, info) = derivatives(&group, &theta, &points, &games);
     // covariance of the mean-anchored ratings: the pseudo-inverse of the
     // information, (I + J)^-1 - J / m^2
-    let cov = invert(&with_mean_fixed(&info)).map(|mut c| {
-        for row in c.iter_mut() {
-            for x in row.iter_mut() {
-                *x -= 1.0 / (m * m) as f64;
+    let cov = intervals
+        .then(|| invert(&with_mean_fixed(&info)))
+        .flatten()
+        .map(|mut c| {
+            for row in c.iter_mut() {
+                for x in row.iter_mut() {
+                    *x -= 1.0 / (m * m) as f64;
+                }
             }
-        }
-        c
-    });
+            c
+        });
     // bounds are relative to the rated bots' estimates: when there are any,
     // a mean that moves with the rated bots would make them incomparable,
     // so the scale is then anchored at the rated bot with the most games
@@ -155,7 +169,7 @@ pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
     for (k, &i) in group.iter().enumerate() {
         let elo = (theta[k] - zero) * ELO_PER_UNIT;
         let ends = var(k, None)
-            .filter(|&v| m > 1 && v > 0.0)
+            .filter(|&v| intervals && m > 1 && v > 0.0)
             .map(|v| interval(k, &group, &theta, v, &points, &games));
         ratings[i] = Rating {
             elo: Some(elo),
@@ -163,7 +177,7 @@ pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
             high: ends.map(|(_, hi)| (hi - zero) * ELO_PER_UNIT),
         };
     }
-    for (a, &i) in group.iter().enumerate() {
+    for (a, &i) in group.iter().enumerate().filter(|_| intervals) {
         for (b, &j) in group.iter().enumerate() {
             if i != j {
                 let sd = var(a, Some(b)).map(f64::sqrt).unwrap_or(0.0);
@@ -274,10 +288,16 @@ fn bisect_between(f: &impl Fn(f64) -> f64, outside: f64, inside: f64) -> f64 {
     let (mut out, mut inn) = (outside, inside);
     for _ in 0..200 {
         let mid = (out + inn) / 2.0;
+        let before = (out, inn);
         if f(mid) > 0.0 {
             out = mid;
         } else {
             inn = mid;
+        }
+        // the ends are next to each other: every step after this one
+        // changes nothing (stopping here gives the 200 steps' result)
+        if (out, inn) == before {
+            break;
         }
     }
     (out + inn) / 2.0
@@ -418,11 +438,19 @@ fn largest_connected_group(vs: &[Vec<Tally>], anchor: Option<usize>) -> Vec<usiz
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None`
 /// when `a` is singular.
 fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
-    let n = b.len();
+    let x = solve_many(a, &[b.to_vec()])?;
+    Some(x.into_iter().map(|row| row[0]).collect())
+}
+
+/// Solves `a x = b` for every `b` of `bs` at once, by the same elimination
+/// as one ([`solve`]: each column's result is the one it gives alone);
+/// `x[i][k]` is unknown `i` of right-hand side `k`.
+fn solve_many(a: &[Vec<f64>], bs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
     let mut m: Vec<Vec<f64>> = a
         .iter()
-        .zip(b)
-        .map(|(row, &y)| row.iter().copied().chain([y]).collect())
+        .enumerate()
+        .map(|(i, row)| row.iter().copied().chain(bs.iter().map(|b| b[i])).collect())
         .collect();
     for col in 0..n {
         let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))?;
@@ -440,21 +468,20 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
             }
         }
     }
-    Some((0..n).map(|i| m[i][n] / m[i][i]).collect())
-}
-
-/// The inverse of `a`, column by column.
-fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let n = a.len();
-    let columns: Option<Vec<Vec<f64>>> = (0..n)
-        .map(|c| solve(a, &(0..n).map(|r| f64::from(r == c)).collect::<Vec<_>>()))
-        .collect();
-    let columns = columns?;
     Some(
         (0..n)
-            .map(|r| (0..n).map(|c| columns[c][r]).collect())
+            .map(|i| (0..bs.len()).map(|k| m[i][n + k] / m[i][i]).collect())
             .collect(),
     )
+}
+
+/// The inverse of `a`: every column at once.
+fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let identity: Vec<Vec<f64>> = (0..n)
+        .map(|c| (0..n).map(|r| f64::from(r == c)).collect())
+        .collect();
+    solve_many(a, &identity)
 }
 
 /// The root of the monotone `f` (increasing when `up`), in natural units.

@@ -115,6 +115,18 @@ impl Standings {
         }
     }
 
+    /// Takes in bot `name`, who has no games yet (a bot that joins a
+    /// league that goes on).
+    pub fn grow(&mut self, name: &str) {
+        self.bots.push(name.to_string());
+        self.totals.push(Tally::default());
+        for row in &mut self.vs {
+            row.push(Tally::default());
+        }
+        self.vs.push(vec![Tally::default(); self.bots.len()]);
+        self.forfeits.push(BTreeMap::new());
+    }
+
     /// Counts one more game: the standings of a season keep no game, so
     /// they take the same memory for ten games or a billion.
     pub fn add(&mut self, r: &Scored) {

@@ -9,7 +9,10 @@ use std::{collections::HashMap, path::Path};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use super::{Failure, GameOf};
+use super::{
+    filter::{bad, kept, termination_kind, versions, Filter},
+    Failure, GameOf,
+};
 use crate::{
     arena::{
         self, candidates, config,
@@ -26,100 +29,6 @@ use crate::{
 };
 
 type Answer = Result<Value, Failure>;
-
-/// The games a filter keeps (`/api/games`, `/api/leaderboard`), read
-/// from a URL's query: every key is checked, and a key it does not know
-/// is an error.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Filter {
-    /// Games `bot` played (a version, `name@N`, or every version of a name).
-    pub bot: Option<String>,
-    /// Games `opponent` played (against `bot`, when both are given).
-    pub opponent: Option<String>,
-    /// `win`, `loss` or `draw` for `bot` (needs `bot`); `first`,
-    /// `second` or `draw` by seat.
-    pub result: Option<String>,
-    /// `normal`, `forfeit`, `ply-limit` or `adjudicated`.
-    pub termination: Option<String>,
-    pub min_plies: Option<u32>,
-    pub max_plies: Option<u32>,
-    /// Game numbers, from and to (both included): the arena's clock.
-    pub from: Option<u64>,
-    pub to: Option<u64>,
-    /// The page of games `/api/games` returns: at most `limit` (100),
-    /// newest first, after skipping `offset`.
-    pub limit: Option<usize>,
-    pub offset: Option<usize>,
-}
-
-const RESULTS: [&str; 6] = ["win", "loss", "draw", "first", "second", "any"];
-const TERMINATIONS: [&str; 4] = ["normal", "forfeit", "ply-limit", "adjudicated"];
-
-fn bad(message: String) -> Failure {
-    Failure(StatusCode::BAD_REQUEST, message)
-}
-
-impl Filter {
-    /// The filter a query gives, or a 400 naming the key that is wrong.
-    pub fn parse(query: &HashMap<String, String>) -> Result<Filter, Failure> {
-        let mut f = Filter::default();
-        for (key, value) in query {
-            if value.is_empty() {
-                continue;
-            }
-            let number = |what: &str| {
-                value
-                    .parse::<u64>()
-                    .map_err(|_| bad(format!("`{key}`: `{value}` is not {what}")))
-            };
-            match key.as_str() {
-                "bot" => f.bot = Some(value.clone()),
-                "opponent" => f.opponent = Some(value.clone()),
-                "result" if RESULTS.contains(&value.as_str()) => f.result = Some(value.clone()),
-                "result" => {
-                    return Err(bad(format!(
-                        "`result`: `{value}` is none of {}",
-                        RESULTS.join(", ")
-                    )))
-                }
-                "termination" if TERMINATIONS.contains(&value.as_str()) => {
-                    f.termination = Some(value.clone())
-                }
-                "termination" => {
-                    return Err(bad(format!(
-                        "`termination`: `{value}` is none of {}",
-                        TERMINATIONS.join(", ")
-                    )))
-                }
-                "min_plies" => f.min_plies = Some(number("a number of turns")? as u32),
-                "max_plies" => f.max_plies = Some(number("a number of turns")? as u32),
-                "from" => f.from = Some(number("a game number")?),
-                "to" => f.to = Some(number("a game number")?),
-                "limit" => f.limit = Some(number("a count")? as usize),
-                "offset" => f.offset = Some(number("a count")? as usize),
-                _ => {
-                    return Err(bad(format!(
-                        "`{key}` is no filter (bot, opponent, result, termination, \
-                         min_plies, max_plies, from, to, limit, offset)"
-                    )))
-                }
-            }
-        }
-        if f.bot.is_none() && matches!(f.result.as_deref(), Some("win" | "loss")) {
-            return Err(bad("`result` win or loss needs a `bot`".into()));
-        }
-        Ok(f)
-    }
-
-    /// Whether it keeps only some games (a custom leaderboard).
-    fn narrows(&self) -> bool {
-        Filter {
-            limit: None,
-            offset: None,
-            ..self.clone()
-        } != Filter::default()
-    }
-}
 
 /// The arena's store, league and finished games.
 struct Arena {
@@ -142,40 +51,7 @@ fn damaged(e: String) -> Failure {
     Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
 }
 
-/// The versions `who` names: one (`name@N`) or every version of a name;
-/// a 404 when none.
-fn versions<'a>(league: &'a League, who: &str) -> Result<Vec<&'a Version>, Failure> {
-    let found: Vec<&Version> = league
-        .versions
-        .iter()
-        .filter(|v| v.bot == who || v.name == who)
-        .collect();
-    if found.is_empty() {
-        return Err(Failure(
-            StatusCode::NOT_FOUND,
-            format!("no bot {who} in the arena"),
-        ));
-    }
-    Ok(found)
-}
-
-/// A finished game as its one-line summary, and its scored form.
-fn scored(a: &Arena, g: &GameRow) -> Result<Scored, Failure> {
-    Scored::from_line(&g.record, &a.league.names())
-        .ok()
-        .flatten()
-        .ok_or_else(|| damaged(format!("game {} is not a game record", g.number)))
-}
-
-fn termination_kind(t: &Termination) -> &'static str {
-    match t {
-        Termination::Normal => "normal",
-        Termination::Forfeit { .. } => "forfeit",
-        Termination::PlyLimit => "ply-limit",
-        Termination::Adjudicated { .. } => "adjudicated",
-    }
-}
-
+/// A finished game as its one-line summary.
 fn summary(a: &Arena, g: &GameRow, s: &Scored) -> Value {
     let names = |i: usize| a.league.versions[i].bot.as_str();
     let seats = s.seats.as_ref().map(|&i| names(i));
@@ -192,85 +68,17 @@ fn summary(a: &Arena, g: &GameRow, s: &Scored) -> Value {
     })
 }
 
-/// The games `f` keeps, oldest first, with their scored forms.
-fn kept<'a>(a: &'a Arena, f: &Filter) -> Result<Vec<(&'a GameRow, Scored)>, Failure> {
-    let ids = |who: &Option<String>| -> Result<Option<Vec<usize>>, Failure> {
-        let Some(who) = who else { return Ok(None) };
-        let vs = versions(&a.league, who)?;
-        Ok(Some(
-            vs.iter()
-                .map(|v| {
-                    a.league
-                        .versions
-                        .iter()
-                        .position(|w| w.bot == v.bot)
-                        .expect("found")
-                })
-                .collect(),
-        ))
-    };
-    let (bot, opponent) = (ids(&f.bot)?, ids(&f.opponent)?);
-    let mut out = Vec::new();
-    for g in &a.games {
-        if f.from.is_some_and(|n| g.number < n) || f.to.is_some_and(|n| g.number > n) {
-            continue;
-        }
-        let s = scored(a, g)?;
-        if f.min_plies.is_some_and(|p| s.plies < p) || f.max_plies.is_some_and(|p| s.plies > p) {
-            continue;
-        }
-        if f.termination
-            .as_deref()
-            .is_some_and(|t| t != termination_kind(&s.termination))
-        {
-            continue;
-        }
-        // the seat `bot` held, when it played
-        let held = |ids: &Option<Vec<usize>>| match ids {
-            None => Some(None),
-            Some(ids) => crate::core::seat::Seat::ALL
-                .into_iter()
-                .find(|&seat| ids.contains(&s.seats[seat]))
-                .map(Some),
-        };
-        let Some(seat) = held(&bot) else { continue };
-        match (&opponent, seat) {
-            (None, _) => {}
-            (Some(ids), Some(seat)) if ids.contains(&s.seats[seat.other()]) => {}
-            (Some(_), Some(_)) => continue,
-            (Some(_), None) if held(&opponent).flatten().is_some() => {}
-            (Some(_), None) => continue,
-        }
-        let keep = match (f.result.as_deref(), seat) {
-            (None | Some("any"), _) => true,
-            (Some("draw"), _) => s.result == GameResult::Draw,
-            (Some("first"), _) => s.result == GameResult::First,
-            (Some("second"), _) => s.result == GameResult::Second,
-            (Some(r), Some(seat)) => {
-                let won = s.result == GameResult::win(seat);
-                let lost = s.result == GameResult::win(seat.other());
-                (r == "win" && won) || (r == "loss" && lost)
-            }
-            _ => false,
-        };
-        if keep {
-            out.push((g, s));
-        }
-    }
-    Ok(out)
-}
-
-fn info(a: &Arena, dir: &Path) -> Result<Value, Failure> {
-    let (events, games) = a.store.progress()?;
-    let game = a.store.meta("game")?;
+fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
+    let (events, games) = store.progress()?;
+    let game = store.meta("game")?;
     Ok(json!({
         "name": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         "game": game,
-        "head": show::head(&a.league, a.games.len(), dir, &game),
-        "playing": a.league.versions.iter().filter(|v| !v.retired).count(),
-        "games": a.games.len(),
-        "batches": a.league.next_batch,
-        "in_progress": a.league.open.as_ref().map(|b| json!({
+        "head": show::head(league, games as usize, dir, &game),
+        "playing": league.versions.iter().filter(|v| !v.retired).count(),
+        "games": games,
+        "batches": league.next_batch,
+        "in_progress": league.open.as_ref().map(|b| json!({
             "batch": b.number,
             "first": b.first,
             "games": b.games,
@@ -281,7 +89,69 @@ fn info(a: &Arena, dir: &Path) -> Result<Value, Failure> {
 
 /// `GET /api/arena`
 pub fn arena(dir: &Path) -> Answer {
-    info(&open(dir)?, dir)
+    let store = Store::open(dir)?;
+    store.snapshot(|store| {
+        let league = League::from_events(&store.events()?).map_err(|e| store_damaged(store, e))?;
+        Ok(info(store, &league, dir))
+    })?
+}
+
+fn store_damaged(store: &Store, message: String) -> crate::core::error::Error {
+    crate::core::error::Error::Store {
+        path: store.path().to_path_buf(),
+        message,
+    }
+}
+
+/// The leaderboard as the server keeps it: the league and the tallies of
+/// its games, brought up to date with what the arena did since, and the
+/// answer for the arena's progress it was made at.
+#[derive(Clone, Default)]
+pub struct Board {
+    seq: u64,
+    league: League,
+    tallies: show::Tallies,
+    answer: Option<((u64, u64), Value)>,
+}
+
+/// `GET /api/leaderboard` without a filter, from `board`: only the events
+/// and games since it was last asked are read, and an arena that did
+/// nothing since gets the same answer again.
+pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
+    let store = Store::open(dir)?;
+    let answer = store.snapshot(|store| {
+        let progress = store.progress()?;
+        if let Some((at, answer)) = &board.answer {
+            if *at == progress {
+                return Ok(Ok(answer.clone()));
+            }
+        }
+        for (seq, event) in store.events_after(board.seq)? {
+            board
+                .league
+                .apply(seq, &event)
+                .map_err(|e| store_damaged(store, e))?;
+            board.seq = seq;
+        }
+        let games = store.games_from(board.tallies.next)?;
+        board.tallies.add(&board.league, &games)?;
+        let sprt = config::Settings::stored(store)?.sprt;
+        let rows = show::rows_of(&board.league, &board.tallies, &sprt);
+        let answer = match info(store, &board.league, dir) {
+            Ok(info) => json!({ "arena": info, "filtered": false, "rows": rows }),
+            Err(e) => return Ok(Err(e)),
+        };
+        board.answer = Some((progress, answer.clone()));
+        Ok(Ok(answer))
+    });
+    match answer {
+        Ok(a) => a,
+        Err(e) => {
+            // a half-made board is made again from the start next time
+            *board = Board::default();
+            Err(e.into())
+        }
+    }
 }
 
 /// `GET /api/leaderboard`: every version's row, strongest first; over the
@@ -291,12 +161,15 @@ pub fn leaderboard(dir: &Path, query: &HashMap<String, String>) -> Answer {
     let a = open(dir)?;
     let sprt = config::Settings::stored(&a.store)?.sprt;
     let rows = if f.narrows() {
-        let games: Vec<GameRow> = kept(&a, &f)?.into_iter().map(|(g, _)| g.clone()).collect();
+        let games: Vec<GameRow> = kept(&a.league, &a.games, &f)?
+            .into_iter()
+            .map(|(g, _)| g.clone())
+            .collect();
         show::rows(&a.league, &games, &sprt)?
     } else {
         show::rows(&a.league, &a.games, &sprt)?
     };
-    Ok(json!({ "arena": info(&a, dir)?, "filtered": f.narrows(), "rows": rows }))
+    Ok(json!({ "arena": info(&a.store, &a.league, dir)?, "filtered": f.narrows(), "rows": rows }))
 }
 
 fn version_json(v: &Version) -> Value {
@@ -369,7 +242,8 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
         .map(|o| tally_json(&a.league.versions[o].bot, &standings.vs[b][o]))
         .collect();
     let mine = kept(
-        &a,
+        &a.league,
+        &a.games,
         &Filter {
             bot: Some(v.bot.clone()),
             ..Filter::default()
@@ -426,7 +300,7 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
 pub fn games(dir: &Path, query: &HashMap<String, String>) -> Answer {
     let f = Filter::parse(query)?;
     let a = open(dir)?;
-    let kept = kept(&a, &f)?;
+    let kept = kept(&a.league, &a.games, &f)?;
     let limit = f.limit.unwrap_or(100).min(1000);
     let offset = f.offset.unwrap_or(0);
     let page: Vec<Value> = kept
@@ -515,7 +389,8 @@ pub fn candidates(dir: &Path) -> Answer {
         let mut t = Tally::default();
         let mut llr = Vec::new();
         for (g, s) in kept(
-            &a,
+            &a.league,
+            &a.games,
             &Filter {
                 bot: Some(v.bot.clone()),
                 ..Filter::default()

@@ -10,6 +10,7 @@
 //! its data again.
 //!
 //! - [`api`]: the JSON of each endpoint, built from the store;
+//! - [`filter`]: the games a query keeps;
 //! - [`pages`]: the HTML of each page and its script and style;
 //! - [`upload`]: a bot uploaded from a page, unpacked and checked;
 //! - [`replays`]: a season's games as replay pages that need no server;
@@ -20,6 +21,7 @@
 //! arena's play loop stays the plain threads it is.
 
 pub mod api;
+pub mod filter;
 pub mod pages;
 pub mod replays;
 pub mod upload;
@@ -135,6 +137,8 @@ struct Web {
     dir: Arc<PathBuf>,
     game: Arc<dyn GameOf>,
     options: Arc<Options>,
+    /// The leaderboard, kept up to date a batch at a time.
+    board: Arc<std::sync::Mutex<api::Board>>,
 }
 
 /// A running server: the address it listens on (the port the system
@@ -171,6 +175,7 @@ pub fn serve(dir: &Path, game: Arc<dyn GameOf>, options: Options) -> Result<Serv
         dir: Arc::new(dir.to_path_buf()),
         game,
         options: Arc::new(options),
+        board: Arc::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -330,7 +335,14 @@ async fn arena_info(State(web): State<Web>) -> Answer {
 }
 
 async fn leaderboard(State(web): State<Web>, Query(q): Query<HashMap<String, String>>) -> Answer {
-    blocking(move || Ok(Json(api::leaderboard(&web.dir, &q)?))).await
+    blocking(move || {
+        if q.values().all(String::is_empty) {
+            let mut board = web.board.lock().unwrap_or_else(|e| e.into_inner());
+            return Ok(Json(api::leaderboard_kept(&web.dir, &mut board)?));
+        }
+        Ok(Json(api::leaderboard(&web.dir, &q)?))
+    })
+    .await
 }
 
 async fn bots(State(web): State<Web>) -> Answer {

@@ -1,0 +1,189 @@
+//! What a page of the arena costs to render, however large the arena: the
+//! leaderboard of 100 bots over 1,000,000 games, and one game's replay.
+//!
+//! The arena is built once, in a temporary folder: 100 versions, 100
+//! batches of 10,000 games each (results drawn from the bots' true
+//! strengths), then one batch of 16. The server keeps its leaderboard
+//! ([`ladder::web::api::Board`]) and folds only what is new, so:
+//! - `leaderboard_after_a_batch`: the board of every batch but the last,
+//!   brought up to date by the last (16 games) and rendered: what a page
+//!   costs when a game ends. Its baseline, `leaderboard_from_nothing`,
+//!   builds the board from all 1,000,000 games (the server's first
+//!   request, and every request without the kept board).
+//! - `leaderboard_unchanged`: a board whose arena did nothing since.
+//! - `replay`: one breakthrough game of 200 random turns as the API's JSON,
+//!   every position drawn; its baseline, `replay_as_text`, is `ladder
+//!   replay`'s text of the same game.
+//!
+//! Run with `cargo bench --bench web`; docs/PERFORMANCE.md has the figures.
+
+use std::{path::PathBuf, sync::OnceLock};
+
+use divan::Bencher;
+use ladder::{
+    arena::store::{Event, Store},
+    core::game::{random_turn, Game},
+    core::record::Record,
+    games::breakthrough::{Breakthrough, BreakthroughParams},
+    journal::replay::plies,
+    web::api::{self, Board},
+    Rng,
+};
+use rand::{Rng as _, SeedableRng};
+
+const BOTS: usize = 100;
+const BATCHES: u64 = 100;
+const BATCH: u64 = 10_000;
+
+fn main() {
+    divan::main();
+}
+
+/// The arena's folder (kept for the whole run) and the board made from
+/// every batch but the last.
+fn arena() -> &'static (PathBuf, Board) {
+    static ARENA: OnceLock<(PathBuf, Board)> = OnceLock::new();
+    ARENA.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let settings = "[season]\ngame = \"breakthrough\"\nseed = 1\n";
+        let settings = ladder::arena::config::Settings {
+            season: settings.to_string(),
+            matchmaking: Default::default(),
+            sprt: Default::default(),
+        };
+        let mut store = Store::create(&dir, &settings.meta("breakthrough")).unwrap();
+        for b in 0..BOTS {
+            store
+                .append(&Event::Added {
+                    bot: format!("b{b}@1"),
+                    name: format!("b{b}"),
+                    version: 1,
+                    spec: format!("name = \"b{b}@1\"\nbuiltin = \"random\"\n"),
+                    candidate: false,
+                    against: None,
+                })
+                .unwrap();
+        }
+        let mut rng = Rng::seed_from_u64(7);
+        let mut first = 0;
+        let mut batch = |store: &mut Store, number: u64, size: u64, rng: &mut Rng| {
+            let mut pairs = Vec::new();
+            let mut rows = Vec::new();
+            for k in 0..size {
+                let (a, b) = (rng.random_range(0..BOTS), rng.random_range(0..BOTS - 1));
+                let b = if b >= a { b + 1 } else { b };
+                // bot i is (BOTS - i) * 10 Elo above the weakest
+                let p = 1.0 / (1.0 + 10f64.powf((a as f64 - b as f64) * 10.0 / 400.0));
+                let first_wins = rng.random_bool(p);
+                let n = first + k;
+                let (result, goals) = if first_wins {
+                    ("first", "[100,0]")
+                } else {
+                    ("second", "[0,100]")
+                };
+                rows.push((
+                    n,
+                    format!(
+                        "{{\"index\":{n},\"pair\":{n},\"seats\":[\"b{a}@1\",\"b{b}@1\"],\"seed\":{n},\"result\":\"{result}\",\"goals\":{goals},\"termination\":{{\"kind\":\"normal\"}},\"plies\":40,\"moves\":[]}}"
+                    ),
+                ));
+                pairs.push([format!("b{a}@1"), format!("b{b}@1")]);
+            }
+            store
+                .append(&Event::Batch {
+                    number,
+                    first,
+                    games: pairs,
+                })
+                .unwrap();
+            store.finish_batch(number, &rows, &[]).unwrap();
+            first += size;
+        };
+        for number in 0..BATCHES {
+            batch(&mut store, number, BATCH, &mut rng);
+        }
+        let mut board = Board::default();
+        api::leaderboard_kept(&dir, &mut board).unwrap();
+        batch(&mut store, BATCHES, 16, &mut rng);
+        (dir, board)
+    })
+}
+
+#[divan::bench(sample_count = 10)]
+fn leaderboard_after_a_batch(bencher: Bencher) {
+    let (dir, board) = arena();
+    bencher
+        .with_inputs(|| board.clone())
+        .bench_local_values(|mut board| {
+            let answer = api::leaderboard_kept(dir, &mut board).unwrap();
+            assert_eq!(answer["rows"].as_array().unwrap().len(), BOTS);
+            assert_eq!(answer["arena"]["games"], BATCHES * BATCH + 16);
+            board
+        });
+}
+
+#[divan::bench(sample_count = 3)]
+fn leaderboard_from_nothing(bencher: Bencher) {
+    let (dir, _) = arena();
+    bencher.bench_local(|| {
+        let mut board = Board::default();
+        api::leaderboard_kept(dir, &mut board).unwrap()
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn leaderboard_unchanged(bencher: Bencher) {
+    let (dir, board) = arena();
+    let mut board = board.clone();
+    api::leaderboard_kept(dir, &mut board).unwrap();
+    bencher.bench_local(|| api::leaderboard_kept(dir, &mut board).unwrap());
+}
+
+/// A breakthrough game of random moves (at most 200 turns), as a record.
+fn game() -> &'static Record {
+    static GAME: OnceLock<Record> = OnceLock::new();
+    GAME.get_or_init(|| {
+        let mut g = Breakthrough::new(&BreakthroughParams::default()).unwrap();
+        let mut rng = Rng::seed_from_u64(3);
+        let mut moves = Vec::new();
+        while g.outcome().is_none() && moves.len() < 200 {
+            let turn = random_turn(&g, &mut rng);
+            let m = turn.first.or(turn.second).unwrap();
+            moves.push(format!("\"{m}\""));
+            g.apply(&turn);
+        }
+        let line = format!(
+            "{{\"index\":0,\"pair\":0,\"seats\":[\"a\",\"b\"],\"seed\":1,\"result\":\"first\",\"goals\":[100,0],\"termination\":{{\"kind\":\"normal\"}},\"plies\":{},\"moves\":[{}]}}",
+            moves.len(),
+            moves.join(",")
+        );
+        serde_json::from_str(&line).unwrap()
+    })
+}
+
+#[divan::bench]
+fn replay(bencher: Bencher) {
+    let record = game();
+    let params = BreakthroughParams::default();
+    bencher.bench_local(|| {
+        let p = plies::<Breakthrough>(&params, record).unwrap();
+        let json = api::game_json(record, None, "breakthrough", p, false);
+        serde_json::to_string(&json).unwrap()
+    });
+}
+
+#[divan::bench]
+fn replay_as_text(bencher: Bencher) {
+    use ladder::show::Show;
+    let record = game();
+    let params = BreakthroughParams::default();
+    bencher.bench_local(|| {
+        let start = Breakthrough::new(&params).unwrap();
+        let mut text = start.picture();
+        ladder::journal::verify::play_back(&start, record, |_, _, g| {
+            text.push_str(&g.picture());
+        })
+        .unwrap();
+        text
+    });
+}

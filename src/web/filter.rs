@@ -1,0 +1,216 @@
+//! The games a query keeps (`/api/games`, `/api/leaderboard`): its keys,
+//! each checked, and the games of an arena that match them.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+
+use super::Failure;
+use crate::{
+    arena::{
+        league::{League, Version},
+        store::GameRow,
+    },
+    core::{game::GameResult, record::Scored, referee::Termination},
+};
+
+/// The games a filter keeps (`/api/games`, `/api/leaderboard`), read
+/// from a URL's query: every key is checked, and a key it does not know
+/// is an error.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    /// Games `bot` played (a version, `name@N`, or every version of a name).
+    pub bot: Option<String>,
+    /// Games `opponent` played (against `bot`, when both are given).
+    pub opponent: Option<String>,
+    /// `win`, `loss` or `draw` for `bot` (needs `bot`); `first`,
+    /// `second` or `draw` by seat.
+    pub result: Option<String>,
+    /// `normal`, `forfeit`, `ply-limit` or `adjudicated`.
+    pub termination: Option<String>,
+    pub min_plies: Option<u32>,
+    pub max_plies: Option<u32>,
+    /// Game numbers, from and to (both included): the arena's clock.
+    pub from: Option<u64>,
+    pub to: Option<u64>,
+    /// The page of games `/api/games` returns: at most `limit` (100),
+    /// newest first, after skipping `offset`.
+    pub limit: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+const RESULTS: [&str; 6] = ["win", "loss", "draw", "first", "second", "any"];
+const TERMINATIONS: [&str; 4] = ["normal", "forfeit", "ply-limit", "adjudicated"];
+
+pub fn bad(message: String) -> Failure {
+    Failure(StatusCode::BAD_REQUEST, message)
+}
+
+impl Filter {
+    /// The filter a query gives, or a 400 naming the key that is wrong.
+    pub fn parse(query: &HashMap<String, String>) -> Result<Filter, Failure> {
+        let mut f = Filter::default();
+        for (key, value) in query {
+            if value.is_empty() {
+                continue;
+            }
+            let number = |what: &str| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| bad(format!("`{key}`: `{value}` is not {what}")))
+            };
+            match key.as_str() {
+                "bot" => f.bot = Some(value.clone()),
+                "opponent" => f.opponent = Some(value.clone()),
+                "result" if RESULTS.contains(&value.as_str()) => f.result = Some(value.clone()),
+                "result" => {
+                    return Err(bad(format!(
+                        "`result`: `{value}` is none of {}",
+                        RESULTS.join(", ")
+                    )))
+                }
+                "termination" if TERMINATIONS.contains(&value.as_str()) => {
+                    f.termination = Some(value.clone())
+                }
+                "termination" => {
+                    return Err(bad(format!(
+                        "`termination`: `{value}` is none of {}",
+                        TERMINATIONS.join(", ")
+                    )))
+                }
+                "min_plies" => f.min_plies = Some(number("a number of turns")? as u32),
+                "max_plies" => f.max_plies = Some(number("a number of turns")? as u32),
+                "from" => f.from = Some(number("a game number")?),
+                "to" => f.to = Some(number("a game number")?),
+                "limit" => f.limit = Some(number("a count")? as usize),
+                "offset" => f.offset = Some(number("a count")? as usize),
+                _ => {
+                    return Err(bad(format!(
+                        "`{key}` is no filter (bot, opponent, result, termination, \
+                         min_plies, max_plies, from, to, limit, offset)"
+                    )))
+                }
+            }
+        }
+        if f.bot.is_none() && matches!(f.result.as_deref(), Some("win" | "loss")) {
+            return Err(bad("`result` win or loss needs a `bot`".into()));
+        }
+        Ok(f)
+    }
+
+    /// Whether it keeps only some games (a custom leaderboard).
+    pub fn narrows(&self) -> bool {
+        Filter {
+            limit: None,
+            offset: None,
+            ..self.clone()
+        } != Filter::default()
+    }
+}
+
+/// The versions `who` names: one (`name@N`) or every version of a name;
+/// a 404 when none.
+pub fn versions<'a>(league: &'a League, who: &str) -> Result<Vec<&'a Version>, Failure> {
+    let found: Vec<&Version> = league
+        .versions
+        .iter()
+        .filter(|v| v.bot == who || v.name == who)
+        .collect();
+    if found.is_empty() {
+        return Err(Failure(
+            StatusCode::NOT_FOUND,
+            format!("no bot {who} in the arena"),
+        ));
+    }
+    Ok(found)
+}
+
+pub fn termination_kind(t: &Termination) -> &'static str {
+    match t {
+        Termination::Normal => "normal",
+        Termination::Forfeit { .. } => "forfeit",
+        Termination::PlyLimit => "ply-limit",
+        Termination::Adjudicated { .. } => "adjudicated",
+    }
+}
+
+/// The games `f` keeps, oldest first, with their scored forms.
+pub fn kept<'a>(
+    league: &League,
+    games: &'a [GameRow],
+    f: &Filter,
+) -> Result<Vec<(&'a GameRow, Scored)>, Failure> {
+    let names = league.names();
+    let ids = |who: &Option<String>| -> Result<Option<Vec<usize>>, Failure> {
+        let Some(who) = who else { return Ok(None) };
+        let vs = versions(league, who)?;
+        Ok(Some(
+            vs.iter()
+                .map(|v| {
+                    league
+                        .versions
+                        .iter()
+                        .position(|w| w.bot == v.bot)
+                        .expect("found")
+                })
+                .collect(),
+        ))
+    };
+    let (bot, opponent) = (ids(&f.bot)?, ids(&f.opponent)?);
+    let mut out = Vec::new();
+    for g in games {
+        if f.from.is_some_and(|n| g.number < n) || f.to.is_some_and(|n| g.number > n) {
+            continue;
+        }
+        let s = Scored::from_line(&g.record, &names)
+            .ok()
+            .flatten()
+            .ok_or_else(|| {
+                Failure(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("game {} is not a game record", g.number),
+                )
+            })?;
+        if f.min_plies.is_some_and(|p| s.plies < p) || f.max_plies.is_some_and(|p| s.plies > p) {
+            continue;
+        }
+        if f.termination
+            .as_deref()
+            .is_some_and(|t| t != termination_kind(&s.termination))
+        {
+            continue;
+        }
+        // the seat `bot` held, when it played
+        let held = |ids: &Option<Vec<usize>>| match ids {
+            None => Some(None),
+            Some(ids) => crate::core::seat::Seat::ALL
+                .into_iter()
+                .find(|&seat| ids.contains(&s.seats[seat]))
+                .map(Some),
+        };
+        let Some(seat) = held(&bot) else { continue };
+        match (&opponent, seat) {
+            (None, _) => {}
+            (Some(ids), Some(seat)) if ids.contains(&s.seats[seat.other()]) => {}
+            (Some(_), Some(_)) => continue,
+            (Some(_), None) if held(&opponent).flatten().is_some() => {}
+            (Some(_), None) => continue,
+        }
+        let keep = match (f.result.as_deref(), seat) {
+            (None | Some("any"), _) => true,
+            (Some("draw"), _) => s.result == GameResult::Draw,
+            (Some("first"), _) => s.result == GameResult::First,
+            (Some("second"), _) => s.result == GameResult::Second,
+            (Some(r), Some(seat)) => {
+                let won = s.result == GameResult::win(seat);
+                let lost = s.result == GameResult::win(seat.other());
+                (r == "win" && won) || (r == "loss" && lost)
+            }
+            _ => false,
+        };
+        if keep {
+            out.push((g, s));
+        }
+    }
+    Ok(out)
+}
