@@ -555,6 +555,35 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     assert_eq!(b["bot"]["state"], "rejected");
     let (status, r) = post(&url("/api/bots/alpha/retire"), &[ACT], b"");
     assert_eq!((status, r["bots"][0].as_str()), (200, Some("alpha@1")));
+    // a candidate promoted from the API joins the pool, and its older version retires
+    ladder(
+        dir,
+        &[
+            "arena",
+            "add",
+            "arena",
+            "beta",
+            "--builtin",
+            "random",
+            "--candidate",
+        ],
+    );
+    let (status, r) = post(&url("/api/bots/beta@2/promote"), &[ACT], b"");
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(get(&url("/api/bots/beta@2")).1["bot"]["state"], "playing");
+    assert_eq!(get(&url("/api/bots/beta@1")).1["bot"]["state"], "retired");
+    let (_, c) = get(&url("/api/candidates"));
+    let states: Vec<&str> = c["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["rejected", "promoted"]);
+    assert_eq!(
+        keys(&c["candidates"][0]),
+        ["against", "bot", "llr", "state", "tally", "test"]
+    );
     drop(web);
 
     // beyond loopback a token is needed to start, and for every action
