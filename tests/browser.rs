@@ -91,6 +91,11 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
     );
     // a bot added elsewhere appears
     browser.expect(60, &row("gamma@1"));
+    // the page heard of it on the event stream (which sets this mark)
+    assert_ne!(
+        browser.eval("return document.getElementById('app').dataset.progress || ''"),
+        ""
+    );
     assert_eq!(
         browser.eval("return window.kept"),
         "this page",

@@ -172,6 +172,7 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
         [
             "batch",
             "ending",
+            "finished",
             "first",
             "goals",
             "number",
@@ -221,6 +222,10 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
         ),
         ("from=1&to=2".into(), 2),
         ("bot=alpha&opponent=beta".into(), total),
+        // when they were recorded: today, not before 2000, not in 2999
+        ("since=2000-01-01".into(), total),
+        ("until=2000-01-01T12:00".into(), 0),
+        ("since=32503680000".into(), 0),
     ];
     for (query, expected) in cases {
         let (status, got) = api(&format!("/api/games?{query}&limit=1000"));
@@ -362,6 +367,11 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
         "`colour` is no filter",
     );
     error(get(&url("/api/games?result=win")), 400, "needs a `bot`");
+    error(
+        get(&url("/api/games?since=yesterday")),
+        400,
+        "`since`: `yesterday` is no time",
+    );
     error(get(&url("/api/games?bot=nobody")), 404, "no bot nobody");
     error(
         get(&url("/api/leaderboard?termination=x")),

@@ -59,12 +59,16 @@ pub enum Event {
     Finished { number: u64 },
 }
 
-/// A finished game: its number across the arena and its journal line.
+/// A finished game: its number across the arena, its journal line, and
+/// when its batch was recorded (Unix seconds; `None` for games recorded
+/// before ladder kept the time). The time is for people browsing the
+/// games: nothing the arena decides depends on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
     pub number: u64,
     pub batch: u64,
     pub record: String,
+    pub finished: Option<u64>,
 }
 
 /// An open arena database.
@@ -95,7 +99,7 @@ impl Store {
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
              CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
              CREATE TABLE games (number INTEGER PRIMARY KEY, batch INTEGER NOT NULL,
-                                 record TEXT NOT NULL);
+                                 record TEXT NOT NULL, finished INTEGER);
              CREATE TABLE forfeits (number INTEGER NOT NULL, bot TEXT NOT NULL,
                                     lines TEXT NOT NULL);",
         )
@@ -131,6 +135,21 @@ impl Store {
                      bot TEXT NOT NULL, lines TEXT NOT NULL);",
             )
             .map_err(store.fail())?;
+        // arenas made before games kept their time get the column, empty
+        let timed: bool = store
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM pragma_table_info('games') WHERE name = 'finished')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(store.fail())?;
+        if !timed {
+            store
+                .conn
+                .execute_batch("ALTER TABLE games ADD COLUMN finished INTEGER")
+                .map_err(store.fail())?;
+        }
         Ok(store)
     }
 
@@ -268,10 +287,13 @@ impl Store {
         if recorded {
             return Ok(());
         }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()) as i64;
         for (n, record) in games {
             tx.execute(
-                "INSERT INTO games (number, batch, record) VALUES (?1, ?2, ?3)",
-                params![*n as i64, number as i64, record],
+                "INSERT INTO games (number, batch, record, finished) VALUES (?1, ?2, ?3, ?4)",
+                params![*n as i64, number as i64, record, now],
             )
             .map_err(fail)?;
         }
@@ -325,13 +347,14 @@ impl Store {
     pub fn game(&self, number: u64) -> Result<Option<GameRow>> {
         self.conn
             .query_row(
-                "SELECT batch, record FROM games WHERE number = ?1",
+                "SELECT batch, record, finished FROM games WHERE number = ?1",
                 params![number as i64],
                 |r| {
                     Ok(GameRow {
                         number,
                         batch: r.get::<_, i64>(0)? as u64,
                         record: r.get(1)?,
+                        finished: r.get::<_, Option<i64>>(2)?.map(|t| t as u64),
                     })
                 },
             )
@@ -348,7 +371,9 @@ impl Store {
     pub fn games_from(&self, number: u64) -> Result<Vec<GameRow>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT number, batch, record FROM games WHERE number >= ?1 ORDER BY number")
+            .prepare(
+                "SELECT number, batch, record, finished FROM games WHERE number >= ?1 ORDER BY number",
+            )
             .map_err(self.fail())?;
         let rows = stmt
             .query_map([number as i64], |r| {
@@ -356,6 +381,7 @@ impl Store {
                     number: r.get::<_, i64>(0)? as u64,
                     batch: r.get::<_, i64>(1)? as u64,
                     record: r.get(2)?,
+                    finished: r.get::<_, Option<i64>>(3)?.map(|t| t as u64),
                 })
             })
             .map_err(self.fail())?;

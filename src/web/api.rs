@@ -65,6 +65,7 @@ fn summary(a: &Arena, g: &GameRow, s: &Scored) -> Value {
         "termination": termination_kind(&s.termination),
         "ending": s.termination.describe(&seats),
         "plies": s.plies,
+        "finished": g.finished,
     })
 }
 

@@ -33,6 +33,12 @@ pub struct Filter {
     /// Game numbers, from and to (both included): the arena's clock.
     pub from: Option<u64>,
     pub to: Option<u64>,
+    /// When the games were recorded, from and to (Unix seconds, both
+    /// included; the query takes seconds or a UTC date `2026-11-24`, a
+    /// time `2026-11-24T13:05` or `...:30Z`). Games recorded before the
+    /// arena kept times are left out by either.
+    pub since: Option<u64>,
+    pub until: Option<u64>,
     /// The page of games `/api/games` returns: at most `limit` (100),
     /// newest first, after skipping `offset`.
     pub limit: Option<usize>,
@@ -80,6 +86,19 @@ impl Filter {
                 }
                 "min_plies" => f.min_plies = Some(number("a number of turns")? as u32),
                 "max_plies" => f.max_plies = Some(number("a number of turns")? as u32),
+                "since" | "until" => {
+                    let t = time(value).ok_or_else(|| {
+                        bad(format!(
+                            "`{key}`: `{value}` is no time (Unix seconds, or a UTC date \
+                             like 2026-11-24 or 2026-11-24T13:05)"
+                        ))
+                    })?;
+                    if key == "since" {
+                        f.since = Some(t);
+                    } else {
+                        f.until = Some(t);
+                    }
+                }
                 "from" => f.from = Some(number("a game number")?),
                 "to" => f.to = Some(number("a game number")?),
                 "limit" => f.limit = Some(number("a count")? as usize),
@@ -87,7 +106,7 @@ impl Filter {
                 _ => {
                     return Err(bad(format!(
                         "`{key}` is no filter (bot, opponent, result, termination, \
-                         min_plies, max_plies, from, to, limit, offset)"
+                         min_plies, max_plies, from, to, since, until, limit, offset)"
                     )))
                 }
             }
@@ -106,6 +125,39 @@ impl Filter {
             ..self.clone()
         } != Filter::default()
     }
+}
+
+/// Unix seconds from `text`: seconds, or a UTC date and time
+/// (`2026-11-24`, `2026-11-24T13:05`, `2026-11-24T13:05:30Z`).
+pub fn time(text: &str) -> Option<u64> {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().ok();
+    }
+    let text = text.strip_suffix('Z').unwrap_or(text);
+    let (date, clock) = text.split_once('T').unwrap_or((text, "00:00"));
+    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    if d.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let mut c = clock.split(':').map(|p| p.parse::<i64>().ok());
+    let (h, min) = (c.next()??, c.next()??);
+    let sec = c.next().unwrap_or(Some(0))?;
+    if c.next().is_some()
+        || !(0..24).contains(&h)
+        || !(0..60).contains(&min)
+        || !(0..61).contains(&sec)
+    {
+        return None;
+    }
+    // days since 1970-01-01 of a Gregorian date (H. Hinnant's days_from_civil)
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + h * 3600 + min * 60 + sec).ok()
 }
 
 /// The versions `who` names: one (`name@N`) or every version of a name;
@@ -162,6 +214,12 @@ pub fn kept<'a>(
         if f.from.is_some_and(|n| g.number < n) || f.to.is_some_and(|n| g.number > n) {
             continue;
         }
+        let at = g.finished;
+        if f.since.is_some_and(|t| at.is_none_or(|at| at < t))
+            || f.until.is_some_and(|t| at.is_none_or(|at| at > t))
+        {
+            continue;
+        }
         let s = Scored::from_line(&g.record, &names)
             .ok()
             .flatten()
@@ -213,4 +271,27 @@ pub fn kept<'a>(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_are_seconds_or_utc_dates() {
+        use super::time;
+        assert_eq!(time("0"), Some(0));
+        assert_eq!(time("1970-01-02"), Some(86_400));
+        assert_eq!(time("2000-03-01"), Some(951_868_800));
+        assert_eq!(time("2026-11-24T13:05"), Some(1_795_525_500));
+        assert_eq!(time("2026-11-24T13:05:30Z"), Some(1_795_525_530));
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01",
+            "2026-11-24T25:00",
+            "1969-12-31",
+            "2026-11",
+        ] {
+            assert_eq!(time(bad), None, "{bad}");
+        }
+    }
 }

@@ -31,7 +31,8 @@ function botLink(bot) { return isStatic ? el("span", {}, bot) : link("/bots/" + 
 function gameLink(n, text) { return link("/games/" + n, text === undefined ? "#" + n : text); }
 
 async function api(path) {
-  const r = await fetch(path);
+  // a request that hangs gives up, so the page's next redraw is not held up
+  const r = await fetch(path, { signal: AbortSignal.timeout(30000) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || r.statusText);
   return j;
@@ -74,11 +75,20 @@ function live(draw) {
     busy = false;
     if (again) { again = false; run(); }
   };
-  const events = new EventSource("/api/stream");
-  events.addEventListener("progress", (e) => {
-    app.dataset.progress = e.data;
-    run();
-  });
+  const listen = () => {
+    const events = new EventSource("/api/stream");
+    events.addEventListener("progress", (e) => {
+      app.dataset.progress = e.data;
+      run();
+    });
+    // a stream the browser gave up on is opened again
+    events.onerror = () => {
+      if (events.readyState === EventSource.CLOSED) setTimeout(listen, 2000);
+    };
+  };
+  listen();
+  // and a redraw every 10 s whatever became of the stream
+  setInterval(run, 10000);
   return run;
 }
 
@@ -183,22 +193,24 @@ async function bot() {
 }
 
 function gamesTable(games) {
-  return table(["Game", "Player 1", "Player 2", "Result", "Goals", "Ending", "Turns"],
+  const when = (t) => t === null || t === undefined ? "" : new Date(t * 1000).toISOString().slice(0, 16).replace("T", " ");
+  return table(["Game", "Player 1", "Player 2", "Result", "Goals", "Ending", "Turns", "Finished (UTC)"],
     games.map((g) => el("tr", {}, el("td", {}, gameLink(g.number)), el("td", {}, botLink(g.first)),
       el("td", {}, botLink(g.second)), el("td", {}, g.result), el("td", {}, g.goals.join(" to ")),
-      el("td", {}, g.ending), el("td", {}, g.plies))), { class: "games" });
+      el("td", {}, g.ending), el("td", {}, g.plies), el("td", {}, when(g.finished)))), { class: "games" });
 }
 
 // ---- games with filters, and the leaderboard over them ----
 const FILTERS = [["bot", "text"], ["opponent", "text"],
   ["result", ["", "win", "loss", "draw", "first", "second"]],
   ["termination", ["", "normal", "forfeit", "ply-limit", "adjudicated"]],
-  ["min_plies", "number"], ["max_plies", "number"], ["from", "number"], ["to", "number"]];
+  ["min_plies", "number"], ["max_plies", "number"], ["from", "number"], ["to", "number"],
+  ["since", "datetime-local"], ["until", "datetime-local"]];
 
 async function games() {
   const params = new URLSearchParams(location.search);
   const form = el("form", { id: "filters", class: "filters" },
-    FILTERS.map(([name, kind]) => el("label", {}, name.replace("_", " ") + " ",
+    FILTERS.map(([name, kind]) => el("label", {}, name.replace("_", " ") + (kind === "datetime-local" ? " (UTC) " : " "),
       Array.isArray(kind)
         ? el("select", { name }, kind.map((o) => el("option", { value: o, selected: params.get(name) === o }, o || "any")))
         : el("input", { name, type: kind, value: params.get(name) || "", min: kind === "number" ? 0 : null }))),
