@@ -169,6 +169,21 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
         0
     );
 
+    // a bot named `<script>alert(1)</script>` (an address anyone can type):
+    // its page shows the name, and the arena's answer quoting it, as text
+    browser.goto(&format!(
+        "{}/bots/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+        web.url
+    ));
+    let said = browser.expect(
+        30,
+        "const e = document.querySelector('#app .error'); return e && e.textContent",
+    );
+    assert_eq!(said, "no bot <script>alert(1)</script> in the arena");
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#app script').length"),
+        0
+    );
     // a hostile bot whose every answer is markup: its forfeits show it as text
     let evil = "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w and w[0] == 'ladder':\n        print('ready evil', flush=True)\n    elif w and w[0] == 'turn':\n        print('<img src=x onerror=\"window.pwned=1\"><script>window.pwned=1</script>', flush=True)\n    elif w and w[0] == 'over':\n        print('ready', flush=True)\n";
     fs::write(dir.join("evil.py"), evil).unwrap();
