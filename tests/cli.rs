@@ -1007,3 +1007,37 @@ fn a_huge_config_value_is_shown_in_part_in_its_error() {
     );
     assert!(stderr.len() < 2000, "the error is {} bytes", stderr.len());
 }
+
+#[test]
+fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter() {
+    let tmp = TempDir::new().unwrap();
+    let out = ladder()
+        .args(["replay", "--game", "0"])
+        .arg(tmp.path().join("nothing"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("nothing: no such season folder or journal"),
+        "{err}"
+    );
+    fs::write(tmp.path().join("ladder.json"), "{}").unwrap();
+    let out = ladder()
+        .args(["replay", "--game", "0"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("is a ladder: replay a game of one of its seasons"),
+        "{err}"
+    );
+    let out = ladder().args(["list", "games"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("parameters: rules = ... (no default: give it in [season.params])"),
+        "{text}"
+    );
+    assert!(!text.contains("missing field"), "{text}");
+}

@@ -56,7 +56,13 @@ impl GameVisitor for Describe {
             ListWhat::Games => {
                 let params = match ladder::core::game::default_params::<G>() {
                     Ok(p) => toml::to_string(&p).expect("params serialize"),
-                    Err(e) => format!("required ({e})"),
+                    // serde says `missing field `rules``: name the key a config must give
+                    Err(e) => match e.to_string().split('`').nth(1) {
+                        Some(key) if e.to_string().starts_with("missing field") => {
+                            format!("{key} = ... (no default: give it in [season.params])")
+                        }
+                        _ => format!("none by default ({e})"),
+                    },
                 };
                 let params: Vec<&str> = params.lines().collect();
                 let params = if params.is_empty() {

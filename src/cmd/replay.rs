@@ -29,6 +29,18 @@ pub fn run(a: Args) -> Result<()> {
 
 /// `ladder replay JOURNAL --game N`
 fn replay(journal: &Path, index: u64) -> Result<()> {
+    if !journal.exists() {
+        return Err(ladder::Error::Usage(format!(
+            "{}: no such season folder or journal",
+            journal.display()
+        )));
+    }
+    if journal.join("ladder.json").is_file() {
+        return Err(ladder::Error::Usage(format!(
+            "{} is a ladder: replay a game of one of its seasons (its season-NNN folders)",
+            journal.display()
+        )));
+    }
     let (dir, file) = if journal.is_dir() {
         (journal.to_path_buf(), journal.join("games.jsonl"))
     } else {
