@@ -276,7 +276,13 @@ impl Store {
             path: path.clone(),
             message: e.to_string(),
         };
-        let tx = self.conn.transaction().map_err(fail)?;
+        // the write lock from the start: a transaction that reads first and
+        // writes after gets `database is locked` at once, without waiting,
+        // when another process (an `arena add`, an upload) wrote meanwhile
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
         let recorded: bool = tx
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM events WHERE data = ?1)",

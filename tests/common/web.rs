@@ -56,7 +56,12 @@ impl Served {
             said.push(line);
         };
         // the rest of its standard error, so that it never blocks on a full pipe
-        std::thread::spawn(move || lines.for_each(drop));
+        // (shown with a failing test's output)
+        std::thread::spawn(move || {
+            lines
+                .map_while(Result::ok)
+                .for_each(|l| eprintln!("[served] {l}"))
+        });
         Served { child, url }
     }
 }
