@@ -10,7 +10,7 @@
 
 use std::{
     fs,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Child, Command, Stdio},
     time::Duration,
 };
@@ -18,29 +18,10 @@ use std::{
 use ladder::arena::{self, store::Event};
 
 mod common;
-use common::wait_for;
+use common::{ladder, repo, wait_for};
 use rustix::process::{kill_process, Pid, Signal};
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// `ladder ARGS` in `dir`, expected to succeed; its standard output.
-fn ladder(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(LADDER)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ladder {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// `ladder ARGS`, expected to fail; its standard error.
 fn refused(dir: &Path, args: &[&str]) -> String {

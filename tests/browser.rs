@@ -10,36 +10,17 @@
 //! With `LADDER_SCREENSHOTS=DIR` the tests also write each page's
 //! screenshot into DIR (`scripts/screenshots.sh` makes docs/screenshots/).
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-    process::Command,
-};
+use std::{fs, path::Path, process::Command};
 
 use serde_json::Value;
 
 mod common;
-use common::web::{get, Browser, Served};
+use common::{
+    ladder, repo,
+    web::{get, Browser, Served},
+};
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-fn ladder(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(LADDER)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ladder {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// Writes the page's screenshot as `name.png` into `LADDER_SCREENSHOTS`
 /// when it is set; always checks that a screenshot is a PNG.

@@ -15,24 +15,13 @@ use std::{
 use serde_json::Value;
 
 mod common;
-use common::web::{get, get_text, post, Served};
+use common::{
+    ladder,
+    web::{get, get_text, post, Served},
+};
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 const ACT: (&str, &str) = ("x-ladder", "1");
-
-fn ladder(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(LADDER)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ladder {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A breakthrough arena with two built-in bots and two batches played.
 fn arena(dir: &Path) {

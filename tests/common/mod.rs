@@ -202,3 +202,23 @@ pub fn wait_for(secs: u64, mut check: impl FnMut() -> bool) -> bool {
     }
     check()
 }
+
+/// A path in the project's folder.
+pub fn repo(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `ladder ARGS` in `dir`, expected to succeed; its standard output.
+pub fn ladder(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ladder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
