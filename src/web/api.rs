@@ -213,9 +213,11 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
         .iter()
         .position(|w| w.bot == v.bot)
         .expect("found");
-    let standings = a.league.standings(&a.games).map_err(damaged)?;
+    // one pass over the games gives the standings and the table's row
+    let tallies = show::Tallies::of(&a.league, &a.games)?;
+    let standings = &tallies.all;
     let sprt = config::Settings::stored(&a.store)?.sprt;
-    let row = show::rows(&a.league, &a.games, &sprt)?
+    let row = show::rows_of(&a.league, &tallies, &sprt)
         .into_iter()
         .find(|r| r.bot == v.bot);
     let batches = a.league.next_batch;
