@@ -22,20 +22,9 @@ use tempfile::TempDir;
 mod common;
 use common::{wait_for, Edit};
 
-/// Whether bwrap can run here; under CI its absence fails the test.
-fn bwrap_runs() -> bool {
-    let ok = StdCommand::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc"])
-        .args(["--die-with-parent", "true"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    common::require_tool(ok, "bwrap", "bubblewrap")
-}
-
 /// The sandbox modes a test can try here: `none`, and `bwrap` where it runs.
 fn modes() -> &'static [&'static str] {
-    if bwrap_runs() {
+    if common::bwrap_runs() {
         &["none", "bwrap"]
     } else {
         &["none"]
@@ -122,7 +111,7 @@ fn forfeits(tmp: &TempDir) -> Vec<String> {
 
 #[test]
 fn a_spy_in_the_sandbox_cannot_touch_its_opponent_the_reports_or_ladders_secrets() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     let tmp = project(
@@ -178,7 +167,7 @@ fn running_with(marker: &str) -> Vec<String> {
 
 #[test]
 fn kill_9_of_ladder_leaves_no_process_of_any_bot_tree() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     let marker = format!("ladder-linger-{}", std::process::id());
@@ -224,7 +213,7 @@ fn kill_9_of_ladder_leaves_no_process_of_any_bot_tree() {
 
 #[test]
 fn a_setsid_grandchild_ends_with_its_bot_when_the_season_finishes() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     let marker = format!("ladder-finish-{}", std::process::id());
@@ -328,7 +317,7 @@ fn bad_sandbox_settings_name_their_line_and_key() {
 
 #[test]
 fn network_off_leaves_a_bot_only_its_own_loopback() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     let tmp = project("coordination", "bwrap", "", "network = false", 1);
@@ -370,7 +359,7 @@ fn a_missing_working_folder_is_ladders_problem_not_the_bots_crash() {
         external::process::{Child, Log, Mode, Sandbox},
         BotError,
     };
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     let sandbox = Sandbox::new(Mode::Bwrap, Default::default(), true, Default::default()).unwrap();
@@ -475,7 +464,7 @@ fn spy_season_as(tmp: &TempDir, user: User) -> String {
 
 #[test]
 fn a_bot_run_by_root_or_a_user_has_no_capability_to_remount_or_unmount() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     for user in users() {
@@ -598,7 +587,7 @@ fn two_spies(sandbox: &str, key: i32) -> TempDir {
 
 #[test]
 fn bots_share_no_memory_and_leave_no_shared_memory_behind() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     for user in users() {
@@ -642,7 +631,7 @@ fn bots_share_no_memory_and_leave_no_shared_memory_behind() {
 
 #[test]
 fn a_bots_tmp_and_dev_shm_are_private_and_bounded_by_its_memory_limit() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     for user in users() {
@@ -694,7 +683,7 @@ fn log_reader(sandbox: &str) -> TempDir {
 
 #[test]
 fn a_sandboxed_bot_sees_neither_its_opponents_live_log_nor_its_folder() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     for user in users() {
@@ -729,7 +718,7 @@ fn a_sandboxed_bot_sees_neither_its_opponents_live_log_nor_its_folder() {
 
 #[test]
 fn the_process_limit_counts_the_bots_processes_not_ladders_or_the_users() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     // ladder's own threads and its other bots do not count against a bot:
@@ -835,7 +824,7 @@ fn runtime_bot(runtime: &str, dir: &Path, mb: u32) -> Option<Vec<String>> {
 
 #[test]
 fn node_java_and_go_bots_start_within_a_memory_limit_and_crash_beyond_it() {
-    if !bwrap_runs() {
+    if !common::bwrap_runs() {
         return;
     }
     for runtime in ["node", "java", "go"] {

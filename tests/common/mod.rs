@@ -139,6 +139,17 @@ pub fn require_tool(found: bool, tool: &str, package: &str) -> bool {
     found
 }
 
+/// Whether bubblewrap starts a sandbox here (see [`require_tool`]).
+pub fn bwrap_runs() -> bool {
+    let ok = std::process::Command::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc"])
+        .args(["--die-with-parent", "true"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    require_tool(ok, "bwrap", "bubblewrap")
+}
+
 /// Every catalogue game's name, as a season's `game` key takes it.
 pub fn games() -> Vec<ladder::catalog::GameKind> {
     ladder::catalog::GameKind::ALL.to_vec()
