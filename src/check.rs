@@ -16,7 +16,7 @@ use crate::{
         clock::{TimeControl, TimeLeft, Watch},
         error::{Error, Result},
         game::Game,
-        referee::{Referee, Termination},
+        referee::{ForfeitReason, Referee, Termination},
         seat::{BySeat, Seat},
     },
     external::{
@@ -41,6 +41,8 @@ pub struct CheckReport {
     pub stderr_tail: String,
     /// The lines exchanged up to the first failure, if one failed.
     pub failed_exchange: String,
+    /// What to try, when a move or the start-up ran out of time.
+    pub hint: String,
 }
 
 impl CheckReport {
@@ -83,6 +85,9 @@ impl CheckReport {
                 if !self.stderr_tail.is_empty() {
                     let _ = write!(out, "\nthe end of the bot's stderr:\n{}", self.stderr_tail);
                 }
+                if !self.hint.is_empty() {
+                    let _ = writeln!(out, "\nhint: {}", self.hint);
+                }
             }
         }
         out
@@ -112,6 +117,7 @@ pub fn check<G: Game>(
         findings: Vec::new(),
         stderr_tail: String::new(),
         failed_exchange: String::new(),
+        hint: String::new(),
     };
     let launch = Launch {
         command: command.clone(),
@@ -176,10 +182,15 @@ pub fn check<G: Game>(
                 reason,
                 detail,
                 ..
-            } if *s == seat => Finding {
-                ok: false,
-                text: format!("{text}forfeit after {moves} moves: {reason}: {detail}"),
-            },
+            } if *s == seat => {
+                if *reason == ForfeitReason::Timeout && report.hint.is_empty() {
+                    report.hint = timeout_hint(protocol.persistent, time);
+                }
+                Finding {
+                    ok: false,
+                    text: format!("{text}forfeit after {moves} moves: {reason}: {detail}"),
+                }
+            }
             _ => {
                 let result = protocol::over(played.goals, seat);
                 let word = result.rsplit(' ').next().unwrap_or("");
@@ -209,6 +220,25 @@ pub fn check<G: Game>(
         report.failed_exchange = first_forfeit(&log_path);
     }
     Ok(report)
+}
+
+/// What to try after a timeout: a longer move time, which for a program
+/// started afresh for every move (HackerRank's way) also pays its start-up.
+fn timeout_hint(persistent: bool, time: &TimeControl) -> String {
+    let now = time.announced_move_ms();
+    let more = (now * 3).max(3000);
+    if persistent {
+        format!(
+            "a slow machine or a slow bot: try a longer move time (--move-time-ms {more}, \
+             a config's move_time_ms), or --startup-time-ms for the start-up"
+        )
+    } else {
+        format!(
+            "this protocol starts the program afresh for every move, so each move's {now} ms \
+             include the interpreter's or runtime's start-up: try --move-time-ms {more} \
+             (a config's move_time_ms)"
+        )
+    }
 }
 
 /// The first forfeit's entry in a bot's log: its `[ladder]` line and the

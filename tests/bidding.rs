@@ -286,6 +286,23 @@ fn random_bidder_respects_its_max() {
 }
 
 #[test]
+fn solve_says_each_players_bids_from_its_own_side_of_the_value() {
+    // player 2 wins here: its winning bids are listed, and player 1 is told
+    // that every bid loses (it was "bids that secure it for player 1")
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "bidding", "--position", "3", "--money1", "40"])
+        .args(["--money2", "60", "--advantage", "2"])
+        .assert()
+        .success()
+        .stdout(
+            "position 3, money 40 and 60, advantage player 2: player 2 wins\n\
+             player 1 loses whatever it bids (1-40) against best play\n\
+             bids that win for player 2: 7-9\n",
+        );
+}
+
+#[test]
 fn solve_prints_the_start_and_any_state() {
     Command::cargo_bin("ladder")
         .unwrap()
@@ -296,10 +313,10 @@ fn solve_prints_the_start_and_any_state() {
             "position 5, money 100 and 100, advantage player 1: draw",
         ))
         .stdout(predicate::str::contains(
-            "bids that secure it for player 1: 10-16",
+            "bids that hold the draw for player 1: 10-16",
         ))
         .stdout(predicate::str::contains(
-            "bids that secure it for player 2: 11-16",
+            "bids that hold the draw for player 2: 11-16",
         ))
         .stdout(predicate::str::contains(
             "pure bids suffice in every state: yes",

@@ -597,6 +597,23 @@ fn the_example_python_bots_pass_the_check() {
 }
 
 #[test]
+fn check_suggests_a_longer_move_time_when_a_move_times_out() {
+    // a HackerRank bot is started for every move: a Python interpreter
+    // cannot start within 1 ms, and the check says what to change
+    ladder()
+        .args(["check", "--protocol", "hackerrank", "--move-time-ms", "1"])
+        .args(["--margin-ms", "0", "--games", "1", "--", "python3"])
+        .arg(repo("bots/python/hackerrank_bidding.py"))
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("timeout"))
+        .stdout(predicate::str::contains(
+            "hint: this protocol starts the program afresh for every move, so each move's 1 ms \
+             include the interpreter's or runtime's start-up: try --move-time-ms 3000",
+        ));
+}
+
+#[test]
 fn the_shipped_external_season_plays_python_bots_of_both_protocols() {
     let tmp = TempDir::new().unwrap();
     ladder()

@@ -264,6 +264,12 @@ fn scripted_session(
                 "an empty line is asked again quietly"
             );
         }
+        // a forced move (a bid of 0 when broke) is played for the person
+        for line in screen.lines() {
+            if let Some(rest) = line.strip_prefix(&format!("Your only {} is ", bad.word)) {
+                typed.push(rest.trim_end_matches(": it is played for you.").to_string());
+            }
+        }
         let mut mv = pick(game, &screen);
         if mv == "help" {
             s.answer("help");
@@ -312,6 +318,13 @@ fn a_scripted_person_plays_whole_sessions_of_every_game() {
             "{screen}"
         );
         assert_eq!(screen.matches("Result: ").count(), 2, "{screen}");
+        if kind == GameKind::Breakthrough {
+            // greedy takes what it can, and the person is told where
+            assert!(
+                screen.contains(", captures on "),
+                "a capture is called out:\n{screen}"
+            );
+        }
         // the 2016 report's Table 4.1 for the person, then one line of summary
         assert!(
             screen.contains("S.No") && screen.contains("Games Played"),
@@ -398,6 +411,11 @@ fn each_turn_shows_what_the_game_needs() {
         "the last move's two squares are marked:\n{board}"
     );
     assert!(board.contains("Last move: greedy "), "{board}");
+    // the way each side goes, by row numbers: the board is turned for black
+    assert!(
+        board.contains("human plays black (B, toward row 1), greedy plays white (W, toward row 8)"),
+        "{board}"
+    );
     s.answer("quit");
     assert!(s.finish().0.success());
 
@@ -425,6 +443,36 @@ fn each_turn_shows_what_the_game_needs() {
     }
     s.answer("quit");
     assert!(s.finish().0.success());
+}
+
+#[test]
+fn a_person_who_is_broke_is_not_asked_for_a_bid() {
+    let tmp = TempDir::new().unwrap();
+    let mut s = Session::start(&["bidding", "--bot", "dp", "--games", "2"], tmp.path());
+    s.next_prompt().unwrap();
+    s.answer("100");
+    // the rest of the game is played for the person: its only bid is 0
+    let next = s.next_prompt().unwrap();
+    assert!(next.contains("human money: 0 "), "{next}");
+    assert!(
+        next.contains("Your only bid is 0: it is played for you.\n"),
+        "{next}"
+    );
+    assert!(next.contains("=== Game 2 of 2"), "{next}");
+    s.answer("quit");
+    assert!(s.finish().0.success());
+    let dir = std::fs::read_dir(tmp.path().join("reports"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let bids = &journal_moves(&dir, "human")[0];
+    assert_eq!(bids[0], "100");
+    assert!(
+        bids.len() > 1 && bids[1..].iter().all(|b| b == "0"),
+        "{bids:?}"
+    );
 }
 
 #[test]

@@ -65,6 +65,9 @@ pub struct Human<G: Show> {
     opponent: String,
     seat: Seat,
     turns: Vec<BySeat<Option<G::Move>>>,
+    /// The position before the latest turn, for what a turn did
+    /// ([`Show::turn_note`]: a capture).
+    before: Option<G>,
 }
 
 impl<G: Show> Human<G> {
@@ -75,6 +78,7 @@ impl<G: Show> Human<G> {
             opponent: opponent.to_string(),
             seat: Seat::First,
             turns: Vec::new(),
+            before: None,
         }
     }
 
@@ -98,9 +102,10 @@ impl<G: Show> Human<G> {
 }
 
 impl<G: Show> Bot<G> for Human<G> {
-    fn new_game(&mut self, _game: &G, seat: Seat, _seed: u64) -> Result<(), BotError> {
+    fn new_game(&mut self, game: &G, seat: Seat, _seed: u64) -> Result<(), BotError> {
         self.seat = seat;
         self.turns.clear();
+        self.before = Some(game.clone());
         Ok(())
     }
 
@@ -113,6 +118,14 @@ impl<G: Show> Bot<G> for Human<G> {
         let scene = self.scene(game);
         let mut console = lock(&self.console);
         console.say(&format!("\n{scene}"));
+        // a forced move (a bid of 0 when broke) is not asked for
+        if let [only] = game.legal_moves(seat).as_slice() {
+            console.say(&format!(
+                "Your only {} is {only}: it is played for you.\n",
+                G::MOVE_WORD
+            ));
+            return Ok(Answer::from(only.clone()));
+        }
         let prompt = console
             .paint
             .bold(&format!("Enter {} {}: ", self.me, G::MOVE_WORD));
@@ -150,18 +163,27 @@ impl<G: Show> Bot<G> for Human<G> {
         }
     }
 
-    fn observe(&mut self, _game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
+    fn observe(&mut self, game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
         self.turns.push(moves.clone());
+        let note = self
+            .before
+            .replace(game.clone())
+            .and_then(|before| game.turn_note(&before, moves))
+            .map(|n| format!(", {n}"))
+            .unwrap_or_default();
         let them = self.seat.other();
+        let mut console = lock(&self.console);
         if let Some(mv) = &moves[them] {
-            let mut console = lock(&self.console);
             let name = console.paint.theirs(&self.opponent);
             // a simultaneous choice is shown only now, after the person's own
             let line = match moves[self.seat] {
-                Some(_) => format!("{name} {}: {mv}\n", G::MOVE_WORD),
-                None => format!("{name} plays {mv}\n"),
+                Some(_) => format!("{name} {}: {mv}{note}\n", G::MOVE_WORD),
+                None => format!("{name} plays {mv}{note}\n"),
             };
             console.say(&line);
+        } else if let (Some(mv), false) = (&moves[self.seat], note.is_empty()) {
+            let name = console.paint.mine(&self.me);
+            console.say(&format!("{name} plays {mv}{note}\n"));
         }
         Ok(())
     }

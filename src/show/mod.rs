@@ -49,6 +49,14 @@ pub trait Show: Game {
         s
     }
 
+    /// What a person should notice about the turn `turn` that led from
+    /// `before` to this position and that the move's text does not say
+    /// (breakthrough: `captures on b6`), or nothing: by default nothing.
+    fn turn_note(&self, before: &Self, turn: &BySeat<Option<Self::Move>>) -> Option<String> {
+        let _ = (before, turn);
+        None
+    }
+
     /// What `help` tells a person about their move now: by default every
     /// legal move, and one of them as an example of the form.
     fn move_help(&self, seat: Seat) -> String {

@@ -154,17 +154,31 @@ pub fn state(solution: &Solution, st: &State, json: bool) -> String {
         return serde_json::to_string_pretty(&r).expect("serializes") + "\n";
     }
     format!(
-        "position {}, money {} and {}, advantage player {}: {}\n\
-         bids that secure it for player 1: {}\n\
-         bids that secure it for player 2: {}\n",
+        "position {}, money {} and {}, advantage player {}: {}\n{}{}",
         r.position,
         r.money[0],
         r.money[1],
         r.advantage,
         r.value,
-        r.secure_bids[0],
-        r.secure_bids[1]
+        secure_line(1, r.value, &r.secure_bids[0]),
+        secure_line(2, r.value, &r.secure_bids[1]),
     )
+}
+
+/// What player `n`'s bids `bids` (ranges) do against best play, said from
+/// that player's side of `value`: the bids that win or hold the draw, or
+/// that every bid loses.
+fn secure_line(n: u8, value: Value, bids: &str) -> String {
+    let wins = match value {
+        Value::Player1Wins => Some(1),
+        Value::Player2Wins => Some(2),
+        Value::Draw => None,
+    };
+    match wins {
+        Some(w) if w == n => format!("bids that win for player {n}: {bids}\n"),
+        Some(_) => format!("player {n} loses whatever it bids ({bids}) against best play\n"),
+        None => format!("bids that hold the draw for player {n}: {bids}\n"),
+    }
 }
 
 /// Opponent budgets shown in the threshold table.

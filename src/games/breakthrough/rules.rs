@@ -641,23 +641,34 @@ impl Show for Breakthrough {
         }
         s.push_str(&edge);
         let (you, them) = (view.seat, view.seat.other());
+        // said by row numbers, which hold whichever way the board is turned
+        let heading_to = |seat: Seat| match seat {
+            Seat::First => format!("W, toward row {height}"),
+            Seat::Second => "B, toward row 1".to_string(),
+        };
         s.push_str(&format!(
             "{} plays {} ({}), {} plays {} ({})\n",
             view.name(you),
             side(you),
-            if you == Seat::First {
-                "W, moving up"
-            } else {
-                "B, moving down"
-            },
+            heading_to(you),
             view.name(them),
             side(them),
-            if them == Seat::First { "W" } else { "B" },
+            heading_to(them),
         ));
         if let Some(last) = view.last() {
             s.push_str(&format!("Last move: {}\n", view.turn_text(last)));
         }
         s
+    }
+    /// A capture: the square where the side that moved took a piece.
+    fn turn_note(&self, before: &Self, turn: &BySeat<Option<Step>>) -> Option<String> {
+        let step = turn.first.or(turn.second)?;
+        let mover = before.to_move;
+        let taken = before.pieces[mover.other()] & !self.pieces[mover.other()];
+        (taken != 0).then(|| {
+            let square = step.to_string();
+            format!("captures on {}", &square[2..])
+        })
     }
     fn move_help(&self, seat: Seat) -> String {
         format!(
@@ -683,7 +694,17 @@ mod tests {
         .unwrap();
         let step: Step = "b2c3".parse().unwrap();
         let turn = BySeat::new(Some(step), None);
+        let before = g.clone();
         g.apply(&turn);
+        // the armies start face to face: b2c3 takes the black piece on c3
+        assert_eq!(
+            g.turn_note(&before, &turn).as_deref(),
+            Some("captures on c3")
+        );
+        let quiet = BySeat::new(None, Some("b3b2".parse().unwrap()));
+        let mut after = g.clone();
+        after.apply(&quiet);
+        assert_eq!(after.turn_note(&g, &quiet), None);
         let turns = vec![turn];
         let view = |seat| View {
             seat,
@@ -701,7 +722,7 @@ mod tests {
              \x202  W [.] W  2\n\
              \x201  W  W  W  1\n\
              \x20   a  b  c\n\
-             human plays white (W, moving up), greedy plays black (B)\n\
+             human plays white (W, toward row 4), greedy plays black (B, toward row 1)\n\
              Last move: human b2c3\n"
         );
         let black = g.scene(&view(Seat::Second));
@@ -710,7 +731,7 @@ mod tests {
             "{black}"
         );
         assert!(
-            black.contains("greedy plays black (B, moving down)"),
+            black.contains("greedy plays black (B, toward row 1)"),
             "{black}"
         );
         assert!(g.move_help(Seat::Second).contains("Legal moves ("));
