@@ -337,9 +337,57 @@ fn match_plays_an_ad_hoc_pairing() {
     let dir = tmp.path().join("match-bidding-random-1-vs-random-2");
     assert_eq!(journal_indices(&dir.join("games.jsonl")).len(), 100);
     let first = fs::read(dir.join("games.jsonl")).unwrap();
-    // a match always starts afresh, and the same seed replays the same games
-    ladder().args(args).arg(tmp.path()).assert().success();
+    // the same match again resumes it: nothing to play
+    ladder()
+        .args(args)
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "0 games played now, 100 resumed from the journal",
+        ));
     assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    // an interrupted match resumes where it stopped, as its message says:
+    // the last 30 games are lost, and only they are played again
+    let text = String::from_utf8(first.clone()).unwrap();
+    let kept: String = text.split_inclusive('\n').take(70).collect();
+    fs::write(dir.join("games.jsonl"), kept).unwrap();
+    ladder()
+        .args(args)
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "30 games played now, 70 resumed from the journal",
+        ));
+    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    // --fresh plays it all again, and the same seed replays the same games
+    ladder()
+        .args(args)
+        .arg(tmp.path())
+        .arg("--fresh")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("100 games played now, 0 resumed"));
+    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    // the same two names with another seed: the earlier match is kept, and
+    // the new one plays in a folder of its own
+    let mut other = args;
+    other[7] = "8";
+    ladder()
+        .args(other)
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "{} holds an earlier match of these two names with other settings \
+             (changed: seed); it is kept, and this match plays in {}-2",
+            dir.display(),
+            dir.display()
+        )));
+    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    let second = tmp.path().join("match-bidding-random-1-vs-random-2-2");
+    assert_eq!(journal_indices(&second.join("games.jsonl")).len(), 100);
     ladder()
         .args(["match", "chess", "random", "random"])
         .assert()

@@ -1,5 +1,7 @@
 //! `ladder match GAME BOT BOT`: an ad-hoc match between two bots, reported
-//! like a small season; always a fresh season of its own.
+//! like a small season in `reports/match-GAME-A-vs-B/`. Rerunning the same
+//! match resumes it; a match of the same two names with other settings goes
+//! to a folder of its own (`...-2`), and the earlier one is kept.
 
 use clap::ValueEnum;
 use ladder::show::Show;
@@ -7,7 +9,8 @@ use ladder::{
     catalog::{GameKind, GameVisitor},
     core::referee::Referee,
     external::process::Sandbox,
-    plan::{self, jobs::Jobs, Match, Roster},
+    journal::{self, Holds},
+    plan::{self, jobs::Jobs, Match, Plan, Roster},
     run::tournament::{self, Options, Summary},
     stats::sprt::{Model, Sprt},
     Error, Result,
@@ -46,6 +49,9 @@ pub struct Args {
     /// How --sprt turns Elo into a score.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
     pub sprt_model: SprtModel,
+    /// Discard this match's earlier results instead of resuming them.
+    #[arg(long)]
+    pub fresh: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -57,7 +63,7 @@ pub enum SprtModel {
     Logistic,
 }
 
-/// `ladder match GAME BOT BOT`: always a fresh season of its own.
+/// `ladder match GAME BOT BOT`: plays the match, or resumes it.
 pub fn run(a: Args) -> Result<()> {
     let sandbox = sandbox_of(a.sandbox)?;
     let sprt = a
@@ -79,7 +85,7 @@ pub fn run(a: Args) -> Result<()> {
         },
         referee,
         sandbox: &sandbox,
-        opts: &options(&a.run, a.jobs, (None, true), None)?,
+        opts: &options(&a.run, a.jobs, (None, a.fresh), None)?,
     })?;
     finish(&summary)
 }
@@ -115,7 +121,47 @@ struct RunMatch<'a> {
 impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Result<Summary> {
-        let plan = plan::match_plan(roster, self.m, self.referee, self.sandbox, &self.params)?;
+        let mut plan = plan::match_plan(roster, self.m, self.referee, self.sandbox, &self.params)?;
+        plan.name = folder(&plan, &self.opts.reports);
         tournament::run(&plan, self.opts)
     }
+}
+
+/// The folder name of the match `plan`: the first of `NAME`, `NAME-2`, ...
+/// that holds this very match (which then resumes) or nothing. A folder
+/// holding another match of the same names is kept, and stderr says so.
+fn folder<G: ladder::core::game::Game>(plan: &Plan<G>, reports: &std::path::Path) -> String {
+    let mut earlier: Option<(std::path::PathBuf, Vec<String>)> = None;
+    for n in 1u32.. {
+        let name = match n {
+            1 => plan.name.clone(),
+            n => format!("{}-{n}", plan.name),
+        };
+        let mut described = plan.describe();
+        described["name"] = serde_json::Value::String(name.clone());
+        let dir = reports.join(&name);
+        match journal::holds(&dir, &described) {
+            Holds::Nothing | Holds::This => {
+                if let Some((first, keys)) = earlier {
+                    let changed = match keys.is_empty() {
+                        true => String::new(),
+                        false => format!(" (changed: {})", keys.join(", ")),
+                    };
+                    eprintln!(
+                        "ladder match: {} holds an earlier match of these two names with other \
+                         settings{changed}; it is kept, and this match plays in {}",
+                        first.display(),
+                        dir.display()
+                    );
+                }
+                return name;
+            }
+            // the name differs by construction: the settings that differ
+            Holds::Other(keys) if earlier.is_none() => {
+                earlier = Some((dir, keys.into_iter().filter(|k| k != "name").collect()));
+            }
+            Holds::Other(_) => {}
+        }
+    }
+    unreachable!("some folder name is free")
 }
