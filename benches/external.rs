@@ -240,6 +240,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
         fresh: true,
         reports: PathBuf::from(dir.path()),
         progress: None,
+        progress_every: None,
         max_games: None,
         log: None,
         shard: None,

@@ -313,6 +313,76 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
 }
 
 #[test]
+fn a_log_gets_a_progress_line_every_n_games_and_at_the_end() {
+    // stderr is a pipe here, as in a CI job or a Slurm log
+    let tmp = TempDir::new().unwrap();
+    let out = ladder()
+        .args(["match", "breakthrough", "search", "random", "--games", "30"])
+        .args(["--progress-every", "10", "--jobs", "1", "--reports"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
+    // pieces of games reach the writer together, so a line may come a few
+    // games past its mark; the last one says the season is done
+    assert!(!lines.is_empty(), "{stderr}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("progress: 30 of 30 games (100.0%), "),
+        "{stderr}"
+    );
+    assert!(
+        last.contains("games/s; 1. search 100.0%, 2. random 0.0%"),
+        "{last}"
+    );
+    // -q: results and errors only
+    let quiet = ladder()
+        .args([
+            "match",
+            "breakthrough",
+            "search",
+            "random",
+            "--games",
+            "30",
+            "-q",
+        ])
+        .arg("--reports")
+        .arg(tmp.path().join("quiet"))
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(!String::from_utf8(quiet.stderr)
+        .unwrap()
+        .contains("progress: "));
+    // an SPRT's LLR is on the line
+    let out = ladder()
+        .args([
+            "match",
+            "breakthrough",
+            "search",
+            "random",
+            "--games",
+            "200",
+        ])
+        .args(["--sprt", "0,200", "--reports"])
+        .arg(tmp.path().join("sprt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.lines().any(|l| l.starts_with("progress: ")
+            && l.contains("; LLR: ")
+            && l.ends_with("(-2.94, 2.94) [0.00, 200.00]")),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn match_plays_an_ad_hoc_pairing() {
     let tmp = TempDir::new().unwrap();
     let args = [

@@ -101,6 +101,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
         fresh: true,
         reports: reports.path().to_path_buf(),
         progress: None,
+        progress_every: None,
         max_games: None,
         log: None,
         shard: None,

@@ -169,6 +169,8 @@ fn a_terminal_gets_coloured_tables_and_progress_unless_told_otherwise() {
         let what = format!("{env:?} {flags:?}");
         // the progress bar is drawn either way, since this is a terminal
         assert!(screen.contains("/300 games"), "{what}: {screen:?}");
+        // and not the progress lines a log gets
+        assert!(!screen.contains("progress: "), "{what}: {screen:?}");
         assert_eq!(
             screen.contains(CYAN),
             colour,

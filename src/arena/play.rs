@@ -83,6 +83,7 @@ pub fn run<G: Game>(
             fresh: false,
             reports: reports.clone(),
             progress: None,
+            progress_every: None,
             max_games: None,
             log: None,
             shard: None,

@@ -95,6 +95,7 @@ fn options(
         fresh,
         reports: run.reports.clone(),
         progress: (!run.quiet).then(paint_stderr),
+        progress_every: run.progress_every,
         max_games,
         log: run.log.clone().map(|path| (path, run.log_level.level())),
         strict: run.strict,
@@ -148,9 +149,14 @@ pub struct RunArgs {
     /// The folder that holds one folder of results per season.
     #[arg(long, default_value = "reports", value_name = "DIR")]
     pub reports: PathBuf,
-    /// No progress bar.
+    /// No progress bar, and no progress lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// When stderr is not a terminal (a CI or Slurm log), write a progress line
+    /// every N games, with the leaders and the SPRT's LLR, and one at the end
+    /// [default: a twentieth of the games, at least 10].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub progress_every: Option<u64>,
     /// Write every line each bot program exchanges with ladder to FILE, with the time,
     /// the game and the bot (`[[bot]] log = true` logs one bot; docs/CONFIG.md).
     #[arg(long, value_name = "FILE")]

@@ -6,7 +6,7 @@
 //! after the parallel part, so the journal and the reports are the same for
 //! any `--jobs`.
 
-use std::{collections::HashSet, path::PathBuf, sync::Arc, time::Duration};
+use std::{collections::HashSet, io::IsTerminal, path::PathBuf, sync::Arc, time::Duration};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
@@ -30,6 +30,7 @@ use crate::{
         cores, open_files_hard_limit, open_files_needed, raise_open_files, Auto, CpuUse,
     },
     run::pool::{self, Pool},
+    run::progress,
     run::workers::{self, Concurrency, Shared},
     show::paint::Paint,
     stats::sprt::InOrder,
@@ -48,6 +49,10 @@ pub struct Options {
     /// Draw a progress bar on stderr (only when stderr is a terminal), in
     /// this paint; `None`: no bar.
     pub progress: Option<Paint>,
+    /// With `progress` and stderr not a terminal (a CI or Slurm log): a
+    /// progress line every this many games, and at the end; `None`: about
+    /// twenty lines a season ([`progress::default_every`]).
+    pub progress_every: Option<u64>,
     /// Play at most this many new games in this run; the rest wait for a rerun.
     pub max_games: Option<u64>,
     /// A file that receives the lines every bot program exchanges with
@@ -206,13 +211,26 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         raise_open_files(open_files_needed(most, 2), most)?;
     }
     let bar = progress_bar(pending.len() as u64, opts.progress);
+    let resumed = resumed.journaled + (from_file.len() + held_back.len()) as u64;
+    let games = shard.count(fixtures.len());
+    let lines = (opts.progress.is_some() && !std::io::stderr().is_terminal()).then(|| {
+        let every = opts
+            .progress_every
+            .unwrap_or_else(|| progress::default_every(games));
+        progress::Lines::new(every, games, resumed)
+    });
     let pool = Pool::new(
         pool::makers(plan, &dir, &opts.reports, opts.log.as_ref())?,
         cores(),
     );
-    let shared = Arc::new(Shared::new(plan.clone(), pool, pending, most, bar.clone()));
+    let shared = Arc::new(Shared::new(
+        plan.clone(),
+        pool,
+        pending,
+        most,
+        (bar.clone(), lines),
+    ));
     let _season = cleanup::SeasonRunning::start();
-    let resumed = resumed.journaled + (from_file.len() + held_back.len()) as u64;
     let outcome = workers::play_all(
         &shared,
         concurrency,
@@ -239,7 +257,6 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     bar.set_message("(writing the standings and reports)");
     let (played, standings) = (outcome.played, outcome.standings);
     // `--max-games` may leave games for later: those need the plain journal
-    let games = shard.count(fixtures.len());
     let complete = outcome.complete && (outcome.decided || resumed + played == games);
     if complete && plan.compress && !sharded {
         bar.set_message("(compressing the journal)");

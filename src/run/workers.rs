@@ -49,6 +49,7 @@ use crate::{
     plan::Plan,
     run::concurrency::{Auto, CpuTime, CpuUse, Gate},
     run::pool::{Maker, Pool},
+    run::progress,
     run::writer::{Msg, Piece, Writer},
     stats::sprt::InOrder,
     stats::standings::Standings,
@@ -121,6 +122,8 @@ pub struct Shared<G: Game> {
     /// Set when the writer fails: workers stop.
     stop: AtomicBool,
     bar: ProgressBar,
+    /// Progress lines for a log, taken by the writing loop.
+    lines: Mutex<Option<progress::Lines>>,
 }
 
 impl<G: Game> Shared<G> {
@@ -131,7 +134,7 @@ impl<G: Game> Shared<G> {
         pool: Pool<G>,
         to_play: Vec<Fixture>,
         jobs: usize,
-        bar: ProgressBar,
+        (bar, lines): (ProgressBar, Option<progress::Lines>),
     ) -> Self {
         Shared {
             chunk: chunk_size(to_play.len(), jobs),
@@ -145,6 +148,7 @@ impl<G: Game> Shared<G> {
             delay: Mutex::new(Delay::default()),
             stop: AtomicBool::new(false),
             bar,
+            lines: Mutex::new(lines),
         }
     }
 
@@ -397,6 +401,11 @@ pub fn play_all<G: Game>(
     }
     let mut watchdog = Watchdog::default();
     let mut writer = Writer::new(journal, &shared.to_play, resumed, standings, in_order)?;
+    let mut lines = shared
+        .lines
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
     let mut interrupted = None;
     let mut failure: Option<Error> = None;
     let result = (|| -> Result<()> {
@@ -413,6 +422,13 @@ pub fn play_all<G: Game>(
             writer.journal.flush()?;
             if let Some(in_order) = &writer.in_order {
                 shared.bar.set_message(in_order.line());
+            }
+            if let Some(lines) = lines.as_mut() {
+                lines.after(
+                    writer.received as u64,
+                    &writer.standings,
+                    writer.in_order.as_ref(),
+                );
             }
             if interrupted.is_none() {
                 interrupted = cleanup::interrupted();
@@ -469,6 +485,13 @@ pub fn play_all<G: Game>(
         }
         Ok(())
     })();
+    if let Some(lines) = lines.as_mut() {
+        lines.end(
+            writer.received as u64,
+            &writer.standings,
+            writer.in_order.as_ref(),
+        );
+    }
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
     let cpu = cpu_start
