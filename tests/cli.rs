@@ -239,6 +239,48 @@ fn a_killed_season_resumes_with_every_game_exactly_once() {
 }
 
 #[test]
+fn a_season_in_rounds_meets_every_pairing_before_any_meets_twice() {
+    let tmp = TempDir::new().unwrap();
+    let cfg = tmp.path().join("rounds.toml");
+    let text = "[season]\nname = \"rounds\"\ngame = \"troops\"\ngames_per_pair = 4\norder = \"rounds\"\n\n\
+                [[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"b\"\nbuiltin = \"balanced\"\n\n\
+                [[bot]]\nname = \"c\"\nbuiltin = \"nash\"\n\n[[bot]]\nname = \"d\"\nbuiltin = \"focus\"\n";
+    fs::write(&cfg, text).unwrap();
+    let reports = tmp.path().join("reports");
+    // a partial season of 12 games: both seats of all six pairings
+    run(&cfg, &reports, &["--max-games", "12", "-q"]).success();
+    let dir = reports.join("rounds");
+    let games = common::season_games(&dir);
+    assert_eq!(games.len(), 12);
+    let mut met: Vec<u64> = games.iter().map(|g| g["pair"].as_u64().unwrap()).collect();
+    met.sort_unstable();
+    met.dedup();
+    assert_eq!(met, vec![0, 1, 2, 3, 4, 5]);
+    // the rest resumes, the journal checks out against its order, and a
+    // season in the usual order is another season
+    run(&cfg, &reports, &["-q"]).success();
+    assert_eq!(
+        journal_indices(&dir.join("games.jsonl")),
+        (0..24).collect::<Vec<_>>()
+    );
+    common::assert_verified(&dir);
+    let season: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("season.json")).unwrap()).unwrap();
+    assert_eq!(season["order"], "rounds");
+    fs::write(&cfg, text.edit("order = \"rounds\"\n", "")).unwrap();
+    run(&cfg, &reports, &["-q"])
+        .code(2)
+        .stderr(predicate::str::contains("(changed: order)"));
+    // a word it does not know names the file, line and key
+    fs::write(&cfg, text.edit("order = \"rounds\"", "order = \"random\"")).unwrap();
+    run(&cfg, &reports, &["-q"])
+        .code(2)
+        .stderr(predicate::str::contains(
+        "rounds.toml:5:9: key `season.order`: `pairings` (the default) or `rounds`, not `random`",
+    ));
+}
+
+#[test]
 fn a_changed_config_is_refused_unless_fresh() {
     let tmp = TempDir::new().unwrap();
     let cfg = tmp.path().join("s.toml");

@@ -9,7 +9,7 @@ use crate::{
     core::error::{Error, Result},
     core::record::Scored,
     journal::for_each_line,
-    plan::schedule::{format_name, Format, Schedule, Seating},
+    plan::schedule::{format_name, Format, Order, Schedule, Seating},
     plan::Header,
     stats::sprt::Sprt,
     stats::standings::Standings,
@@ -104,8 +104,13 @@ impl Recorded {
             Some("fixed") => Seating::Fixed,
             Some(_) => return Err(bad("seating")),
         };
+        let order = match season["order"].as_str() {
+            None => Order::Pairings,
+            Some(name) => Order::from_name(name).ok_or_else(|| bad("order"))?,
+        };
         let schedule = Schedule::new(names.len(), &format, games_per_pair, number("seed")?)
-            .with_seating(seating);
+            .with_seating(seating)
+            .with_order(order);
         let anchor = match &season["anchor"] {
             serde_json::Value::Null => None,
             a => Some(index_of(a).ok_or_else(|| bad("anchor"))?),

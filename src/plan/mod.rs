@@ -28,7 +28,7 @@ use crate::{
     external::{self, line_protocol, process::Sandbox, ProcessProtocol},
     plan::jobs::Jobs,
     plan::openings::Openings,
-    plan::schedule::{Format, Schedule, Seating},
+    plan::schedule::{Format, Order, Schedule, Seating},
     stats::sprt::Sprt,
 };
 
@@ -234,6 +234,8 @@ pub struct Plan<G: Game> {
     pub format: Format,
     /// Whether seats alternate game by game (every season but `ladder play`'s).
     pub seating: Seating,
+    /// The order of the games ([`Order`]).
+    pub order: Order,
     pub games_per_pair: u32,
     pub seed: u64,
     /// Games at once, as the config asks (the command line overrides it).
@@ -303,6 +305,9 @@ impl<G: Game> Plan<G> {
             v["games"] = serde_json::json!(games);
             v["first"] = serde_json::json!(first);
         }
+        if self.order != Order::Pairings {
+            v["order"] = self.order.name().into();
+        }
         if self.seating == Seating::Fixed {
             v["seating"] = "fixed".into();
         }
@@ -338,6 +343,7 @@ impl<G: Game> Plan<G> {
             self.seed,
         )
         .with_seating(self.seating)
+        .with_order(self.order)
     }
 
     /// What the reports say above the numbers.
@@ -442,6 +448,7 @@ pub fn match_plan<G: Game>(
         start,
         format: Format::RoundRobin,
         seating: Seating::Alternate,
+        order: Order::Pairings,
         games_per_pair: games,
         seed,
         jobs: None,

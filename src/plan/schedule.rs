@@ -42,6 +42,35 @@ pub enum Seating {
     Fixed,
 }
 
+/// The order of a season's games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Pairing after pairing: all of a pairing's games, then the next's.
+    #[default]
+    Pairings,
+    /// Round by round: a colour-swapped pair of games of every pairing, then
+    /// the next pair of each, so that a season stopped early (`--max-games`,
+    /// a report mid-season) has met every pairing; `season.json` says
+    /// `"order": "rounds"`.
+    Rounds,
+}
+
+impl Order {
+    /// The config's and `season.json`'s word for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Pairings => "pairings",
+            Order::Rounds => "rounds",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Order> {
+        [Order::Pairings, Order::Rounds]
+            .into_iter()
+            .find(|o| o.name() == name)
+    }
+}
+
 /// One scheduled game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Fixture {
@@ -99,6 +128,7 @@ pub struct Schedule {
     games_per_pair: u64,
     season_seed: u64,
     seating: Seating,
+    order: Order,
     /// The index in the season's seed stream of game 0.
     first: u64,
 }
@@ -114,6 +144,7 @@ impl Schedule {
             games_per_pair,
             season_seed,
             seating: Seating::Alternate,
+            order: Order::Pairings,
             first,
         }
     }
@@ -122,6 +153,11 @@ impl Schedule {
     /// seated as listed either way).
     pub fn with_seating(self, seating: Seating) -> Self {
         Schedule { seating, ..self }
+    }
+
+    /// The same games in `order` (listed games are played as listed).
+    pub fn with_order(self, order: Order) -> Self {
+        Schedule { order, ..self }
     }
 
     /// How many games the season has.
@@ -146,15 +182,34 @@ impl Schedule {
         (start..self.len()).map(move |index| self.place(index, seeds.next_u64()))
     }
 
+    /// Game `index`'s pairing and its number among that pairing's games.
+    fn pairing_of(&self, index: u64) -> (u64, u64) {
+        let per = self.games_per_pair;
+        match self.order {
+            Order::Pairings => (index / per, index % per),
+            Order::Rounds => {
+                // rounds of two games a pairing; an odd count ends with a
+                // round of one game a pairing
+                let pairings = self.pairings.len() as u64;
+                let full = 2 * pairings * (per / 2);
+                if index < full {
+                    let (round, at) = (index / (2 * pairings), index % (2 * pairings));
+                    (at / 2, 2 * round + at % 2)
+                } else {
+                    (index - full, per - 1)
+                }
+            }
+        }
+    }
+
     fn place(&self, index: u64, seed: u64) -> Fixture {
-        let pair = index / self.games_per_pair;
+        let (pair, game) = self.pairing_of(index);
         let (a, b) = self.pairings[pair as usize];
-        let seats =
-            if self.seating == Seating::Fixed || (index % self.games_per_pair).is_multiple_of(2) {
-                BySeat::new(a, b)
-            } else {
-                BySeat::new(b, a)
-            };
+        let seats = if self.seating == Seating::Fixed || game.is_multiple_of(2) {
+            BySeat::new(a, b)
+        } else {
+            BySeat::new(b, a)
+        };
         Fixture {
             index,
             pair: pair as usize,
@@ -258,6 +313,39 @@ mod tests {
             [(0, 1), (0, 3), (1, 2), (1, 3), (2, 3)]
         );
         assert!(pairings(3, &Format::Newcomers { newcomers: vec![] }).is_empty());
+    }
+
+    #[test]
+    fn rounds_meet_every_pairing_early_with_the_same_games_in_all() {
+        for per in [1, 2, 3, 4, 5] {
+            let pairings = Schedule::new(4, &Format::RoundRobin, per, 7);
+            let rounds = pairings.clone().with_order(Order::Rounds);
+            assert_eq!(rounds.len(), pairings.len());
+            let placed = |s: &Schedule| {
+                let mut v: Vec<(usize, BySeat<usize>)> =
+                    s.from(0).map(|f| (f.pair, f.seats)).collect();
+                v.sort_by_key(|(p, s)| (*p, s.first, s.second));
+                v
+            };
+            // the same pairings, each seated the same number of times
+            assert_eq!(placed(&rounds), placed(&pairings), "{per} a pair");
+            let games: Vec<Fixture> = rounds.from(0).collect();
+            // the first six games meet all six pairings, when there are
+            // two games a pairing
+            if per >= 2 {
+                let mut first: Vec<usize> = games[..12].iter().map(|f| f.pair).collect();
+                first.dedup();
+                assert_eq!(first, vec![0, 1, 2, 3, 4, 5]);
+            }
+            // games 2k and 2k + 1 of a full round are one pairing, seats swapped
+            for k in 0..(6 * (per / 2)) as usize {
+                let (x, y) = (games[2 * k], games[2 * k + 1]);
+                assert_eq!((x.pair, x.seats), (y.pair, y.seats.swap()));
+            }
+            for (i, g) in games.iter().enumerate() {
+                assert_eq!(rounds.fixture(i as u64), *g, "computed from its index");
+            }
+        }
     }
 
     #[test]

@@ -121,6 +121,7 @@ pub fn play<G: Show>(setup: Setup<G>, console: Console) -> Result<Outcome> {
         start: setup.start,
         format: Format::RoundRobin,
         seating,
+        order: crate::plan::schedule::Order::Pairings,
         games_per_pair: setup.games,
         seed: setup.seed,
         jobs: Some(Jobs::Fixed(1)),

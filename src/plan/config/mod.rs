@@ -27,7 +27,7 @@ use crate::{
     },
     plan::config::sections::{adjudication, openings, sprt, RawAdjudication, RawOpenings, RawSprt},
     plan::jobs::Jobs,
-    plan::schedule::{Format, Seating},
+    plan::schedule::{Format, Order, Seating},
     plan::{check_name, BotKind, BotSpec, Plan, PlannedBot, Roster},
 };
 
@@ -50,6 +50,7 @@ struct RawSeason<P> {
     startup_time_ms: Option<Spanned<u32>>,
     sandbox: Option<Spanned<String>>,
     compress: Option<bool>,
+    order: Option<Spanned<String>>,
     anchor: Option<Spanned<String>>,
     sprt: Option<Spanned<RawSprt>>,
     adjudication: Option<Spanned<RawAdjudication>>,
@@ -353,6 +354,18 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             games_per_pair,
         )?),
     };
+    let order = match &s.order {
+        None => Order::Pairings,
+        Some(o) => Order::from_name(o.get_ref()).ok_or_else(|| {
+            src.error(
+                Some(o.span()),
+                format!(
+                    "`pairings` (the default) or `rounds`, not `{}`",
+                    o.get_ref()
+                ),
+            )
+        })?,
+    };
     let max_plies = positive(src, s.max_plies, Referee::DEFAULT_MAX_PLIES, "max_plies")?;
     let jobs = match &s.jobs {
         None => None,
@@ -373,6 +386,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         start,
         format,
         seating: Seating::Alternate,
+        order,
         games_per_pair,
         seed,
         jobs,
