@@ -63,7 +63,10 @@ pub enum Command {
     /// `~/.config/fish/completions/ladder.fish`.
     Completions(cmd::completions::Args),
     /// Print ladder's man page (roff): `ladder man > ladder.1 && man ./ladder.1`.
-    Man,
+    ///
+    /// `ladder man run` prints ladder-run(1), `ladder man arena run` ladder-arena-run(1),
+    /// and `ladder man --dir DIR` writes every page into DIR (for `man -M` or a package).
+    Man(cmd::man::Args),
     /// Join the shards of a season (`run --shard K/N`) into its journal and reports.
     ///
     /// DIR is the season's folder (reports/<season>, holding shards/), or a ladder's folder,

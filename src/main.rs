@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::List(a) => cmd::list::run(a),
         Command::Completions(a) => cmd::completions::run(a),
-        Command::Man => cmd::man::run(),
+        Command::Man(a) => cmd::man::run(a),
     };
     match result {
         // a closed pipe (`ladder list bots | head -1`) is no failure

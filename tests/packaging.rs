@@ -79,6 +79,39 @@ fn completions_and_the_man_page_cover_every_subcommand() {
             "the man page lacks `{name}`"
         );
     }
+    // every page the top page points at is there: one command's, or all
+    let run = ladder(&["man", "run"]);
+    assert!(run.contains(".TH ladder-run 1"), "{}", &run[..120]);
+    assert!(
+        run.contains("max\\-games"),
+        "ladder-run(1) has run's options"
+    );
+    let arena_run = ladder(&["man", "arena", "run"]);
+    assert!(arena_run.contains(".TH ladder-arena-run 1"));
+    assert!(
+        arena_run.contains("listen"),
+        "ladder-arena-run(1) has its options"
+    );
+    let dir = tempfile::TempDir::new().unwrap();
+    let pages = dir.path().join("man1");
+    Command::new(LADDER)
+        .args(["man", "--dir"])
+        .arg(&pages)
+        .output()
+        .unwrap();
+    for name in &names {
+        let page = pages.join(format!("ladder-{name}.1"));
+        let text = std::fs::read_to_string(&page).unwrap_or_else(|_| panic!("no {page:?}"));
+        assert!(text.contains(&format!(".TH ladder-{name} 1")), "{page:?}");
+    }
+    assert!(pages.join("ladder.1").exists() && pages.join("ladder-arena-add.1").exists());
+    let unknown = Command::new(LADDER)
+        .args(["man", "arena", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr)
+        .contains("`ladder-arena` has no subcommand `nope` (it has: init, run, add,"));
     let bad = Command::new(LADDER)
         .args(["completions", "tcsh"])
         .output()
