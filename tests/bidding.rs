@@ -286,6 +286,34 @@ fn random_bidder_respects_its_max() {
 }
 
 #[test]
+fn solve_game_help_shows_that_games_options() {
+    // it showed `ladder solve`'s generic usage: the options were only
+    // reachable after `--`
+    for (game, option) in [
+        ("bidding", "--money1"),
+        ("troops", "Usage: ladder solve troops"),
+    ] {
+        for flag in ["--help", "-h"] {
+            Command::cargo_bin("ladder")
+                .unwrap()
+                .args(["solve", game, flag])
+                .assert()
+                .success()
+                .stdout(predicate::str::contains(format!(
+                    "Usage: ladder solve {game}"
+                )))
+                .stdout(predicate::str::contains(option));
+        }
+    }
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("The game to solve"));
+}
+
+#[test]
 fn solve_says_each_players_bids_from_its_own_side_of_the_value() {
     // player 2 wins here: its winning bids are listed, and player 1 is told
     // that every bid loses (it was "bids that secure it for player 1")

@@ -8,11 +8,17 @@ use ladder::{
 
 use super::out;
 
-/// The options of `ladder solve`.
+/// The options of `ladder solve`. `--help` after a game's name shows that
+/// game's options, so clap's own help flag is replaced by one that does.
 #[derive(Debug, clap::Args)]
+#[command(disable_help_flag = true)]
 pub struct Args {
+    /// Print help; after GAME, that game's options (`ladder solve bidding --help`).
+    #[arg(short = 'h', long = "help", action = clap::ArgAction::SetTrue)]
+    pub help: bool,
     /// The game to solve.
-    pub game: String,
+    #[arg(required_unless_present = "help")]
+    pub game: Option<String>,
     /// The game's own options.
     #[arg(
         trailing_var_arg = true,
@@ -23,7 +29,20 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    solve(&a.game, &a.args)
+    match (a.game, a.help) {
+        (Some(game), false) => solve(&game, &a.args),
+        // the game's own help: its options
+        (Some(game), true) => solve(&game, &["--help".to_string()]),
+        (None, _) => {
+            use clap::CommandFactory;
+            let mut cli = crate::cli::Cli::command();
+            cli.build();
+            let solve = cli
+                .find_subcommand_mut("solve")
+                .expect("solve is a subcommand");
+            out(&format!("{}\n", solve.render_long_help()))
+        }
+    }
 }
 
 /// `ladder solve GAME [OPTIONS]`: the game's own solver command.

@@ -22,7 +22,7 @@ use crate::{
 
 /// Solve the bidding game exactly and print the solution.
 ///
-/// With a state: its value and each player's bids that secure it. Without: the start value,
+/// With a state: its value and the bids that win or hold the draw for each player. Without: the start value,
 /// a table of the least money with which player 1 forces a win, and counts of won and drawn states.
 #[derive(Debug, Parser)]
 #[command(name = "ladder solve bidding")]
