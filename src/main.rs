@@ -8,13 +8,38 @@ mod cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use ladder::{
     external::process::{cleanup, exec},
     Error,
 };
 
 use crate::cli::{Cli, Command};
+
+/// The command line, with clap's own messages (a usage error, `--help`)
+/// coloured as `--color` says: clap reads the flag only after parsing, so
+/// it is looked up first. `auto` leaves clap to its own reading of the
+/// terminal, `NO_COLOR` and `TERM=dumb`.
+fn parse() -> Cli {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut command = Cli::command();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let given = words.iter().enumerate().find_map(|(i, w)| {
+        w.strip_prefix("--color=")
+            .map(str::to_string)
+            .or_else(|| (w == "--color").then(|| words.get(i + 1).cloned().unwrap_or_default()))
+    });
+    match given.as_deref() {
+        Some("never") => command = command.color(clap::ColorChoice::Never),
+        Some("always") => command = command.color(clap::ColorChoice::Always),
+        _ => {}
+    }
+    let matches = command.get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
 
 fn main() -> ExitCode {
     // ladder starts its bots through itself, so no process of hundreds of
@@ -25,7 +50,7 @@ fn main() -> ExitCode {
     if let Ok(exe) = std::env::current_exe() {
         exec::use_helper(exe);
     }
-    let cli = Cli::parse();
+    let cli = parse();
     cmd::set_color(cli.color.choice());
     cleanup::install_cleanup();
     cleanup::sweep_stale_dirs();

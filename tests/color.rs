@@ -109,6 +109,49 @@ fn errors_are_red_only_when_colour_is_wanted() {
 }
 
 #[test]
+fn clap_s_own_errors_follow_color_no_color_and_term_dumb() {
+    // into a pipe: only `always` colours a usage error
+    let piped = |args: &[&str]| {
+        let out = Command::new(LADDER)
+            .args(args)
+            .env_remove("NO_COLOR")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(piped(&["--color", "always", "bogus"]).contains('\x1b'));
+    assert!(piped(&["--color=always", "bogus"]).contains('\x1b'));
+    assert!(!piped(&["bogus"]).contains('\x1b'));
+    // in a terminal: colour unless --color never, NO_COLOR or TERM=dumb
+    let found = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !common::require_tool(found, "script", "bsdutils") {
+        return;
+    }
+    let screen = |env: &[(&str, &str)], args: &str| {
+        let mut cmd = Command::new("script");
+        cmd.args(["-q", "-c", &format!("{LADDER} {args} bogus"), "/dev/null"])
+            .env_remove("NO_COLOR")
+            .env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.contains("unrecognized subcommand"), "{text}");
+        text
+    };
+    assert!(screen(&[], "").contains('\x1b'));
+    assert!(!screen(&[], "--color never").contains('\x1b'));
+    assert!(!screen(&[("NO_COLOR", "1")], "").contains('\x1b'));
+    assert!(!screen(&[("TERM", "dumb")], "").contains('\x1b'));
+    assert!(screen(&[("NO_COLOR", "1")], "--color always").contains('\x1b'));
+}
+
+#[test]
 fn a_bad_color_value_is_refused_with_the_choices() {
     let out = Command::new(LADDER)
         .args(["run", CONFIG, "--color", "sometimes"])
@@ -155,9 +198,10 @@ fn a_terminal_gets_coloured_tables_and_progress_unless_told_otherwise() {
     let reports = |name: &str| tmp.path().join(name);
     // (environment, flags, colour expected)
     type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], bool);
-    let cases: [Case; 5] = [
+    let cases: [Case; 6] = [
         (&[], &[], true),
         (&[("NO_COLOR", "1")], &[], false),
+        (&[("TERM", "dumb")], &[], false),
         (&[("NO_COLOR", "")], &[], true), // empty: as if unset (no-color.org)
         (&[], &["--color", "never"], false),
         (&[("NO_COLOR", "1")], &["--color", "always"], true),
@@ -167,10 +211,12 @@ fn a_terminal_gets_coloured_tables_and_progress_unless_told_otherwise() {
             return;
         };
         let what = format!("{env:?} {flags:?}");
-        // the progress bar is drawn either way, since this is a terminal
-        assert!(screen.contains("/300 games"), "{what}: {screen:?}");
-        // and not the progress lines a log gets
-        assert!(!screen.contains("progress: "), "{what}: {screen:?}");
+        // the progress bar is drawn either way, since this is a terminal,
+        // and not the progress lines a log gets; a dumb terminal, which
+        // cannot redraw a line, gets the lines
+        let dumb = env.contains(&("TERM", "dumb"));
+        assert_eq!(screen.contains("/300 games"), !dumb, "{what}: {screen:?}");
+        assert_eq!(screen.contains("progress: "), dumb, "{what}: {screen:?}");
         assert_eq!(
             screen.contains(CYAN),
             colour,

@@ -25,11 +25,14 @@
 //! journal through the rules, [`replay`] tells one game, [`shard`] and
 //! [`merge`] split a season across machines and join it again.
 
+mod holds;
 pub mod merge;
 pub mod recorded;
 pub mod replay;
 pub mod shard;
 pub mod verify;
+
+pub use holds::{holds, Holds};
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -393,39 +396,6 @@ fn check_same_season(
         differing.join(", "),
         keep_them(dir)
     )))
-}
-
-/// What a season folder holds, for a command that picks a folder for its
-/// season (`ladder match`) instead of being told one.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Holds {
-    /// Nothing of a season: the folder is free.
-    Nothing,
-    /// This very season (the same `season.json`): it resumes there.
-    This,
-    /// Another season, or games that cannot be matched to one: the keys that
-    /// differ (`["seed"]`), empty when the folder's description is missing
-    /// or damaged.
-    Other(Vec<String>),
-}
-
-/// What `dir` holds compared with the season described by `season`.
-pub fn holds(dir: &Path, season: &serde_json::Value) -> Holds {
-    let season_path = dir.join(SEASON);
-    let any = [GAMES, GAMES_ZST, PENDING, SEASON]
-        .iter()
-        .any(|name| dir.join(name).exists());
-    if !any {
-        return Holds::Nothing;
-    }
-    let old = fs::read_to_string(&season_path)
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
-    match old {
-        Some(old) if &old == season => Holds::This,
-        Some(old) => Holds::Other(changed_keys(&old, season)),
-        None => Holds::Other(Vec::new()),
-    }
 }
 
 /// What to do with a season folder whose games cannot be used, without

@@ -6,7 +6,7 @@
 //! after the parallel part, so the journal and the reports are the same for
 //! any `--jobs`.
 
-use std::{collections::HashSet, io::IsTerminal, path::PathBuf, sync::Arc, time::Duration};
+use std::{collections::HashSet, path::PathBuf, sync::Arc, time::Duration};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
@@ -213,7 +213,10 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let bar = progress_bar(pending.len() as u64, opts.progress);
     let resumed = resumed.journaled + (from_file.len() + held_back.len()) as u64;
     let games = shard.count(fixtures.len());
-    let lines = (opts.progress.is_some() && !std::io::stderr().is_terminal()).then(|| {
+    // lines wherever the bar does not draw (indicatif's test): not a
+    // terminal, or TERM unset or `dumb`
+    let bar_draws = console::Term::stderr().is_term() && !console::is_dumb();
+    let lines = (opts.progress.is_some() && !bar_draws).then(|| {
         let every = opts
             .progress_every
             .unwrap_or_else(|| progress::default_every(games));

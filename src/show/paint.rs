@@ -34,7 +34,9 @@ impl Paint {
 
     /// Colour for an output that is (or is not) a terminal, under `choice`.
     pub fn choose(choice: ColorChoice, is_terminal: bool) -> Paint {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        // NO_COLOR (no-color.org), and a terminal that says it has no colour
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+            || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
         Paint {
             color: match choice {
                 ColorChoice::Always => true,
