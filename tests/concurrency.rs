@@ -70,7 +70,7 @@ fn run(cfg: &Path, dir: &Path, args: &[&str]) -> (String, String) {
         .arg(cfg)
         .arg("--reports")
         .arg(dir.join("reports"))
-        .args(["--fresh", "-q"])
+        .arg("--fresh")
         .args(args)
         .output()
         .unwrap();
@@ -93,7 +93,7 @@ fn run_under(first: &str, cfg: &Path, dir: &Path, jobs: &str) -> std::process::O
         .arg(cfg)
         .arg("--reports")
         .arg(dir.join("reports"))
-        .args(["-q", "--jobs", jobs])
+        .args(["--jobs", jobs])
         .output()
         .unwrap()
 }

@@ -624,7 +624,18 @@ fn the_shipped_external_season_plays_python_bots_of_both_protocols() {
         .success()
         .stdout(predicate::str::contains(
             "Season external: bidding, round-robin, 3 bots, 60 of 60 games",
-        ));
+        ))
+        .stdout(predicate::str::contains("games at once: "));
+    // -q: the results, not how the games were run
+    ladder()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "configs/external.toml", "--fresh", "-q", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("60 games played now"))
+        .stdout(predicate::str::contains("games at once: ").not())
+        .stderr("");
     let text = fs::read_to_string(tmp.path().join("external/games.jsonl")).unwrap();
     let games: Vec<serde_json::Value> = text
         .lines()

@@ -54,7 +54,9 @@ pub fn print_summary(s: &Summary) -> Result<()> {
                 season.display()
             ));
         }
-        text.push_str(&run_facts(&s.run, s.played));
+        if !s.quiet {
+            text.push_str(&run_facts(&s.run, s.played));
+        }
         out(&text)?;
         if let Some(warning) = oversubscribed(&s.run) {
             eprint!("{warning}");
@@ -74,7 +76,9 @@ pub fn print_summary(s: &Summary) -> Result<()> {
             s.abandoned
         ));
     }
-    text.push_str(&run_facts(&s.run, s.played));
+    if !s.quiet {
+        text.push_str(&run_facts(&s.run, s.played));
+    }
     out(&text)?;
     if let Some(warning) = oversubscribed(&s.run) {
         eprint!("{warning}");

@@ -67,6 +67,8 @@ pub struct Options {
 
 /// What a run did and the season's standings after it.
 pub struct Summary {
+    /// `-q`: the summary shows results and errors only (no run facts).
+    pub quiet: bool,
     /// `--strict` was given.
     pub strict: bool,
     pub header: Header,
@@ -271,6 +273,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     }
     bar.finish_and_clear();
     Ok(Summary {
+        quiet: opts.progress.is_none(),
         strict: opts.strict,
         header,
         standings,
