@@ -180,6 +180,20 @@ fn the_package_holds_the_sources_and_none_of_the_output() {
 }
 
 #[test]
+fn the_package_has_a_name_of_its_own_and_installs_the_command_ladder() {
+    // `ladder` on crates.io is another crate's name
+    let manifest: toml::Table = std::fs::read_to_string(format!("{ROOT}/Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(manifest["package"]["name"].as_str(), Some("botladder"));
+    assert_eq!(manifest["lib"]["name"].as_str(), Some("ladder"));
+    assert_eq!(manifest["bin"][0]["name"].as_str(), Some("ladder"));
+    let readme = std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap();
+    assert!(readme.contains("The package is named `botladder`"));
+}
+
+#[test]
 fn cargo_install_installs_ladder_alone_and_it_runs_a_shipped_config() {
     let tmp = tempfile::TempDir::new().unwrap();
     let root = tmp.path().join("root");
