@@ -134,6 +134,12 @@ pub enum Command {
     ///
     /// Example: ladder replay reports/breakthrough/games.jsonl --game 0
     Replay(cmd::replay::Args),
+    /// Write a season's games in a format other tools read: `csv`, one row per game.
+    ///
+    /// `ladder export reports/troops --format csv > troops.csv` (or `-o troops.csv`) gives
+    /// index, pair, both seats' bots, seed, result, both goals, termination, plies and
+    /// opening, for pandas and spreadsheets.
+    Export(cmd::export::Args),
     /// List the games or the built-in bots.
     List(cmd::list::Args),
 }

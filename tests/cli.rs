@@ -425,6 +425,74 @@ fn a_log_gets_a_progress_line_every_n_games_and_at_the_end() {
 }
 
 #[test]
+fn export_csv_gives_one_row_per_game_that_a_csv_reader_reads_back() {
+    let tmp = TempDir::new().unwrap();
+    let reports = tmp.path().join("reports");
+    // a season with openings: the opening column holds blanks and words
+    run(
+        &config("breakthrough-openings"),
+        &reports,
+        &["--max-games", "12", "-q"],
+    )
+    .success();
+    let dir = reports.join("breakthrough-openings");
+    let out = tmp.path().join("games.csv");
+    ladder()
+        .args(["export", dir.to_str().unwrap(), "--format", "csv", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = ladder()
+        .args(["export", dir.to_str().unwrap(), "--format", "csv"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(
+        fs::read(&out).unwrap(),
+        stdout,
+        "the file is what stdout gets"
+    );
+    // Python's csv module reads it back into the journal's values
+    let script = "import csv, json, sys\n\
+                  rows = list(csv.DictReader(open(sys.argv[1])))\n\
+                  print(json.dumps(rows))\n";
+    let read = StdCommand::new("python3")
+        .args(["-c", script])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&read.stdout).unwrap();
+    let games = common::season_games(&dir);
+    assert_eq!(rows.len(), games.len());
+    assert_eq!(rows.len(), 12);
+    for (row, game) in rows.iter().zip(&games) {
+        assert_eq!(row["index"], game["index"].to_string());
+        assert_eq!(row["pair"], game["pair"].to_string());
+        assert_eq!(row["first"], game["seats"][0]);
+        assert_eq!(row["second"], game["seats"][1]);
+        // the seed as text, whole: no float rounding on the way
+        assert_eq!(row["seed"], game["seed"].to_string());
+        assert_eq!(row["result"], game["result"]);
+        assert_eq!(row["goal1"], game["goals"][0].to_string());
+        assert_eq!(row["goal2"], game["goals"][1].to_string());
+        assert_eq!(row["termination"], "normal");
+        assert_eq!(row["plies"], game["plies"].to_string());
+        assert_eq!(row["opening"], game["opening"]);
+        assert!(row["opening"].as_str().unwrap().contains(' '));
+    }
+    ladder()
+        .args(["export", tmp.path().to_str().unwrap(), "--format", "csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a season's folder"));
+}
+
+#[test]
 fn match_plays_an_ad_hoc_pairing() {
     let tmp = TempDir::new().unwrap();
     let args = [

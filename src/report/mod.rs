@@ -9,6 +9,7 @@
 //!
 //! The HTML report, with its SVG charts, is [`html`].
 
+pub mod export;
 pub mod html;
 mod tables;
 

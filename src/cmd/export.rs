@@ -1,0 +1,53 @@
+//! `ladder export DIR --format csv`: a season's games in a format other
+//! tools read, on stdout or into a file.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use ladder::{Error, Result};
+
+/// The options of `ladder export`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The season's folder (reports/<season>, with games.jsonl).
+    pub dir: PathBuf,
+    /// The format: `csv`, one row per game (index, pair, seats, seed,
+    /// result, goals, termination, plies, opening).
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Write to FILE instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `--format` of `ladder export`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    Csv,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    if !a.dir.join("season.json").is_file() {
+        return Err(Error::Usage(format!(
+            "{}: not a season's folder (it has no season.json)",
+            a.dir.display()
+        )));
+    }
+    match (a.format, &a.output) {
+        (ExportFormat::Csv, None) => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            ladder::report::export::csv(&a.dir, &mut out)?;
+            std::io::Write::flush(&mut out).map_err(|_| Error::ClosedOutput)
+        }
+        (ExportFormat::Csv, Some(path)) => {
+            // written beside, then renamed: a reader never sees half a file
+            let part = path.with_extension("csv.part");
+            let file = std::fs::File::create(&part).map_err(Error::io("creating", &part))?;
+            let mut out = std::io::BufWriter::new(file);
+            ladder::report::export::csv(&a.dir, &mut out)?;
+            std::io::Write::flush(&mut out).map_err(Error::io("writing", &part))?;
+            std::fs::rename(&part, path).map_err(Error::io("renaming", &part))
+        }
+    }
+}
