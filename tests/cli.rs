@@ -710,14 +710,15 @@ fn solving_a_finished_position_says_the_game_is_over() {
 }
 
 #[test]
-fn only_run_offers_fresh() {
+fn run_and_match_offer_fresh_and_match_has_no_config() {
     let help = |cmd: &str| {
         let out = ladder().args([cmd, "--help"]).output().unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
     assert!(help("run").contains("--fresh"));
+    // a match resumes, so it can be told not to
     let m = help("match");
-    assert!(!m.contains("--fresh"), "a match is always afresh:\n{m}");
+    assert!(m.contains("--fresh"), "{m}");
     assert!(!m.contains("config"), "match has no config:\n{m}");
 }
 
