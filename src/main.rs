@@ -19,7 +19,7 @@ use crate::cli::{Cli, Command};
 /// The command line, with clap's own messages (a usage error, `--help`)
 /// coloured as `--color` says: clap reads the flag only after parsing, so
 /// it is looked up first. `auto` leaves clap to its own reading of the
-/// terminal, `NO_COLOR` and `TERM=dumb`.
+/// terminal and `NO_COLOR`, except that `TERM=dumb` means no colour.
 fn parse() -> Cli {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let mut command = Cli::command();
@@ -32,9 +32,12 @@ fn parse() -> Cli {
             .map(str::to_string)
             .or_else(|| (w == "--color").then(|| words.get(i + 1).cloned().unwrap_or_default()))
     });
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
     match given.as_deref() {
-        Some("never") => command = command.color(clap::ColorChoice::Never),
         Some("always") => command = command.color(clap::ColorChoice::Always),
+        // clap would colour a dumb terminal when CI is set
+        Some("never") => command = command.color(clap::ColorChoice::Never),
+        _ if dumb => command = command.color(clap::ColorChoice::Never),
         _ => {}
     }
     let matches = command.get_matches_from(args);
