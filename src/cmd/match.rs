@@ -122,15 +122,18 @@ impl GameVisitor for RunMatch<'_> {
     type Output = Result<Summary>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Result<Summary> {
         let mut plan = plan::match_plan(roster, self.m, self.referee, self.sandbox, &self.params)?;
-        plan.name = folder(&plan, &self.opts.reports);
+        plan.name = folder(&plan, &self.opts.reports)?;
         tournament::run(&plan, self.opts)
     }
 }
 
 /// The folder name of the match `plan`: the first of `NAME`, `NAME-2`, ...
 /// that holds this very match (which then resumes) or nothing. A folder
-/// holding another match of the same names is kept, and stderr says so.
-fn folder<G: ladder::core::game::Game>(plan: &Plan<G>, reports: &std::path::Path) -> String {
+/// holding anything else is kept, and stderr says so.
+fn folder<G: ladder::core::game::Game>(
+    plan: &Plan<G>,
+    reports: &std::path::Path,
+) -> Result<String> {
     let mut earlier: Option<(std::path::PathBuf, Vec<String>)> = None;
     for n in 1u32.. {
         let name = match n {
@@ -140,7 +143,7 @@ fn folder<G: ladder::core::game::Game>(plan: &Plan<G>, reports: &std::path::Path
         let mut described = plan.describe();
         described["name"] = serde_json::Value::String(name.clone());
         let dir = reports.join(&name);
-        match journal::holds(&dir, &described) {
+        match journal::holds(&dir, &described)? {
             Holds::Nothing | Holds::This => {
                 if let Some((first, keys)) = earlier {
                     let changed = match keys.is_empty() {
@@ -154,13 +157,11 @@ fn folder<G: ladder::core::game::Game>(plan: &Plan<G>, reports: &std::path::Path
                         dir.display()
                     );
                 }
-                return name;
+                return Ok(name);
             }
-            // the name differs by construction: the settings that differ
-            Holds::Other(keys) if earlier.is_none() => {
-                earlier = Some((dir, keys.into_iter().filter(|k| k != "name").collect()));
-            }
-            Holds::Other(_) => {}
+            Holds::Other(keys) if earlier.is_none() => earlier = Some((dir, keys)),
+            _ if earlier.is_none() => earlier = Some((dir, Vec::new())),
+            _ => {}
         }
     }
     unreachable!("some folder name is free")

@@ -128,7 +128,7 @@ impl Journal {
                 fs::remove_dir_all(&logs).map_err(Error::io("removing", &logs))?;
             }
         }
-        check_same_season(&season_path, &games_path, season)?;
+        check_same_season(dir, season)?;
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
         let text = serde_json::to_string_pretty(season).expect("JSON values serialize") + "\n";
         files::replace(&season_path, text.as_bytes())?;
@@ -358,44 +358,29 @@ pub fn compress(dir: &Path) -> Result<()> {
 /// fraction of their time.
 const ZSTD_LEVEL: i32 = 6;
 
-fn check_same_season(
-    season_path: &Path,
-    games_path: &Path,
-    season: &serde_json::Value,
-) -> Result<()> {
-    let dir = season_path.parent().unwrap_or(Path::new("."));
-    if !season_path.exists() {
-        let holds_games = fs::metadata(games_path).is_ok_and(|m| m.len() > 0);
-        if holds_games {
-            return Err(Error::Mismatch(format!(
-                "{} holds games but no {SEASON}, so they cannot be matched to this config; {}",
-                dir.display(),
-                keep_them(dir)
-            )));
-        }
-        return Ok(());
+/// Whether the folder `dir` may take the journal of `season`: refused, saying
+/// how to keep its games, when it holds another season's or games it cannot
+/// match to one.
+fn check_same_season(dir: &Path, season: &serde_json::Value) -> Result<()> {
+    match holds(dir, season)? {
+        Holds::Nothing | Holds::This => Ok(()),
+        Holds::Undescribed => Err(Error::Mismatch(format!(
+            "{} holds games but no {SEASON}, so they cannot be matched to this config; {}",
+            dir.display(),
+            keep_them(dir)
+        ))),
+        Holds::Damaged(e) => Err(Error::Mismatch(format!(
+            "{} is damaged ({e}), so the games beside it cannot be matched to this config; {}",
+            dir.join(SEASON).display(),
+            keep_them(dir)
+        ))),
+        Holds::Other(differing) => Err(Error::Mismatch(format!(
+            "{} holds results of a different season (changed: {}); mixing them would corrupt the standings: {}",
+            dir.display(),
+            differing.join(", "),
+            keep_them(dir)
+        ))),
     }
-    let text = fs::read_to_string(season_path).map_err(Error::io("reading", season_path))?;
-    let old = match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(old) => old,
-        Err(e) => {
-            return Err(Error::Mismatch(format!(
-                "{} is damaged ({e}), so the games beside it cannot be matched to this config; {}",
-                season_path.display(),
-                keep_them(dir)
-            )))
-        }
-    };
-    if &old == season {
-        return Ok(());
-    }
-    let differing = changed_keys(&old, season);
-    Err(Error::Mismatch(format!(
-        "{} holds results of a different season (changed: {}); mixing them would corrupt the standings: {}",
-        dir.display(),
-        differing.join(", "),
-        keep_them(dir)
-    )))
 }
 
 /// What to do with a season folder whose games cannot be used, without
