@@ -35,19 +35,12 @@ pub fn run(a: Args) -> Result<()> {
     }
     match (a.format, &a.output) {
         (ExportFormat::Csv, None) => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            ladder::report::export::csv(&a.dir, &mut out)?;
-            std::io::Write::flush(&mut out).map_err(|_| Error::ClosedOutput)
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            ladder::report::export::csv(&a.dir, &mut out)
         }
+        // replaced whole: a reader never sees half a file
         (ExportFormat::Csv, Some(path)) => {
-            // written beside, then renamed: a reader never sees half a file
-            let part = path.with_extension("csv.part");
-            let file = std::fs::File::create(&part).map_err(Error::io("creating", &part))?;
-            let mut out = std::io::BufWriter::new(file);
-            ladder::report::export::csv(&a.dir, &mut out)?;
-            std::io::Write::flush(&mut out).map_err(Error::io("writing", &part))?;
-            std::fs::rename(&part, path).map_err(Error::io("renaming", &part))
+            ladder::core::files::replace_with(path, |out| ladder::report::export::csv(&a.dir, out))
         }
     }
 }

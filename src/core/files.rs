@@ -24,14 +24,23 @@ use super::error::{Error, Result};
 
 /// Replaces `path` with `contents` atomically (see the module's comment).
 pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    let mut file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
-    file.write_all(contents)
-        .and_then(|()| file.sync_all())
-        .map_err(Error::io("writing", &tmp))?;
+    let tmp = temporary(path);
+    replace_with(path, |out| {
+        out.write_all(contents).map_err(Error::io("writing", &tmp))
+    })
+}
+
+/// Replaces `path` atomically with what `write` writes, streamed: a file of
+/// any size (`ladder export -o`) costs no more memory than `write` keeps.
+pub fn replace_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let tmp = temporary(path);
+    let file = File::create(&tmp).map_err(Error::io("creating", &tmp))?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)?;
+    let file = out
+        .into_inner()
+        .map_err(|e| Error::io("writing", &tmp)(e.into_error()))?;
+    file.sync_all().map_err(Error::io("writing", &tmp))?;
     drop(file);
     fs::rename(&tmp, path).map_err(Error::io("renaming", &tmp))?;
     if let Some(dir) = path.parent() {
@@ -45,6 +54,15 @@ pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The temporary file beside `path` that a replacement is written to: one
+/// name per target.
+fn temporary(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tmp"))
 }
 
 /// The name of the lock file in a held folder.

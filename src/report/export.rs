@@ -15,11 +15,12 @@ use crate::{
 pub const CSV_COLUMNS: &str =
     "index,pair,first,second,seed,result,goal1,goal2,termination,plies,opening";
 
-/// Writes the games of the season folder `dir` to `out` as CSV: one row per
-/// game in journal order, `result` as `first`, `second` or `draw`, the
-/// termination as the leaderboard counts it (`normal`, `forfeit: timeout`),
-/// and the opening empty when the game started from the usual position.
-pub fn csv(dir: &Path, out: &mut impl Write) -> Result<()> {
+/// Writes the games of the season folder `dir` to `out` as CSV, and flushes
+/// it: one row per game in journal order, `result` as `first`, `second` or
+/// `draw`, the termination as the leaderboard counts it (`normal`,
+/// `forfeit: timeout`), and the opening empty when the game started from
+/// the usual position. A reader that has gone is [`Error::ClosedOutput`].
+pub fn csv(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let path = dir.join(GAMES);
     let written = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::BrokenPipe => Error::ClosedOutput,
@@ -48,7 +49,8 @@ pub fn csv(dir: &Path, out: &mut impl Write) -> Result<()> {
             field(r.opening.as_deref().unwrap_or("")),
         )
         .map_err(written)
-    })
+    })?;
+    out.flush().map_err(written)
 }
 
 /// One CSV field: quoted (with `"` doubled) when it holds a comma, a quote,
