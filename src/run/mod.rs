@@ -2,7 +2,8 @@
 //! the journal and lists the games still to play, [`workers`] plays them on
 //! worker threads with a watchdog, [`pool`] keeps long-lived bot programs
 //! between games, [`writer`] puts finished games into the journal in
-//! schedule order, [`progress`] writes progress lines for a log, and [`concurrency`] judges how many games run at once.
+//! schedule order, [`progress`] writes progress lines for a log, and
+//! [`concurrency`] judges how many games run at once.
 
 pub mod concurrency;
 pub mod pool;

@@ -233,7 +233,8 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         pool,
         pending,
         most,
-        (bar.clone(), lines),
+        bar.clone(),
+        lines,
     ));
     let _season = cleanup::SeasonRunning::start();
     let outcome = workers::play_all(

@@ -128,13 +128,15 @@ pub struct Shared<G: Game> {
 
 impl<G: Game> Shared<G> {
     /// The games `to_play` of `plan`, played at most `jobs` at once (the
-    /// most `--jobs auto` may reach), with bots from `pool`.
+    /// most `--jobs auto` may reach), with bots from `pool`, showing progress
+    /// on `bar` and, for a log, in `lines`.
     pub fn new(
         plan: Plan<G>,
         pool: Pool<G>,
         to_play: Vec<Fixture>,
         jobs: usize,
-        (bar, lines): (ProgressBar, Option<progress::Lines>),
+        bar: ProgressBar,
+        lines: Option<progress::Lines>,
     ) -> Self {
         Shared {
             chunk: chunk_size(to_play.len(), jobs),
