@@ -517,39 +517,28 @@ fn match_plays_an_ad_hoc_pairing() {
     let dir = tmp.path().join("match-bidding-random-1-vs-random-2");
     assert_eq!(journal_indices(&dir.join("games.jsonl")).len(), 100);
     let first = fs::read(dir.join("games.jsonl")).unwrap();
+    // the same match again, with `extra`: it says `says`, and its journal
+    // ends as the first run's
+    let again = |extra: &[&str], says: &str| {
+        ladder()
+            .args(args)
+            .arg(tmp.path())
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(says));
+        assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    };
     // the same match again resumes it: nothing to play
-    ladder()
-        .args(args)
-        .arg(tmp.path())
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "0 games played now, 100 resumed from the journal",
-        ));
-    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    again(&[], "0 games played now, 100 resumed from the journal");
     // an interrupted match resumes where it stopped, as its message says:
     // the last 30 games are lost, and only they are played again
     let text = String::from_utf8(first.clone()).unwrap();
     let kept: String = text.split_inclusive('\n').take(70).collect();
     fs::write(dir.join("games.jsonl"), kept).unwrap();
-    ladder()
-        .args(args)
-        .arg(tmp.path())
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "30 games played now, 70 resumed from the journal",
-        ));
-    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    again(&[], "30 games played now, 70 resumed from the journal");
     // --fresh plays it all again, and the same seed replays the same games
-    ladder()
-        .args(args)
-        .arg(tmp.path())
-        .arg("--fresh")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("100 games played now, 0 resumed"));
-    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), first);
+    again(&["--fresh"], "100 games played now, 0 resumed");
     // the same two names with another seed: the earlier match is kept, and
     // the new one plays in a folder of its own
     let mut other = args;

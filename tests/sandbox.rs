@@ -769,9 +769,7 @@ fn runtime_bot(runtime: &str, dir: &Path, mb: u32) -> Option<Vec<String>> {
         "java" => ("javac", "default-jdk-headless"),
         _ => ("go", "golang-go"),
     };
-    let found = StdCommand::new(tool).arg("--version").output().is_ok()
-        || StdCommand::new(tool).arg("version").output().is_ok();
-    if !common::require_tool(found, tool, package) {
+    if !common::toolchain(tool, package) {
         return None;
     }
     let mb = mb.to_string();
@@ -805,17 +803,7 @@ fn runtime_bot(runtime: &str, dir: &Path, mb: u32) -> Option<Vec<String>> {
         _ => {
             let exe = dir.join("mem_bot");
             if !exe.exists() {
-                let ok = StdCommand::new("go")
-                    .arg("build")
-                    .arg("-o")
-                    .arg(&exe)
-                    .arg(src.join("mem_bot.go"))
-                    .env("GOCACHE", dir.join("gocache"))
-                    .env("GOPATH", dir.join("gopath"))
-                    .env("GO111MODULE", "off")
-                    .status()
-                    .unwrap();
-                assert!(ok.success());
+                common::go_build(&src.join("mem_bot.go"), &exe, dir);
             }
             vec![exe.display().to_string(), mb]
         }

@@ -64,9 +64,7 @@ impl Starter {
     /// Builds the bot into `dir`; its command, or `None` when the toolchain
     /// is missing outside CI.
     fn build(&self, dir: &Path) -> Option<Vec<String>> {
-        let found = Command::new(self.tool).arg("--version").output().is_ok()
-            || Command::new(self.tool).arg("version").output().is_ok();
-        if !common::require_tool(found, self.tool, self.package) {
+        if !common::toolchain(self.tool, self.package) {
             return None;
         }
         let source = |file: &str| common::repo(&format!("bots/{}/{file}", self.lang));
@@ -79,13 +77,7 @@ impl Starter {
             "cpp" => run(Command::new("g++")
                 .args(["-O2", "-std=c++17", "-Wall", "-Werror", "-o"])
                 .args([&exe, &source("starter.cpp")])),
-            "go" => run(Command::new("go")
-                .arg("build")
-                .arg("-o")
-                .args([&exe, &source("starter.go")])
-                .env("GOCACHE", dir.join("gocache"))
-                .env("GOPATH", dir.join("gopath"))
-                .env("GO111MODULE", "off")),
+            "go" => common::go_build(&source("starter.go"), &exe, dir),
             "java" => {
                 let classes = dir.join("java");
                 run(Command::new("javac")
@@ -115,25 +107,15 @@ fn built(dir: &Path) -> Vec<(&'static str, Vec<String>)> {
         .collect()
 }
 
-/// `ladder ARGS` in `dir`; its stdout, after asserting success.
-fn ladder(dir: &Path, args: &[String]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ladder"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "ladder {args:?}:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn words(args: &[&str]) -> Vec<String> {
-    args.iter().map(|s| s.to_string()).collect()
-}
+/// The sandbox, with time enough for a JVM to start on a busy machine.
+const SANDBOXED: [&str; 6] = [
+    "--sandbox",
+    "bwrap",
+    "--startup-time-ms",
+    "20000",
+    "--move-time-ms",
+    "2000",
+];
 
 #[test]
 fn every_starter_bot_passes_ladder_check_in_the_sandbox_in_both_its_games() {
@@ -143,20 +125,11 @@ fn every_starter_bot_passes_ladder_check_in_the_sandbox_in_both_its_games() {
     let tmp = tempfile::tempdir().unwrap();
     for (lang, command) in built(tmp.path()) {
         for game in ["breakthrough", "troops"] {
-            let mut args = words(&[
-                "check",
-                "--sandbox",
-                "bwrap",
-                "--startup-time-ms",
-                "20000",
-                "--move-time-ms",
-                "2000",
-                "--game",
-                game,
-                "--",
-            ]);
-            args.extend(command.iter().cloned());
-            let out = ladder(tmp.path(), &args);
+            let mut args = vec!["check", "--game", game];
+            args.extend(SANDBOXED);
+            args.push("--");
+            args.extend(command.iter().map(String::as_str));
+            let out = common::ladder(tmp.path(), &args);
             assert!(out.contains("no problems found"), "{lang} {game}: {out}");
             assert!(out.contains("with `ready` in"), "{lang} {game}: {out}");
         }
@@ -185,7 +158,7 @@ fn season(
     }
     let config = dir.join(format!("{game}.toml"));
     std::fs::write(&config, cfg).unwrap();
-    ladder(dir, &words(&["run", &format!("{game}.toml"), "-q"]));
+    common::ladder(dir, &["run", &format!("{game}.toml"), "-q"]);
     let folder = dir.join("reports").join(game);
     common::assert_verified(&folder);
     common::season_games(&folder)
@@ -246,28 +219,13 @@ fn the_six_starter_bots_play_the_same_moves_for_the_same_seed() {
     for game in ["breakthrough", "troops"] {
         let mut played: Vec<(&str, Vec<serde_json::Value>)> = Vec::new();
         for (lang, command) in built(tmp.path()) {
-            let reports = tmp.path().join(format!("{game}-{lang}"));
-            let mut args = words(&[
-                "match",
-                game,
-                &format!("cmd:{}", command.join(" ")),
-                "random",
-                "--games",
-                "2",
-                "--seed",
-                "9",
-                "--sandbox",
-                "bwrap",
-                "--startup-time-ms",
-                "20000",
-                "--move-time-ms",
-                "2000",
-                "-q",
-                "--reports",
-            ]);
-            args.push(reports.display().to_string());
-            ladder(tmp.path(), &args);
-            let folder = std::fs::read_dir(&reports)
+            let reports = format!("{game}-{lang}");
+            let bot = format!("cmd:{}", command.join(" "));
+            let mut args = vec!["match", game, &bot, "random", "--games", "2", "--seed", "9"];
+            args.extend(SANDBOXED);
+            args.extend(["-q", "--reports", &reports]);
+            common::ladder(tmp.path(), &args);
+            let folder = std::fs::read_dir(tmp.path().join(&reports))
                 .unwrap()
                 .next()
                 .unwrap()

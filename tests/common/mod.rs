@@ -220,16 +220,46 @@ pub fn repo(path: &str) -> std::path::PathBuf {
 }
 
 /// `ladder ARGS` in `dir`, expected to succeed; its standard output.
-pub fn ladder(dir: &Path, args: &[&str]) -> String {
+pub fn ladder<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(dir: &Path, args: &[S]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladder"))
         .current_dir(dir)
         .args(args)
         .output()
         .unwrap();
+    // what went wrong may be on either (`ladder check` lists it on stdout)
     assert!(
         out.status.success(),
-        "ladder {args:?}: {}",
+        "ladder {args:?}:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// Whether the toolchain `tool` runs here (`tool --version`, or Go's
+/// `tool version`); without it the test fails under CI, which must install
+/// Debian's `package`, and is skipped elsewhere ([`require_tool`]).
+pub fn toolchain(tool: &str, package: &str) -> bool {
+    let runs = |arg: &str| std::process::Command::new(tool).arg(arg).output().is_ok();
+    require_tool(runs("--version") || runs("version"), tool, package)
+}
+
+/// Builds the one-file Go program `source` into `exe`, with Go's caches in
+/// `scratch` (no module, no network), failing the test if it does not build.
+pub fn go_build(source: &Path, exe: &Path, scratch: &Path) {
+    let out = std::process::Command::new("go")
+        .arg("build")
+        .arg("-o")
+        .args([exe, source])
+        .env("GOCACHE", scratch.join("gocache"))
+        .env("GOPATH", scratch.join("gopath"))
+        .env("GO111MODULE", "off")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "go build {}: {}",
+        source.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
