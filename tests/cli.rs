@@ -358,14 +358,26 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
 fn a_log_gets_a_progress_line_every_n_games_and_at_the_end() {
     // stderr is a pipe here, as in a CI job or a Slurm log
     let tmp = TempDir::new().unwrap();
-    let out = ladder()
-        .args(["match", "breakthrough", "search", "random", "--games", "30"])
-        .args(["--progress-every", "10", "--jobs", "1", "--reports"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    // the stderr of a match of search and random, `games` long, into `folder`
+    let stderr_of = |games: &str, extra: &[&str], folder: &str| {
+        let out = ladder()
+            .args([
+                "match",
+                "breakthrough",
+                "search",
+                "random",
+                "--games",
+                games,
+            ])
+            .args(extra)
+            .arg("--reports")
+            .arg(tmp.path().join(folder))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let stderr = stderr_of("30", &["--progress-every", "10", "--jobs", "1"], "lines");
     let lines: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("progress: "))
@@ -383,39 +395,9 @@ fn a_log_gets_a_progress_line_every_n_games_and_at_the_end() {
         "{last}"
     );
     // -q: results and errors only
-    let quiet = ladder()
-        .args([
-            "match",
-            "breakthrough",
-            "search",
-            "random",
-            "--games",
-            "30",
-            "-q",
-        ])
-        .arg("--reports")
-        .arg(tmp.path().join("quiet"))
-        .output()
-        .unwrap();
-    assert!(quiet.status.success());
-    assert!(!String::from_utf8(quiet.stderr)
-        .unwrap()
-        .contains("progress: "));
+    assert!(!stderr_of("30", &["-q"], "quiet").contains("progress: "));
     // an SPRT's LLR is on the line
-    let out = ladder()
-        .args([
-            "match",
-            "breakthrough",
-            "search",
-            "random",
-            "--games",
-            "200",
-        ])
-        .args(["--sprt", "0,200", "--reports"])
-        .arg(tmp.path().join("sprt"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = stderr_of("200", &["--sprt", "0,200"], "sprt");
     assert!(
         stderr.lines().any(|l| l.starts_with("progress: ")
             && l.contains("; LLR: ")
