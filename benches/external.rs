@@ -74,6 +74,7 @@ fn launch_in(sandbox: Sandbox, argv: Vec<String>, game: &str, params: serde_json
             argv,
             dir: None,
             sandbox,
+            url: None,
         },
         log: Log::open(None).unwrap(),
         game: game.to_string(),

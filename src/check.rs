@@ -126,7 +126,8 @@ pub fn check<G: Game>(
         params: serde_json::to_value(params).expect("parameters serialize"),
         time: time.clone(),
     };
-    if protocol.persistent {
+    // the line protocol's greeting, checked on its own first
+    if protocol.persistent && protocol.name == "line" {
         if let Err(exchanged) = handshake(&launch, &mut report.findings) {
             report.stderr_tail = tail(&log_path);
             report.failed_exchange = exchanged;

@@ -19,7 +19,7 @@ pub struct Args {
     /// The game the bot plays (`hackerrank` bots play bidding).
     #[arg(long)]
     pub game: Option<String>,
-    /// How ladder talks to the bot: `line`, or a game's own protocol (`hackerrank`).
+    /// How ladder talks to the bot: `line`, `ggp` (a GGP player over HTTP; put `{port}` in its arguments), or a game's own protocol (`hackerrank`).
     #[arg(long, default_value = "line")]
     pub protocol: String,
     /// Games to play against `random`.

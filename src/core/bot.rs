@@ -36,6 +36,10 @@ pub enum BotError {
     /// An answer that breaks the protocol.
     #[error("bad output: {0}")]
     BadOutput(BadOutput),
+    /// A move the bot's protocol reads against the legal moves (a GGP
+    /// player's KIF), which none of them is: its text, cut to 80 characters.
+    #[error("illegal move: `{0}` is not a legal move")]
+    Illegal(String),
     /// Ladder itself could not run the bot (its working folder is gone, the
     /// system refused a process): not the bot's fault, so no forfeit; the
     /// game is not recorded and the season stops, to be resumed.
@@ -56,6 +60,13 @@ pub enum Crash {
         /// its output closed.
         exit: Option<Exit>,
         /// What ladder was doing: `while ladder waited for its move`.
+        during: String,
+    },
+    /// A player served over HTTP closed the connection or refused it.
+    #[error("`{player}` closed or refused the connection {during}: {error}")]
+    Connection {
+        player: String,
+        error: String,
         during: String,
     },
     /// An in-process bot panicked.
@@ -106,6 +117,9 @@ pub enum BadOutput {
     /// The program exited cleanly without answering (HackerRank bots).
     #[error("the program exited without printing a bid")]
     NoBid,
+    /// An HTTP answer with a status other than success (GGP players).
+    #[error("HTTP status {status} in answer to {what}")]
+    Http { status: u16, what: String },
     /// A line longer than the limit, in bytes.
     #[error("a line longer than {0} bytes")]
     TooLong(usize),
@@ -123,6 +137,7 @@ impl BotError {
             }
             BotError::Crash(c) => c.to_string(),
             BotError::BadOutput(b) => b.to_string(),
+            BotError::Illegal(text) => format!("`{text}` is not a legal move"),
             BotError::Harness(why) => why.clone(),
         }
     }

@@ -58,6 +58,7 @@ impl ForfeitReason {
             BotError::Timeout { .. } => Some(ForfeitReason::Timeout),
             BotError::Crash(_) => Some(ForfeitReason::Crash),
             BotError::BadOutput(_) => Some(ForfeitReason::BadOutput),
+            BotError::Illegal(_) => Some(ForfeitReason::IllegalMove),
             BotError::Harness(_) => None,
         }
     }

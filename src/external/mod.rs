@@ -4,6 +4,7 @@
 //! protocol of its own (the bidding game's HackerRank format lives in
 //! `games/bidding/`).
 
+pub mod ggp;
 pub mod line;
 pub mod process;
 pub mod protocol;
@@ -70,6 +71,9 @@ pub struct Command {
     pub dir: Option<PathBuf>,
     /// Where and how its processes run.
     pub sandbox: Sandbox,
+    /// A GGP player already running, reached at this URL: then nothing is
+    /// started and `argv` is empty.
+    pub url: Option<String>,
 }
 
 impl Command {
@@ -155,6 +159,27 @@ impl Command {
                 dir.map(|_| base)
             },
             sandbox,
+            url: None,
+        })
+    }
+
+    /// A GGP player already running at `url` (`http://host:port`).
+    pub fn at_url(url: &str) -> Result<Command, Invalid> {
+        let rest = url.strip_prefix("http://").ok_or_else(|| {
+            Invalid::new(format!(
+                "url `{url}` is not an http:// URL (GGP players serve plain HTTP)"
+            ))
+        })?;
+        if rest.is_empty() || rest.starts_with('/') || url.chars().any(char::is_whitespace) {
+            return Err(Invalid::new(format!(
+                "url `{url}` names no host: write http://HOST:PORT"
+            )));
+        }
+        Ok(Command {
+            argv: Vec::new(),
+            dir: None,
+            sandbox: Sandbox::default(),
+            url: Some(url.to_string()),
         })
     }
 }

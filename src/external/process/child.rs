@@ -257,6 +257,17 @@ impl Child {
         }
     }
 
+    /// Copies stdout into the bot's log from now on, as stderr is: for
+    /// bots that answer elsewhere (GGP players answer over HTTP) and may
+    /// print freely.
+    pub fn drain_stdout(&self, log: &SharedLog) {
+        if let Ok(fd) = rustix::io::dup(&self.lines.stdout) {
+            let out = std::fs::File::from(fd);
+            let log = SharedLog::clone(log);
+            thread::spawn(move || drain(out, &log));
+        }
+    }
+
     /// Closes stdin: the bot reads end of file.
     pub fn close_stdin(&mut self) {
         self.stdin = None;

@@ -180,6 +180,7 @@ mod tests {
                 argv: vec!["true".into()],
                 dir: None,
                 sandbox: Default::default(),
+                url: None,
             },
             log: Log::open(None).unwrap(),
             game: "bidding".into(),

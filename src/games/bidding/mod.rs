@@ -11,6 +11,7 @@ pub mod heuristics;
 mod rules;
 pub mod solve;
 pub mod solver;
+pub mod twin;
 
 pub use bots::*;
 pub use rules::*;
@@ -20,7 +21,7 @@ pub const ENTRY: super::Entry<Bidding> = super::Entry {
     name: NAME,
     about: ABOUT,
     builtins: BOTS,
-    protocols: &[hackerrank::HACKERRANK],
+    protocols: &[hackerrank::HACKERRANK, twin::GGP],
     config: "configs/bidding.toml",
     example_bot: "bots/python/bidding_bot.py",
     solve: Some(solve::command),

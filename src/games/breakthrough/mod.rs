@@ -4,6 +4,7 @@ mod bots;
 mod rules;
 pub mod search;
 pub mod solve;
+pub mod twin;
 
 pub use bots::*;
 pub use rules::*;
@@ -13,7 +14,7 @@ pub const ENTRY: super::Entry<Breakthrough> = super::Entry {
     name: NAME,
     about: ABOUT,
     builtins: BOTS,
-    protocols: &[],
+    protocols: &[twin::GGP],
     config: "configs/breakthrough.toml",
     example_bot: "bots/python/breakthrough_bot.py",
     solve: Some(solve::command),

@@ -2,6 +2,7 @@
 
 mod bots;
 mod rules;
+pub mod twin;
 
 pub use bots::*;
 pub use rules::*;
@@ -11,7 +12,7 @@ pub const ENTRY: super::Entry<Coordination> = super::Entry {
     name: NAME,
     about: ABOUT,
     builtins: BOTS,
-    protocols: &[],
+    protocols: &[twin::GGP],
     config: "configs/coordination.toml",
     example_bot: "bots/python/coordination_bot.py",
     solve: None,

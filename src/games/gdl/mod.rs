@@ -6,7 +6,8 @@
 //! - `ground.rs`: every rule instantiated over the relaxed model;
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
-//! - `bots.rs`: bots for any GDL game.
+//! - `bots.rs`: bots for any GDL game;
+//! - `twin.rs`: the description as GGP players get it (`protocol = "ggp"`).
 //!
 //! The descriptions ladder ships are in `games/gdl/` at the project's top.
 //!
@@ -23,6 +24,7 @@ pub mod kif;
 pub mod logic;
 pub mod machine;
 pub(crate) mod rules;
+pub mod twin;
 
 pub use bots::*;
 pub use rules::*;
@@ -38,7 +40,7 @@ pub const ENTRY: super::Entry<Gdl> = super::Entry {
     name: NAME,
     about: ABOUT,
     builtins: BOTS,
-    protocols: &[],
+    protocols: &[twin::GGP],
     config: "configs/gdl-tictactoe.toml",
     example_bot: "bots/python/gdl_tictactoe_bot.py",
     solve: None,

@@ -4,6 +4,7 @@ mod bots;
 pub mod equilibrium;
 mod rules;
 pub mod solve;
+pub mod twin;
 
 pub use bots::*;
 pub use rules::*;
@@ -13,7 +14,7 @@ pub const ENTRY: super::Entry<Troops> = super::Entry {
     name: NAME,
     about: ABOUT,
     builtins: BOTS,
-    protocols: &[],
+    protocols: &[twin::GGP],
     config: "configs/troops.toml",
     example_bot: "bots/python/troops_bot.py",
     solve: Some(solve::command),

@@ -7,9 +7,12 @@
 //! ([`ConfigError`]), and is found before anything is written.
 //! `docs/CONFIG.md` documents every key.
 
+mod bots;
 mod sections;
 
-use std::{collections::BTreeMap, ops::Range, path::Path};
+use bots::{plan_bot, RawBot};
+
+use std::{ops::Range, path::Path};
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -21,10 +24,7 @@ use crate::{
         game::{default_params, Game},
         referee::{Adjudication, Referee},
     },
-    external::{
-        line_protocol,
-        process::{Limits, Mode, Sandbox},
-    },
+    external::process::Mode,
     plan::config::sections::{adjudication, openings, sprt, RawAdjudication, RawOpenings, RawSprt},
     plan::jobs::Jobs,
     plan::schedule::{Format, Order, Seating},
@@ -55,49 +55,6 @@ struct RawSeason<P> {
     sprt: Option<Spanned<RawSprt>>,
     adjudication: Option<Spanned<RawAdjudication>>,
     openings: Option<Spanned<RawOpenings>>,
-}
-
-/// One `[[bot]]` entry as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBot {
-    name: Spanned<String>,
-    builtin: Option<Spanned<String>>,
-    params: Option<Spanned<toml::Table>>,
-    command: Option<Spanned<Vec<String>>>,
-    protocol: Option<Spanned<String>>,
-    dir: Option<Spanned<String>>,
-    sandbox: Option<Spanned<String>>,
-    env: Option<Spanned<BTreeMap<String, String>>>,
-    network: Option<Spanned<bool>>,
-    memory_mb: Option<Spanned<u64>>,
-    processes: Option<Spanned<u64>>,
-    cpu_seconds: Option<Spanned<u64>>,
-    /// Log every line the program exchanges with ladder.
-    log: Option<Spanned<bool>>,
-    /// Ladder configs only: whether the bot takes part (else it retires).
-    active: Option<Spanned<bool>>,
-    /// Ladder configs only: the division a newcomer starts in.
-    division: Option<Spanned<u32>>,
-}
-
-impl RawBot {
-    /// The sandbox keys that are set, with where (`sandbox` last: messages
-    /// about the others mention it): only bot programs take them.
-    fn sandbox_keys(&self) -> Vec<(&'static str, Range<usize>)> {
-        let span = |v: Option<Range<usize>>, key| v.map(|s| (key, s));
-        [
-            span(self.env.as_ref().map(Spanned::span), "env"),
-            span(self.network.as_ref().map(Spanned::span), "network"),
-            span(self.memory_mb.as_ref().map(Spanned::span), "memory_mb"),
-            span(self.processes.as_ref().map(Spanned::span), "processes"),
-            span(self.cpu_seconds.as_ref().map(Spanned::span), "cpu_seconds"),
-            span(self.sandbox.as_ref().map(Spanned::span), "sandbox"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
 }
 
 /// A whole config file as written; `P` is the game's parameter type.
@@ -354,6 +311,26 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             games_per_pair,
         )?),
     };
+    let ggp = bots
+        .iter()
+        .find(|b| matches!(&b.spec, BotSpec::External { protocol, .. } if protocol == "ggp"));
+    if let Some(b) = ggp {
+        // GGP plays every match from the description's initial state, by
+        // a play clock per move
+        if let (Some(t), Some(_)) = (&s.openings, &openings) {
+            return Err(src.error(
+                Some(t.span()),
+                format!("`{}` is a GGP player, and GGP starts every match from the initial state: a season with GGP players has no openings", b.name),
+            ));
+        }
+        if time.move_time.is_none() {
+            let span = s.time_control.as_ref().map(Spanned::span);
+            return Err(src.error(
+                span,
+                format!("`{}` is a GGP player, which needs move_time_ms: GGP gives a play clock per move, not a game clock", b.name),
+            ));
+        }
+    }
     let order = match &s.order {
         None => Order::Pairings,
         Some(o) => Order::from_name(o.get_ref()).ok_or_else(|| {
@@ -432,107 +409,6 @@ fn sandbox_mode(src: &ConfigFile, value: Option<&Spanned<String>>) -> Result<Mod
             .get_ref()
             .parse()
             .map_err(|e| src.error(Some(v.span()), e)),
-    }
-}
-
-/// The sandbox of a bot program: the bot's own `sandbox` key, else the
-/// season's, with its environment, network and limits.
-fn bot_sandbox(src: &ConfigFile, b: &RawBot, season: Mode) -> Result<Sandbox, Error> {
-    let mode = match &b.sandbox {
-        Some(_) => sandbox_mode(src, b.sandbox.as_ref())?,
-        None => season,
-    };
-    let value = |v: &Option<Spanned<u64>>| v.as_ref().map(|v| *v.get_ref());
-    let limits = Limits {
-        memory_mb: value(&b.memory_mb),
-        processes: value(&b.processes),
-        cpu_seconds: value(&b.cpu_seconds),
-    };
-    let env = b
-        .env
-        .as_ref()
-        .map(|e| e.get_ref().clone())
-        .unwrap_or_default();
-    let network = b.network.as_ref().is_none_or(|n| *n.get_ref());
-    Sandbox::new(mode, env, network, limits).map_err(|e| {
-        // the key the message is about, else the bot's sandbox, else its name
-        let message = e.to_string();
-        let span = b
-            .sandbox_keys()
-            .into_iter()
-            .find(|(key, _)| message.contains(key))
-            .map(|(_, span)| span)
-            .or_else(|| b.sandbox.as_ref().map(Spanned::span))
-            .unwrap_or(b.name.span());
-        src.error(Some(span), e)
-    })
-}
-
-/// One `[[bot]]` entry: a built-in bot, or a command with its protocol.
-fn plan_bot<G: Game>(
-    src: &ConfigFile,
-    roster: &Roster<G>,
-    b: &RawBot,
-    season_sandbox: Mode,
-) -> Result<(BotSpec, BotKind<G>), Error> {
-    let name_span = Some(b.name.span());
-    match (&b.builtin, &b.command) {
-        (Some(builtin), None) => {
-            let program_keys = [
-                ("protocol", b.protocol.as_ref().map(|p| p.span())),
-                ("dir", b.dir.as_ref().map(|d| d.span())),
-            ];
-            let sandbox_keys = b.sandbox_keys().into_iter().map(|(k, s)| (k, Some(s)));
-            for (key, span) in program_keys.into_iter().chain(sandbox_keys) {
-                if span.is_some() {
-                    return Err(src.error(
-                        span,
-                        format!("`{key}` is for bots with a `command`, not built-in ones"),
-                    ));
-                }
-            }
-            let params = b
-                .params
-                .as_ref()
-                .map(|p| p.get_ref().clone())
-                .unwrap_or_default();
-            let span = match &b.params {
-                Some(p) if !params.is_empty() => p.span(),
-                _ => builtin.span(),
-            };
-            roster
-                .builtin(builtin.get_ref(), params)
-                .map_err(|e| src.error(Some(span), e))
-        }
-        (None, Some(command)) => {
-            if let Some(p) = &b.params {
-                return Err(src.error(
-                    Some(p.span()),
-                    "`params` is for built-in bots; pass a program its options in `command`",
-                ));
-            }
-            let protocol = match &b.protocol {
-                None => line_protocol(),
-                Some(p) => roster
-                    .protocol(p.get_ref())
-                    .map_err(|e| src.error(Some(p.span()), e))?,
-            };
-            let dir = b.dir.as_ref().map(|d| d.get_ref().clone());
-            let sandbox = bot_sandbox(src, b, season_sandbox)?;
-            // paths in a config are relative to the config's folder
-            let base = Path::new(&src.file).parent().unwrap_or(Path::new(""));
-            roster
-                .external(command.get_ref(), protocol, dir, base, sandbox)
-                .map_err(|e| src.error(Some(command.span()), e))
-        }
-        (Some(_), Some(c)) => Err(src.error(
-            Some(c.span()),
-            "a bot has either `builtin` or `command`, not both",
-        )),
-        (None, None) => Err(src.error(
-            name_span,
-            "a bot needs `builtin` (an in-process bot) or `command` (a program)",
-        )),
     }
 }
 

@@ -1,0 +1,373 @@
+//! GGP players over HTTP (`protocol = "ggp"`): a real HTTP player, written in
+//! Python from the protocol's description (`tests/fixtures/ggp_player.py`,
+//! with a GDL prover of its own), started by ladder as a child process or
+//! reached at a URL, plays a GDL game and the five native games through
+//! their GDL twins; a player that answers late, answers an illegal move,
+//! closes the connection or exits is each a named forfeit.
+
+mod common;
+
+use std::{
+    fs,
+    net::TcpListener,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+};
+
+fn player() -> String {
+    common::repo("tests/fixtures/ggp_player.py")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A season of `game` (`params` as TOML) between the player (`player_bot`,
+/// a `[[bot]]` table) and `random`, with `extra` season keys (a move time
+/// of 3 s unless they set one); its folder.
+fn season(dir: &Path, game: &str, params: &str, player_bot: &str, extra: &str) -> PathBuf {
+    let config = dir.join("s.toml");
+    let extra = if extra.contains("move_time_ms") {
+        extra.to_string()
+    } else {
+        format!("move_time_ms = 3000\n{extra}")
+    };
+    fs::write(
+        &config,
+        format!(
+            r#"[season]
+game = "{game}"
+{params}
+games_per_pair = 4
+{extra}
+
+{player_bot}
+
+[[bot]]
+name = "random"
+builtin = "random"
+"#
+        ),
+    )
+    .unwrap();
+    common::run(&config, &dir.join("reports"), &[]).success();
+    dir.join("reports/s")
+}
+
+/// A `[[bot]]` started by ladder, with the player's extra arguments.
+fn started(args: &str) -> String {
+    format!(
+        r#"[[bot]]
+name = "player"
+command = ["python3", "{}", "{{port}}" {args}]
+protocol = "ggp""#,
+        player()
+    )
+}
+
+fn tictactoe() -> String {
+    format!(
+        "params = {{ rules = \"{}\" }}",
+        common::repo("games/gdl/tictactoe.kif").display()
+    )
+}
+
+/// The messages the player got, in order (its stderr, in its ladder log).
+fn got(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| l.strip_prefix("got: "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_started_player_plays_a_gdl_game_through_the_whole_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = season(dir.path(), "gdl", &tictactoe(), &started(""), "");
+    let games = common::season_games(&s);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "normal", "{g}");
+    }
+    common::assert_verified(&s);
+    let messages = got(&fs::read_to_string(s.join("logs/player.log")).unwrap());
+    // per match: START, a PLAY every turn (nil first), STOP with the last moves
+    for index in 0..4u64 {
+        let seat = if index % 2 == 0 { 1 } else { 2 };
+        let id = format!("ladder.{index}.{seat}");
+        let of: Vec<&String> = messages
+            .iter()
+            .filter(|m| m.contains(&format!(" {id} ")))
+            .collect();
+        let role = if seat == 1 { "xplayer" } else { "oplayer" };
+        assert!(
+            of[0].starts_with(&format!(
+                "(START {id} {role} ((role xplayer) (role oplayer)"
+            )),
+            "{of:?}"
+        );
+        assert!(of[0].ends_with(" 5 3)"), "start and play clocks: {}", of[0]);
+        assert_eq!(of[1], &format!("(PLAY {id} nil)"));
+        let plies = games[index as usize]["plies"].as_u64().unwrap() as usize;
+        // the player is asked every turn, its noop turns too
+        assert_eq!(of.len(), 1 + plies + 1, "{of:?}");
+        let last = of.last().unwrap();
+        let moves: Vec<&str> = games[index as usize]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let final_move = moves.last().unwrap();
+        let expected = if plies % 2 == 1 {
+            format!("(STOP {id} ({final_move} noop))")
+        } else {
+            format!("(STOP {id} (noop {final_move}))")
+        };
+        assert_eq!(last, &&expected);
+    }
+    assert!(messages.iter().any(|m| m == "(INFO)"));
+}
+
+#[test]
+fn the_five_native_games_are_played_through_their_gdl_twins() {
+    for game in [
+        "breakthrough",
+        "bidding",
+        "armies",
+        "troops",
+        "coordination",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let s = season(dir.path(), game, "", &started(""), "");
+        let games = common::season_games(&s);
+        assert_eq!(games.len(), 4, "{game}");
+        for g in &games {
+            assert_eq!(g["termination"]["kind"], "normal", "{game}: {g}");
+        }
+        common::assert_verified(&s);
+        let log = fs::read_to_string(s.join("logs/player.log")).unwrap();
+        assert!(got(&log).iter().any(|m| m.starts_with("(STOP ")), "{game}");
+    }
+}
+
+#[test]
+fn a_native_game_with_other_parameters_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = season(
+        dir.path(),
+        "troops",
+        "params = { troops = 11 }",
+        &started(""),
+        "",
+    );
+    for g in common::season_games(&s) {
+        let t = &g["termination"];
+        assert_eq!(t["kind"], "forfeit", "{g}");
+        assert!(
+            t["detail"]
+                .as_str()
+                .unwrap()
+                .contains("describes the default parameters"),
+            "{g}"
+        );
+    }
+}
+
+/// The forfeits of a season whose player misbehaves in `mode`: each
+/// game's (kind, reason, detail) as the journal has them.
+fn forfeits(mode: &str) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let s = season(
+        dir.path(),
+        "gdl",
+        &tictactoe(),
+        &started(&format!(", \"--mode\", \"{mode}\"")),
+        "move_time_ms = 1000\nmargin_ms = 500",
+    );
+    common::season_games(&s)
+        .iter()
+        .map(|g| {
+            let t = &g["termination"];
+            assert_eq!(t["kind"], "forfeit", "{mode}: {g}");
+            let seat = if t["seat"] == "first" { 0 } else { 1 };
+            assert_eq!(g["seats"][seat], "player", "{mode}: {g}");
+            (
+                t["reason"].as_str().unwrap().to_string(),
+                t["detail"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_late_answer_is_a_timeout() {
+    for (reason, detail) in forfeits("late") {
+        assert_eq!(reason, "timeout", "{detail}");
+        assert!(detail.contains("answer to PLAY"), "{detail}");
+    }
+}
+
+#[test]
+fn an_illegal_answer_is_an_illegal_move() {
+    for (reason, detail) in forfeits("illegal") {
+        assert_eq!(reason, "illegal-move", "{detail}");
+        assert!(detail.contains("(fly 99 99)"), "{detail}");
+    }
+}
+
+#[test]
+fn a_closed_connection_and_an_exit_are_crashes() {
+    for (reason, detail) in forfeits("close") {
+        assert_eq!(reason, "crash", "{detail}");
+        assert!(
+            detail.contains("closed or refused the connection"),
+            "{detail}"
+        );
+    }
+    for (reason, detail) in forfeits("exit") {
+        assert_eq!(reason, "crash", "{detail}");
+        assert!(detail.contains("exited with code 3"), "{detail}");
+    }
+}
+
+/// A player running on its own, as a GGP competition's player does.
+struct Running {
+    child: std::process::Child,
+    stderr: PathBuf,
+    url: String,
+}
+
+impl Running {
+    fn start(dir: &Path) -> Running {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let stderr = dir.join("player.err");
+        let child = Command::new("python3")
+            .arg(player())
+            .arg(port.to_string())
+            .stdout(Stdio::null())
+            .stderr(fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        let url = format!("http://127.0.0.1:{port}");
+        assert!(
+            common::wait_for(20, || std::net::TcpStream::connect(("127.0.0.1", port))
+                .is_ok()),
+            "the player listens"
+        );
+        Running { child, stderr, url }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_player_at_a_url_plays_and_hears_abort_when_a_game_ends_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = Running::start(dir.path());
+    let bot = format!(
+        "[[bot]]\nname = \"player\"\nurl = \"{}\"\nprotocol = \"ggp\"",
+        running.url
+    );
+    // two plies: every game stops at the ply cap, not in a terminal state
+    let s = season(
+        dir.path(),
+        "gdl",
+        &tictactoe(),
+        &bot,
+        "max_plies = 2\njobs = 1",
+    );
+    let games = common::season_games(&s);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "ply-limit", "{g}");
+    }
+    let messages = got(&fs::read_to_string(&running.stderr).unwrap());
+    let starts = messages.iter().filter(|m| m.starts_with("(START ")).count();
+    let aborts: Vec<&String> = messages
+        .iter()
+        .filter(|m| m.starts_with("(ABORT "))
+        .collect();
+    assert_eq!(starts, 4, "{messages:?}");
+    assert_eq!(aborts.len(), 4, "{messages:?}");
+    assert!(!messages.iter().any(|m| m.starts_with("(STOP ")));
+}
+
+#[test]
+fn config_mistakes_with_ggp_players_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            format!("{}\nnetwork = false", started("")),
+            "",
+            "shares the network",
+        ),
+        (
+            "[[bot]]\nname = \"player\"\nurl = \"http://127.0.0.1:9\"\ncommand = [\"x\"]"
+                .to_string(),
+            "",
+            "`command` does not go with `url`",
+        ),
+        (
+            "[[bot]]\nname = \"player\"\nurl = \"ftp://host\"".to_string(),
+            "",
+            "not an http:// URL",
+        ),
+        (
+            "[[bot]]\nname = \"player\"\nurl = \"http://127.0.0.1:9\"\nprotocol = \"line\""
+                .to_string(),
+            "",
+            "`url` is for GGP players",
+        ),
+        (
+            started(""),
+            "[season.openings]\nrandom_plies = 2",
+            "has no openings",
+        ),
+    ];
+    for (bot, extra, expected) in cases {
+        let config = dir.path().join("bad.toml");
+        fs::write(
+            &config,
+            format!(
+                "[season]\ngame = \"gdl\"\n{}\n\n{bot}\n\n[[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n{extra}\n",
+                tictactoe()
+            ),
+        )
+        .unwrap();
+        let out = common::run(&config, &dir.path().join("reports"), &[]).failure();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert!(stderr.contains("bad.toml"), "{stderr}");
+    }
+}
+
+#[test]
+fn ladder_check_tries_a_ggp_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::ladder(
+        dir.path(),
+        &[
+            "check",
+            "--game",
+            &format!("gdl:{}", common::repo("games/gdl/tictactoe.kif").display()),
+            "--protocol",
+            "ggp",
+            "--move-time-ms",
+            "3000",
+            "--",
+            "python3",
+            &player(),
+            "{port}",
+        ],
+    );
+    assert!(out.contains("no problems found"), "{out}");
+    assert_eq!(out.matches("  ok    game ").count(), 4, "{out}");
+}
