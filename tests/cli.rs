@@ -1241,3 +1241,113 @@ fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter()
     );
     assert!(!text.contains("missing field"), "{text}");
 }
+
+/// Fits Bradley-Terry ratings (Elo scale, mean 0) from a PGN file with
+/// python-chess, a real PGN reader: every game's tags and result, then
+/// Hunter's MM iterations to the maximum-likelihood fit, draws as half points.
+const PGN_FIT: &str = r#"
+import json, math, sys
+import chess.pgn
+games = []
+with open(sys.argv[1]) as f:
+    while True:
+        g = chess.pgn.read_game(f)
+        if g is None:
+            break
+        assert not g.errors, g.errors
+        h = g.headers
+        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:
+            assert tag in h, tag
+        games.append((h["White"], h["Black"], {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[h["Result"]]))
+bots = sorted({b for w, k, _ in games for b in (w, k)})
+points = {b: 0.0 for b in bots}
+met = {}
+for w, k, s in games:
+    points[w] += s
+    points[k] += 1 - s
+    met[(w, k)] = met.get((w, k), 0) + 1
+    met[(k, w)] = met.get((k, w), 0) + 1
+gamma = {b: 1.0 for b in bots}
+for _ in range(100000):
+    new = {}
+    for i in bots:
+        d = sum(n / (gamma[i] + gamma[j]) for (a, j), n in met.items() if a == i)
+        new[i] = points[i] / d
+    mean = sum(math.log10(v) for v in new.values()) / len(bots)
+    new = {b: v / 10 ** mean for b, v in new.items()}
+    done = max(abs(math.log10(new[b] / gamma[b])) for b in bots) < 1e-13
+    gamma = new
+    if done:
+        break
+print(json.dumps({"games": len(games), "elo": {b: 400 * math.log10(g) for b, g in gamma.items()}}))
+"#;
+
+/// A Python with python-chess: `python3`, else Debian's own.
+fn python_with_chess() -> Option<&'static str> {
+    ["python3", "/usr/bin/python3"].into_iter().find(|p| {
+        StdCommand::new(p)
+            .args(["-c", "import chess.pgn"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+#[test]
+fn export_pgn_is_read_by_python_chess_and_rates_the_bots_as_ladder_does() {
+    let Some(python) = python_with_chess() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python-chess is missing (.ci/run installs it from PyPI)"
+        );
+        eprintln!("SKIPPED: python-chess is not installed (pip install chess)");
+        return;
+    };
+    let tmp = TempDir::new().unwrap();
+    let config = tmp.path().join("pgn.toml");
+    fs::write(
+        &config,
+        "[season]\ngame = \"troops\"\ngames_per_pair = 12\n\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n\
+         [[bot]]\nname = \"balanced\"\nbuiltin = \"balanced\"\n\n\
+         [[bot]]\nname = \"focus\"\nbuiltin = \"focus\"\n",
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    run(&config, &reports, &["-q"]).success();
+    let dir = reports.join("pgn");
+    let out = tmp.path().join("games.pgn");
+    ladder()
+        .args(["export", dir.to_str().unwrap(), "--format", "pgn", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let read = StdCommand::new(python)
+        .args(["-c", PGN_FIT])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let fitted: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    assert_eq!(fitted["games"], 36);
+    let standings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap();
+    let rows = standings["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter().any(|r| r["elo"].as_f64().unwrap().abs() > 5.0),
+        "the bots differ: {rows:?}"
+    );
+    for row in rows {
+        let bot = row["bot"].as_str().unwrap();
+        let ladder_elo = row["elo"].as_f64().expect("every bot is rated");
+        let reader_elo = fitted["elo"][bot].as_f64().unwrap();
+        assert!(
+            (ladder_elo - reader_elo).abs() < 0.01,
+            "{bot}: ladder {ladder_elo}, from the PGN {reader_elo}"
+        );
+    }
+}

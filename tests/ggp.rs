@@ -371,3 +371,102 @@ fn ladder_check_tries_a_ggp_player() {
     assert!(out.contains("no problems found"), "{out}");
     assert_eq!(out.matches("  ok    game ").count(), 4, "{out}");
 }
+
+/// Reads each match of a `--format ggp` export with the Python player's own
+/// GDL prover: from the rulesheet's initial state, every turn's moves must
+/// lead to the next state written, and the last state's goals be the
+/// match's; prints the number of matches and turns checked.
+const CHECK_MATCHES: &str = r#"
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import ggp_player as g
+matches = turns = 0
+for line in open(sys.argv[2]):
+    m = json.loads(line)
+    game = g.Game(g.parse("(" + m["gameRulesheet"] + ")")[0])
+    facts = lambda text: sorted(g.show(t) for t in g.parse(text)[0])
+    state = game.initial()
+    assert sorted(map(g.show, state)) == facts(m["states"][0]), m["matchId"]
+    assert len(m["states"]) == len(m["moves"]) + 1
+    for moves, after in zip(m["moves"], m["states"][1:]):
+        does = {r: g.parse(mv)[0] for r, mv in zip(game.roles, moves)}
+        state = game.next(state, does)
+        assert sorted(map(g.show, state)) == facts(after), (m["matchId"], moves)
+        turns += 1
+    goals = [int(t[2]) for r in game.roles for t in game.ask(("goal", r, "?g"), state)]
+    assert goals == m["goalValues"], (goals, m["goalValues"])
+    matches += 1
+print(matches, turns)
+"#;
+
+#[test]
+fn export_ggp_writes_match_json_that_a_gdl_reader_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = season(dir.path(), "gdl", &tictactoe(), &started(""), "");
+    let out = common::ladder(
+        dir.path(),
+        &["export", s.to_str().unwrap(), "--format", "ggp"],
+    );
+    let games = common::season_games(&s);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), games.len());
+    for (m, g) in lines.iter().zip(&games) {
+        assert_eq!(m["matchId"], format!("s.{}", g["index"]));
+        assert_eq!(m["playerNamesFromHost"], g["seats"]);
+        assert_eq!(m["goalValues"], g["goals"]);
+        assert_eq!(m["isCompleted"], true);
+        assert_eq!(
+            (m["startClock"].as_u64(), m["playClock"].as_u64()),
+            (Some(5), Some(3))
+        );
+        // one mark a turn, the other role's noop beside it
+        let moves = m["moves"].as_array().unwrap();
+        assert_eq!(moves.len() as u64, g["plies"].as_u64().unwrap());
+        for (turn, played) in moves.iter().zip(g["moves"].as_array().unwrap()) {
+            let spaced = played
+                .as_str()
+                .unwrap()
+                .replace('(', "( ")
+                .replace(')', " )");
+            assert!(turn
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!("noop")));
+            assert!(turn
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!(spaced)));
+        }
+    }
+    let file = dir.path().join("matches.jsonl");
+    fs::write(&file, &out).unwrap();
+    let read = Command::new("python3")
+        .args(["-c", CHECK_MATCHES])
+        .arg(common::repo("tests/fixtures"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let checked = String::from_utf8(read.stdout).unwrap();
+    assert!(
+        checked.starts_with(&format!("{} ", games.len())),
+        "{checked}"
+    );
+    // a native game has no match JSON
+    let other = dir.path().join("native");
+    fs::create_dir(&other).unwrap();
+    let native = season(&other, "coordination", "", &started(""), "");
+    let refused = Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .args(["export", native.to_str().unwrap(), "--format", "ggp"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("is for GDL games"));
+}

@@ -1,5 +1,5 @@
-//! `ladder export DIR --format csv`: a season's games in a format other
-//! tools read, on stdout or into a file.
+//! `ladder export DIR --format csv|pgn|ggp`: a season's games in a format
+//! other tools read, on stdout or into a file.
 
 use std::path::PathBuf;
 
@@ -12,7 +12,9 @@ pub struct Args {
     /// The season's folder (reports/<season>, with games.jsonl).
     pub dir: PathBuf,
     /// The format: `csv`, one row per game (index, pair, seats, seed,
-    /// result, goals, termination, plies, opening).
+    /// result, goals, termination, plies, opening); `pgn`, one PGN game per
+    /// game (for Ordo and BayesElo); `ggp`, one GGP match JSON object per
+    /// line (GDL games).
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// Write to FILE instead of stdout.
@@ -24,6 +26,8 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ExportFormat {
     Csv,
+    Pgn,
+    Ggp,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -33,14 +37,14 @@ pub fn run(a: Args) -> Result<()> {
             a.dir.display()
         )));
     }
-    match (a.format, &a.output) {
-        (ExportFormat::Csv, None) => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            ladder::report::export::csv(&a.dir, &mut out)
-        }
+    let write = |out: &mut dyn std::io::Write| match a.format {
+        ExportFormat::Csv => ladder::report::export::csv(&a.dir, out),
+        ExportFormat::Pgn => ladder::report::export::pgn(&a.dir, out),
+        ExportFormat::Ggp => ladder::games::gdl::matches::export(&a.dir, out),
+    };
+    match &a.output {
+        None => write(&mut std::io::BufWriter::new(std::io::stdout().lock())),
         // replaced whole: a reader never sees half a file
-        (ExportFormat::Csv, Some(path)) => {
-            ladder::core::files::replace_with(path, |out| ladder::report::export::csv(&a.dir, out))
-        }
+        Some(path) => ladder::core::files::replace_with(path, write),
     }
 }

@@ -7,6 +7,7 @@
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
 //! - `bots.rs`: bots for any GDL game;
+//! - `matches.rs`: a season's games as GGP match JSON (`ladder export`);
 //! - `twin.rs`: the description as GGP players get it (`protocol = "ggp"`).
 //!
 //! The descriptions ladder ships are in `games/gdl/` at the project's top.
@@ -23,6 +24,7 @@ pub mod ground;
 pub mod kif;
 pub mod logic;
 pub mod machine;
+pub mod matches;
 pub(crate) mod rules;
 pub mod twin;
 

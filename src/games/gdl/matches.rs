@@ -1,0 +1,114 @@
+//! A GDL season's games as the GGP match archive publishes matches
+//! (ggp-base's match JSON): `ladder export DIR --format ggp`, one match
+//! object per line.
+//!
+//! Each object: `matchId` (`<season>.<game index>`), `gameName`,
+//! `gameRulesheet` (the description, one line), `playerNamesFromHost` (the
+//! bots by role), `startClock` and `playClock` (the season's start-up and
+//! move times in whole seconds), `moves` (per turn, every role's move,
+//! `noop` for a role that waited), `states` (the state before each turn and
+//! the last one, as `( ( cell 1 1 b ) ... )`), `goalValues`, `isCompleted`
+//! (the game reached a terminal state) and `isAborted` (it ended otherwise:
+//! a forfeit, the ply cap, adjudication), with ladder's `termination`.
+//! Terms are written with ggp-base's spacing (`( mark 1 1 )`). The journal
+//! keeps no clock times, so `startTime` and `stateTimes` are left out.
+
+use std::{io::Write, path::Path};
+
+use serde_json::json;
+
+use super::{Gdl, GdlParams};
+use crate::{
+    core::{error::Error, record::Record},
+    external::ggp::normal,
+    journal::{self, recorded::Recorded, replay::plies, GAMES},
+    report::export::written,
+    Result,
+};
+
+/// KIF in ggp-base's spacing: `(mark 1 1)` as `( mark 1 1 )`.
+fn spaced(kif: &str) -> String {
+    normal(kif).replace('(', "( ").replace(')', " )")
+}
+
+/// A state's facts (`(cell 1 1 b) (control x)`, one per line or not) as
+/// one term.
+fn state(facts: &str) -> String {
+    let facts = facts.split_whitespace().collect::<Vec<_>>().join(" ");
+    spaced(&format!("({facts})"))
+}
+
+/// Writes the games of the GDL season in folder `dir` to `out`, one match
+/// JSON object per line, and flushes it.
+pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
+    let recorded = Recorded::read(dir)?;
+    if recorded.kind != super::NAME {
+        return Err(Error::Usage(format!(
+            "--format ggp is for GDL games; `{}` is a native game (its GDL twin is in games/gdl/)",
+            recorded.game
+        )));
+    }
+    let params: GdlParams = serde_json::from_value(recorded.params.clone())
+        .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
+    let description = params.text.clone().unwrap_or_default();
+    let season: serde_json::Value = std::fs::read_to_string(dir.join("season.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let seconds = |key: &str| season[key].as_u64().map(|ms| (ms / 1000).max(1));
+    journal::for_each_record(&dir.join(GAMES), |_, r| {
+        let line = match_json(&recorded, &params, &description, &r, seconds)?;
+        writeln!(out, "{line}").map_err(written)
+    })?;
+    out.flush().map_err(written)
+}
+
+/// One game as a match object.
+fn match_json(
+    recorded: &Recorded,
+    params: &GdlParams,
+    description: &str,
+    r: &Record,
+    seconds: impl Fn(&str) -> Option<u64>,
+) -> Result<serde_json::Value> {
+    let plies = plies::<Gdl>(params, r)?;
+    let moves: Vec<[String; 2]> = plies[1..]
+        .iter()
+        .map(|p| {
+            p.moves
+                .clone()
+                .map(|m| m.map_or("noop".to_string(), |m| spaced(&m)))
+        })
+        .collect();
+    let states: Vec<String> = plies.iter().map(|p| state(&p.picture)).collect();
+    let completed = r.termination.kind() == "normal";
+    Ok(json!({
+        "matchId": format!("{}.{}", recorded.name, r.index),
+        "gameName": recorded.game,
+        "gameRulesheet": normal(description),
+        "playerNamesFromHost": [r.seats.first, r.seats.second],
+        "startClock": seconds("startup_time_ms"),
+        "playClock": seconds("move_time_ms"),
+        "moves": moves,
+        "states": states,
+        "goalValues": [r.goals.first, r.goals.second],
+        "isCompleted": completed,
+        "isAborted": !completed,
+        "termination": r.termination.kind(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_take_ggp_bases_spacing() {
+        assert_eq!(spaced("(mark 1 1)"), "( mark 1 1 )");
+        assert_eq!(spaced("noop"), "noop");
+        assert_eq!(
+            state("(cell 1 1 b)\n(control xplayer)"),
+            "( ( cell 1 1 b ) ( control xplayer ) )"
+        );
+    }
+}
