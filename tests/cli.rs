@@ -757,10 +757,18 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
             third.replacen(&format!("\"{first_move}\""), "\"10,10,10\"", 1),
             "games.jsonl:3: not a game record: game 2: turn 1: 10,10,10",
         ),
-        // a wrong seed
+        // a wrong seed, in both its forms
+        (
+            third.edit(
+                &format!("\"seed\":{},\"seed_text\":\"{}\"", v["seed"], v["seed"]),
+                "\"seed\":7,\"seed_text\":\"7\"",
+            ),
+            "games.jsonl:3: not a game record: game 2: seed 7",
+        ),
+        // a seed whose text says otherwise
         (
             third.edit(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),
-            "games.jsonl:3: not a game record: game 2: seed 7",
+            "is not the seed 7: the line was edited",
         ),
     ];
     for (tampered, want) in cases {

@@ -191,7 +191,9 @@ fn tamper(path: &Path, n: usize, edit: impl Fn(&mut serde_json::Value)) {
 #[test]
 fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 3] = [
+    // (a line whose two seeds disagree is no game record: code 1, as for
+    // a line that is not JSON; the others are records of another season: 2)
+    let edits: [(&str, Edit); 4] = [
         ("outside the game's 0..=100", |g| {
             g["goals"] = serde_json::json!([9999, 100])
         }),
@@ -203,6 +205,11 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
             })
         }),
         ("does not match the schedule", |g| {
+            let seed = g["seed"].as_u64().unwrap() ^ 1;
+            g["seed"] = serde_json::json!(seed);
+            g["seed_text"] = serde_json::json!(seed.to_string());
+        }),
+        ("the line was edited", |g| {
             g["seed"] = serde_json::json!(g["seed"].as_u64().unwrap() ^ 1)
         }),
     ];
@@ -212,9 +219,10 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
         let journal = tmp.path().join("reports/resume/games.jsonl");
         tamper(&journal, 4, edit);
         let before = fs::read(&journal).unwrap();
+        let code = if says == "the line was edited" { 1 } else { 2 };
         run_in(tmp.path(), &[])
             .assert()
-            .code(2)
+            .code(code)
             .stderr(predicate::str::contains("games.jsonl:4:").and(predicate::str::contains(says)));
         assert_eq!(fs::read(&journal).unwrap(), before, "nothing was written");
     }

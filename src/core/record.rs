@@ -28,6 +28,22 @@ pub enum Turn {
     Both(BySeat<String>),
 }
 
+/// The version of the layout of every JSON file ladder writes
+/// (`format_version` in `season.json`, `standings.json`, `ladder.json`,
+/// `shard.json`; docs/FORMATS.md). A journal's lines follow the version of
+/// its `season.json`.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Refuses a file of a later `format_version` than this ladder writes.
+pub fn known_version(version: u64) -> Result<(), String> {
+    if version > u64::from(FORMAT_VERSION) {
+        return Err(format!(
+            "format_version {version} is newer than this ladder's ({FORMAT_VERSION}): update ladder to read it"
+        ));
+    }
+    Ok(())
+}
+
 /// One finished game, as the journal holds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,6 +55,10 @@ pub struct Record {
     /// The bot names in the first and second seat.
     pub seats: BySeat<String>,
     pub seed: u64,
+    /// The seed as text, for readers that would round a 64-bit integer
+    /// (JavaScript, jq); checked against `seed` when read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_text: Option<String>,
     /// The position the game started from, when the season has openings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<String>,
@@ -73,6 +93,8 @@ struct ScoreLine<'a> {
     #[serde(borrow)]
     seats: [&'a str; 2],
     seed: u64,
+    #[serde(default, borrow)]
+    seed_text: Option<&'a str>,
     result: GameResult,
     goals: BySeat<i32>,
     termination: Termination,
@@ -130,6 +152,7 @@ impl Scored {
     /// journal is another season's).
     pub fn from_line(line: &str, bots: &[String]) -> serde_json::Result<Option<Scored>> {
         let l: ScoreLine = serde_json::from_str(line)?;
+        seed_agrees(l.seed, l.seed_text).map_err(serde::de::Error::custom)?;
         let index = |name: &str| bots.iter().position(|b| b == name);
         let (Some(first), Some(second)) = (index(l.seats[0]), index(l.seats[1])) else {
             return Ok(None);
@@ -143,6 +166,16 @@ impl Scored {
             termination: l.termination,
             plies: l.plies,
         }))
+    }
+}
+
+/// A game's `seed_text`, where there is one, must be its `seed` written out.
+pub fn seed_agrees(seed: u64, text: Option<&str>) -> Result<(), String> {
+    match text {
+        Some(t) if t != seed.to_string() => Err(format!(
+            "seed_text \"{t}\" is not the seed {seed}: the line was edited"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -197,12 +230,13 @@ impl<G: Game> Serialize for Finished<'_, G> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let p = self.played;
-        let mut st = s.serialize_struct("Record", 9)?;
+        let mut st = s.serialize_struct("Record", 10)?;
         st.serialize_field("index", &self.index)?;
         st.serialize_field("pair", &self.pair)?;
         let names = self.seats.map(|b| self.names[b].as_str());
         st.serialize_field("seats", &[names.first, names.second])?;
         st.serialize_field("seed", &self.seed)?;
+        st.serialize_field("seed_text", &self.seed.to_string())?;
         if let Some(opening) = self.opening {
             st.serialize_field("opening", opening)?;
         }

@@ -38,6 +38,7 @@ const SHARD_FILE: &str = "shard.json";
 /// `games` games, and whether the merged journal is to be compressed.
 pub fn write_shard_file(dir: &Path, shard: Shard, games: u64, compress: bool) -> Result<()> {
     let text = serde_json::to_string_pretty(&serde_json::json!({
+        "format_version": crate::core::record::FORMAT_VERSION,
         "shard": shard.k,
         "of": shard.n,
         "games": shard.count(games),

@@ -130,7 +130,8 @@ impl Journal {
         }
         check_same_season(dir, season)?;
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
-        let text = serde_json::to_string_pretty(season).expect("JSON values serialize") + "\n";
+        let text =
+            serde_json::to_string_pretty(&versioned(season)).expect("JSON values serialize") + "\n";
         files::replace(&season_path, text.as_bytes())?;
 
         let score = |path: &Path, n: usize, line: &str| {
@@ -392,6 +393,27 @@ pub fn keep_them(dir: &Path) -> String {
     )
 }
 
+/// A season's description as `season.json` holds it: with `format_version`.
+pub fn versioned(season: &serde_json::Value) -> serde_json::Value {
+    let mut season = season.clone();
+    if let Some(o) = season.as_object_mut() {
+        o.insert(
+            "format_version".to_string(),
+            crate::core::record::FORMAT_VERSION.into(),
+        );
+    }
+    season
+}
+
+/// A description read from `season.json` as the plan describes a season:
+/// without `format_version` (absent from files written before it).
+pub fn unversioned(mut season: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = season.as_object_mut() {
+        o.remove("format_version");
+    }
+    season
+}
+
 /// The top-level keys whose values differ between two season descriptions
 /// (`season.json`), sorted; `everything` when one is not an object.
 pub fn changed_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
@@ -425,12 +447,14 @@ pub fn for_each_record(
     mut each: impl FnMut(usize, Record) -> Result<()>,
 ) -> Result<()> {
     for_each_line(path, |n, line| {
+        let bad = |message: String| Error::Journal {
+            path: path.to_path_buf(),
+            line: n,
+            message,
+        };
         let record =
-            serde_json::from_str::<Record>(line.trim_end()).map_err(|e| Error::Journal {
-                path: path.to_path_buf(),
-                line: n,
-                message: e.to_string(),
-            })?;
+            serde_json::from_str::<Record>(line.trim_end()).map_err(|e| bad(e.to_string()))?;
+        crate::core::record::seed_agrees(record.seed, record.seed_text.as_deref()).map_err(bad)?;
         each(n, record)
     })
 }
@@ -658,7 +682,7 @@ pub(crate) mod tests {
         let json = serde_json::to_string(&finished(3, &p, &names)).unwrap();
         assert_eq!(
             json,
-            r#"{"index":3,"pair":0,"seats":["a","b"],"seed":9,"result":"second","goals":[0,100],"termination":{"kind":"forfeit","seat":"first","reason":"illegal-move","detail":"x"},"plies":2,"moves":[["1","2"],["2","2"]]}"#
+            r#"{"index":3,"pair":0,"seats":["a","b"],"seed":9,"seed_text":"9","result":"second","goals":[0,100],"termination":{"kind":"forfeit","seat":"first","reason":"illegal-move","detail":"x"},"plies":2,"moves":[["1","2"],["2","2"]]}"#
         );
         let back: Record = serde_json::from_str(&json).unwrap();
         assert_eq!(

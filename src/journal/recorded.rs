@@ -61,6 +61,14 @@ impl Recorded {
             line: 1,
             message: format!("no valid `{what}`"),
         };
+        if let Some(v) = season.get("format_version") {
+            let version = v.as_u64().ok_or_else(|| bad("format_version"))?;
+            crate::core::record::known_version(version).map_err(|message| Error::Damaged {
+                path: path.clone(),
+                line: 1,
+                message,
+            })?;
+        }
         let names: Vec<String> = season["bots"]
             .as_array()
             .ok_or_else(|| bad("bots"))?

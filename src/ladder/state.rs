@@ -11,6 +11,9 @@ use crate::core::error::{Error, Result};
 /// The whole ladder.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct State {
+    /// [`crate::core::record::FORMAT_VERSION`]; 0 in a file written before it.
+    #[serde(default)]
+    pub format_version: u32,
     pub ladder: String,
     pub game: String,
     /// Every bot that ever played, by name.
@@ -132,6 +135,7 @@ const VOLATILITY_RANGE: std::ops::RangeInclusive<f64> = 0.0..=10.0;
 impl State {
     /// Whether every number is one ladder could have written; else what is not.
     fn check(&self) -> std::result::Result<(), String> {
+        crate::core::record::known_version(u64::from(self.format_version))?;
         let out = |what: &str, bot: &str, v: f64, range: &std::ops::RangeInclusive<f64>| {
             (!range.contains(&v)).then(|| {
                 format!(
@@ -199,7 +203,11 @@ impl State {
     /// either the old state or the new one.
     pub fn save(&self, dir: &Path) -> Result<()> {
         fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
-        let text = serde_json::to_string_pretty(self).expect("the state serializes") + "\n";
+        let versioned = State {
+            format_version: crate::core::record::FORMAT_VERSION,
+            ..self.clone()
+        };
+        let text = serde_json::to_string_pretty(&versioned).expect("the state serializes") + "\n";
         crate::core::files::replace(&dir.join(FILE), text.as_bytes())?;
         // what a kill left behind by ladders before the name was one per file
         if let Ok(entries) = fs::read_dir(dir) {
@@ -235,7 +243,11 @@ mod tests {
             retired: vec![],
         });
         state.save(dir.path()).unwrap();
-        assert_eq!(State::load(dir.path()).unwrap(), Some(state));
+        let versioned = State {
+            format_version: crate::core::record::FORMAT_VERSION,
+            ..state
+        };
+        assert_eq!(State::load(dir.path()).unwrap(), Some(versioned));
         let names: Vec<String> = fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

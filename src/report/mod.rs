@@ -337,6 +337,7 @@ pub fn json(h: &Header, s: &Standings) -> String {
         })
         .collect();
     let doc = serde_json::json!({
+        "format_version": crate::core::record::FORMAT_VERSION,
         "season": h.season,
         "game": h.game,
         "format": h.format,

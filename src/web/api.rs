@@ -358,6 +358,7 @@ pub fn game_json(
         "first": record.seats.first,
         "second": record.seats.second,
         "seed": record.seed,
+        "seed_text": record.seed.to_string(),
         "opening": record.opening,
         "result": record.result,
         "goals": [record.goals.first, record.goals.second],

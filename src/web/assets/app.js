@@ -306,7 +306,7 @@ async function replay() {
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   window.addEventListener("hashchange", () => { if (start() !== at) show(start()); });
   render(el("h1", {}, `Game ${g.number}: `, botLink(g.first), " vs ", botLink(g.second)),
-    el("p", {}, `${g.game}` + (g.batch === null ? "" : `, batch ${g.batch}`) + `, seed ${g.seed}` + (g.opening ? `, from the opening ${g.opening}` : "")),
+    el("p", {}, `${g.game}` + (g.batch === null ? "" : `, batch ${g.batch}`) + `, seed ${g.seed_text}` + (g.opening ? `, from the opening ${g.opening}` : "")),
     el("div", { class: "controls" }, button("Start", "first", () => show(0)), button("◀", "back", () => show(at - 1)),
       play, button("▶", "step", () => show(at + 1)), button("End", "last", () => show(last)), scrub),
     view);
