@@ -256,9 +256,11 @@ fn start_season<G: Game>(state: &mut State, base: &Plan<G>, settings: &Settings)
                 .filter(|n| joined.contains(n) || state.bots[*n].history.iter().all(|h| h.3 != d))
                 .cloned()
                 .collect();
+            let seed = season_seed(base.seed, number, d);
             Division {
                 division: d,
-                seed: season_seed(base.seed, number, d),
+                seed,
+                seed_text: Some(seed.to_string()),
                 bots,
                 newcomers,
                 results: Vec::new(),

@@ -97,6 +97,10 @@ impl Season {
 pub struct Division {
     pub division: u32,
     pub seed: u64,
+    /// The seed as text, for readers that round 64-bit integers (absent
+    /// from files written before it); checked against `seed` when read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_text: Option<String>,
     /// Its bots, in config order.
     pub bots: Vec<String>,
     /// Those new to this division's games (a gauntlet season plays them
@@ -163,6 +167,9 @@ impl State {
             }
         }
         for season in self.seasons.iter().chain(&self.current) {
+            for d in &season.divisions {
+                crate::core::record::seed_agrees(d.seed, d.seed_text.as_deref())?;
+            }
             for row in season.divisions.iter().flat_map(|d| &d.results) {
                 let bad = out("rating", &row.bot, row.rating, &RATING_RANGE)
                     .or_else(|| out("deviation", &row.bot, row.deviation, &DEVIATION_RANGE));
