@@ -229,6 +229,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
             games: SEASON_GAMES,
             seed: 1,
             sprt: None,
+            openings: None,
         },
         referee,
         &Default::default(),

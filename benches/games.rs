@@ -90,6 +90,7 @@ fn random_plan<G: Game>() -> Plan<G> {
             games: GAMES,
             seed: 1,
             sprt: None,
+            openings: None,
         },
         Referee::new(1000),
         &Default::default(),

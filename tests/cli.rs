@@ -1359,3 +1359,102 @@ fn export_pgn_is_read_by_python_chess_and_rates_the_bots_as_ladder_does() {
         );
     }
 }
+
+#[test]
+fn match_takes_openings_adjudication_and_the_sprt_error_rates() {
+    let tmp = TempDir::new().unwrap();
+    let reports = tmp.path().join("reports");
+    let r = reports.to_str().unwrap();
+    let season = |name: &str| -> (serde_json::Value, Vec<serde_json::Value>) {
+        let dir = reports.join(name);
+        let s = serde_json::from_str(&fs::read_to_string(dir.join("season.json")).unwrap());
+        (s.unwrap(), common::season_games(&dir))
+    };
+    // random plies: every game starts from an opening, one per game pair
+    let args = ["match", "breakthrough", "random", "greedy", "--games", "4"];
+    ladder()
+        .args(args)
+        .args(["--random-plies", "4", "--reports", r, "-q"])
+        .assert()
+        .success();
+    let (s, games) = season("match-breakthrough-random-vs-greedy");
+    assert_eq!(s["openings"]["random_plies"], 4);
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0]["opening"], games[1]["opening"]);
+    assert!(games.iter().all(|g| g["opening"].is_string()));
+    // a file of openings, shuffled by the seed
+    let file = tmp.path().join("openings.txt");
+    fs::write(&file, "moves b2b3 g7g6\nmoves c2c3 b7b6\n").unwrap();
+    ladder()
+        .args(["match", "breakthrough", "random", "random", "--games", "4"])
+        .arg("--openings")
+        .arg(&file)
+        .args(["--openings-order", "random", "--reports", r, "-q"])
+        .assert()
+        .success();
+    let (s, games) = season("match-breakthrough-random-1-vs-random-2");
+    assert_eq!(s["openings"]["order"], "random");
+    assert_eq!(s["openings"]["count"], 2);
+    let openings: std::collections::BTreeSet<&str> = games
+        .iter()
+        .map(|g| g["opening"].as_str().unwrap())
+        .collect();
+    assert_eq!(openings.len(), 2, "both openings are played: {openings:?}");
+    // a draw rule every game of two scoring bots meets
+    ladder()
+        .args(["match", "breakthrough", "search", "search", "--games", "2"])
+        .args(["--draw", "movenumber=3,movecount=2,score=100000"])
+        .args(["--reports", r, "-q"])
+        .assert()
+        .success();
+    let (s, games) = season("match-breakthrough-search-1-vs-search-2");
+    assert_eq!(s["adjudication"]["draw"]["move_number"], 3);
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "adjudicated", "{g}");
+        assert_eq!(g["termination"]["rule"], "draw", "{g}");
+    }
+    // the SPRT's error rates set its bounds: ln(beta / (1 - alpha)), ln((1 - beta) / alpha)
+    ladder()
+        .args(["match", "troops", "random", "focus", "--games", "6"])
+        .args([
+            "--sprt",
+            "0,50",
+            "--sprt-alpha",
+            "0.1",
+            "--sprt-beta",
+            "0.2",
+        ])
+        .args(["--reports", r, "-q"])
+        .assert()
+        .success();
+    let dir = reports.join("match-troops-random-vs-focus");
+    let standings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap();
+    let sprt = &standings["sprt"];
+    assert_eq!(
+        (sprt["alpha"].as_f64(), sprt["beta"].as_f64()),
+        (Some(0.1), Some(0.2))
+    );
+    assert!((sprt["lower"].as_f64().unwrap() - (0.2f64 / 0.9).ln()).abs() < 1e-9);
+    assert!((sprt["upper"].as_f64().unwrap() - 8f64.ln()).abs() < 1e-9);
+    // mistakes are usage errors that say what is expected
+    for (extra, says) in [
+        (
+            vec!["--draw", "movecount=0,score=3"],
+            "--draw needs movecount",
+        ),
+        (vec!["--resign", "moves=3"], "keys movecount, score"),
+        (
+            vec!["--sprt", "0,5", "--sprt-alpha", "1.5"],
+            "alpha must lie",
+        ),
+        (vec!["--random-plies", "400"], "--random-plies"),
+    ] {
+        ladder()
+            .args(["match", "troops", "random", "focus", "--reports", r])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}

@@ -81,6 +81,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
             games: 24,
             seed: 5,
             sprt: None,
+            openings: None,
         },
         referee,
         &Default::default(),

@@ -128,7 +128,10 @@ fn the_season_stops_at_the_deciding_game_at_any_jobs() {
     assert_eq!(json["head_to_head"]["sprt"], json["sprt"]);
     for file in ["leaderboard.md", "index.html"] {
         assert!(
-            read(one.path(), file).contains(&format!("LLR: {llr:.2} (-2.94, 2.94)")),
+            read(one.path(), file).contains(&format!(
+                "LLR: {llr:.2} ({:.1}%) (-2.94, 2.94)",
+                100.0 * llr / 2.944_438_979_166_440_3
+            )),
             "{file}"
         );
     }

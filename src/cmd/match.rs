@@ -7,10 +7,10 @@ use clap::ValueEnum;
 use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
-    core::referee::Referee,
+    core::referee::{Adjudication, DrawRule, Referee, ResignRule},
     external::process::Sandbox,
     journal::{self, Holds},
-    plan::{self, jobs::Jobs, Match, Plan, Roster},
+    plan::{self, jobs::Jobs, Match, MatchOpenings, Plan, Roster},
     run::tournament::{self, Options, Summary},
     stats::sprt::{Model, Sprt},
     Error, Result,
@@ -43,17 +43,48 @@ pub struct Args {
     #[arg(long, short = 'j', value_name = "N|auto")]
     pub jobs: Option<Jobs>,
     /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
-    /// SECOND (H1) or at most ELO0 (H0); alpha = beta = 0.05, game pairs (docs/CONFIG.md).
+    /// SECOND (H1) or at most ELO0 (H0), counting game pairs (docs/CONFIG.md).
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
     /// How --sprt turns Elo into a score.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
     pub sprt_model: SprtModel,
+    /// The SPRT's false positive rate (accepting H1 when H0 holds).
+    #[arg(long, default_value_t = 0.05, value_name = "A")]
+    pub sprt_alpha: f64,
+    /// The SPRT's false negative rate (accepting H0 when H1 holds).
+    #[arg(long, default_value_t = 0.05, value_name = "B")]
+    pub sprt_beta: f64,
+    /// Start the games from the positions in FILE, one per colour-swapped
+    /// pair of games (a position a line, or `moves ...`; docs/CONFIG.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    pub openings: Option<std::path::PathBuf>,
+    /// The order of --openings: in the file's order, or shuffled by the seed.
+    #[arg(long, value_enum, default_value_t = OpeningsOrder::Sequential, requires = "openings")]
+    pub openings_order: OpeningsOrder,
+    /// Start each pair of games after N random plies from the start.
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<u32>,
+    /// Adjudicate a draw as fastchess does: `movenumber=40,movecount=8,score=10`
+    /// (after turn MOVENUMBER, both bots' last MOVECOUNT scores within SCORE of 0).
+    #[arg(long, value_name = "RULE")]
+    pub draw: Option<String>,
+    /// Adjudicate a resignation as fastchess does: `movecount=3,score=600` (a
+    /// bot's last MOVECOUNT scores at or below -SCORE).
+    #[arg(long, value_name = "RULE")]
+    pub resign: Option<String>,
     /// Discard this match's earlier results instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `--openings-order` of `ladder match`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum OpeningsOrder {
+    Sequential,
+    Random,
 }
 
 /// `--sprt-model` of `ladder match`.
@@ -68,12 +99,24 @@ pub fn run(a: Args) -> Result<()> {
     let sandbox = sandbox_of(a.sandbox)?;
     let sprt = a
         .sprt
-        .map(|bounds| match_sprt(&bounds, a.sprt_model))
+        .map(|bounds| match_sprt(&bounds, a.sprt_model, a.sprt_alpha, a.sprt_beta))
         .transpose()?;
     let (kind, params) = GameKind::with_params(&a.game)?;
-    let referee = Referee {
+    let mut referee = Referee {
         time: time_control(&a.time)?,
         ..Referee::new(Referee::DEFAULT_MAX_PLIES)
+    };
+    referee.adjudication = Adjudication {
+        draw: a.draw.as_deref().map(draw_rule).transpose()?,
+        resign: a.resign.as_deref().map(resign_rule).transpose()?,
+    };
+    let openings = match (a.openings, a.random_plies) {
+        (Some(path), _) => Some(MatchOpenings::File {
+            path,
+            random: matches!(a.openings_order, OpeningsOrder::Random),
+        }),
+        (None, Some(plies)) => Some(MatchOpenings::RandomPlies(plies)),
+        (None, None) => None,
     };
     let summary = kind.visit(RunMatch {
         params,
@@ -82,6 +125,7 @@ pub fn run(a: Args) -> Result<()> {
             games: a.games,
             seed: a.seed,
             sprt,
+            openings,
         },
         referee,
         sandbox: &sandbox,
@@ -90,8 +134,64 @@ pub fn run(a: Args) -> Result<()> {
     finish(&summary)
 }
 
-/// The SPRT of `--sprt ELO0,ELO1`: the first bot tested against the second.
-fn match_sprt(bounds: &str, model: SprtModel) -> Result<Sprt> {
+/// `movenumber=40,movecount=8,score=10` as its values by key; blanks may
+/// separate the pairs too. `option` names the option in errors.
+fn rule_values(option: &str, text: &str, keys: &[&str]) -> Result<Vec<Option<i64>>> {
+    let mut values = vec![None; keys.len()];
+    for pair in text.split([',', ' ']).filter(|p| !p.is_empty()) {
+        let bad = || {
+            Error::Usage(format!(
+                "{option}: expected KEY=NUMBER pairs with keys {}, got `{pair}`",
+                keys.join(", ")
+            ))
+        };
+        let (key, value) = pair.split_once('=').ok_or_else(bad)?;
+        let at = keys.iter().position(|k| *k == key).ok_or_else(bad)?;
+        let value: i64 = value.parse().map_err(|_| bad())?;
+        if value < 0 || value > i64::from(i32::MAX) {
+            return Err(Error::Usage(format!(
+                "{option}: {key} must lie in 0..={}",
+                i32::MAX
+            )));
+        }
+        values[at] = Some(value);
+    }
+    Ok(values)
+}
+
+/// `--draw movenumber=N,movecount=N,score=S`: movecount and score are needed.
+fn draw_rule(text: &str) -> Result<DrawRule> {
+    let v = rule_values("--draw", text, &["movenumber", "movecount", "score"])?;
+    match (v[0], v[1], v[2]) {
+        (number, Some(count), Some(score)) if count >= 1 => Ok(DrawRule {
+            move_number: number.unwrap_or(0) as u32,
+            move_count: count as u32,
+            score: score as i32,
+        }),
+        _ => Err(Error::Usage(
+            "--draw needs movecount (at least 1) and score, e.g. movenumber=40,movecount=8,score=10".to_string(),
+        )),
+    }
+}
+
+/// `--resign movecount=N,score=S`.
+fn resign_rule(text: &str) -> Result<ResignRule> {
+    let v = rule_values("--resign", text, &["movecount", "score"])?;
+    match (v[0], v[1]) {
+        (Some(count), Some(score)) if count >= 1 => Ok(ResignRule {
+            move_count: count as u32,
+            score: score as i32,
+        }),
+        _ => Err(Error::Usage(
+            "--resign needs movecount (at least 1) and score, e.g. movecount=3,score=600"
+                .to_string(),
+        )),
+    }
+}
+
+/// The SPRT of `--sprt ELO0,ELO1`: the first bot tested against the second,
+/// with the error rates `alpha` and `beta`.
+fn match_sprt(bounds: &str, model: SprtModel, alpha: f64, beta: f64) -> Result<Sprt> {
     let bad = || {
         Error::Usage(format!(
             "--sprt: expected ELO0,ELO1 like `0,5`, got `{bounds}`"
@@ -103,7 +203,11 @@ fn match_sprt(bounds: &str, model: SprtModel) -> Result<Sprt> {
         SprtModel::Normalized => Model::Normalized,
         SprtModel::Logistic => Model::Logistic,
     };
-    let sprt = Sprt::of_match(elo(a)?, elo(b)?, model);
+    let sprt = Sprt {
+        alpha,
+        beta,
+        ..Sprt::of_match(elo(a)?, elo(b)?, model)
+    };
     sprt.check()
         .map_err(|(_, why)| Error::Usage(format!("--sprt: {why}")))?;
     Ok(sprt)

@@ -257,6 +257,19 @@ pub struct Match {
     pub games: u32,
     pub seed: u64,
     pub sprt: Option<Sprt>,
+    /// Where the games start, as `[season.openings]` says it.
+    pub openings: Option<MatchOpenings>,
+}
+
+/// The openings of `ladder match`: a file's positions (one per game pair,
+/// in order or shuffled by the seed), or random plies.
+#[derive(Clone, Debug)]
+pub enum MatchOpenings {
+    File {
+        path: std::path::PathBuf,
+        random: bool,
+    },
+    RandomPlies(u32),
 }
 
 /// The plan of `ladder match`: the match's bots and games, seats
@@ -278,11 +291,29 @@ pub fn match_plan<G: Game>(
         games,
         seed,
         sprt,
+        openings,
     } = m;
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
     }
     let (params, start) = default_game::<G>(params)?;
+    let per_pair = games.div_ceil(2);
+    let openings = match openings {
+        None => None,
+        Some(MatchOpenings::File { path, random }) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                Error::Usage(format!("--openings: cannot read {}: {e}", path.display()))
+            })?;
+            let read = openings::from_file::<G>(&params, &text, random, seed, per_pair);
+            Some(read.map_err(|(line, e)| {
+                Error::Usage(format!("--openings: {}:{line}: {e}", path.display()))
+            })?)
+        }
+        Some(MatchOpenings::RandomPlies(plies)) => Some(
+            openings::random_plies(&start, plies, seed, per_pair)
+                .map_err(|e| Error::Usage(format!("--random-plies: {e}")))?,
+        ),
+    };
     let mut planned: Vec<PlannedBot<G>> = bots
         .iter()
         .map(|text| command_line_bot(roster, text, &start, sandbox))
@@ -312,7 +343,7 @@ pub fn match_plan<G: Game>(
         compress: false,
         anchor: None,
         sprt,
-        openings: None,
+        openings,
     })
 }
 

@@ -286,11 +286,19 @@ impl Sprt {
         }
     }
 
-    /// `LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]`, as fastchess prints it.
+    /// `LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]`, as fastchess prints
+    /// it: the percentage is how far the LLR has come towards the bound on
+    /// its side (100% and more: that bound is reached).
     pub fn line(&self, llr: f64) -> String {
         let (lower, upper) = self.bounds();
+        let bound = if llr >= 0.0 { upper } else { lower };
+        let percent = if bound == 0.0 {
+            0.0
+        } else {
+            100.0 * llr / bound
+        };
         format!(
-            "LLR: {llr:.2} ({lower:.2}, {upper:.2}) [{:.2}, {:.2}]",
+            "LLR: {llr:.2} ({percent:.1}%) ({lower:.2}, {upper:.2}) [{:.2}, {:.2}]",
             self.elo0, self.elo1
         )
     }
@@ -495,7 +503,14 @@ mod tests {
         assert_eq!(s.verdict(upper), Verdict::H1);
         assert_eq!(s.verdict(lower), Verdict::H0);
         assert_eq!(s.verdict(0.0), Verdict::Unfinished);
-        assert_eq!(s.line(1.234), "LLR: 1.23 (-2.94, 2.94) [0.00, 5.00]");
+        assert_eq!(
+            s.line(1.234),
+            "LLR: 1.23 (41.9%) (-2.94, 2.94) [0.00, 5.00]"
+        );
+        assert_eq!(
+            s.line(-3.0),
+            "LLR: -3.00 (101.9%) (-2.94, 2.94) [0.00, 5.00]"
+        );
     }
 
     #[test]
