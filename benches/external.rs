@@ -230,6 +230,7 @@ fn external_season(bencher: Bencher, jobs: usize) {
             seed: 1,
             sprt: None,
             openings: None,
+            seating: Default::default(),
         },
         referee,
         &Default::default(),

@@ -91,6 +91,7 @@ fn random_plan<G: Game>() -> Plan<G> {
             seed: 1,
             sprt: None,
             openings: None,
+            seating: Default::default(),
         },
         Referee::new(1000),
         &Default::default(),

@@ -1458,3 +1458,115 @@ fn match_takes_openings_adjudication_and_the_sprt_error_rates() {
             .stderr(predicate::str::contains(says));
     }
 }
+
+#[test]
+fn a_gauntlet_takes_several_champions_and_seats_follow_noswap_and_reverse() {
+    let tmp = TempDir::new().unwrap();
+    let reports = tmp.path().join("reports");
+    let bots = "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n\
+                [[bot]]\nname = \"b\"\nbuiltin = \"balanced\"\n\n\
+                [[bot]]\nname = \"c\"\nbuiltin = \"focus\"\n\n\
+                [[bot]]\nname = \"d\"\nbuiltin = \"nash\"\n";
+    let season = |name: &str, keys: &str| -> Vec<serde_json::Value> {
+        let config = tmp.path().join(format!("{name}.toml"));
+        fs::write(
+            &config,
+            format!("[season]\ngame = \"troops\"\ngames_per_pair = 4\n{keys}\n\n{bots}"),
+        )
+        .unwrap();
+        run(&config, &reports, &["-q"]).success();
+        common::assert_verified(&reports.join(name));
+        common::season_games(&reports.join(name))
+    };
+    let pair_of = |g: &serde_json::Value| {
+        let mut p = [
+            g["seats"][0].as_str().unwrap().to_string(),
+            g["seats"][1].as_str().unwrap().to_string(),
+        ];
+        p.sort();
+        p
+    };
+    // the first two bots are the champions: each meets c and d, not the other
+    let games = season("seeds", "format = \"gauntlet\"\nseeds = 2");
+    let pairs: std::collections::BTreeSet<[String; 2]> = games.iter().map(pair_of).collect();
+    let expected: std::collections::BTreeSet<[String; 2]> =
+        [["a", "c"], ["a", "d"], ["b", "c"], ["b", "d"]]
+            .iter()
+            .map(|p| p.map(str::to_string))
+            .collect();
+    assert_eq!(pairs, expected);
+    assert_eq!(games.len(), 16);
+    let s: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(reports.join("seeds/season.json")).unwrap())
+            .unwrap();
+    assert_eq!(s["champions"], serde_json::json!(["a", "b"]));
+    // a rerun resumes the finished season from its season.json
+    let again = season("seeds", "format = \"gauntlet\"\nseeds = 2");
+    assert_eq!(again, games);
+    // noswap: the pairing's first bot always first; reverse: the other first
+    let firsts = |games: &[serde_json::Value]| -> Vec<String> {
+        games
+            .iter()
+            .filter(|g| pair_of(g) == ["a".to_string(), "b".to_string()])
+            .map(|g| g["seats"][0].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(firsts(&season("plain", "")), ["a", "b", "a", "b"]);
+    assert_eq!(
+        firsts(&season("noswap", "noswap = true")),
+        ["a", "a", "a", "a"]
+    );
+    assert_eq!(
+        firsts(&season("reverse", "reverse = true")),
+        ["b", "a", "b", "a"]
+    );
+    assert_eq!(
+        firsts(&season("both", "noswap = true\nreverse = true")),
+        ["b", "b", "b", "b"]
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(reports.join("both/season.json")).unwrap())
+            .unwrap();
+    assert_eq!(s["seating"], "fixed-reversed");
+    // and on the command line
+    ladder()
+        .args([
+            "match",
+            "troops",
+            "random",
+            "focus",
+            "--games",
+            "4",
+            "--noswap",
+            "--reverse",
+        ])
+        .arg("--reports")
+        .arg(&reports)
+        .arg("-q")
+        .assert()
+        .success();
+    let games = common::season_games(&reports.join("match-troops-random-vs-focus"));
+    assert!(games.iter().all(|g| g["seats"][0] == "focus"), "{games:?}");
+    // seeds must leave bots to meet, and go with a gauntlet only
+    for (keys, says) in [
+        (
+            "format = \"gauntlet\"\nseeds = 4",
+            "seeds must lie in 1..=3",
+        ),
+        ("seeds = 2", "`seeds` is only for format = \"gauntlet\""),
+        (
+            "format = \"gauntlet\"\nseeds = 1\nchampion = \"a\"",
+            "either `champion`",
+        ),
+    ] {
+        let config = tmp.path().join("bad.toml");
+        fs::write(
+            &config,
+            format!("[season]\ngame = \"troops\"\n{keys}\n\n{bots}"),
+        )
+        .unwrap();
+        run(&config, &reports, &[])
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}

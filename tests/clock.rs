@@ -82,6 +82,7 @@ fn an_in_process_bot_that_never_answers_forfeits_and_the_season_completes() {
             seed: 5,
             sprt: None,
             openings: None,
+            seating: Default::default(),
         },
         referee,
         &Default::default(),

@@ -10,7 +10,7 @@ use ladder::{
     core::referee::{Adjudication, DrawRule, Referee, ResignRule},
     external::process::Sandbox,
     journal::{self, Holds},
-    plan::{self, jobs::Jobs, Match, MatchOpenings, Plan, Roster},
+    plan::{self, jobs::Jobs, schedule::Seating, Match, MatchOpenings, Plan, Roster},
     run::tournament::{self, Options, Summary},
     stats::sprt::{Model, Sprt},
     Error, Result,
@@ -73,6 +73,13 @@ pub struct Args {
     /// bot's last MOVECOUNT scores at or below -SCORE).
     #[arg(long, value_name = "RULE")]
     pub resign: Option<String>,
+    /// Every game with FIRST in the first seat, instead of seats alternating
+    /// (fastchess's -noswap).
+    #[arg(long)]
+    pub noswap: bool,
+    /// SECOND takes the first seat first (fastchess's -reverse).
+    #[arg(long)]
+    pub reverse: bool,
     /// Discard this match's earlier results instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
@@ -126,6 +133,7 @@ pub fn run(a: Args) -> Result<()> {
             seed: a.seed,
             sprt,
             openings,
+            seating: Seating::of(a.noswap, a.reverse),
         },
         referee,
         sandbox: &sandbox,

@@ -81,7 +81,16 @@ impl Recorded {
         let format = match season["format"].as_str() {
             Some("round-robin") => Format::RoundRobin,
             Some("gauntlet") => Format::Gauntlet {
-                champion: index_of(&season["champion"]).ok_or_else(|| bad("champion"))?,
+                champions: match season["champions"].as_array() {
+                    // several champions (`seeds`)
+                    Some(list) => list
+                        .iter()
+                        .map(index_of)
+                        .collect::<Option<Vec<usize>>>()
+                        .filter(|c| !c.is_empty())
+                        .ok_or_else(|| bad("champions"))?,
+                    None => vec![index_of(&season["champion"]).ok_or_else(|| bad("champion"))?],
+                },
             },
             Some("newcomers") => Format::Newcomers {
                 newcomers: season["newcomers"]
@@ -107,11 +116,8 @@ impl Recorded {
         let number = |key: &str| season[key].as_u64().ok_or_else(|| bad(key));
         let games_per_pair =
             u32::try_from(number("games_per_pair")?).map_err(|_| bad("games_per_pair"))?;
-        let seating = match season["seating"].as_str() {
-            None => Seating::Alternate,
-            Some("fixed") => Seating::Fixed,
-            Some(_) => return Err(bad("seating")),
-        };
+        let seating =
+            Seating::from_name(season["seating"].as_str()).ok_or_else(|| bad("seating"))?;
         let order = match season["order"].as_str() {
             None => Order::Pairings,
             Some(name) => Order::from_name(name).ok_or_else(|| bad("order"))?,
@@ -127,8 +133,8 @@ impl Recorded {
             serde_json::Value::Null => None,
             t => {
                 let mut sprt: Sprt = serde_json::from_value(t.clone()).map_err(|_| bad("sprt"))?;
-                if let Format::Gauntlet { champion } = format {
-                    sprt.candidate = champion;
+                if let Format::Gauntlet { champions } = &format {
+                    sprt.candidate = champions[0];
                 }
                 Some(sprt)
             }

@@ -125,7 +125,10 @@ impl<G: Game> Plan<G> {
             .collect();
         let (format, champion) = match &self.format {
             Format::RoundRobin => ("round-robin", None),
-            Format::Gauntlet { champion } => ("gauntlet", Some(self.bots[*champion].name.clone())),
+            Format::Gauntlet { champions } if champions.len() == 1 => {
+                ("gauntlet", Some(self.bots[champions[0]].name.clone()))
+            }
+            Format::Gauntlet { .. } => ("gauntlet", None),
             Format::Newcomers { .. } => ("newcomers", None),
             Format::Listed { .. } => ("listed", None),
         };
@@ -147,6 +150,15 @@ impl<G: Game> Plan<G> {
         if self.start.catalogue_name() != self.start.name() {
             v["kind"] = serde_json::json!(self.start.catalogue_name());
         }
+        if let Format::Gauntlet { champions } = &self.format {
+            if champions.len() > 1 {
+                let names: Vec<&str> = champions
+                    .iter()
+                    .map(|&b| self.bots[b].name.as_str())
+                    .collect();
+                v["champions"] = serde_json::json!(names);
+            }
+        }
         if let Format::Newcomers { newcomers } = &self.format {
             let names: Vec<&str> = newcomers
                 .iter()
@@ -163,8 +175,8 @@ impl<G: Game> Plan<G> {
         if self.order != Order::Pairings {
             v["order"] = self.order.name().into();
         }
-        if self.seating == Seating::Fixed {
-            v["seating"] = "fixed".into();
+        if let Some(name) = self.seating.name() {
+            v["seating"] = name.into();
         }
         let a = self.referee.adjudication;
         if a.draw.is_some() || a.resign.is_some() {
@@ -259,6 +271,8 @@ pub struct Match {
     pub sprt: Option<Sprt>,
     /// Where the games start, as `[season.openings]` says it.
     pub openings: Option<MatchOpenings>,
+    /// Who sits first (fastchess's `-noswap`, `-reverse`).
+    pub seating: Seating,
 }
 
 /// The openings of `ladder match`: a file's positions (one per game pair,
@@ -292,6 +306,7 @@ pub fn match_plan<G: Game>(
         seed,
         sprt,
         openings,
+        seating,
     } = m;
     if games == 0 {
         return Err(Error::Usage("--games must be at least 1".to_string()));
@@ -333,7 +348,7 @@ pub fn match_plan<G: Game>(
         params,
         start,
         format: Format::RoundRobin,
-        seating: Seating::Alternate,
+        seating,
         order: Order::Pairings,
         games_per_pair: games,
         seed,

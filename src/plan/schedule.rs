@@ -16,8 +16,10 @@ use crate::{core::seat::BySeat, Rng};
 pub enum Format {
     /// Every pair of bots plays.
     RoundRobin,
-    /// One bot (by index) plays every other bot; the others do not meet.
-    Gauntlet { champion: usize },
+    /// The champions (by index; one, or fastchess's `-seeds N`) each play
+    /// every other bot; neither the champions nor the others meet among
+    /// themselves.
+    Gauntlet { champions: Vec<usize> },
     /// Newcomers (by index) against the field: every pair with at least
     /// one newcomer plays (a ladder season's gauntlet).
     Newcomers { newcomers: Vec<usize> },
@@ -38,8 +40,49 @@ pub enum Seating {
     #[default]
     Alternate,
     /// The pairing's first bot in every game (a person's chosen seat in
-    /// `ladder play`); `season.json` says `"seating": "fixed"`.
+    /// `ladder play`, fastchess's `-noswap`); `season.json` says
+    /// `"seating": "fixed"`.
     Fixed,
+    /// As `Alternate`, the pairing's other bot first (fastchess's
+    /// `-reverse`): `"seating": "reversed"`.
+    Reversed,
+    /// The pairing's other bot first in every game (`-noswap -reverse`):
+    /// `"seating": "fixed-reversed"`.
+    FixedReversed,
+}
+
+impl Seating {
+    /// `season.json`'s word for it; `None` for the default.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Seating::Alternate => None,
+            Seating::Fixed => Some("fixed"),
+            Seating::Reversed => Some("reversed"),
+            Seating::FixedReversed => Some("fixed-reversed"),
+        }
+    }
+
+    /// The seating of `season.json`'s word (`None`: the default).
+    pub fn from_name(name: Option<&str>) -> Option<Seating> {
+        [
+            Seating::Alternate,
+            Seating::Fixed,
+            Seating::Reversed,
+            Seating::FixedReversed,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
+    }
+
+    /// The seating of fastchess's `noswap` and `reverse`.
+    pub fn of(noswap: bool, reverse: bool) -> Seating {
+        match (noswap, reverse) {
+            (false, false) => Seating::Alternate,
+            (true, false) => Seating::Fixed,
+            (false, true) => Seating::Reversed,
+            (true, true) => Seating::FixedReversed,
+        }
+    }
 }
 
 /// The order of a season's games.
@@ -89,7 +132,10 @@ pub struct Fixture {
 pub fn format_name(format: &Format, names: &[String]) -> String {
     match format {
         Format::RoundRobin => "round-robin".to_string(),
-        Format::Gauntlet { champion } => format!("gauntlet of {}", names[*champion]),
+        Format::Gauntlet { champions } => {
+            let list: Vec<&str> = champions.iter().map(|&b| names[b].as_str()).collect();
+            format!("gauntlet of {}", list.join(", "))
+        }
         Format::Newcomers { newcomers } => {
             let list: Vec<&str> = newcomers.iter().map(|&b| names[b].as_str()).collect();
             format!("newcomers ({}) against the field", list.join(", "))
@@ -104,9 +150,13 @@ pub fn pairings(bots: usize, format: &Format) -> Vec<(usize, usize)> {
         Format::RoundRobin => (0..bots)
             .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
             .collect(),
-        Format::Gauntlet { champion } => (0..bots)
-            .filter(|&b| b != champion)
-            .map(|b| (champion, b))
+        Format::Gauntlet { ref champions } => champions
+            .iter()
+            .flat_map(|&c| {
+                (0..bots)
+                    .filter(|b| !champions.contains(b))
+                    .map(move |b| (c, b))
+            })
             .collect(),
         Format::Newcomers { ref newcomers } => (0..bots)
             .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
@@ -205,7 +255,12 @@ impl Schedule {
     fn place(&self, index: u64, seed: u64) -> Fixture {
         let (pair, game) = self.pairing_of(index);
         let (a, b) = self.pairings[pair as usize];
-        let seats = if self.seating == Seating::Fixed || game.is_multiple_of(2) {
+        let (a, b) = match self.seating {
+            Seating::Reversed | Seating::FixedReversed => (b, a),
+            Seating::Alternate | Seating::Fixed => (a, b),
+        };
+        let fixed = matches!(self.seating, Seating::Fixed | Seating::FixedReversed);
+        let seats = if fixed || game.is_multiple_of(2) {
             BySeat::new(a, b)
         } else {
             BySeat::new(b, a)
@@ -293,10 +348,10 @@ mod tests {
     #[test]
     fn gauntlet_pairs_the_champion_with_each_other_bot() {
         assert_eq!(
-            pairings(4, &Format::Gauntlet { champion: 2 }),
+            pairings(4, &Format::Gauntlet { champions: vec![2] }),
             [(2, 0), (2, 1), (2, 3)]
         );
-        let games = schedule(4, &Format::Gauntlet { champion: 2 }, 3, 1);
+        let games = schedule(4, &Format::Gauntlet { champions: vec![2] }, 3, 1);
         assert_eq!(games.len(), 9);
         assert!(games
             .iter()

@@ -40,6 +40,12 @@ struct RawSeason<P> {
     params: Option<Spanned<P>>,
     format: Option<Spanned<String>>,
     champion: Option<Spanned<String>>,
+    /// A gauntlet's champions: the first N bots (fastchess's `-seeds N`).
+    seeds: Option<Spanned<u32>>,
+    /// Every pairing's games with the same seating (fastchess's `-noswap`).
+    noswap: Option<bool>,
+    /// The pairing's other bot first (fastchess's `-reverse`).
+    reverse: Option<bool>,
     games_per_pair: Option<Spanned<u32>>,
     seed: Option<u64>,
     jobs: Option<Spanned<toml::Value>>,
@@ -242,13 +248,39 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         ));
     }
 
+    if let (Some(_), Some(n)) = (&s.champion, &s.seeds) {
+        return Err(src.error(
+            Some(n.span()),
+            "a gauntlet has either `champion` (one, by name) or `seeds` (the first N bots), not both",
+        ));
+    }
     let format = match (s.format.as_ref().map(|f| f.get_ref().as_str()), &s.champion) {
+        (None | Some("round-robin"), _) if s.seeds.is_some() => {
+            let span = s.seeds.as_ref().map(Spanned::span);
+            return Err(src.error(span, "`seeds` is only for format = \"gauntlet\""));
+        }
         (None | Some("round-robin"), None) => Format::RoundRobin,
         (None | Some("round-robin"), Some(c)) => {
             return Err(src.error(
                 Some(c.span()),
                 "`champion` is only for format = \"gauntlet\"",
             ))
+        }
+        (Some("gauntlet"), None) if s.seeds.is_some() => {
+            let n = s.seeds.as_ref().expect("checked");
+            let count = *n.get_ref() as usize;
+            if count == 0 || count >= bots.len() {
+                return Err(src.error(
+                    Some(n.span()),
+                    format!(
+                        "seeds must lie in 1..={}: the champions are the first N bots, and some must be left to meet them",
+                        bots.len().saturating_sub(1)
+                    ),
+                ));
+            }
+            Format::Gauntlet {
+                champions: (0..count).collect(),
+            }
         }
         (Some("gauntlet"), Some(c)) => {
             let champion = bots
@@ -257,13 +289,15 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
                 .ok_or_else(|| {
                     src.error(Some(c.span()), format!("no bot is named `{}`", c.get_ref()))
                 })?;
-            Format::Gauntlet { champion }
+            Format::Gauntlet {
+                champions: vec![champion],
+            }
         }
         (Some("gauntlet"), None) => {
             let span = s.format.as_ref().map(|f| f.span());
             return Err(src.error(
                 span,
-                "a gauntlet needs `champion`, the name of the bot that meets all others",
+                "a gauntlet needs `champion`, the name of the bot that meets all others (or `seeds = N`: the first N bots)",
             ));
         }
         (Some(other), _) => {
@@ -362,7 +396,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         params,
         start,
         format,
-        seating: Seating::Alternate,
+        seating: Seating::of(s.noswap.unwrap_or(false), s.reverse.unwrap_or(false)),
         order,
         games_per_pair,
         seed,

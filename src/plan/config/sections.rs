@@ -205,7 +205,7 @@ pub(super) fn sprt(
         model,
         statistics,
         candidate: match format {
-            Format::Gauntlet { champion } => *champion,
+            Format::Gauntlet { champions } => champions[0],
             _ => 0,
         },
     };
