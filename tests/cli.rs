@@ -1570,3 +1570,46 @@ fn a_gauntlet_takes_several_champions_and_seats_follow_noswap_and_reverse() {
             .stderr(predicate::str::contains(says));
     }
 }
+
+#[test]
+fn a_bot_can_have_its_own_time_control() {
+    let tmp = TempDir::new().unwrap();
+    let bot = common::testbot();
+    let config = tmp.path().join("each.toml");
+    fs::write(
+        &config,
+        format!(
+            "[season]\ngame = \"troops\"\ngames_per_pair = 4\nmove_time_ms = 3000\n\n\
+             [[bot]]\nname = \"hasty\"\ncommand = [\"{bot}\", \"--think\", \"300\"]\nmove_time_ms = 100\n\n\
+             [[bot]]\nname = \"patient\"\ncommand = [\"{bot}\", \"--think\", \"300\"]\n"
+        ),
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    run(&config, &reports, &["-q"]).success();
+    // the same program thinking 300 ms: out of time under its own 100 ms,
+    // in time under the season's 3000 ms
+    let games = common::season_games(&reports.join("each"));
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        let t = &g["termination"];
+        assert_eq!(t["kind"], "forfeit", "{g}");
+        assert_eq!(t["reason"], "timeout", "{g}");
+        let seat = if t["seat"] == "first" { 0 } else { 1 };
+        assert_eq!(g["seats"][seat], "hasty", "{g}");
+    }
+    let season: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(reports.join("each/season.json")).unwrap())
+            .unwrap();
+    assert_eq!(season["bots"][0]["move_time_ms"], 100);
+    assert!(season["bots"][1].get("move_time_ms").is_none());
+    // a bad one names the bot's key
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("move_time_ms = 100", "time_control = \"fast\"");
+    fs::write(&config, text).unwrap();
+    run(&config, &tmp.path().join("other"), &[]).code(2).stderr(
+        predicate::str::contains("each.toml:")
+            .and(predicate::str::contains("`fast` is not a number")),
+    );
+}

@@ -225,20 +225,42 @@ impl Referee {
         seeds: BySeat<u64>,
         watch: &Watch,
     ) -> Result<Played<G>, Aborted> {
-        let other = self.time.other_call();
-        let clocks = Clocks::new(&self.time);
+        self.play_timed(
+            start,
+            bots,
+            seeds,
+            watch,
+            BySeat::new(&self.time, &self.time),
+        )
+    }
+
+    /// Plays one game as [`Referee::play`] does, each seat under its own
+    /// time control (a `[[bot]]`'s `move_time_ms` or `time_control`).
+    pub fn play_timed<G: Game>(
+        &self,
+        start: &G,
+        bots: BySeat<&mut dyn Bot<G>>,
+        seeds: BySeat<u64>,
+        watch: &Watch,
+        times: BySeat<&TimeControl>,
+    ) -> Result<Played<G>, Aborted> {
+        let other = times.map(|t| t.other_call());
+        let clocks = times.map(Clocks::new);
         let slack = BySeat::from_fn(|s| bots[s].keeps_deadlines());
         let timed = BySeat::from_fn(|s| bots[s].timed());
         // without a game clock every move has the same time: work it out once
-        let fixed = (!clocks.running()).then(|| clocks.time_left(0));
+        let fixed =
+            BySeat::from_fn(|s| (!clocks[s].running()).then(|| clocks[s].time_left(s.index())));
         // a person's calls have no limit the watchdog could hold them to
         let unless_untimed =
             |ms: BySeat<u64>| BySeat::from_fn(|s| if timed[s] { ms[s] } else { u64::MAX });
         let mut table = Table {
             game: start.clone(),
             bots,
-            other_ms: unless_untimed(slack.map(|s| watched(other, s))),
-            move_ms: unless_untimed(slack.map(|s| fixed.map_or(0, |t| watched(t, s)))),
+            other_ms: unless_untimed(BySeat::from_fn(|s| watched(other[s], slack[s]))),
+            move_ms: unless_untimed(BySeat::from_fn(|s| {
+                fixed[s].map_or(0, |t| watched(t, slack[s]))
+            })),
             slack,
             timed,
             clocks,
@@ -288,11 +310,11 @@ struct Table<'a, 'w, G: Game> {
     slack: BySeat<bool>,
     /// Whether the clock applies to each seat (not to a person).
     timed: BySeat<bool>,
-    clocks: Clocks,
+    clocks: BySeat<Clocks>,
     /// The time of every move when no game clock runs.
-    fixed: Option<TimeLeft>,
+    fixed: BySeat<Option<TimeLeft>>,
     /// The limit of calls that are not moves.
-    other: TimeLeft,
+    other: BySeat<TimeLeft>,
     /// What the watchdog is told, per seat, for other calls and fixed-time moves.
     other_ms: BySeat<u64>,
     move_ms: BySeat<u64>,
@@ -324,7 +346,7 @@ impl<G: Game> Table<'_, '_, G> {
             if let Err(e) = call(self.watch, self.other_ms[seat], || {
                 bot.new_game(game, seat, seeds[seat])
             }) {
-                return bot_failed(seat, &e, self.other.budget, &mut self.aborted);
+                return bot_failed(seat, &e, self.other[seat].budget, &mut self.aborted);
             }
         }
         loop {
@@ -351,7 +373,7 @@ impl<G: Game> Table<'_, '_, G> {
                     bot.observe(game, &moves)
                 }) {
                     turns.push(moves);
-                    return bot_failed(seat, &e, self.other.budget, &mut self.aborted);
+                    return bot_failed(seat, &e, self.other[seat].budget, &mut self.aborted);
                 }
             }
             turns.push(moves);
@@ -414,16 +436,18 @@ impl<G: Game> Table<'_, '_, G> {
     /// One seat's move, timed when a game clock runs or a program plays it,
     /// and checked against the rules.
     fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
-        let (time, limit_ms, started) = match self.fixed {
+        let (time, limit_ms, started) = match self.fixed[seat] {
             // a program keeps its own deadline; timing it measures ladder's delay
             Some(time) => (
                 time,
                 self.move_ms[seat],
                 self.slack[seat].then(Instant::now),
             ),
-            None if !self.timed[seat] => (self.clocks.time_left(seat.index()), u64::MAX, None),
+            None if !self.timed[seat] => {
+                (self.clocks[seat].time_left(seat.index()), u64::MAX, None)
+            }
             None => {
-                let time = self.clocks.time_left(seat.index());
+                let time = self.clocks[seat].time_left(seat.index());
                 (time, watched(time, self.slack[seat]), Some(Instant::now()))
             }
         };
@@ -442,7 +466,7 @@ impl<G: Game> Table<'_, '_, G> {
                 }
                 None => measured,
             };
-            if self.fixed.is_some() {
+            if self.fixed[seat].is_some() {
                 // no game clock: the program's own deadline was the limit
                 return self.checked(seat, answer.mv);
             }
@@ -453,7 +477,7 @@ impl<G: Game> Table<'_, '_, G> {
                 };
                 return Err(bot_failed(seat, &e, time.budget, &mut self.aborted));
             }
-            self.clocks.charge(seat.index(), spent);
+            self.clocks[seat].charge(seat.index(), spent);
         }
         self.checked(seat, answer.mv)
     }
@@ -492,7 +516,7 @@ impl<G: Game> Table<'_, '_, G> {
             });
             if let Err(e) = heard {
                 if !forfeited {
-                    let ending = bot_failed(seat, &e, self.other.budget, &mut self.aborted);
+                    let ending = bot_failed(seat, &e, self.other[seat].budget, &mut self.aborted);
                     (termination, goals) = scored(ending);
                     forfeited = true;
                 }

@@ -21,6 +21,7 @@ use std::path::Path;
 
 use crate::{
     core::{
+        clock::TimeControl,
         error::{Error, Invalid},
         game::{default_params, Game},
         referee::Referee,
@@ -109,6 +110,11 @@ pub struct Plan<G: Game> {
 }
 
 impl<G: Game> Plan<G> {
+    /// The time control of bot `b` (an index into `bots`): its own, else the season's.
+    pub fn time_of(&self, b: usize) -> &TimeControl {
+        self.bots[b].time.as_ref().unwrap_or(&self.referee.time)
+    }
+
     /// Everything that decides the season's results, for `season.json`: a journal
     /// is only resumed by a plan with the same description. Time-control keys
     /// newer than the first journals appear only when set, so older seasons
@@ -120,6 +126,15 @@ impl<G: Game> Plan<G> {
             .map(|b| {
                 let mut v = serde_json::to_value(&b.spec).expect("bot specs serialize");
                 v["name"] = serde_json::Value::String(b.name.clone());
+                // a bot's own time control, only where it has one
+                if let Some(t) = &b.time {
+                    if let Some(m) = t.move_time {
+                        v["move_time_ms"] = (m.as_millis() as u64).into();
+                    }
+                    if let Some(c) = t.clock {
+                        v["time_control"] = c.to_string().into();
+                    }
+                }
                 v
             })
             .collect();
@@ -382,6 +397,7 @@ pub fn command_line_bot<G: Game>(
         spec,
         kind,
         log_io: false,
+        time: None,
     })
 }
 

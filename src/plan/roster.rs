@@ -146,6 +146,9 @@ pub struct PlannedBot<G: Game> {
     /// Log every line a bot program exchanges (`log = true`) to
     /// `logs/<bot>.io.log`; results never depend on it, so it is not in the spec.
     pub log_io: bool,
+    /// Its own time control (`move_time_ms` or `time_control` under its
+    /// `[[bot]]`), instead of the season's; `season.json` records it.
+    pub time: Option<crate::core::clock::TimeControl>,
 }
 
 /// How a planned bot runs.

@@ -103,6 +103,7 @@ pub fn play<G: Show>(setup: Setup<G>, console: Console) -> Result<Outcome> {
                 Box::new(Human::<G>::new(Arc::clone(&console), HUMAN, &bot_name))
             })),
             log_io: false,
+            time: None,
         }
     };
     // the first bot takes the first seat in a fixed seating, and in game 0

@@ -78,7 +78,8 @@ pub fn makers<G: Game>(
         .collect();
     plan.bots
         .iter()
-        .map(|b| {
+        .enumerate()
+        .map(|(index, b)| {
             Ok(match &b.kind {
                 BotKind::Builtin(factory) => Maker {
                     factory: Arc::clone(factory),
@@ -119,7 +120,7 @@ pub fn makers<G: Game>(
                         log,
                         game: plan.start.name().to_string(),
                         params: params.clone(),
-                        time: plan.referee.time.clone(),
+                        time: plan.time_of(index).clone(),
                     };
                     let make = protocol.make;
                     Maker {

@@ -65,11 +65,12 @@ pub fn play_fixture<G: Game>(
 ) -> Result<Played<G>, Aborted> {
     let mut first = pool.check_out(fx.seats.first, fx.index);
     let mut second = pool.check_out(fx.seats.second, fx.index);
-    let played = plan.referee.play(
+    let played = plan.referee.play_timed(
         plan.start_of(fx.index).0,
         BySeat::new(&mut *first, &mut *second),
         bot_seeds(fx.seed),
         watch,
+        fx.seats.map(|b| plan.time_of(b)),
     );
     pool.give_back(fx.seats.first, first);
     pool.give_back(fx.seats.second, second);
@@ -83,18 +84,19 @@ fn play_hosted<G: Game>(
     makers: &[Maker<G>],
     fx: &Fixture,
 ) -> Result<Played<G>, Aborted> {
-    let other = plan.referee.time.other_call().limit;
     let mut bots = fx.seats.map(|b| {
+        let other = plan.time_of(b).other_call().limit;
         let mut bot = Hosted::new(makers[b].make(), other);
         bot.game_index(fx.index);
         bot
     });
     let (first, second) = (&mut bots.first, &mut bots.second);
-    plan.referee.play(
+    plan.referee.play_timed(
         plan.start_of(fx.index).0,
         BySeat::new(first as &mut dyn Bot<G>, second),
         bot_seeds(fx.seed),
         &Watch::default(),
+        fx.seats.map(|b| plan.time_of(b)),
     )
 }
 

@@ -34,6 +34,10 @@ pub(super) struct RawBot {
     pub(super) memory_mb: Option<Spanned<u64>>,
     pub(super) processes: Option<Spanned<u64>>,
     pub(super) cpu_seconds: Option<Spanned<u64>>,
+    /// The bot's own time per move (instead of the season's).
+    pub(super) move_time_ms: Option<Spanned<u32>>,
+    /// The bot's own game clock (instead of the season's).
+    pub(super) time_control: Option<Spanned<String>>,
     /// Log every line the program exchanges with ladder.
     pub(super) log: Option<Spanned<bool>>,
     /// Ladder configs only: whether the bot takes part (else it retires).

@@ -184,7 +184,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
         None => check_name(&default_name)
             .map_err(|e| src.error(None, format!("season name from the file name: {e}")))?,
     };
-    let (params, params_span) = match s.params {
+    let (params, params_span) = match &s.params {
         Some(p) => (p.get_ref().clone(), Some(p.span())),
         // no [season.params]: the game's parameters from an empty table
         None => {
@@ -218,6 +218,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             return Err(src.error(Some(b.name.span()), format!("two bots are named `{name}`")));
         }
         let (spec, kind) = plan_bot(src, roster, b, season_sandbox)?;
+        let own_time = bot_time(src, &s, b)?;
         if let BotKind::Builtin(factory) = &kind {
             let span = b.builtin.as_ref().map(|s| s.span());
             factory().plays(&start).map_err(|e| src.error(span, e))?;
@@ -236,6 +237,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
             spec,
             kind,
             log_io,
+            time: own_time,
         });
     }
     if bots.len() < 2 {
@@ -347,8 +349,8 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
     };
     let ggp = bots
         .iter()
-        .find(|b| matches!(&b.spec, BotSpec::External { protocol, .. } if protocol == "ggp"));
-    if let Some(b) = ggp {
+        .filter(|b| matches!(&b.spec, BotSpec::External { protocol, .. } if protocol == "ggp"));
+    for b in ggp {
         // GGP plays every match from the description's initial state, by
         // a play clock per move
         if let (Some(t), Some(_)) = (&s.openings, &openings) {
@@ -357,7 +359,7 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
                 format!("`{}` is a GGP player, and GGP starts every match from the initial state: a season with GGP players has no openings", b.name),
             ));
         }
-        if time.move_time.is_none() {
+        if b.time.as_ref().unwrap_or(&time).move_time.is_none() {
             let span = s.time_control.as_ref().map(Spanned::span);
             return Err(src.error(
                 span,
@@ -430,6 +432,35 @@ fn time_control<P>(src: &ConfigFile, s: &RawSeason<P>) -> Result<TimeControl, Er
             Some("startup_time_ms") => s.startup_time_ms.as_ref().map(Spanned::span),
             Some("time_control") => s.time_control.as_ref().map(Spanned::span),
             _ => None,
+        };
+        src.error(span, e)
+    })
+}
+
+/// A bot's own time control, when its `[[bot]]` sets `move_time_ms` or
+/// `time_control` (fastchess's per-engine `tc=`): built from those two and
+/// the season's margin and start-up time, as the season's is.
+fn bot_time<P>(
+    src: &ConfigFile,
+    s: &RawSeason<P>,
+    b: &RawBot,
+) -> Result<Option<TimeControl>, Error> {
+    if b.move_time_ms.is_none() && b.time_control.is_none() {
+        return Ok(None);
+    }
+    let value = |v: &Option<Spanned<u32>>| v.as_ref().map(|v| *v.get_ref());
+    TimeControl::from_settings(
+        value(&b.move_time_ms),
+        b.time_control.as_ref().map(|t| t.get_ref().as_str()),
+        value(&s.margin_ms),
+        value(&s.startup_time_ms),
+    )
+    .map(Some)
+    .map_err(|e| {
+        let span = match e.key.as_deref() {
+            Some("time_control") => b.time_control.as_ref().map(Spanned::span),
+            Some("move_time_ms") => b.move_time_ms.as_ref().map(Spanned::span),
+            _ => Some(b.name.span()),
         };
         src.error(span, e)
     })
