@@ -438,17 +438,8 @@ fn export_csv_gives_one_row_per_game_that_a_csv_reader_reads_back() {
     let script = "import csv, json, sys\n\
                   rows = list(csv.DictReader(open(sys.argv[1])))\n\
                   print(json.dumps(rows))\n";
-    let read = StdCommand::new("python3")
-        .args(["-c", script])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
-    );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&read.stdout).unwrap();
+    let read = common::python("python3", script, &[&out]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&read).unwrap();
     let games = common::season_games(&dir);
     assert_eq!(rows.len(), games.len());
     assert_eq!(rows.len(), 12);
@@ -1329,17 +1320,8 @@ fn export_pgn_is_read_by_python_chess_and_rates_the_bots_as_ladder_does() {
         .arg(&out)
         .assert()
         .success();
-    let read = StdCommand::new(python)
-        .args(["-c", PGN_FIT])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
-    );
-    let fitted: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    let read = common::python(python, PGN_FIT, &[&out]);
+    let fitted: serde_json::Value = serde_json::from_slice(&read).unwrap();
     assert_eq!(fitted["games"], 36);
     let standings: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("standings.json")).unwrap()).unwrap();

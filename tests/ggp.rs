@@ -443,18 +443,12 @@ fn export_ggp_writes_match_json_that_a_gdl_reader_replays() {
     }
     let file = dir.path().join("matches.jsonl");
     fs::write(&file, &out).unwrap();
-    let read = Command::new("python3")
-        .args(["-c", CHECK_MATCHES])
-        .arg(common::repo("tests/fixtures"))
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
+    let read = common::python(
+        "python3",
+        CHECK_MATCHES,
+        &[common::repo("tests/fixtures"), file],
     );
-    let checked = String::from_utf8(read.stdout).unwrap();
+    let checked = String::from_utf8(read).unwrap();
     assert!(
         checked.starts_with(&format!("{} ", games.len())),
         "{checked}"

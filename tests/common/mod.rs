@@ -263,3 +263,19 @@ pub fn go_build(source: &Path, exe: &Path, scratch: &Path) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Runs the Python `script` with `interpreter` (`python3`) and `args`,
+/// expected to succeed: its standard output.
+pub fn python<S: AsRef<std::ffi::OsStr>>(interpreter: &str, script: &str, args: &[S]) -> Vec<u8> {
+    let out = std::process::Command::new(interpreter)
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
