@@ -5,6 +5,7 @@
 //! a folder held ([`files`]).
 //! Nothing here names a game or starts a process.
 
+pub mod adjudication;
 pub mod bot;
 pub mod clock;
 pub mod error;

@@ -32,7 +32,7 @@ pub mod replay;
 pub mod shard;
 pub mod verify;
 
-pub use holds::{holds, Holds};
+pub use holds::{changed_keys, holds, unversioned, versioned, Holds};
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -391,44 +391,6 @@ pub fn keep_them(dir: &Path) -> String {
         "give the season another name, or move {} aside (its games stay there) and rerun",
         dir.display()
     )
-}
-
-/// A season's description as `season.json` holds it: with `format_version`.
-pub fn versioned(season: &serde_json::Value) -> serde_json::Value {
-    let mut season = season.clone();
-    if let Some(o) = season.as_object_mut() {
-        o.insert(
-            "format_version".to_string(),
-            crate::core::record::FORMAT_VERSION.into(),
-        );
-    }
-    season
-}
-
-/// A description read from `season.json` as the plan describes a season:
-/// without `format_version` (absent from files written before it).
-pub fn unversioned(mut season: serde_json::Value) -> serde_json::Value {
-    if let Some(o) = season.as_object_mut() {
-        o.remove("format_version");
-    }
-    season
-}
-
-/// The top-level keys whose values differ between two season descriptions
-/// (`season.json`), sorted; `everything` when one is not an object.
-pub fn changed_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
-    match (a.as_object(), b.as_object()) {
-        (Some(a), Some(b)) => {
-            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            keys.into_iter()
-                .filter(|k| a.get(*k) != b.get(*k))
-                .cloned()
-                .collect()
-        }
-        _ => vec!["everything".to_string()],
-    }
 }
 
 /// Reads a journal, dropping a last line that a crash cut short.
