@@ -759,7 +759,7 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
         // a seed whose text says otherwise
         (
             third.edit(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),
-            "is not the seed 7: the line was edited",
+            "is not the seed 7: one of them was edited",
         ),
     ];
     for (tampered, want) in cases {

@@ -256,3 +256,43 @@ fn ladder_and_shard_files_are_documented_field_by_field() {
     let shard = json(&tmp.path().join("sharded/lad/shards/1-of-2/shard.json"));
     agree("`shard.json`", &[&shard]);
 }
+
+#[test]
+fn a_season_seed_javascript_would_round_is_written_as_text_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("big.toml");
+    fs::write(
+        &config,
+        "[season]\ngame = \"troops\"\ngames_per_pair = 2\nseed = 18446744073709551615\n\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n\
+         [[bot]]\nname = \"focus\"\nbuiltin = \"focus\"\n",
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    common::run(&config, &reports, &["-q"]).success();
+    let season = json(&reports.join("big/season.json"));
+    assert_eq!(season["seed"].as_u64(), Some(u64::MAX));
+    assert_eq!(season["seed_text"], u64::MAX.to_string());
+    // the same config resumes the finished season, and verify believes it
+    let again = common::run(&config, &reports, &[]).success();
+    let said = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    assert!(said.contains("0 games played now, 2 resumed"), "{said}");
+    common::assert_verified(&reports.join("big"));
+    // a seed_text that disagrees is refused where the file is read
+    let path = reports.join("big/season.json");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"18446744073709551615\"", "\"18446744073709551614\"");
+    fs::write(&path, text).unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("verify")
+        .arg(reports.join("big"))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("one of them was edited"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}

@@ -209,7 +209,7 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
             g["seed"] = serde_json::json!(seed);
             g["seed_text"] = serde_json::json!(seed.to_string());
         }),
-        ("the line was edited", |g| {
+        ("one of them was edited", |g| {
             g["seed"] = serde_json::json!(g["seed"].as_u64().unwrap() ^ 1)
         }),
     ];
@@ -219,7 +219,11 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
         let journal = tmp.path().join("reports/resume/games.jsonl");
         tamper(&journal, 4, edit);
         let before = fs::read(&journal).unwrap();
-        let code = if says == "the line was edited" { 1 } else { 2 };
+        let code = if says == "one of them was edited" {
+            1
+        } else {
+            2
+        };
         run_in(tmp.path(), &[])
             .assert()
             .code(code)

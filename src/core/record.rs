@@ -173,7 +173,7 @@ impl Scored {
 pub fn seed_agrees(seed: u64, text: Option<&str>) -> Result<(), String> {
     match text {
         Some(t) if t != seed.to_string() => Err(format!(
-            "seed_text \"{t}\" is not the seed {seed}: the line was edited"
+            "seed_text \"{t}\" is not the seed {seed}: one of them was edited"
         )),
         _ => Ok(()),
     }

@@ -69,6 +69,15 @@ impl Recorded {
                 message,
             })?;
         }
+        if let Some(seed) = season["seed"].as_u64() {
+            crate::core::record::seed_agrees(seed, season["seed_text"].as_str()).map_err(
+                |message| Error::Damaged {
+                    path: path.clone(),
+                    line: 1,
+                    message,
+                },
+            )?;
+        }
         let names: Vec<String> = season["bots"]
             .as_array()
             .ok_or_else(|| bad("bots"))?
