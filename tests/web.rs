@@ -248,6 +248,7 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
             "result",
             "second",
             "seed",
+            "seed_text",
             "simultaneous",
             "termination"
         ]
@@ -256,6 +257,7 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     assert_eq!(keys(&plies[0]), ["drawing", "moves", "picture", "turn"]);
     assert_eq!(plies[0]["drawing"]["kind"], "board");
     assert_eq!(g["simultaneous"], false);
+    assert_eq!(g["seed_text"], g["seed"].as_u64().unwrap().to_string());
     ladder(dir, &["arena", "export", "arena", "out"]);
     let told = ladder(dir, &["replay", "out", "--game", "1"]);
     let last = plies.last().unwrap()["picture"].as_str().unwrap();
