@@ -476,3 +476,28 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
         "{err}"
     );
 }
+
+#[test]
+fn list_bots_takes_a_gdl_game_by_its_file_as_match_does() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = ladder_in(
+        root,
+        &["list", "bots", "--game", "gdl:games/gdl/tictactoe.kif"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for bot in ["random", "greedy", "mcts"] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(bot)),
+            "{text}"
+        );
+    }
+    let out = ladder_in(root, &["list", "bots", "--game", "gdl:no-such.kif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no file no-such.kif"));
+}

@@ -6,7 +6,7 @@ use ladder::show::Show;
 use ladder::{
     catalog::{GameKind, GameVisitor},
     plan::Roster,
-    Result,
+    Error, Result,
 };
 
 use super::out;
@@ -34,7 +34,16 @@ pub fn run(a: Args) -> Result<()> {
 /// `ladder list games|bots`
 fn list(what: ListWhat, game: Option<&str>) -> Result<()> {
     let kinds = match game {
-        Some(name) => vec![GameKind::named(name)?],
+        // `gdl:FILE` as `match` and `play` take it: the GDL game's bots
+        Some(name) => {
+            let (kind, params) = GameKind::with_params(name)?;
+            if let Some(rules) = params.get("rules").and_then(|r| r.as_str()) {
+                if !std::path::Path::new(rules).is_file() {
+                    return Err(Error::Usage(format!("{name}: no file {rules}")));
+                }
+            }
+            vec![kind]
+        }
         None => GameKind::ALL.to_vec(),
     };
     for kind in kinds {
