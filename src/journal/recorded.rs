@@ -38,6 +38,10 @@ pub struct Recorded {
     pub openings: bool,
     /// The settings the reports state ([`crate::plan::settings_lines`]).
     pub settings: Vec<(String, String)>,
+    /// The time per move and the start-up time, in milliseconds, as
+    /// `season.json` has them (no move time with a game clock alone).
+    pub move_time_ms: Option<u64>,
+    pub startup_time_ms: Option<u64>,
 }
 
 impl Recorded {
@@ -171,6 +175,8 @@ impl Recorded {
             sprt,
             openings: !season["openings"].is_null(),
             settings: crate::plan::settings_lines(&season),
+            move_time_ms: season["move_time_ms"].as_u64(),
+            startup_time_ms: season["startup_time_ms"].as_u64(),
         })
     }
 

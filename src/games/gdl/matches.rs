@@ -17,11 +17,16 @@ use std::{io::Write, path::Path};
 
 use serde_json::json;
 
-use super::{Gdl, GdlParams};
+use super::{Gdl, GdlMove, GdlParams};
 use crate::{
-    core::{error::Error, record::Record},
+    core::{error::Error, game::Game, record::Record, seat::Seat},
     external::ggp::normal,
-    journal::{self, recorded::Recorded, replay::plies, GAMES},
+    journal::{
+        self,
+        recorded::Recorded,
+        verify::{play_back, start_of},
+        GAMES,
+    },
     report::export::written,
     Result,
 };
@@ -31,15 +36,16 @@ fn spaced(kif: &str) -> String {
     normal(kif).replace('(', "( ").replace(')', " )")
 }
 
-/// A state's facts (`(cell 1 1 b) (control x)`, one per line or not) as
-/// one term.
+/// A state's facts (`(cell 1 1 b) (control x)`, as the observation
+/// writes them) as one term.
 fn state(facts: &str) -> String {
     let facts = facts.split_whitespace().collect::<Vec<_>>().join(" ");
     spaced(&format!("({facts})"))
 }
 
 /// Writes the games of the GDL season in folder `dir` to `out`, one match
-/// JSON object per line, and flushes it.
+/// JSON object per line, and flushes it. The description is grounded once
+/// for the whole season.
 pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let recorded = Recorded::read(dir)?;
     if recorded.kind != super::NAME {
@@ -50,45 +56,44 @@ pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
     }
     let params: GdlParams = serde_json::from_value(recorded.params.clone())
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
-    let description = params.text.clone().unwrap_or_default();
-    let season: serde_json::Value = std::fs::read_to_string(dir.join("season.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    let seconds = |key: &str| season[key].as_u64().map(|ms| (ms / 1000).max(1));
-    journal::for_each_record(&dir.join(GAMES), |_, r| {
-        let line = match_json(&recorded, &params, &description, &r, seconds)?;
+    let start = Gdl::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    let path = dir.join(GAMES);
+    journal::for_each_record(&path, |n, r| {
+        let line =
+            match_json(&recorded, &params, &start, &r).map_err(|message| Error::Journal {
+                path: path.clone(),
+                line: n,
+                message: format!("game {}: {message}", r.index),
+            })?;
         writeln!(out, "{line}").map_err(written)
     })?;
     out.flush().map_err(written)
 }
 
-/// One game as a match object.
+/// One game as a match object, replayed from `start` (or its opening).
 fn match_json(
     recorded: &Recorded,
     params: &GdlParams,
-    description: &str,
+    start: &Gdl,
     r: &Record,
-    seconds: impl Fn(&str) -> Option<u64>,
-) -> Result<serde_json::Value> {
-    let plies = plies::<Gdl>(params, r)?;
-    let moves: Vec<[String; 2]> = plies[1..]
-        .iter()
-        .map(|p| {
-            p.moves
-                .clone()
-                .map(|m| m.map_or("noop".to_string(), |m| spaced(&m)))
-        })
-        .collect();
-    let states: Vec<String> = plies.iter().map(|p| state(&p.picture)).collect();
+) -> std::result::Result<serde_json::Value, String> {
+    let first = start_of(params, start, r)?;
+    let mut states = vec![state(&first.observation(Seat::First))];
+    let mut moves: Vec<[String; 2]> = Vec::new();
+    play_back(&first, r, |_, played, game| {
+        let text = |m: &Option<GdlMove>| m.as_ref().map_or("noop".to_string(), |m| spaced(&m.0));
+        moves.push([text(&played.first), text(&played.second)]);
+        states.push(state(&game.observation(Seat::First)));
+    })?;
+    let seconds = |ms: Option<u64>| ms.map(|ms| (ms / 1000).max(1));
     let completed = r.termination.kind() == "normal";
     Ok(json!({
         "matchId": format!("{}.{}", recorded.name, r.index),
         "gameName": recorded.game,
-        "gameRulesheet": normal(description),
+        "gameRulesheet": normal(params.text.as_deref().unwrap_or_default()),
         "playerNamesFromHost": [r.seats.first, r.seats.second],
-        "startClock": seconds("startup_time_ms"),
-        "playClock": seconds("move_time_ms"),
+        "startClock": seconds(recorded.startup_time_ms),
+        "playClock": seconds(recorded.move_time_ms),
         "moves": moves,
         "states": states,
         "goalValues": [r.goals.first, r.goals.second],
