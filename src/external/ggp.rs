@@ -37,6 +37,7 @@ use std::{
 };
 
 use super::{
+    line::shorten,
     process::{io_log::Recent, Child, SharedLog},
     Command, Launch, ProcessProtocol,
 };
@@ -560,11 +561,6 @@ impl<G: Game> Drop for GgpBot<G> {
     fn drop(&mut self) {
         self.abort(Duration::from_millis(200));
     }
-}
-
-/// At most 80 characters of an answer, for error messages.
-fn shorten(text: &str) -> String {
-    super::line::shorten(text)
 }
 
 #[cfg(test)]
