@@ -11,86 +11,27 @@
 //! instantiated over the model: a positive literal must be in it, a
 //! `distinct` must hold, and a negated atom that is not in it is always
 //! true and is dropped.
+//!
+//! Each rule is joined in the order that costs least (`join.rs`), but the
+//! atoms and ground rules are *found* in the order of the rules as written
+//! (nested loops over the literals, facts in the order found): each join's
+//! results are sorted by the facts they matched, so the moves, the state's
+//! terms and the ground rules come out in the same order however the join
+//! ran, and a season's journal does not depend on the grounder.
+//!
+//! What grounding may cost is bounded ([`Budget`], `budget.rs`): steps (a
+//! fact tried against a literal, or an instance yielded) and seconds.
 
 use std::collections::{HashMap, HashSet};
 
-use super::logic::{Atom, Description, Literal, Relation, Rule, Sym, Term};
-
-/// A ground term's number.
-pub type Gid = u32;
-
-/// A ground term: a constant, or a function of ground terms.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GTerm {
-    Const(Sym),
-    Fn(Sym, Box<[Gid]>),
-}
-
-/// Every ground term met, by number (atoms are terms too: `(cell 1 1 b)`).
-#[derive(Clone, Debug, Default)]
-pub struct Store {
-    terms: Vec<GTerm>,
-    ids: HashMap<GTerm, Gid>,
-}
-
-impl Store {
-    pub fn intern(&mut self, t: GTerm) -> Gid {
-        if let Some(&id) = self.ids.get(&t) {
-            return id;
-        }
-        let id = self.terms.len() as Gid;
-        self.terms.push(t.clone());
-        self.ids.insert(t, id);
-        id
-    }
-
-    pub fn get(&self, id: Gid) -> &GTerm {
-        &self.terms[id as usize]
-    }
-
-    pub fn find(&self, t: &GTerm) -> Option<Gid> {
-        self.ids.get(t).copied()
-    }
-
-    /// The atom `rel(args)` (a constant when there are no arguments).
-    pub fn atom(&mut self, rel: Sym, args: Vec<Gid>) -> Gid {
-        if args.is_empty() {
-            self.intern(GTerm::Const(rel))
-        } else {
-            self.intern(GTerm::Fn(rel, args.into_boxed_slice()))
-        }
-    }
-
-    /// The arguments of an atom or function (none for a constant).
-    pub fn args(&self, id: Gid) -> &[Gid] {
-        match self.get(id) {
-            GTerm::Const(_) => &[],
-            GTerm::Fn(_, args) => args,
-        }
-    }
-
-    /// The term in KIF's normal form: `(cell 1 1 b)`.
-    pub fn text(&self, id: Gid, d: &Description) -> String {
-        let mut s = String::new();
-        self.write(id, d, &mut s);
-        s
-    }
-
-    fn write(&self, id: Gid, d: &Description, out: &mut String) {
-        match self.get(id) {
-            GTerm::Const(c) => out.push_str(d.symbols.name(*c)),
-            GTerm::Fn(f, args) => {
-                out.push('(');
-                out.push_str(d.symbols.name(*f));
-                for &a in args.iter() {
-                    out.push(' ');
-                    self.write(a, d, out);
-                }
-                out.push(')');
-            }
-        }
-    }
-}
+pub use super::budget::{Budget, Watch};
+pub use super::store::{GTerm, Gid, Store};
+use super::{
+    join::Model,
+    kif::Pos,
+    logic::{Atom, Description, Literal, Relation, Rule, Sym, Term},
+    store::instantiate_atom,
+};
 
 /// A ground rule: `head` holds when every `pos` does and no `neg` does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -104,28 +45,18 @@ pub struct GroundRule {
 pub struct Grounded {
     pub store: Store,
     pub rules: Vec<GroundRule>,
-    /// The relaxed model's atoms, per relation.
+    /// For each ground rule, the index of the description's rule it
+    /// instantiates (the first, where several give the same).
+    pub from: Vec<usize>,
+    /// The relaxed model's atoms, per relation, in the order found.
     pub model: HashMap<Relation, Vec<Gid>>,
 }
 
-/// How much work grounding may do: every fact a rule's literal is tried
-/// against, and every instance it yields, is one step.
-#[derive(Clone, Copy, Debug)]
-pub struct Budget {
-    pub steps: u64,
-}
-
 /// Grounds `d`, or says the relaxed model grew past `limit` atoms, or that
-/// grounding a rule ran past `budget` (naming the rule's line and column).
-pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded, String> {
-    let mut left = budget.steps;
-    let over = |rule: &Rule| {
-        format!(
-            "{}: grounding this rule takes more than {} steps (the grounding budget, \
-             `ground_steps` among the game's parameters)",
-            rule.pos, budget.steps
-        )
-    };
+/// grounding ran past the budget of `watch` (naming the rule's line and
+/// column).
+pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Grounded, String> {
+    let too_many = || format!("the game has more than {limit} ground atoms: too large to ground");
     let k = d.keys;
     let mut store = Store::default();
     // the relaxed program: the rules, plus true <= init, true <= next, does <= legal
@@ -140,19 +71,23 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
             args: (0..arity as u32).map(Term::Var).collect(),
         })],
         vars: (0..arity).map(|i| format!("v{i}")).collect(),
-        pos: super::kif::Pos { line: 0, column: 0 },
+        pos: Pos { line: 0, column: 0 },
     };
     relaxed.push(link(k.truth, k.init, 1));
     relaxed.push(link(k.truth, k.next, 1));
     relaxed.push(link(k.does, k.legal, 2));
 
+    watch.phase("grounding")?;
     let mut model = Model::default();
     // rounds: the facts each relation had when the round before began, and when it ended
     let mut before: HashMap<Relation, usize> = HashMap::new();
     let mut first = true;
     loop {
-        let now: HashMap<Relation, usize> =
-            model.facts.iter().map(|(r, v)| (*r, v.len())).collect();
+        let now: HashMap<Relation, usize> = model
+            .facts
+            .iter()
+            .map(|(r, v)| (*r, v.atoms.len()))
+            .collect();
         // each atom once, in the order found: memory grows with the atoms,
         // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
@@ -187,21 +122,35 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
                 if positives.is_empty() && !first {
                     continue;
                 }
-                model.join(
+                watch.rule = Some(rule.pos);
+                // each new atom with the facts that first yield it (first
+                // in the order of nested loops over the literals as written)
+                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::new();
+                let known = model.seen.len() + found_once.len();
+                let complete = model.join(
                     rule,
                     &positives,
                     &ranges,
                     &mut store,
-                    &mut left,
-                    &mut |store, binds| {
+                    watch,
+                    &mut |store, binds, facts| {
                         let head = instantiate_atom(&rule.head, binds, store);
-                        if found_once.insert(head) {
-                            found.push((rule.head.relation(), head));
+                        if model.seen.contains(&head) || found_once.contains(&head) {
+                            return true;
                         }
+                        keep_first(&mut firsts, head, facts);
+                        known + firsts.len() <= limit
                     },
                 );
-                if left == 0 {
-                    return Err(over(rule));
+                if known + firsts.len() > limit {
+                    return Err(too_many());
+                }
+                if !complete {
+                    return Err(watch.error(Some(rule.pos)));
+                }
+                for head in in_found_order(firsts) {
+                    found_once.insert(head);
+                    found.push((rule.head.relation(), head));
                 }
             }
         }
@@ -209,12 +158,11 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
         before = now;
         let mut grew = false;
         for (rel, atom) in found {
-            grew |= model.add(rel, atom);
+            grew |= model.add(rel, atom, &store);
         }
+        watch.atoms = model.seen.len();
         if model.seen.len() > limit {
-            return Err(format!(
-                "the game has more than {limit} ground atoms: too large to ground"
-            ));
+            return Err(too_many());
         }
         if !grew {
             break;
@@ -223,20 +171,29 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
 
     // every rule instantiated over the model
     let mut rules = Vec::new();
+    let mut from = Vec::new();
     let mut unique = HashSet::new();
-    for rule in &d.rules {
+    for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
         let ranges: Vec<(usize, usize)> = positives
             .iter()
-            .map(|a| (0, model.facts.get(&a.relation()).map_or(0, Vec::len)))
+            .map(|a| {
+                (
+                    0,
+                    model.facts.get(&a.relation()).map_or(0, |f| f.atoms.len()),
+                )
+            })
             .collect();
-        model.join(
+        watch.rule = Some(rule.pos);
+        let mut firsts: HashMap<GroundRule, Box<[u32]>> = HashMap::new();
+        let known = rules.len();
+        let complete = model.join(
             rule,
             &positives,
             &ranges,
             &mut store,
-            &mut left,
-            &mut |store, binds| {
+            watch,
+            &mut |store, binds, facts| {
                 let head = instantiate_atom(&rule.head, binds, store);
                 let mut pos = Vec::new();
                 let mut neg = Vec::new();
@@ -248,19 +205,25 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
                     }
                 }
                 let g = GroundRule { head, pos, neg };
-                if rules.len() <= limit && unique.insert(g.clone()) {
-                    rules.push(g);
+                if !unique.contains(&g) {
+                    keep_first(&mut firsts, g, facts);
                 }
+                known + firsts.len() <= limit
             },
         );
-        if left == 0 {
-            return Err(over(rule));
-        }
-        if rules.len() > limit {
+        if known + firsts.len() > limit {
             return Err(format!(
                 "{}: the game has more than {limit} ground rules: too large to ground",
                 rule.pos
             ));
+        }
+        if !complete {
+            return Err(watch.error(Some(rule.pos)));
+        }
+        for g in in_found_order(firsts) {
+            unique.insert(g.clone());
+            rules.push(g);
+            from.push(index);
         }
     }
     // a negated atom the model lacks never holds: drop it
@@ -274,8 +237,36 @@ pub fn ground(d: &Description, limit: usize, budget: Budget) -> Result<Grounded,
     Ok(Grounded {
         store,
         rules,
-        model: model.facts,
+        from,
+        model: model.facts.into_iter().map(|(r, f)| (r, f.atoms)).collect(),
     })
+}
+
+/// Keeps, for `item`, the facts `facts` that yield it if they come before
+/// those kept so far (in the order of nested loops over the literals).
+fn keep_first<T: Eq + std::hash::Hash>(
+    firsts: &mut HashMap<T, Box<[u32]>>,
+    item: T,
+    facts: &[u32],
+) {
+    match firsts.get_mut(&item) {
+        Some(kept) => {
+            if facts < &kept[..] {
+                *kept = facts.into();
+            }
+        }
+        None => {
+            firsts.insert(item, facts.into());
+        }
+    }
+}
+
+/// The items a join found, in the order nested loops over the literals as
+/// written would have found them.
+fn in_found_order<T>(firsts: HashMap<T, Box<[u32]>>) -> Vec<T> {
+    let mut items: Vec<(Box<[u32]>, T)> = firsts.into_iter().map(|(t, f)| (f, t)).collect();
+    items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    items.into_iter().map(|(_, t)| t).collect()
 }
 
 /// A rule's positive literals, in the order written.
@@ -287,167 +278,4 @@ fn positives(rule: &Rule) -> Vec<&Atom> {
             _ => None,
         })
         .collect()
-}
-
-/// The facts derived so far, per relation, in the order found.
-#[derive(Default)]
-struct Model {
-    facts: HashMap<Relation, Vec<Gid>>,
-    seen: HashSet<Gid>,
-}
-
-impl Model {
-    fn add(&mut self, rel: Relation, atom: Gid) -> bool {
-        if !self.seen.insert(atom) {
-            return false;
-        }
-        self.facts.entry(rel).or_default().push(atom);
-        true
-    }
-
-    /// Calls `emit` with every binding of `rule`'s variables under which
-    /// each positive literal `positives[i]` matches a fact in `ranges[i]`
-    /// and every `distinct` holds.
-    fn join(
-        &self,
-        rule: &Rule,
-        positives: &[&Atom],
-        ranges: &[(usize, usize)],
-        store: &mut Store,
-        left: &mut u64,
-        emit: &mut dyn FnMut(&mut Store, &[Option<Gid>]),
-    ) {
-        let distincts: Vec<(&Term, &Term)> = rule
-            .body
-            .iter()
-            .filter_map(|l| match l {
-                Literal::Distinct(a, b) => Some((a, b)),
-                _ => None,
-            })
-            .collect();
-        let mut binds = vec![None; rule.vars.len()];
-        let mut trail = Vec::new();
-        self.step(
-            positives, ranges, &distincts, 0, &mut binds, &mut trail, store, left, emit,
-        );
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn step(
-        &self,
-        positives: &[&Atom],
-        ranges: &[(usize, usize)],
-        distincts: &[(&Term, &Term)],
-        i: usize,
-        binds: &mut Vec<Option<Gid>>,
-        trail: &mut Vec<u32>,
-        store: &mut Store,
-        left: &mut u64,
-        emit: &mut dyn FnMut(&mut Store, &[Option<Gid>]),
-    ) {
-        if *left == 0 {
-            return; // out of budget: the caller says so
-        }
-        // a distinct whose variables are all bound is checked at once
-        for (a, b) in distincts {
-            if let (Some(x), Some(y)) = (
-                try_instantiate(a, binds, store),
-                try_instantiate(b, binds, store),
-            ) {
-                if x == y {
-                    return;
-                }
-            }
-        }
-        let Some(atom) = positives.get(i) else {
-            *left -= 1;
-            emit(store, binds);
-            return;
-        };
-        let Some(facts) = self.facts.get(&atom.relation()) else {
-            return;
-        };
-        let (lo, hi) = ranges[i];
-        for &fact in &facts[lo..hi] {
-            if *left == 0 {
-                return;
-            }
-            *left -= 1;
-            let mark = trail.len();
-            let s: &Store = store;
-            let ok = atom
-                .args
-                .iter()
-                .zip(s.args(fact))
-                .all(|(t, &g)| matches(t, g, binds, trail, s));
-            if ok {
-                self.step(
-                    positives,
-                    ranges,
-                    distincts,
-                    i + 1,
-                    binds,
-                    trail,
-                    store,
-                    left,
-                    emit,
-                );
-            }
-            for v in trail.drain(mark..) {
-                binds[v as usize] = None;
-            }
-        }
-    }
-}
-
-/// Whether pattern `t` matches ground term `g`, binding free variables.
-fn matches(
-    t: &Term,
-    g: Gid,
-    binds: &mut [Option<Gid>],
-    trail: &mut Vec<u32>,
-    store: &Store,
-) -> bool {
-    match t {
-        Term::Var(v) => match binds[*v as usize] {
-            Some(b) => b == g,
-            None => {
-                binds[*v as usize] = Some(g);
-                trail.push(*v);
-                true
-            }
-        },
-        Term::Const(c) => *store.get(g) == GTerm::Const(*c),
-        Term::Fn(f, args) => match store.get(g) {
-            GTerm::Fn(gf, gargs) if gf == f && gargs.len() == args.len() => args
-                .iter()
-                .zip(gargs.iter())
-                .all(|(t, &g)| matches(t, g, binds, trail, store)),
-            _ => false,
-        },
-    }
-}
-
-/// `t` under `binds`, or `None` while one of its variables is unbound.
-fn try_instantiate(t: &Term, binds: &[Option<Gid>], store: &mut Store) -> Option<Gid> {
-    match t {
-        Term::Const(c) => Some(store.intern(GTerm::Const(*c))),
-        Term::Var(v) => binds[*v as usize],
-        Term::Fn(f, args) => {
-            let args = args
-                .iter()
-                .map(|a| try_instantiate(a, binds, store))
-                .collect::<Option<Vec<_>>>()?;
-            Some(store.intern(GTerm::Fn(*f, args.into_boxed_slice())))
-        }
-    }
-}
-
-fn instantiate_atom(a: &Atom, binds: &[Option<Gid>], store: &mut Store) -> Gid {
-    let args = a
-        .args
-        .iter()
-        .map(|t| try_instantiate(t, binds, store).expect("safe rules bind every variable"))
-        .collect();
-    store.atom(a.rel, args)
 }

@@ -6,7 +6,6 @@
 //! Description Language Specification*, 2008):
 //! - **safety**: a variable of the head, of a negated literal or of a
 //!   `distinct` also appears in a positive relational literal of the body;
-//! - **stratified negation**: no relation depends on itself through `not`;
 //! - **recursion restriction**: in a rule whose head `p` is recursive with a
 //!   body literal `q(t1 .. tk)`, each `ti` is ground, an argument of the head,
 //!   or a variable of a positive literal whose relation is not recursive with
@@ -17,6 +16,11 @@
 //!   and `terminal` do not depend on `does`; each is used with its arity
 //!   (`role`/1, `init`/1, `true`/1, `next`/1, `legal`/2, `does`/2, `goal`/2,
 //!   `terminal`/0, `distinct`/2).
+//!
+//! Stratified negation (no atom depends on itself through `not`) is checked
+//! on the ground rules (`machine.rs`), where it is judged atom by atom: a
+//! pie rule's `(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))` is
+//! stratified, since no `(goal R 100)` depends on a `(goal R 0)`.
 //!
 //! `(or A B ...)` in a body is read as one rule per alternative (nested
 //! `or`s multiply out), before the checks.
@@ -195,7 +199,6 @@ impl Description {
             check_safety(r, self)?;
         }
         let graph = Graph::new(&self.rules);
-        self.check_stratified(&graph)?;
         self.check_recursion(&graph)?;
         self.check_dependencies(&graph)
     }
@@ -261,26 +264,6 @@ impl Description {
                             self.symbols.name(a.rel)
                         ),
                     ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn check_stratified(&self, g: &Graph) -> Result<(), KifError> {
-        for r in &self.rules {
-            for l in &r.body {
-                if let Literal::Neg(a) = l {
-                    if g.scc[&a.relation()] == g.scc[&r.head.relation()] {
-                        return Err(KifError::at(
-                            r.pos,
-                            format!(
-                                "`{}` depends on itself through `(not ({} ...))`: negation must be stratified (GDL's stratification restriction)",
-                                self.relation_name(r.head.relation()),
-                                self.symbols.name(a.rel)
-                            ),
-                        ));
-                    }
                 }
             }
         }
@@ -715,14 +698,6 @@ mod tests {
                 "safety restriction",
             ),
             ("(role a)\n(<= (p ?x) (q ?x) (distinct ?x ?z))", "safety restriction"),
-            (
-                "(role a) (q 1)\n(<= (p ?x) (q ?x) (not (p ?x)))",
-                "line 2, column 1: `p/1` depends on itself through `(not (p ...))`: negation must be stratified (GDL's stratification restriction)",
-            ),
-            (
-                "(role a) (q 1)\n(<= (p ?x) (q ?x) (not (r ?x)))\n(<= (r ?x) (p ?x))",
-                "stratification restriction",
-            ),
             (
                 "(role a) (q 1)\n(<= (p (f ?x)) (p ?x))\n(<= (p ?x) (q ?x))",
                 "recursion restriction",

@@ -24,18 +24,22 @@
 use std::collections::HashMap;
 
 use super::{
-    ground::{ground, Budget, GTerm, Gid, Grounded},
+    ground::{ground, GTerm, Gid, Grounded, Watch},
     logic::{strongly_connected, Description},
 };
 
 /// The most ground atoms a description may have.
 pub const MAX_ATOMS: usize = 2_000_000;
 
-/// The grounding budget when a game's parameters do not set one
-/// (`ground_steps`): the shipped bidding game, the largest, takes 635
-/// million steps (about 6 s here); a description crafted to explode is
-/// refused after some 10 s, in memory bounded by [`MAX_ATOMS`].
+/// The grounding budget in steps when a game's parameters do not set one
+/// (`ground_steps`): the shipped bidding game, the largest, takes about 3
+/// million; a description crafted to explode is refused after some
+/// seconds, in memory bounded by [`MAX_ATOMS`].
 pub const DEFAULT_GROUND_STEPS: u64 = 1_000_000_000;
+
+/// The loading time budget in seconds when a game's parameters do not set
+/// one (`ground_seconds`).
+pub const DEFAULT_GROUND_SECONDS: u64 = 60;
 
 /// A proposition's number.
 pub type Prop = u32;
@@ -101,13 +105,15 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Grounds `d` within `budget` and prepares it.
-    pub fn new(d: &Description, budget: Budget) -> Result<Machine, String> {
+    /// Grounds `d` within the budget of `watch` and prepares it.
+    pub fn new(d: &Description, watch: &mut Watch) -> Result<Machine, String> {
         let Grounded {
             mut store,
             rules,
+            from,
             model,
-        } = ground(d, MAX_ATOMS, budget)?;
+        } = ground(d, MAX_ATOMS, watch)?;
+        watch.phase("building the reasoner")?;
         let k = d.keys;
 
         // a number for every atom the rules, the state and the moves mention
@@ -172,6 +178,17 @@ impl Machine {
             };
             goals[r].push((props.id(goal), v));
         }
+        // where two goals hold at once, the one whose first rule is written
+        // first counts (the sort is stable: among a rule's values, the
+        // order found)
+        let mut first_rule: HashMap<Prop, usize> = HashMap::new();
+        for (r, &i) in rules.iter().zip(&from) {
+            let at = first_rule.entry(props.id(r.head)).or_insert(i);
+            *at = (*at).min(i);
+        }
+        for g in &mut goals {
+            g.sort_by_key(|(p, _)| first_rule.get(p).copied().unwrap_or(usize::MAX));
+        }
         let terminal = store.find(&GTerm::Const(k.terminal)).map(|g| props.id(g));
         let next_of_base: Vec<Option<Prop>> = trues
             .iter()
@@ -204,6 +221,20 @@ impl Machine {
             edges.insert(p, deps);
         }
         let comp = strongly_connected(&edges);
+        // stratified negation, judged on the ground rules: no atom depends
+        // on itself through a `not`
+        for (i, (_, neg)) in rule_props.iter().enumerate() {
+            let head = props.id(rules[i].head);
+            if let Some(&q) = neg.iter().find(|&&q| comp[&q] == comp[&head]) {
+                return Err(format!(
+                    "{}: `{}` depends on itself through `(not {})`: negation must be \
+                     stratified (GDL's stratification restriction)",
+                    d.rules[from[i]].pos,
+                    store.text(rules[i].head, d),
+                    store.text(props.atoms[q as usize], d),
+                ));
+            }
+        }
         let mut groups: Vec<Vec<Prop>> = vec![Vec::new(); comp.values().max().map_or(0, |m| m + 1)];
         for p in 0..n as Prop {
             groups[comp[&p]].push(p);

@@ -3,6 +3,9 @@
 //!
 //! - `kif.rs`: the syntax (symbols, variables, lists), with line and column;
 //! - `logic.rs`: rules and their literals, and GDL's restrictions checked;
+//! - `store.rs`: ground terms, each stored once, by number;
+//! - `join.rs`: a rule's literals matched against facts, through indexes;
+//! - `budget.rs`: what loading may cost, and what it says while it takes long;
 //! - `ground.rs`: every rule instantiated over the relaxed model;
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
@@ -20,12 +23,15 @@
 //! docs/PERFORMANCE.md).
 
 mod bots;
+pub mod budget;
 pub mod ground;
+mod join;
 pub mod kif;
 pub mod logic;
 pub mod machine;
 pub mod matches;
 pub(crate) mod rules;
+pub mod store;
 pub mod twin;
 
 pub use bots::*;

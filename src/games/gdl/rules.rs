@@ -14,8 +14,9 @@
 //!   When both seats could only `noop`, both are asked.
 //! - The game ends in a `terminal` state, or in a state where a role has no
 //!   legal move at all (a broken description; the goals are read there).
-//! - A seat's goal is the first of its `(goal R N)` that holds, 0 if none
-//!   does; goals run 0..=100.
+//! - A seat's goal is the `(goal R N)` that holds, 0 if none does; goals
+//!   run 0..=100. Where several hold at once (an ill-formed description),
+//!   the value whose first rule is written first counts.
 //!
 //! Parameters: `rules` (required): the description's file, relative to the
 //! config that names it (or to the working folder on the command line:
@@ -40,10 +41,10 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ground::Budget,
+    ground::{Budget, Watch},
     kif,
     logic::Description,
-    machine::{Machine, State, DEFAULT_GROUND_STEPS},
+    machine::{Machine, State, DEFAULT_GROUND_SECONDS, DEFAULT_GROUND_STEPS},
 };
 use crate::core::{
     error::Invalid,
@@ -65,6 +66,11 @@ pub struct GdlParams {
     /// description that takes more is refused before any game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ground_steps: Option<u64>,
+    /// The loading time budget in seconds (default
+    /// [`DEFAULT_GROUND_SECONDS`]): a description that takes longer to
+    /// ground and prepare is refused before any game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground_seconds: Option<u64>,
 }
 
 impl GdlParams {
@@ -78,6 +84,7 @@ impl GdlParams {
             rules,
             text: Some(text),
             ground_steps: None,
+            ground_seconds: None,
         })
     }
 }
@@ -103,6 +110,12 @@ impl FromStr for GdlMove {
     }
 }
 
+/// The loading budget when a game's parameters set none.
+pub const DEFAULT_BUDGET: Budget = Budget {
+    steps: DEFAULT_GROUND_STEPS,
+    seconds: DEFAULT_GROUND_SECONDS,
+};
+
 /// A grounded description with its name: what every game of a season shares.
 pub struct Rules {
     pub name: String,
@@ -115,11 +128,13 @@ impl Rules {
     /// Reads, checks and grounds the description `text`, named `name`,
     /// within the default budget.
     pub fn new(name: &str, text: &str) -> Result<Rules, Invalid> {
-        Rules::within(name, text, DEFAULT_GROUND_STEPS)
+        Rules::within(name, text, DEFAULT_BUDGET)
     }
 
-    /// [`Rules::new`] within a grounding budget of `steps`.
-    pub fn within(name: &str, text: &str, steps: u64) -> Result<Rules, Invalid> {
+    /// [`Rules::new`] within a loading budget. Loading that takes more
+    /// than a second says on stderr what it is doing.
+    pub fn within(name: &str, text: &str, budget: Budget) -> Result<Rules, Invalid> {
+        let mut watch = Watch::new(name, budget);
         let d = Description::parse(text).map_err(|e| Invalid::new(e.to_string()))?;
         if d.roles.len() != 2 {
             return Err(Invalid::new(format!(
@@ -127,7 +142,7 @@ impl Rules {
                 d.roles.len()
             )));
         }
-        let machine = Machine::new(&d, Budget { steps }).map_err(Invalid::new)?;
+        let machine = Machine::new(&d, &mut watch).map_err(Invalid::new)?;
         let base_index = machine
             .base_text
             .iter()
@@ -251,8 +266,11 @@ impl Game for Gdl {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "gdl".to_string());
-        let steps = params.ground_steps.unwrap_or(DEFAULT_GROUND_STEPS);
-        let rules = Rules::within(&name, text, steps)
+        let budget = Budget {
+            steps: params.ground_steps.unwrap_or(DEFAULT_GROUND_STEPS),
+            seconds: params.ground_seconds.unwrap_or(DEFAULT_GROUND_SECONDS),
+        };
+        let rules = Rules::within(&name, text, budget)
             .map_err(|e| Invalid::of("rules", format!("{}: {e}", params.rules.display())))?;
         Ok(Gdl::start(Arc::new(rules)))
     }
@@ -270,6 +288,7 @@ impl Game for Gdl {
             Some(_) => Ok(params),
             None => Ok(GdlParams {
                 ground_steps: params.ground_steps,
+                ground_seconds: params.ground_seconds,
                 ..GdlParams::read(params.rules, dir)?
             }),
         }
@@ -493,6 +512,60 @@ pub(super) mod tests {
         assert!(Gdl::from_position(&params, "(cell 9 9 q)").is_err());
     }
 
+    /// A one-turn game whose end is `(true done)`.
+    const ONE_TURN: &str = "(role a) (role b)
+        (<= (legal ?r noop) (role ?r))
+        (<= (next done) (not (true done)))
+        (<= terminal (true done))
+        (winner a)
+    ";
+
+    fn goals_after_one_turn(goal_rules: &str) -> Option<BySeat<i32>> {
+        let rules = Rules::new("t", &format!("{ONE_TURN}{goal_rules}")).unwrap();
+        let mut g = Gdl::start(Arc::new(rules));
+        assert_eq!(g.outcome(), None);
+        g.apply(&BySeat::new(
+            Some(GdlMove("noop".into())),
+            Some(GdlMove("noop".into())),
+        ));
+        g.outcome()
+    }
+
+    #[test]
+    fn negation_is_stratified_atom_by_atom_as_in_a_pie_rule() {
+        let err = |text: &str| Rules::new("t", text).err().unwrap().to_string();
+        assert_eq!(
+            err("(role a) (role b) (q 1)\n(<= (p ?x) (q ?x) (not (p ?x)))"),
+            "line 2, column 1: `(p 1)` depends on itself through `(not (p 1))`: negation must be stratified (GDL's stratification restriction)"
+        );
+        assert!(err(
+            "(role a) (role b) (q 1)\n(<= (p ?x) (q ?x) (not (r ?x)))\n(<= (r ?x) (p ?x))"
+        )
+        .contains("stratification restriction"));
+        // `goal` reads itself through `not`, but no atom does: the loser's 0
+        // rests on the winner's 100, never the other way
+        let pie = "(<= (goal ?r 100) (true done) (winner ?r))
+                   (<= (goal ?r 0) (role ?r) (not (goal ?r 100)))";
+        assert_eq!(goals_after_one_turn(pie), Some(BySeat::new(100, 0)));
+    }
+
+    #[test]
+    fn where_two_goals_hold_the_one_written_first_counts() {
+        // `(goal a 0)` is written first but found last (it rests on a
+        // chain), `(goal a 100)` is written second: the 0 counts
+        let chain = "(<= (goal a 0) deep) (<= deep mid) (<= mid (true done))
+                     (<= (goal a 100) (true done))
+                     (goal b 50)";
+        assert_eq!(goals_after_one_turn(chain), Some(BySeat::new(0, 50)));
+        let swapped = "(<= (goal a 100) (true done))
+                       (<= (goal a 0) deep) (<= deep mid) (<= mid (true done))
+                       (goal b 50)";
+        assert_eq!(goals_after_one_turn(swapped), Some(BySeat::new(100, 50)));
+        // a goal no rule gives in the state does not count
+        let one = "(<= (goal a 0) (not (true done))) (<= (goal a 100) (true done)) (goal b 0)";
+        assert_eq!(goals_after_one_turn(one), Some(BySeat::new(100, 0)));
+    }
+
     #[test]
     fn files_that_are_not_two_player_gdl_are_refused_with_their_place() {
         let err = |text: &str| Rules::new("t", text).err().unwrap().to_string();
@@ -560,6 +633,7 @@ mod recursion_tests {
                     rules: PathBuf::from("links.kif"),
                     text: Some(LINKS.to_string()),
                     ground_steps: None,
+                    ground_seconds: None,
                 },
                 "(edge a b)",
             )

@@ -1,0 +1,133 @@
+//! What loading a GDL description may cost, in steps and in seconds, and
+//! what it says on stderr while it takes long: past the first second, once
+//! a second, what it is doing (grounding which rule, how many atoms).
+
+use std::time::{Duration, Instant};
+
+use super::kif::Pos;
+
+/// How much work loading a description may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Steps of grounding: every fact a rule's literal is tried against,
+    /// and every instance it yields, is one.
+    pub steps: u64,
+    /// Seconds of loading (grounding and building the reasoner).
+    pub seconds: u64,
+}
+
+/// Which budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spent {
+    Steps,
+    Time,
+}
+
+/// One load's clock and step count, and its reports on stderr: past the
+/// first second, once a second, what it is doing.
+pub struct Watch {
+    name: String,
+    start: Instant,
+    budget: Budget,
+    left: u64,
+    spent: Option<Spent>,
+    reported: Option<Instant>,
+    /// What it is doing, for the reports: the phase, the rule being
+    /// grounded, the atoms found so far.
+    phase: &'static str,
+    pub(super) rule: Option<Pos>,
+    pub(super) atoms: usize,
+}
+
+impl Watch {
+    /// The watch of loading the description named `name`.
+    pub fn new(name: &str, budget: Budget) -> Watch {
+        Watch {
+            name: name.to_string(),
+            start: Instant::now(),
+            budget,
+            left: budget.steps,
+            spent: None,
+            reported: None,
+            phase: "reading",
+            rule: None,
+            atoms: 0,
+        }
+    }
+
+    /// One step; false once a budget is spent.
+    #[inline]
+    pub(super) fn spend(&mut self) -> bool {
+        if self.left == 0 {
+            self.spent.get_or_insert(Spent::Steps);
+            return false;
+        }
+        self.left -= 1;
+        if self.left & 0xFFFF == 0 {
+            return self.tick();
+        }
+        true
+    }
+
+    /// Enters a phase of loading (`"building the reasoner"`), and checks
+    /// the clock.
+    pub fn phase(&mut self, phase: &'static str) -> Result<(), String> {
+        self.phase = phase;
+        self.rule = None;
+        if self.tick() {
+            Ok(())
+        } else {
+            Err(self.error(None))
+        }
+    }
+
+    /// Checks the clock: false past the time budget. Reports what it is
+    /// doing once a second after the first.
+    fn tick(&mut self) -> bool {
+        if self.spent.is_some() {
+            return false;
+        }
+        let now = Instant::now();
+        let spent = now - self.start;
+        if spent > Duration::from_secs(self.budget.seconds) {
+            self.spent = Some(Spent::Time);
+            return false;
+        }
+        let due = self.reported.map_or(spent >= Duration::from_secs(1), |t| {
+            now - t >= Duration::from_secs(1)
+        });
+        if due {
+            let rule = self
+                .rule
+                .map(|p| format!(" the rule at {p},"))
+                .unwrap_or_default();
+            eprintln!(
+                "ladder: loading {}: {}{rule} {} atoms so far ({:.0} s of {} s)",
+                self.name,
+                self.phase,
+                self.atoms,
+                spent.as_secs_f64(),
+                self.budget.seconds
+            );
+            self.reported = Some(now);
+        }
+        true
+    }
+
+    /// The error for a spent budget, naming the rule being grounded.
+    pub(super) fn error(&self, rule: Option<Pos>) -> String {
+        let at = rule.map(|p| format!("{p}: ")).unwrap_or_default();
+        match self.spent {
+            Some(Spent::Steps) | None => format!(
+                "{at}grounding this rule takes more than {} steps (the grounding budget, \
+                 `ground_steps` among the game's parameters)",
+                self.budget.steps
+            ),
+            Some(Spent::Time) => format!(
+                "{at}loading the description ({}) takes more than {} s (the loading time \
+                 budget, `ground_seconds` among the game's parameters)",
+                self.phase, self.budget.seconds
+            ),
+        }
+    }
+}

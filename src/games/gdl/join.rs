@@ -1,0 +1,392 @@
+//! The join at the heart of grounding: every binding of a rule's variables
+//! under which its positive literals match facts derived so far.
+//!
+//! Each relation's facts are indexed by the term at every argument
+//! position (and inside functions, a few levels deep), and the next
+//! literal matched is the one with the fewest candidate facts under the
+//! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one). So a
+//! join costs about what it yields, whatever order the rule's literals are
+//! written in. Each binding comes with the facts it matched, so the caller
+//! can put what it finds in the order nested loops over the literals as
+//! written would have found it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    budget::Watch,
+    logic::{Atom, Literal, Relation, Rule, Term},
+    store::{try_instantiate, GTerm, Gid, Store},
+};
+
+/// How deep inside an atom's arguments its facts are indexed: `(true
+/// (cell 1 2 b))` by `(cell 1 2 b)`, and by `1`, `2` and `b`.
+const INDEX_DEPTH: usize = 3;
+
+/// One relation's facts in the order found, with an index: for each
+/// position (a path of argument numbers) and ground term, the facts that
+/// have that term there, in ascending order.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub(super) atoms: Vec<Gid>,
+    /// Each fact's position in `atoms`.
+    at: HashMap<Gid, u32>,
+    paths: HashMap<Box<[u8]>, u32>,
+    index: HashMap<(u32, Gid), Vec<u32>>,
+}
+
+impl Facts {
+    fn push(&mut self, atom: Gid, store: &Store) {
+        let at = self.atoms.len() as u32;
+        self.atoms.push(atom);
+        self.at.insert(atom, at);
+        let mut path = Vec::new();
+        self.index_args(store.args(atom), &mut path, at, store);
+    }
+
+    fn index_args(&mut self, args: &[Gid], path: &mut Vec<u8>, at: u32, store: &Store) {
+        for (i, &g) in args.iter().enumerate().take(u8::MAX as usize) {
+            path.push(i as u8);
+            let next = self.paths.len() as u32;
+            let id = *self.paths.entry(path.as_slice().into()).or_insert(next);
+            self.index.entry((id, g)).or_default().push(at);
+            if path.len() < INDEX_DEPTH {
+                self.index_args(store.args(g), path, at, store);
+            }
+            path.pop();
+        }
+    }
+
+    /// The index's path number of each subterm position of `atom`'s
+    /// arguments (`None` where no fact has a term at that position).
+    fn keys<'a>(&self, atom: &'a Atom) -> Vec<(Option<u32>, &'a Term)> {
+        fn walk<'a>(
+            facts: &Facts,
+            args: &'a [Term],
+            path: &mut Vec<u8>,
+            out: &mut Vec<(Option<u32>, &'a Term)>,
+        ) {
+            for (i, t) in args.iter().enumerate().take(u8::MAX as usize) {
+                path.push(i as u8);
+                out.push((facts.paths.get(path.as_slice()).copied(), t));
+                if let (Term::Fn(_, sub), true) = (t, path.len() < INDEX_DEPTH) {
+                    walk(facts, sub, path, out);
+                }
+                path.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &atom.args, &mut Vec::new(), &mut out);
+        out
+    }
+}
+
+/// The facts derived so far, per relation, in the order found.
+#[derive(Default)]
+pub(super) struct Model {
+    pub(super) facts: HashMap<Relation, Facts>,
+    pub(super) seen: HashSet<Gid>,
+}
+
+/// The facts a literal may match: a range of its relation's facts, or a
+/// list of their positions.
+#[derive(Clone, Copy)]
+enum Candidates<'a> {
+    Range(usize, usize),
+    List(&'a [u32]),
+    /// The one fact a ground literal is.
+    One(u32),
+}
+
+impl Candidates<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Candidates::Range(lo, hi) => hi - lo,
+            Candidates::List(l) => l.len(),
+            Candidates::One(_) => 1,
+        }
+    }
+
+    fn get(&self, i: usize) -> u32 {
+        match self {
+            Candidates::Range(lo, _) => (lo + i) as u32,
+            Candidates::List(l) => l[i],
+            Candidates::One(at) => *at,
+        }
+    }
+}
+
+/// A positive literal ready to join: its relation's facts (none yet:
+/// `None`), the range it may match, and its indexed positions.
+struct Lit<'a> {
+    atom: &'a Atom,
+    facts: Option<&'a Facts>,
+    range: (usize, usize),
+    keys: Vec<(Option<u32>, &'a Term)>,
+}
+
+/// One join in progress: the variables bound, and the fact each literal
+/// matched.
+struct Join<'a> {
+    lits: Vec<Lit<'a>>,
+    distincts: Vec<(&'a Term, &'a Term)>,
+    binds: Vec<Option<Gid>>,
+    trail: Vec<u32>,
+    done: Vec<bool>,
+    chosen: Vec<u32>,
+}
+
+/// What a join hands each binding it finds: the store, the variables'
+/// values and the fact each positive literal matched (in written order).
+/// It returns false to stop the join.
+pub(super) type Emit<'e> = dyn FnMut(&mut Store, &[Option<Gid>], &[u32]) -> bool + 'e;
+
+impl Model {
+    pub(super) fn add(&mut self, rel: Relation, atom: Gid, store: &Store) -> bool {
+        if !self.seen.insert(atom) {
+            return false;
+        }
+        self.facts.entry(rel).or_default().push(atom, store);
+        true
+    }
+
+    /// Calls `emit` with every binding of `rule`'s variables under which
+    /// each positive literal `positives[i]` matches a fact in `ranges[i]`
+    /// and every `distinct` holds. False when it stopped early: the budget
+    /// ran out, or `emit` said to stop.
+    pub(super) fn join(
+        &self,
+        rule: &Rule,
+        positives: &[&Atom],
+        ranges: &[(usize, usize)],
+        store: &mut Store,
+        watch: &mut Watch,
+        emit: &mut Emit,
+    ) -> bool {
+        let lits: Vec<Lit> = positives
+            .iter()
+            .zip(ranges)
+            .map(|(&atom, &range)| {
+                let facts = self.facts.get(&atom.relation());
+                Lit {
+                    atom,
+                    facts,
+                    range,
+                    keys: facts.map(|f| f.keys(atom)).unwrap_or_default(),
+                }
+            })
+            .collect();
+        let distincts: Vec<(&Term, &Term)> = rule
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                Literal::Distinct(a, b) => Some((a, b)),
+                _ => None,
+            })
+            .collect();
+        let n = lits.len();
+        let mut join = Join {
+            lits,
+            distincts,
+            binds: vec![None; rule.vars.len()],
+            trail: Vec::new(),
+            done: vec![false; n],
+            chosen: vec![0; n],
+        };
+        join.step(0, store, watch, emit)
+    }
+}
+
+impl<'a> Join<'a> {
+    /// Matches the literals not yet done, the one with fewest candidates
+    /// first. False when the join must stop.
+    fn step(
+        &mut self,
+        depth: usize,
+        store: &mut Store,
+        watch: &mut Watch,
+        emit: &mut Emit,
+    ) -> bool {
+        // a distinct whose variables are all bound is checked at once
+        for i in 0..self.distincts.len() {
+            let (a, b) = self.distincts[i];
+            if same(a, b, &self.binds, store) == Some(true) {
+                return true;
+            }
+        }
+        if depth == self.lits.len() {
+            return watch.spend() && emit(store, &self.binds, &self.chosen);
+        }
+        let mut best: Option<(usize, Candidates<'a>)> = None;
+        for i in 0..self.lits.len() {
+            if self.done[i] {
+                continue;
+            }
+            let c = self.candidates(i, store);
+            if c.len() == 0 {
+                return true;
+            }
+            if best.is_none_or(|(_, b)| c.len() < b.len()) {
+                best = Some((i, c));
+            }
+        }
+        let Some((i, cands)) = best else {
+            return true;
+        };
+        let facts = self.lits[i]
+            .facts
+            .expect("a literal with candidates has facts");
+        let atom = self.lits[i].atom;
+        self.done[i] = true;
+        let mut go_on = true;
+        for c in 0..cands.len() {
+            if !watch.spend() {
+                go_on = false;
+                break;
+            }
+            let at = cands.get(c);
+            let fact = facts.atoms[at as usize];
+            let mark = self.trail.len();
+            let s: &Store = store;
+            let ok = atom
+                .args
+                .iter()
+                .zip(s.args(fact))
+                .all(|(t, &g)| matches(t, g, &mut self.binds, &mut self.trail, s));
+            if ok {
+                self.chosen[i] = at;
+                go_on = self.step(depth + 1, store, watch, emit);
+            }
+            for v in self.trail.drain(mark..) {
+                self.binds[v as usize] = None;
+            }
+            if !go_on {
+                break;
+            }
+        }
+        self.done[i] = false;
+        go_on
+    }
+
+    /// The facts literal `i` may match under the variables bound so far:
+    /// the shortest of its index's lists for the positions already bound,
+    /// else its whole range.
+    fn candidates(&self, i: usize, store: &Store) -> Candidates<'a> {
+        const NONE: Candidates = Candidates::List(&[]);
+        let lit = &self.lits[i];
+        let Some(facts) = lit.facts else {
+            return NONE;
+        };
+        let (lo, hi) = lit.range;
+        // a literal whose variables are all bound is one fact or none
+        let mut args = Vec::with_capacity(lit.atom.args.len());
+        for t in &lit.atom.args {
+            match look(t, &self.binds, store) {
+                Look::Unbound => break,
+                Look::Missing => return NONE,
+                Look::Found(g) => args.push(g),
+            }
+        }
+        if args.len() == lit.atom.args.len() {
+            let atom = if args.is_empty() {
+                GTerm::Const(lit.atom.rel)
+            } else {
+                GTerm::Fn(lit.atom.rel, args.into_boxed_slice())
+            };
+            return match store.find(&atom).and_then(|g| facts.at.get(&g)) {
+                Some(&at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),
+                _ => NONE,
+            };
+        }
+        let mut best = Candidates::Range(lo, hi);
+        for &(path, term) in &lit.keys {
+            let g = match look(term, &self.binds, store) {
+                Look::Unbound => continue,
+                Look::Missing => return NONE,
+                Look::Found(g) => g,
+            };
+            let Some(list) = path.and_then(|p| facts.index.get(&(p, g))) else {
+                return NONE;
+            };
+            let a = list.partition_point(|&x| (x as usize) < lo);
+            let b = list.partition_point(|&x| (x as usize) < hi);
+            if b - a < best.len() {
+                best = Candidates::List(&list[a..b]);
+            }
+        }
+        best
+    }
+}
+
+/// A term under the bindings so far.
+enum Look {
+    /// One of its variables is not bound yet.
+    Unbound,
+    /// It is ground, and no fact holds it (the store has never seen it).
+    Missing,
+    Found(Gid),
+}
+
+fn look(t: &Term, binds: &[Option<Gid>], store: &Store) -> Look {
+    match t {
+        Term::Var(v) => binds[*v as usize].map_or(Look::Unbound, Look::Found),
+        Term::Const(c) => store
+            .find(&GTerm::Const(*c))
+            .map_or(Look::Missing, Look::Found),
+        Term::Fn(f, args) => {
+            let mut ids = Vec::with_capacity(args.len());
+            let mut missing = false;
+            for a in args {
+                match look(a, binds, store) {
+                    Look::Unbound => return Look::Unbound,
+                    Look::Missing => missing = true,
+                    Look::Found(g) => ids.push(g),
+                }
+            }
+            if missing {
+                return Look::Missing;
+            }
+            store
+                .find(&GTerm::Fn(*f, ids.into_boxed_slice()))
+                .map_or(Look::Missing, Look::Found)
+        }
+    }
+}
+
+/// Whether `a` and `b` are the same term under the bindings so far, or
+/// `None` while either has an unbound variable.
+fn same(a: &Term, b: &Term, binds: &[Option<Gid>], store: &mut Store) -> Option<bool> {
+    match (look(a, binds, store), look(b, binds, store)) {
+        (Look::Unbound, _) | (_, Look::Unbound) => None,
+        (Look::Found(x), Look::Found(y)) => Some(x == y),
+        // a term no fact holds: compare them whole
+        _ => Some(try_instantiate(a, binds, store) == try_instantiate(b, binds, store)),
+    }
+}
+
+/// Whether pattern `t` matches ground term `g`, binding free variables.
+fn matches(
+    t: &Term,
+    g: Gid,
+    binds: &mut [Option<Gid>],
+    trail: &mut Vec<u32>,
+    store: &Store,
+) -> bool {
+    match t {
+        Term::Var(v) => match binds[*v as usize] {
+            Some(b) => b == g,
+            None => {
+                binds[*v as usize] = Some(g);
+                trail.push(*v);
+                true
+            }
+        },
+        Term::Const(c) => *store.get(g) == GTerm::Const(*c),
+        Term::Fn(f, args) => match store.get(g) {
+            GTerm::Fn(gf, gargs) if gf == f && gargs.len() == args.len() => args
+                .iter()
+                .zip(gargs.iter())
+                .all(|(t, &g)| matches(t, g, binds, trail, store)),
+            _ => false,
+        },
+    }
+}
