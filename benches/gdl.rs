@@ -1,8 +1,9 @@
-//! The GDL reasoner's speed: random playouts per second through it for
-//! tic-tac-toe, connect four and breakthrough, beside native breakthrough's
-//! random playouts in the same run (the target: GDL breakthrough at
-//! least 1/100 of the native rate), and the time to read, check and ground
-//! each description. `docs/PERFORMANCE.md` records the figures.
+//! The GDL reasoner's speed: random playouts per second through it for each
+//! shipped description, beside the native game's random playouts in the same
+//! run for the five twins of native games (the target: GDL
+//! breakthrough at least 1/10 of the native rate), and the time to read,
+//! check, ground and build each description (target: under a second each).
+//! `docs/PERFORMANCE.md` records the figures.
 //!
 //! Run with `cargo bench --bench gdl`.
 
@@ -12,8 +13,8 @@ use divan::{counter::ItemsCount, Bencher};
 use ladder::{
     core::game::random_turn,
     games::{
-        breakthrough::{Breakthrough, BreakthroughParams},
         gdl::{Gdl, GdlParams},
+        Armies, Bidding, Breakthrough, Coordination, Troops,
     },
     Game, Rng,
 };
@@ -23,7 +24,20 @@ fn main() {
     divan::main();
 }
 
-const GAMES: [&str; 3] = ["tictactoe", "connect4", "breakthrough"];
+/// Every description shipped in `games/gdl/`.
+const DESCRIPTIONS: [&str; 11] = [
+    "tictactoe",
+    "connect4",
+    "matching-pennies",
+    "breakthrough",
+    "bidding",
+    "armies",
+    "troops",
+    "coordination",
+    "checkers",
+    "knights",
+    "breakthrough-frames",
+];
 
 fn params(game: &str) -> GdlParams {
     GdlParams::read(
@@ -34,7 +48,7 @@ fn params(game: &str) -> GdlParams {
 }
 
 /// One random playout through the reasoner, per iteration.
-#[divan::bench(args = GAMES)]
+#[divan::bench(args = DESCRIPTIONS)]
 fn gdl_playout(bencher: Bencher, game: &str) {
     let start = Gdl::new(&params(game)).unwrap();
     let mut rng = Rng::seed_from_u64(1);
@@ -43,10 +57,12 @@ fn gdl_playout(bencher: Bencher, game: &str) {
         .bench_local(|| start.random_playout(&mut rng, 1000));
 }
 
-/// Baseline: one random playout of native breakthrough (bitboards).
-#[divan::bench]
-fn native_breakthrough_playout(bencher: Bencher) {
-    let start = Breakthrough::new(&BreakthroughParams::default()).unwrap();
+/// Baseline: one random playout of each native game with a GDL twin, with
+/// its default parameters (the twins describe those).
+#[divan::bench(types = [Breakthrough, Bidding, Armies, Troops, Coordination])]
+fn native_playout<G: Game>(bencher: Bencher) {
+    let params: G::Params = toml::Table::new().try_into().unwrap();
+    let start = G::new(&params).unwrap();
     let mut rng = Rng::seed_from_u64(1);
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
         let mut g = start.clone();
@@ -58,8 +74,9 @@ fn native_breakthrough_playout(bencher: Bencher) {
     });
 }
 
-/// Reading, checking and grounding a description: what a season pays once.
-#[divan::bench(args = GAMES, sample_count = 10)]
+/// Reading, checking, grounding and building a description: what a season
+/// pays once.
+#[divan::bench(args = DESCRIPTIONS, sample_count = 10)]
 fn gdl_prepare(bencher: Bencher, game: &str) {
     let p = params(game);
     bencher.bench_local(|| Gdl::new(&p).unwrap());

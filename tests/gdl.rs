@@ -149,6 +149,14 @@ fn breakthrough_agrees_with_its_gdl_twin_on_every_state_of_2000_random_games() {
 }
 
 #[test]
+fn breakthrough_written_with_competition_style_frame_axioms_agrees_with_the_native_game() {
+    let native = Breakthrough::new(&BreakthroughParams::default()).unwrap();
+    let twin = twin("breakthrough-frames.kif");
+    let states = lockstep(&native, &twin, breakthrough_move, 500);
+    assert!(states > 25_000, "{states}");
+}
+
+#[test]
 fn bidding_agrees_with_its_gdl_twin_on_every_state_of_2000_random_games() {
     let native = Bidding::new(&BiddingParams::default()).unwrap();
     let states = lockstep(
@@ -254,6 +262,128 @@ fn random_games_of_the_classics_end_with_goals_in_range() {
             }
         }
     }
+}
+
+/// Plays one move for the seat that acts (the other plays noop).
+fn play_one(g: &mut Gdl, mv: &str) {
+    let acting = g.to_act();
+    let moves = BySeat::new(
+        acting.first.then(|| GdlMove(mv.into())),
+        acting.second.then(|| GdlMove(mv.into())),
+    );
+    for s in Seat::ALL {
+        if let Some(m) = &moves[s] {
+            g.check(s, m).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+    }
+    g.apply(&moves);
+}
+
+#[test]
+fn competition_style_descriptions_play_random_games_within_their_step_limits() {
+    for (file, most) in [("checkers.kif", 100), ("knights.kif", 62)] {
+        let start = twin(file);
+        let mut rng = Rng::seed_from_u64(3);
+        let mut ends = std::collections::BTreeSet::new();
+        for _ in 0..100 {
+            let mut g = start.clone();
+            let mut turns = 0;
+            while g.outcome().is_none() {
+                let moves = random_turn(&g, &mut rng);
+                // the players alternate: one of them acts
+                assert!(moves.first.is_some() != moves.second.is_some(), "{file}");
+                g.apply(&moves);
+                turns += 1;
+                assert!(turns <= most, "{file} runs past its step counter");
+            }
+            let goals = g.outcome().unwrap();
+            assert_eq!(goals.first + goals.second, 100, "{file}");
+            ends.insert(goals.first);
+        }
+        assert!(
+            ends.iter().all(|g| [0, 50, 100].contains(g)),
+            "{file}: {ends:?}"
+        );
+    }
+}
+
+#[test]
+fn checkers_jumps_capture_and_men_are_crowned_on_the_far_rank() {
+    let mut g = twin("checkers.kif");
+    assert_eq!(
+        legal(&g, Seat::First, &|m: &GdlMove| m.0.clone()),
+        [
+            "(move 1 3 2 4)",
+            "(move 3 3 2 4)",
+            "(move 3 3 4 4)",
+            "(move 5 3 4 4)",
+            "(move 5 3 6 4)",
+            "(move 7 3 6 4)",
+            "(move 7 3 8 4)"
+        ]
+    );
+    play_one(&mut g, "(move 3 3 4 4)");
+    play_one(&mut g, "(move 6 6 5 5)");
+    play_one(&mut g, "(jump 4 4 6 6)");
+    let seen = g.observation(Seat::First);
+    for cell in [
+        "(cell 4 4 b)",
+        "(cell 5 5 b)",
+        "(cell 6 6 bm)",
+        "(cell 3 3 b)",
+    ] {
+        assert!(seen.contains(cell), "{cell} in {seen}");
+    }
+    // a black man steps onto rank 8 and is a king; so is a white man on rank 1
+    let params = GdlParams::read(
+        "checkers.kif",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
+    )
+    .unwrap();
+    let position = "(cell 7 7 bm) (cell 8 8 b) (cell 2 2 wm) (cell 1 1 b) (control black) (step 0)";
+    let mut g = Gdl::from_position(&params, position).unwrap();
+    play_one(&mut g, "(move 7 7 8 8)");
+    assert!(g.observation(Seat::First).contains("(cell 8 8 bk)"));
+    play_one(&mut g, "(move 2 2 1 1)");
+    assert!(g.observation(Seat::First).contains("(cell 1 1 wk)"));
+    // the king steps back down
+    play_one(&mut g, "(move 8 8 7 7)");
+    assert!(g.observation(Seat::First).contains("(cell 7 7 bk)"));
+    assert_eq!(g.outcome(), None);
+    // a white man whose two cells ahead hold black men it cannot jump has
+    // nowhere to go: once black has moved, white is to move with no move,
+    // and loses
+    let position = "(cell 5 5 bm) (cell 6 6 b) (cell 2 2 wm) (cell 1 1 bm) (cell 3 1 bm) (control black) (step 0)";
+    let mut g = Gdl::from_position(&params, position).unwrap();
+    play_one(&mut g, "(move 5 5 6 6)");
+    assert_eq!(g.outcome(), Some(BySeat::new(100, 0)));
+}
+
+#[test]
+fn a_knight_never_lands_where_a_knight_has_stood_and_the_stuck_player_loses() {
+    let mut g = twin("knights.kif");
+    assert_eq!(
+        legal(&g, Seat::First, &|m: &GdlMove| m.0.clone()),
+        ["(jump 2 3)", "(jump 3 2)"]
+    );
+    play_one(&mut g, "(jump 2 3)");
+    play_one(&mut g, "(jump 7 6)");
+    // (1, 1) was red's: blocked now
+    let red = legal(&g, Seat::First, &|m: &GdlMove| m.0.clone());
+    assert!(!red.contains(&"(jump 1 1)".to_string()), "{red:?}");
+    assert_eq!(red.len(), 5, "{red:?}");
+    let params = GdlParams::read(
+        "knights.kif",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
+    )
+    .unwrap();
+    // red's one jump left blocks blue's last cell: blue, to move, loses
+    let position = "(at red 5 7) (at blue 8 8) (visited 5 7) (visited 8 8) (visited 6 7) (control red) (step 9)";
+    let mut g = Gdl::from_position(&params, position).unwrap();
+    let red = legal(&g, Seat::First, &|m: &GdlMove| m.0.clone());
+    assert!(red.contains(&"(jump 7 6)".to_string()), "{red:?}");
+    play_one(&mut g, "(jump 7 6)");
+    assert_eq!(g.outcome(), Some(BySeat::new(100, 0)));
 }
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
@@ -473,6 +603,31 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
     let err = refused(&text, "ground_steps = 1000000");
     assert!(
         err.contains("line 5, column 1: grounding this rule takes more than 1000000 steps"),
+        "{err}"
+    );
+}
+
+#[test]
+fn loading_past_the_time_budget_is_refused_and_says_what_it_does_while_it_runs() {
+    // 40^7 bindings of one rule: past any second of budget on any machine
+    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
+    for i in 0..40 {
+        text.push_str(&format!("(num {i}) "));
+    }
+    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
+    let err = refused(&text, "ground_steps = 1000000000000000\nground_seconds = 2");
+    assert!(
+        err.contains(
+            "line 5, column 1: loading the description (grounding) takes more than 2 s \
+             (the loading time budget, `ground_seconds` among the game's parameters)"
+        ),
+        "{err}"
+    );
+    // past the first second, it said what it was doing
+    assert!(
+        err.lines().any(|l| l.starts_with(
+            "ladder: loading bad: grounding the rule at line 5, column 1, 47 atoms so far ("
+        )),
         "{err}"
     );
 }
