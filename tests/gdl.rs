@@ -24,14 +24,18 @@ use rand::SeedableRng;
 mod common;
 use common::Edit;
 
-/// A description shipped in `games/gdl/`.
-fn twin(file: &str) -> Gdl {
-    let params = GdlParams::read(
+/// The parameters of a description shipped in `games/gdl/`.
+fn shipped(file: &str) -> GdlParams {
+    GdlParams::read(
         file,
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
     )
-    .unwrap();
-    Gdl::new(&params).unwrap_or_else(|e| panic!("{file}: {e}"))
+    .unwrap()
+}
+
+/// A description shipped in `games/gdl/`.
+fn twin(file: &str) -> Gdl {
+    Gdl::new(&shipped(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// `seat`'s legal moves now, in GDL notation, sorted.
@@ -335,11 +339,7 @@ fn checkers_jumps_capture_and_men_are_crowned_on_the_far_rank() {
         assert!(seen.contains(cell), "{cell} in {seen}");
     }
     // a black man steps onto rank 8 and is a king; so is a white man on rank 1
-    let params = GdlParams::read(
-        "checkers.kif",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
-    )
-    .unwrap();
+    let params = shipped("checkers.kif");
     let position = "(cell 7 7 bm) (cell 8 8 b) (cell 2 2 wm) (cell 1 1 b) (control black) (step 0)";
     let mut g = Gdl::from_position(&params, position).unwrap();
     play_one(&mut g, "(move 7 7 8 8)");
@@ -372,11 +372,7 @@ fn a_knight_never_lands_where_a_knight_has_stood_and_the_stuck_player_loses() {
     let red = legal(&g, Seat::First, &|m: &GdlMove| m.0.clone());
     assert!(!red.contains(&"(jump 1 1)".to_string()), "{red:?}");
     assert_eq!(red.len(), 5, "{red:?}");
-    let params = GdlParams::read(
-        "knights.kif",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
-    )
-    .unwrap();
+    let params = shipped("knights.kif");
     // red's one jump left blocks blue's last cell: blue, to move, loses
     let position = "(at red 5 7) (at blue 8 8) (visited 5 7) (visited 8 8) (visited 6 7) (control red) (step 9)";
     let mut g = Gdl::from_position(&params, position).unwrap();
@@ -561,6 +557,16 @@ fn refused(text: &str, extra: &str) -> String {
     stderr
 }
 
+/// A description whose rule at line 5 has 40^7 bindings: past any budget.
+fn exploding() -> String {
+    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
+    for i in 0..40 {
+        text.push_str(&format!("(num {i}) "));
+    }
+    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
+    text
+}
+
 const TWO_ROLES: &str = "(role a) (role b) (init (p)) (<= terminal (true (p)))\n\
     (legal a noop) (legal b noop) (<= (next (p)) (true (p)))\n";
 
@@ -595,11 +601,7 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
     let err = refused(&text, "");
     assert!(err.contains("the rules give `700`"), "{err}");
     // a rule whose grounding explodes, refused at the rule's place
-    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
-    for i in 0..40 {
-        text.push_str(&format!("(num {i}) "));
-    }
-    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
+    let text = exploding();
     let err = refused(&text, "ground_steps = 1000000");
     assert!(
         err.contains("line 5, column 1: grounding this rule takes more than 1000000 steps"),
@@ -609,12 +611,8 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
 
 #[test]
 fn loading_past_the_time_budget_is_refused_and_says_what_it_does_while_it_runs() {
-    // 40^7 bindings of one rule: past any second of budget on any machine
-    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
-    for i in 0..40 {
-        text.push_str(&format!("(num {i}) "));
-    }
-    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
+    // past any second of budget on any machine
+    let text = exploding();
     let err = refused(&text, "ground_steps = 1000000000000000\nground_seconds = 2");
     assert!(
         err.contains(
