@@ -419,22 +419,8 @@ pub fn plan<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Plan<G>, Er
 /// The season's time control: a per-move budget, a game clock, or both;
 /// an error points at the key at fault.
 fn time_control<P>(src: &ConfigFile, s: &RawSeason<P>) -> Result<TimeControl, Error> {
-    let value = |v: &Option<Spanned<u32>>| v.as_ref().map(|v| *v.get_ref());
-    TimeControl::from_settings(
-        value(&s.move_time_ms),
-        s.time_control.as_ref().map(|t| t.get_ref().as_str()),
-        value(&s.margin_ms),
-        value(&s.startup_time_ms),
-    )
-    .map_err(|e| {
-        let span = match e.key.as_deref() {
-            Some("move_time_ms") => s.move_time_ms.as_ref().map(Spanned::span),
-            Some("startup_time_ms") => s.startup_time_ms.as_ref().map(Spanned::span),
-            Some("time_control") => s.time_control.as_ref().map(Spanned::span),
-            _ => None,
-        };
-        src.error(span, e)
-    })
+    let startup = s.startup_time_ms.as_ref().map(Spanned::span);
+    control_of(src, s, &s.move_time_ms, &s.time_control, startup, None)
 }
 
 /// A bot's own time control, when its `[[bot]]` sets `move_time_ms` or
@@ -448,19 +434,34 @@ fn bot_time<P>(
     if b.move_time_ms.is_none() && b.time_control.is_none() {
         return Ok(None);
     }
+    let name = Some(b.name.span());
+    control_of(src, s, &b.move_time_ms, &b.time_control, name.clone(), name).map(Some)
+}
+
+/// A time control from `move_time_ms` and `time_control` (the season's or a
+/// bot's) with the season's margin and start-up time. An error points at
+/// the key at fault: `startup` for the start-up time, `other` for the rest.
+fn control_of<P>(
+    src: &ConfigFile,
+    s: &RawSeason<P>,
+    move_time_ms: &Option<Spanned<u32>>,
+    time_control: &Option<Spanned<String>>,
+    startup: Option<Range<usize>>,
+    other: Option<Range<usize>>,
+) -> Result<TimeControl, Error> {
     let value = |v: &Option<Spanned<u32>>| v.as_ref().map(|v| *v.get_ref());
     TimeControl::from_settings(
-        value(&b.move_time_ms),
-        b.time_control.as_ref().map(|t| t.get_ref().as_str()),
+        value(move_time_ms),
+        time_control.as_ref().map(|t| t.get_ref().as_str()),
         value(&s.margin_ms),
         value(&s.startup_time_ms),
     )
-    .map(Some)
     .map_err(|e| {
         let span = match e.key.as_deref() {
-            Some("time_control") => b.time_control.as_ref().map(Spanned::span),
-            Some("move_time_ms") => b.move_time_ms.as_ref().map(Spanned::span),
-            _ => Some(b.name.span()),
+            Some("move_time_ms") => move_time_ms.as_ref().map(Spanned::span),
+            Some("time_control") => time_control.as_ref().map(Spanned::span),
+            Some("startup_time_ms") => startup,
+            _ => other,
         };
         src.error(span, e)
     })
