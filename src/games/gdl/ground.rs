@@ -126,7 +126,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                 // each new atom with the facts that first yield it (first
                 // in the order of nested loops over the literals as written)
                 let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::new();
-                let known = model.seen.len() + found_once.len();
+                let known = model.len() + found_once.len();
                 let complete = model.join(
                     rule,
                     &positives,
@@ -135,7 +135,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                     watch,
                     &mut |store, binds, facts| {
                         let head = instantiate_atom(&rule.head, binds, store);
-                        if model.seen.contains(&head) || found_once.contains(&head) {
+                        if model.holds(head) || found_once.contains(&head) {
                             return true;
                         }
                         keep_first(&mut firsts, head, facts);
@@ -160,8 +160,8 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         for (rel, atom) in found {
             grew |= model.add(rel, atom, &store);
         }
-        watch.atoms = model.seen.len();
-        if model.seen.len() > limit {
+        watch.atoms = model.len();
+        if model.len() > limit {
             return Err(too_many());
         }
         if !grew {
@@ -228,7 +228,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     }
     // a negated atom the model lacks never holds: drop it
     for r in &mut rules {
-        r.neg.retain(|g| model.seen.contains(g));
+        r.neg.retain(|g| model.holds(*g));
         // the literals stay in the order written (a description puts the
         // literal that fails most often first), without repeats
         let mut seen = HashSet::new();

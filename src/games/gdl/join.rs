@@ -10,7 +10,7 @@
 //! can put what it finds in the order nested loops over the literals as
 //! written would have found it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::{
     budget::Watch,
@@ -28,8 +28,6 @@ const INDEX_DEPTH: usize = 3;
 #[derive(Default)]
 pub(super) struct Facts {
     pub(super) atoms: Vec<Gid>,
-    /// Each fact's position in `atoms`.
-    at: HashMap<Gid, u32>,
     paths: HashMap<Box<[u8]>, u32>,
     index: HashMap<(u32, Gid), Vec<u32>>,
 }
@@ -38,7 +36,6 @@ impl Facts {
     fn push(&mut self, atom: Gid, store: &Store) {
         let at = self.atoms.len() as u32;
         self.atoms.push(atom);
-        self.at.insert(atom, at);
         let mut path = Vec::new();
         self.index_args(store.args(atom), &mut path, at, store);
     }
@@ -84,7 +81,8 @@ impl Facts {
 #[derive(Default)]
 pub(super) struct Model {
     pub(super) facts: HashMap<Relation, Facts>,
-    pub(super) seen: HashSet<Gid>,
+    /// Every fact, with its position among its relation's facts.
+    at: HashMap<Gid, u32>,
 }
 
 /// The facts a literal may match: a range of its relation's facts, or a
@@ -127,6 +125,8 @@ struct Lit<'a> {
 /// One join in progress: the variables bound, and the fact each literal
 /// matched.
 struct Join<'a> {
+    /// Every fact's position among its relation's facts.
+    at: &'a HashMap<Gid, u32>,
     lits: Vec<Lit<'a>>,
     distincts: Vec<(&'a Term, &'a Term)>,
     binds: Vec<Option<Gid>>,
@@ -142,11 +142,23 @@ pub(super) type Emit<'e> = dyn FnMut(&mut Store, &[Option<Gid>], &[u32]) -> bool
 
 impl Model {
     pub(super) fn add(&mut self, rel: Relation, atom: Gid, store: &Store) -> bool {
-        if !self.seen.insert(atom) {
+        if self.holds(atom) {
             return false;
         }
-        self.facts.entry(rel).or_default().push(atom, store);
+        let facts = self.facts.entry(rel).or_default();
+        self.at.insert(atom, facts.atoms.len() as u32);
+        facts.push(atom, store);
         true
+    }
+
+    /// Whether `atom` is a fact.
+    pub(super) fn holds(&self, atom: Gid) -> bool {
+        self.at.contains_key(&atom)
+    }
+
+    /// How many facts there are.
+    pub(super) fn len(&self) -> usize {
+        self.at.len()
     }
 
     /// Calls `emit` with every binding of `rule`'s variables under which
@@ -185,6 +197,7 @@ impl Model {
             .collect();
         let n = lits.len();
         let mut join = Join {
+            at: &self.at,
             lits,
             distincts,
             binds: vec![None; rule.vars.len()],
@@ -292,7 +305,7 @@ impl<'a> Join<'a> {
             } else {
                 GTerm::Fn(lit.atom.rel, args.into_boxed_slice())
             };
-            return match store.find(&atom).and_then(|g| facts.at.get(&g)) {
+            return match store.find(&atom).and_then(|g| self.at.get(&g)) {
                 Some(&at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),
                 _ => NONE,
             };

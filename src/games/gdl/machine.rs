@@ -179,15 +179,11 @@ impl Machine {
             goals[r].push((props.id(goal), v));
         }
         // where two goals hold at once, the one whose first rule is written
-        // first counts (the sort is stable: among a rule's values, the
-        // order found)
-        let mut first_rule: HashMap<Prop, usize> = HashMap::new();
-        for (r, &i) in rules.iter().zip(&from) {
-            let at = first_rule.entry(props.id(r.head)).or_insert(i);
-            *at = (*at).min(i);
-        }
+        // first counts (ground rules come in the order of the rules written,
+        // and the sort is stable: among a rule's values, the order found)
+        let first_rule = |p: &Prop| heads.get(p).map_or(usize::MAX, |rs| from[rs[0]]);
         for g in &mut goals {
-            g.sort_by_key(|(p, _)| first_rule.get(p).copied().unwrap_or(usize::MAX));
+            g.sort_by_key(|(p, _)| first_rule(p));
         }
         let terminal = store.find(&GTerm::Const(k.terminal)).map(|g| props.id(g));
         let next_of_base: Vec<Option<Prop>> = trues
