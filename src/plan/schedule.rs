@@ -227,9 +227,13 @@ impl Schedule {
     /// The games from `start` on, in order: seeds drawn one after another
     /// from the season's stream, which is cheaper than one look-up each.
     pub fn from(&self, start: u64) -> impl Iterator<Item = Fixture> + '_ {
-        let mut seeds = Rng::seed_from_u64(self.season_seed);
-        seeds.set_word_pos(2 * u128::from(self.first + start));
-        (start..self.len()).map(move |index| self.place(index, seeds.next_u64()))
+        stream(self, start)
+    }
+
+    /// As [`Schedule::from`], owning the schedule: an iterator that may
+    /// outlive it (a run's queue of games, handed out chunk by chunk).
+    pub fn into_from(self, start: u64) -> impl Iterator<Item = Fixture> + Send {
+        stream(self, start)
     }
 
     /// Game `index`'s pairing and its number among that pairing's games.
@@ -272,6 +276,20 @@ impl Schedule {
             seed,
         }
     }
+}
+
+/// The games of `schedule` from `start` on, borrowed or owned.
+fn stream<S: std::borrow::Borrow<Schedule>>(
+    schedule: S,
+    start: u64,
+) -> impl Iterator<Item = Fixture> {
+    let (mut seeds, len) = {
+        let s = schedule.borrow();
+        let mut seeds = Rng::seed_from_u64(s.season_seed);
+        seeds.set_word_pos(2 * u128::from(s.first + start));
+        (seeds, s.len())
+    };
+    (start..len).map(move |index| schedule.borrow().place(index, seeds.next_u64()))
 }
 
 /// Every game of a season, in a list: for small seasons and tests.

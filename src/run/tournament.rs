@@ -22,7 +22,7 @@ use crate::{
     journal::shard::Shard,
     journal::{self, Journal},
     plan::jobs::{Jobs, MAX_JOBS},
-    plan::schedule::{Fixture, Schedule},
+    plan::schedule::Schedule,
     plan::Header,
     plan::{BotKind, Plan},
     report,
@@ -31,6 +31,7 @@ use crate::{
     },
     run::pool::{self, Pool},
     run::progress,
+    run::to_play::ToPlay,
     run::workers::{self, Concurrency, Shared},
     show::paint::Paint,
     stats::sprt::InOrder,
@@ -174,23 +175,17 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         .map(|p| shard.nth(p))
         .find(|i| !pending_done.contains(i))
         .unwrap_or(0);
-    let mut unplayed = fixtures
-        .from(first_missing)
-        .filter(|f| shard.holds(f.index) && !pending_done.contains(&f.index));
-    let take = if decided {
+    let most = if decided {
         0
     } else {
-        opts.max_games.map_or(usize::MAX, |m| m as usize)
+        opts.max_games.unwrap_or(u64::MAX)
     };
-    let pending: Vec<Fixture> = unplayed.by_ref().take(take).collect();
     // with `--max-games`, a game finished before an earlier interruption may
     // lie beyond a game still left unplayed: it stays in pending.jsonl, and
     // games.jsonl stays in schedule order
-    let left_unplayed = if decided {
-        None
-    } else {
-        unplayed.next().map(|f| f.index)
-    };
+    let (to_play, left_unplayed) =
+        ToPlay::new(fixtures.clone(), shard, pending_done, first_missing, most);
+    let left_unplayed = left_unplayed.filter(|_| !decided);
     let (from_file, held_back): (Vec<_>, Vec<_>) = from_file
         .into_iter()
         .partition(|(index, _)| left_unplayed.is_none_or(|left| *index < left));
@@ -212,7 +207,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     if programs {
         raise_open_files(open_files_needed(most, 2), most)?;
     }
-    let bar = progress_bar(pending.len() as u64, opts.progress);
+    let bar = progress_bar(to_play.len(), opts.progress);
     let resumed = resumed.journaled + (from_file.len() + held_back.len()) as u64;
     let games = shard.count(fixtures.len());
     // lines wherever the bar does not draw (indicatif's test): not a
@@ -231,7 +226,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let shared = Arc::new(Shared::new(
         plan.clone(),
         pool,
-        pending,
+        to_play,
         most,
         bar.clone(),
         lines,

@@ -23,7 +23,7 @@
 use std::{
     collections::HashSet,
     sync::{
-        atomic::{AtomicBool, AtomicUsize, Ordering},
+        atomic::{AtomicBool, Ordering},
         mpsc, Arc, Mutex,
     },
     thread,
@@ -50,6 +50,7 @@ use crate::{
     run::concurrency::{Auto, CpuTime, CpuUse, Gate},
     run::pool::{Maker, Pool},
     run::progress,
+    run::to_play::ToPlay,
     run::writer::{Msg, Piece, Writer},
     stats::sprt::InOrder,
     stats::standings::Standings,
@@ -102,8 +103,19 @@ fn play_hosted<G: Game>(
 
 /// Games a worker plays before handing them to the writer: enough to keep
 /// channel traffic and flushes rare, few enough to keep every thread busy.
-fn chunk_size(games: usize, jobs: usize) -> usize {
-    (games / (jobs * 8)).clamp(1, 64)
+fn chunk_size(games: u64, jobs: usize) -> usize {
+    (games / (jobs as u64 * 8)).clamp(1, 64) as usize
+}
+
+/// A chunk of consecutive games to play, shared with the watchdog, which
+/// hands it to a replay when its worker is abandoned.
+type Chunk = Arc<[Fixture]>;
+
+/// The games nobody has taken yet, handed out a chunk at a time.
+struct Queue {
+    games: Box<dyn Iterator<Item = Fixture> + Send>,
+    /// How many games have been taken.
+    taken: u64,
 }
 
 /// What the workers share: the season, its bots and the queue of chunks.
@@ -111,14 +123,15 @@ pub struct Shared<G: Game> {
     plan: Plan<G>,
     pool: Pool<G>,
     names: Vec<String>,
-    /// The games to play, in schedule order, cut into chunks of `chunk`.
-    to_play: Vec<Fixture>,
+    /// The games to play, in schedule order.
+    to_play: ToPlay,
     chunk: usize,
-    /// The next chunk nobody has taken.
-    next: AtomicUsize,
+    queue: Mutex<Queue>,
     /// Chunks of abandoned workers, to be played again with hosted bots.
-    replays: Mutex<Vec<usize>>,
+    replays: Mutex<Vec<Chunk>>,
     gate: Gate,
+    /// The most games at once.
+    most: usize,
     /// Ladder's delay around the programs' moves, from every game played.
     delay: Mutex<Delay>,
     /// Set when the writer fails: workers stop.
@@ -135,7 +148,7 @@ impl<G: Game> Shared<G> {
     pub fn new(
         plan: Plan<G>,
         pool: Pool<G>,
-        to_play: Vec<Fixture>,
+        to_play: ToPlay,
         jobs: usize,
         bar: ProgressBar,
         lines: Option<progress::Lines>,
@@ -145,10 +158,14 @@ impl<G: Game> Shared<G> {
             names: plan.bots.iter().map(|b| b.name.clone()).collect(),
             plan,
             pool,
+            queue: Mutex::new(Queue {
+                games: Box::new(to_play.fixtures()),
+                taken: 0,
+            }),
             to_play,
-            next: AtomicUsize::new(0),
             replays: Mutex::new(Vec::new()),
             gate: Gate::new(jobs),
+            most: jobs,
             delay: Mutex::new(Delay::default()),
             stop: AtomicBool::new(false),
             bar,
@@ -156,18 +173,21 @@ impl<G: Game> Shared<G> {
         }
     }
 
-    fn chunks(&self) -> usize {
-        self.to_play.len().div_ceil(self.chunk)
+    fn chunks(&self) -> u64 {
+        self.to_play.len().div_ceil(self.chunk as u64)
     }
 
-    fn fixtures(&self, c: usize) -> &[Fixture] {
-        let start = c * self.chunk;
-        &self.to_play[start..(start + self.chunk).min(self.to_play.len())]
+    /// The next chunk nobody has taken; `None` when all are taken.
+    fn take_chunk(&self) -> Option<Chunk> {
+        let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let chunk: Chunk = queue.games.by_ref().take(self.chunk).collect();
+        queue.taken += chunk.len() as u64;
+        (!chunk.is_empty()).then_some(chunk)
     }
 
     /// Whether chunks are left for a new worker to take.
     fn work_left(&self) -> bool {
-        self.next.load(Ordering::Relaxed) < self.chunks()
+        self.queue.lock().unwrap_or_else(|e| e.into_inner()).taken < self.to_play.len()
             || !self
                 .replays
                 .lock()
@@ -180,8 +200,8 @@ impl<G: Game> Shared<G> {
 #[derive(Default)]
 struct Slot {
     watch: Watch,
-    /// The chunk it is playing (`usize::MAX` before the first).
-    chunk: AtomicUsize,
+    /// The chunk it is playing (`None` before the first).
+    chunk: Mutex<Option<Chunk>>,
     /// Whether it holds a permit of the gate; whoever clears it (the
     /// worker, or the watchdog abandoning it) gives the permit back.
     permit: AtomicBool,
@@ -202,7 +222,7 @@ const PIECE_TIME: Duration = Duration::from_millis(500);
 
 /// A worker: takes chunks (replays first) until none is left, each with a
 /// permit of the gate, and sends the games it plays to the writer in pieces.
-fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
+fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::SyncSender<Msg>) {
     loop {
         if shared.stop.load(Ordering::Relaxed) || slot.abandoned.load(Ordering::Relaxed) {
             return;
@@ -218,16 +238,16 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
             .pop();
         let (c, hosted) = match replay {
             Some(c) => (c, true),
-            None => match shared.next.fetch_add(1, Ordering::Relaxed) {
-                c if c < shared.chunks() => (c, false),
-                _ => {
+            None => match shared.take_chunk() {
+                Some(c) => (c, false),
+                None => {
                     slot.release(shared);
                     return;
                 }
             },
         };
-        slot.chunk.store(c, Ordering::Relaxed);
-        let go_on = play_chunk(shared, slot, c, hosted, tx);
+        *slot.chunk.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&c));
+        let go_on = play_chunk(shared, slot, &c, hosted, tx);
         slot.release(shared);
         if !go_on {
             return;
@@ -235,16 +255,15 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::Sender<Msg>) {
     }
 }
 
-/// Plays chunk `c`, sending its games in pieces; `false` when the worker
-/// must stop (abandoned, interrupted, or the writer is gone).
+/// Plays the games of a chunk, sending them in pieces; `false` when the
+/// worker must stop (abandoned, interrupted, or the writer is gone).
 fn play_chunk<G: Game>(
     shared: &Shared<G>,
     slot: &Slot,
-    c: usize,
+    fixtures: &[Fixture],
     hosted: bool,
-    tx: &mpsc::Sender<Msg>,
+    tx: &mpsc::SyncSender<Msg>,
 ) -> bool {
-    let fixtures = shared.fixtures(c);
     let plan = &shared.plan;
     let new_piece = || Piece {
         lines: Lines::default(),
@@ -333,11 +352,8 @@ const INTERRUPT_GRACE: Duration = Duration::from_secs(1);
 type Worker = (Arc<Slot>, thread::JoinHandle<()>);
 
 /// Starts a worker thread with a slot of its own.
-fn spawn_worker<G: Game>(shared: &Arc<Shared<G>>, tx: &mpsc::Sender<Msg>) -> Result<Worker> {
-    let slot = Arc::new(Slot {
-        chunk: AtomicUsize::new(usize::MAX),
-        ..Slot::default()
-    });
+fn spawn_worker<G: Game>(shared: &Arc<Shared<G>>, tx: &mpsc::SyncSender<Msg>) -> Result<Worker> {
+    let slot = Arc::new(Slot::default());
     let (shared, worker_slot, tx) = (Arc::clone(shared), Arc::clone(&slot), tx.clone());
     let handle = thread::Builder::new()
         .name("ladder-worker".into())
@@ -392,7 +408,9 @@ pub fn play_all<G: Game>(
     standings: Standings,
     in_order: Option<InOrder>,
 ) -> Result<Outcome> {
-    let (tx, rx) = mpsc::channel::<Msg>();
+    // a bounded channel: workers wait while the writer catches up (a
+    // journal on a slow disk), rather than piling games up in memory
+    let (tx, rx) = mpsc::sync_channel::<Msg>(2 * shared.most);
     let allowed = match &concurrency {
         Concurrency::Fixed(jobs) => *jobs,
         Concurrency::Auto(auto) => auto.allowed(),
@@ -400,11 +418,17 @@ pub fn play_all<G: Game>(
     shared.gate.set_allowed(allowed);
     let cpu_start = CpuTime::now();
     let mut workers: Vec<Worker> = Vec::new();
-    for _ in 0..allowed.min(shared.chunks()) {
+    for _ in 0..(allowed as u64).min(shared.chunks()) {
         workers.push(spawn_worker(shared, &tx)?);
     }
     let mut watchdog = Watchdog::default();
-    let mut writer = Writer::new(journal, &shared.to_play, resumed, standings, in_order)?;
+    let mut writer = Writer::new(
+        journal,
+        shared.to_play.indices(),
+        resumed,
+        standings,
+        in_order,
+    )?;
     let mut lines = shared
         .lines
         .lock()
@@ -428,11 +452,7 @@ pub fn play_all<G: Game>(
                 shared.bar.set_message(in_order.line());
             }
             if let Some(lines) = lines.as_mut() {
-                lines.after(
-                    writer.received as u64,
-                    &writer.standings,
-                    writer.in_order.as_ref(),
-                );
+                lines.after(writer.received, &writer.standings, writer.in_order.as_ref());
             }
             if interrupted.is_none() {
                 interrupted = cleanup::interrupted();
@@ -456,12 +476,14 @@ pub fn play_all<G: Game>(
             for stuck in watchdog.stuck(&workers) {
                 let (slot, _) = &workers[stuck];
                 slot.abandoned.store(true, Ordering::Relaxed);
-                let c = slot.chunk.load(Ordering::Relaxed);
-                shared
-                    .replays
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(c);
+                let chunk = slot.chunk.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                if let Some(c) = chunk {
+                    shared
+                        .replays
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(c);
+                }
                 slot.release(shared);
                 watchdog.abandoned.insert(stuck);
                 workers.push(spawn_worker(shared, &tx)?);
@@ -490,14 +512,13 @@ pub fn play_all<G: Game>(
         Ok(())
     })();
     if let Some(lines) = lines.as_mut() {
-        lines.end(
-            writer.received as u64,
-            &writer.standings,
-            writer.in_order.as_ref(),
-        );
+        lines.end(writer.received, &writer.standings, writer.in_order.as_ref());
     }
     shared.stop.store(true, Ordering::Relaxed);
     drop(tx);
+    // a worker waiting to send gets an error and stops: nothing it sends
+    // now would count
+    drop(rx);
     let cpu = cpu_start
         .zip(CpuTime::now())
         .and_then(|(start, end)| end.busy_since(&start))
@@ -526,7 +547,7 @@ pub fn play_all<G: Game>(
     let played = if decided {
         writer.written
     } else {
-        writer.received as u64
+        writer.received
     };
     if complete {
         writer.journal.finish()?;

@@ -4,7 +4,7 @@
 //! a kill loses no finished game; games an earlier run left there join in
 //! their turn; a game that comes twice (a replayed chunk) counts once.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use crate::{
     core::record::{Lines, Scored},
@@ -13,7 +13,6 @@ use crate::{
         referee::Aborted,
     },
     journal::Journal,
-    plan::schedule::Fixture,
     stats::sprt::InOrder,
     stats::standings::Standings,
 };
@@ -37,22 +36,20 @@ pub enum Msg {
 /// Puts games into the journal in schedule order, whatever order they come in.
 pub struct Writer {
     pub journal: Journal,
-    /// Every game index this run writes, ascending: the games to play and
-    /// those an earlier run left in `pending.jsonl`.
-    order: Vec<u64>,
-    /// How many of `order` are written.
-    next: usize,
+    /// The index of every game this run writes that is not written yet,
+    /// ascending: the games to play and those an earlier run left in
+    /// `pending.jsonl`.
+    upcoming: Upcoming,
     /// Lines from `pending.jsonl`, by game index.
     from_file: HashMap<u64, String>,
     /// Pieces that came before their turn, by the index of their first
     /// unwritten game, with the position of that game in the piece.
     waiting: BTreeMap<u64, (Piece, usize)>,
-    /// Which games to play have been received (a replayed chunk may repeat
-    /// some): one bit per index from the first game to play.
-    seen: Vec<u64>,
-    seen_base: u64,
+    /// The games of `waiting`: received, not written yet. (A game before
+    /// the next to write has been written.)
+    early: HashSet<u64>,
     /// How many games to play have been received.
-    pub received: usize,
+    pub received: u64,
     /// The season's standings: the resumed games, and each game received
     /// (once) added as it comes.
     pub standings: Standings,
@@ -63,27 +60,58 @@ pub struct Writer {
     names: Vec<String>,
 }
 
+/// Two ascending lists of game indices, merged: the games to play (computed
+/// as they are needed) and those read from `pending.jsonl` (few).
+struct Upcoming {
+    to_play: std::iter::Peekable<Box<dyn Iterator<Item = u64> + Send>>,
+    resumed: VecDeque<u64>,
+}
+
+impl Upcoming {
+    fn peek(&mut self) -> Option<u64> {
+        match (self.to_play.peek(), self.resumed.front()) {
+            (Some(&a), Some(&b)) => Some(a.min(b)),
+            (a, b) => a.or(b).copied(),
+        }
+    }
+
+    fn advance(&mut self) {
+        match (self.to_play.peek(), self.resumed.front()) {
+            (Some(a), Some(b)) if b < a => {
+                self.resumed.pop_front();
+            }
+            (Some(_), _) => {
+                self.to_play.next();
+            }
+            (None, _) => {
+                self.resumed.pop_front();
+            }
+        }
+    }
+}
+
 impl Writer {
+    /// A writer of the games `to_play` (their indices, ascending) and the
+    /// lines `resumed` from `pending.jsonl`, each in its turn.
     pub fn new(
         journal: Journal,
-        to_play: &[Fixture],
+        to_play: impl Iterator<Item = u64> + Send + 'static,
         resumed: Vec<(u64, String)>,
         standings: Standings,
         in_order: Option<InOrder>,
     ) -> Result<Self> {
-        let seen_base = to_play.first().map_or(0, |f| f.index);
-        let span = to_play.last().map_or(0, |f| f.index - seen_base + 1);
-        let mut order: Vec<u64> = to_play.iter().map(|f| f.index).collect();
-        order.extend(resumed.iter().map(|(i, _)| *i));
-        order.sort_unstable();
+        let mut from_file: Vec<u64> = resumed.iter().map(|(i, _)| *i).collect();
+        from_file.sort_unstable();
+        let to_play: Box<dyn Iterator<Item = u64> + Send> = Box::new(to_play);
         let mut writer = Writer {
             journal,
-            order,
-            next: 0,
+            upcoming: Upcoming {
+                to_play: to_play.peekable(),
+                resumed: from_file.into(),
+            },
             from_file: resumed.into_iter().collect(),
             waiting: BTreeMap::new(),
-            seen: vec![0; span.div_ceil(64) as usize],
-            seen_base,
+            early: HashSet::new(),
             received: 0,
             names: standings.bots.clone(),
             standings,
@@ -119,13 +147,13 @@ impl Writer {
         if piece.scored.is_empty() {
             return Ok(());
         }
-        self.received += piece.scored.len();
+        self.received += piece.scored.len() as u64;
         for scored in &piece.scored {
             self.standings.add(scored);
         }
         self.journal.append_timing(&piece.lines.timing)?;
         let first = piece.lines.ends[0].0;
-        if self.order.get(self.next) != Some(&first) {
+        if self.upcoming.peek() != Some(first) {
             self.journal.append_pending(&piece.lines.games)?;
         }
         self.waiting.insert(first, (piece, 0));
@@ -135,12 +163,10 @@ impl Writer {
     /// Drops games already received: a chunk replayed after its worker was
     /// abandoned may repeat games that worker had sent.
     fn without_repeats(&mut self, piece: Piece) -> Piece {
+        let next = self.upcoming.peek();
         let mut first_time = |index: u64| {
-            let bit = index - self.seen_base;
-            let word = &mut self.seen[(bit / 64) as usize];
-            let fresh = *word & (1 << (bit % 64)) == 0;
-            *word |= 1 << (bit % 64);
-            fresh
+            let written = next.is_none_or(|next| index < next);
+            !written && self.early.insert(index)
         };
         let fresh: Vec<bool> = piece
             .lines
@@ -171,7 +197,7 @@ impl Writer {
 
     /// Writes every game whose turn has come.
     fn advance(&mut self) -> Result<()> {
-        while let Some(&index) = self.order.get(self.next) {
+        while let Some(index) = self.upcoming.peek() {
             if self.decided() {
                 return Ok(());
             }
@@ -186,7 +212,7 @@ impl Writer {
                     in_order.add(&scored);
                 }
                 self.journal.append_games(line.as_bytes())?;
-                self.next += 1;
+                self.upcoming.advance();
                 continue;
             }
             let Some((piece, mut k)) = self.waiting.remove(&index) else {
@@ -194,14 +220,14 @@ impl Writer {
             };
             // the piece's games that follow in order, written at once
             let from = k;
-            while k < piece.lines.len() && self.order.get(self.next) == Some(&piece.lines.ends[k].0)
-            {
+            while k < piece.lines.len() && self.upcoming.peek() == Some(piece.lines.ends[k].0) {
                 let decides = self
                     .in_order
                     .as_mut()
                     .is_some_and(|o| o.add(&piece.scored[k]));
+                self.early.remove(&piece.lines.ends[k].0);
                 k += 1;
-                self.next += 1;
+                self.upcoming.advance();
                 if decides {
                     break;
                 }
@@ -223,8 +249,8 @@ impl Writer {
 
     /// Whether the season's journal is done: every game of the order is in
     /// it, or the sequential test decided.
-    pub fn is_complete(&self) -> bool {
-        self.next == self.order.len() || self.decided()
+    pub fn is_complete(&mut self) -> bool {
+        self.upcoming.peek().is_none() || self.decided()
     }
 
     /// Whether the sequential test has decided.
@@ -277,18 +303,6 @@ mod tests {
         p
     }
 
-    fn fixtures(indices: &[u64]) -> Vec<Fixture> {
-        indices
-            .iter()
-            .map(|&index| Fixture {
-                index,
-                pair: 0,
-                seats: BySeat::new(0, 1),
-                seed: index,
-            })
-            .collect()
-    }
-
     fn indices(path: &std::path::Path) -> Vec<u64> {
         read_records(path)
             .unwrap()
@@ -305,7 +319,7 @@ mod tests {
         let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let mut w = Writer::new(
             journal,
-            &fixtures(&[0, 1, 2, 3, 4, 5]),
+            vec![0, 1, 2, 3, 4, 5].into_iter(),
             Vec::new(),
             Standings::empty(&names),
             None,
@@ -342,7 +356,7 @@ mod tests {
         );
         let mut w = Writer::new(
             journal,
-            &fixtures(&[2]),
+            vec![2].into_iter(),
             from_file,
             Standings::empty(&names),
             None,
@@ -372,14 +386,16 @@ mod tests {
         let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let mut w = Writer::new(
             journal,
-            &fixtures(&[0, 1, 2]),
+            vec![0, 1, 2].into_iter(),
             Vec::new(),
             Standings::empty(&names),
             None,
         )
         .unwrap();
+        w.accept(piece(&[2])).unwrap();
         w.accept(piece(&[0])).unwrap();
-        // the abandoned worker had sent game 0; the replay sends 0, 1, 2
+        // the abandoned worker had sent games 2 (waiting for its turn) and 0
+        // (written); the replay sends 0, 1, 2
         w.accept(piece(&[0, 1, 2])).unwrap();
         assert_eq!(w.received, 3);
         assert!(w.is_complete());

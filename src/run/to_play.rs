@@ -1,0 +1,125 @@
+//! The games a run plays, computed from the schedule as they are needed:
+//! the workers take them chunk by chunk and the writer follows their
+//! indices, so a season's memory does not grow with its number of games.
+//!
+//! A run plays, in schedule order, the games of its shard from the first
+//! one the journal lacks, except those an earlier run finished out of order
+//! (they wait in `pending.jsonl`), and at most `--max-games` of them.
+
+use std::{collections::HashSet, sync::Arc};
+
+use crate::{
+    journal::shard::Shard,
+    plan::schedule::{Fixture, Schedule},
+};
+
+/// The games of one run, as a rule to compute them (not a list).
+#[derive(Clone)]
+pub struct ToPlay {
+    schedule: Schedule,
+    shard: Shard,
+    /// Games an earlier run finished out of order: not played again.
+    done: Arc<HashSet<u64>>,
+    /// The first game to look at.
+    first: u64,
+    /// How many games this run plays.
+    len: u64,
+}
+
+impl ToPlay {
+    /// The games of `shard` in `schedule` from `first` on, without those in
+    /// `done`, at most `most` of them; and the first game left for a later
+    /// run when `most` cuts the list short.
+    pub fn new(
+        schedule: Schedule,
+        shard: Shard,
+        done: HashSet<u64>,
+        first: u64,
+        most: u64,
+    ) -> (ToPlay, Option<u64>) {
+        let total = schedule.len();
+        let first = first.min(total);
+        let done_here = done
+            .iter()
+            .filter(|&&i| i >= first && i < total && shard.holds(i))
+            .count() as u64;
+        let available = shard.count(total) - shard.count(first) - done_here;
+        let mut to_play = ToPlay {
+            schedule,
+            shard,
+            done: Arc::new(done),
+            first,
+            len: available,
+        };
+        let left = (available > most).then(|| {
+            let left = to_play.indices().nth(most as usize);
+            to_play.len = most;
+            left
+        });
+        (to_play, left.flatten())
+    }
+
+    /// How many games this run plays.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The games' indices, ascending.
+    pub fn indices(&self) -> impl Iterator<Item = u64> + Send + 'static {
+        let (shard, done) = (self.shard, Arc::clone(&self.done));
+        (self.first..self.schedule.len())
+            .filter(move |&i| shard.holds(i) && !done.contains(&i))
+            .take(self.len as usize)
+    }
+
+    /// The games, in schedule order.
+    pub fn fixtures(&self) -> impl Iterator<Item = Fixture> + Send + 'static {
+        let (shard, done) = (self.shard, Arc::clone(&self.done));
+        self.schedule
+            .clone()
+            .into_from(self.first)
+            .filter(move |f| shard.holds(f.index) && !done.contains(&f.index))
+            .take(self.len as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::schedule::Format;
+
+    fn schedule() -> Schedule {
+        Schedule::new(3, &Format::RoundRobin, 4, 7) // 12 games
+    }
+
+    #[test]
+    fn a_run_plays_its_shards_games_from_the_first_missing_without_those_done() {
+        let shard = Shard { k: 2, n: 2 }; // games 2, 3, 6, 7, 10, 11
+        let (to_play, left) = ToPlay::new(schedule(), shard, HashSet::from([6]), 3, 100);
+        assert_eq!(left, None);
+        assert_eq!(to_play.len(), 4);
+        assert_eq!(to_play.indices().collect::<Vec<_>>(), [3, 7, 10, 11]);
+        let all: Vec<Fixture> = schedule().from(0).collect();
+        let fixtures: Vec<Fixture> = to_play.fixtures().collect();
+        assert_eq!(
+            fixtures,
+            [3, 7, 10, 11].map(|i| all[i]),
+            "each game as the schedule has it, seed included"
+        );
+    }
+
+    #[test]
+    fn max_games_cuts_the_list_and_names_the_first_game_left() {
+        let (to_play, left) = ToPlay::new(schedule(), Shard::WHOLE, HashSet::from([5]), 3, 2);
+        assert_eq!(to_play.indices().collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(to_play.fixtures().count(), 2);
+        assert_eq!(left, Some(6), "game 5 is done: 6 is the first left");
+        let (none, left) = ToPlay::new(schedule(), Shard::WHOLE, HashSet::new(), 12, 5);
+        assert!(none.is_empty());
+        assert_eq!(left, None);
+    }
+}
