@@ -86,6 +86,7 @@ fn launch_in(sandbox: Sandbox, argv: Vec<String>, game: &str, params: serde_json
 const MOVE: TimeLeft = TimeLeft {
     budget: Duration::from_secs(5),
     limit: Duration::from_secs(5),
+    on_clock: false,
 };
 
 /// Baseline: write a line to the bot, read its answer; no protocol, no threads.

@@ -55,6 +55,7 @@ fn bare_game<G: Game>(params: &G::Params, bots: &mut BySeat<RandomBot>, seed: u6
 const TIME: TimeLeft = TimeLeft {
     budget: std::time::Duration::from_secs(1),
     limit: std::time::Duration::from_secs(1),
+    on_clock: false,
 };
 
 /// Games per timed iteration: enough that a season's fixed costs (thread pool,

@@ -20,6 +20,7 @@ use ladder::{
 const TIME: TimeLeft = TimeLeft {
     budget: std::time::Duration::from_secs(60),
     limit: std::time::Duration::from_secs(60),
+    on_clock: false,
 };
 use predicates::prelude::*;
 use rand::{Rng as _, SeedableRng};

@@ -654,3 +654,29 @@ fn list_bots_takes_a_gdl_game_by_its_file_as_match_does() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no file no-such.kif"));
 }
+
+#[test]
+fn mcts_with_a_playout_budget_beyond_its_move_time_stops_in_time_and_forfeits_no_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::TempDir::new().unwrap();
+    let kif = root.join("games/gdl/breakthrough.kif");
+    std::fs::write(
+        tmp.path().join("mcts.toml"),
+        format!(
+            "[season]\nname = \"mcts\"\ngame = \"gdl\"\ngames_per_pair = 2\nmove_time_ms = 100\n\
+             [season.params]\nrules = \"{}\"\n\
+             [[bot]]\nname = \"mcts\"\nbuiltin = \"mcts\"\nparams = {{ playouts = 100000000 }}\n\
+             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+            kif.display()
+        ),
+    )
+    .unwrap();
+    let out = ladder_in(tmp.path(), &["run", "mcts.toml", "-q"]);
+    assert!(out.status.success(), "{out:?}");
+    let journal = std::fs::read_to_string(tmp.path().join("reports/mcts/games.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 2);
+    for line in journal.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["termination"]["kind"], "normal", "{line}");
+    }
+}

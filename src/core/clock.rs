@@ -150,10 +150,7 @@ impl TimeControl {
     /// The limit of a call that is not a move (`new_game`, `observe`,
     /// `game_over`): such calls should be instant; a program's start counts here.
     pub fn other_call(&self) -> TimeLeft {
-        TimeLeft {
-            budget: self.startup,
-            limit: self.startup + self.margin,
-        }
+        TimeLeft::new(self.startup, self.margin)
     }
 }
 
@@ -171,15 +168,28 @@ pub struct TimeLeft {
     pub budget: Duration,
     /// When the referee stops waiting and the bot forfeits: the budget plus the margin.
     pub limit: Duration,
+    /// Whether the budget is what is left on a game clock, which the rest
+    /// of the game's moves share (not a budget for this move alone).
+    pub on_clock: bool,
 }
 
 impl TimeLeft {
-    /// A budget of `budget` with `margin` on top.
+    /// A budget of `budget` for this move with `margin` on top.
     pub fn new(budget: Duration, margin: Duration) -> Self {
         TimeLeft {
             budget,
             limit: budget + margin,
+            on_clock: false,
         }
+    }
+
+    /// What a bot that searches until a deadline should aim to spend on
+    /// this move: half its move budget (the other half, and the margin, is
+    /// room for a loaded machine), or a twentieth of what is left on a
+    /// game clock. At least a millisecond.
+    pub fn aim(&self) -> Duration {
+        let share = if self.on_clock { 20 } else { 2 };
+        (self.budget / share).max(Duration::from_millis(1))
     }
 }
 
@@ -219,7 +229,10 @@ impl Clocks {
             (None, Some(c)) => c,
             (None, None) => Duration::MAX / 4,
         };
-        TimeLeft::new(budget, self.margin)
+        TimeLeft {
+            on_clock: clock.is_some_and(|c| self.move_time.is_none_or(|m| c < m)),
+            ..TimeLeft::new(budget, self.margin)
+        }
     }
 
     /// Charges a move that took `spent` to seat `index`: its clock loses
@@ -308,6 +321,30 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_aims_at_half_a_move_budget_and_a_twentieth_of_a_game_clock() {
+        let ms = Duration::from_millis;
+        let per_move = TimeControl::per_move(ms(1000));
+        let left = Clocks::new(&per_move).time_left(0);
+        assert!(!left.on_clock);
+        assert_eq!(left.aim(), ms(500));
+        let clock = TimeControl::from_settings(None, Some("10+0.1"), None, None).unwrap();
+        let left = Clocks::new(&clock).time_left(0);
+        assert!(left.on_clock);
+        assert_eq!(left.aim(), ms(500));
+        // a move budget below what the clock has left is the move's own
+        let both = TimeControl::from_settings(Some(200), Some("10"), None, None).unwrap();
+        let mut clocks = Clocks::new(&both);
+        assert_eq!(clocks.time_left(0).aim(), ms(100));
+        clocks.charge(0, ms(9_900));
+        let left = clocks.time_left(0);
+        assert!(
+            left.on_clock,
+            "100 ms left on the clock, below the 200 ms budget"
+        );
+        assert_eq!(left.aim(), ms(5));
+    }
 
     #[test]
     fn game_clocks_parse_and_print() {

@@ -2,13 +2,18 @@
 //! ahead at the goals, and `mcts`, a Monte Carlo tree search with a budget
 //! of random playouts per move.
 //!
+//! `mcts` stops its search at its playout budget or when half its move
+//! time is spent ([`TimeLeft::aim`]), whichever comes first: the other half
+//! and the referee's margin are room for a loaded machine. Its moves are a
+//! function of the seed while the budget runs out first.
+//!
 //! `mcts` is decoupled UCT (each role picks its own move by UCB1 at every
 //! node, which covers simultaneous turns as well as alternating ones, where
 //! the waiting role has one move): the usual search of General Game Playing
 //! programs. A node's statistics are the playouts' goals for each role and
 //! move, scaled to 0..1.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, time::Instant};
 
 use rand::Rng as _;
 use serde::Deserialize;
@@ -28,7 +33,7 @@ pub const BOTS: &[Builtin<Gdl>] = &[
     Builtin {
         name: "mcts",
         about:
-            "Monte Carlo tree search (decoupled UCT) with `playouts` (1000) random playouts a move",
+            "Monte Carlo tree search (decoupled UCT) with `playouts` (1000) random playouts a move, fewer if half the move time runs out",
         make: |name, params| with_params(name, params, Mcts::new),
     },
 ];
@@ -209,11 +214,15 @@ impl Bot<Gdl> for Mcts {
         &mut self,
         game: &Gdl,
         seat: Seat,
-        _: TimeLeft,
+        time: TimeLeft,
     ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = role(seat);
+        let deadline = Instant::now() + time.aim();
         let mut tree = vec![Node::new(game)];
-        for _ in 0..self.params.playouts.max(1) {
+        for i in 0..self.params.playouts.max(1) {
+            if i > 0 && Instant::now() >= deadline {
+                break;
+            }
             self.iterate(&mut tree, game);
         }
         // the most visited move
@@ -249,6 +258,7 @@ mod tests {
                         let time = TimeLeft {
                             budget: std::time::Duration::from_secs(5),
                             limit: std::time::Duration::from_secs(5),
+                            on_clock: false,
                         };
                         bot.choose(&g, s, time).unwrap().mv
                     })
@@ -277,6 +287,23 @@ mod tests {
     }
 
     #[test]
+    fn mcts_stops_at_half_its_move_time_whatever_its_playout_budget() {
+        // a budget no machine plays within 20 ms: only the clock ends the search
+        let mut mcts = Mcts::new(&MctsParams {
+            playouts: u32::MAX,
+            ..MctsParams::default()
+        });
+        let g = shipped("breakthrough.kif");
+        mcts.new_game(&g, Seat::First, 1).unwrap();
+        let time = TimeLeft::new(
+            std::time::Duration::from_millis(20),
+            std::time::Duration::ZERO,
+        );
+        let mv = mcts.choose(&g, Seat::First, time).unwrap().mv;
+        assert!(g.legal_indices(0).iter().any(|&m| g.move_of(0, m) == mv));
+    }
+
+    #[test]
     fn greedy_takes_a_winning_move() {
         let mut g = shipped("tictactoe.kif");
         // x: 1 1 and 1 2; o: 2 1 and 2 2; x to move wins with (mark 1 3)
@@ -288,6 +315,7 @@ mod tests {
         let time = TimeLeft {
             budget: std::time::Duration::from_secs(5),
             limit: std::time::Duration::from_secs(5),
+            on_clock: false,
         };
         let mv = greedy.choose(&g, Seat::First, time).unwrap().mv;
         assert_eq!(mv.0, "(mark 1 3)");
