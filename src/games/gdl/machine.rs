@@ -20,11 +20,17 @@
 //! (rare in games) are evaluated again as a whole once their inputs have
 //! settled. Between calls every value and count is consistent with the
 //! state and with no move being played.
+//!
+//! Two lists spare a turn the scans of whole tables: the move rules that
+//! hold, per gate (legal.rs), which give the legal moves; and the base
+//! propositions whose `next` differs from them, kept as each change passes,
+//! which are exactly those a move flips.
 
 use std::collections::HashMap;
 
 use super::{
     ground::{ground, GTerm, Gid, Grounded, Watch},
+    legal::{Legal, Lists, MoveRule},
     logic::{strongly_connected, Description},
 };
 
@@ -43,6 +49,9 @@ pub const DEFAULT_GROUND_SECONDS: u64 = 60;
 
 /// A proposition's number.
 pub type Prop = u32;
+
+/// The mark of a counted rule that is a listed move rule (legal.rs).
+const LISTED: u32 = 1 << 31;
 
 /// One move of one role.
 #[derive(Clone, Debug)]
@@ -69,10 +78,24 @@ pub struct Machine {
     pub base_text: Vec<String>,
     /// For each base proposition, `(next X)`, if any rule can make it.
     next_of_base: Vec<Option<Prop>>,
+    /// Per proposition: the base proposition's index if it is `(true X)` or
+    /// `(next X)`, else `u32::MAX`.
+    pair_of: Vec<u32>,
+    /// The base propositions whose `next` differs in the first state.
+    start_diff: Lists,
     /// Each role's moves, and the move's index by its text.
     pub moves: Vec<Vec<MoveProps>>,
     /// Each role's moves' `(legal ROLE MOVE)` propositions, by move index.
     legal_props: Vec<Vec<Prop>>,
+    /// Each role's legal moves: constant, counted, or listed by gate.
+    legal: Vec<Legal>,
+    /// The number of gates' lists, and per listed move rule its list and
+    /// its move.
+    lists: usize,
+    rule_list: Vec<u32>,
+    rule_move: Vec<u32>,
+    /// The lists in the first state.
+    start_listed: Lists,
     move_index: Vec<HashMap<String, usize>>,
     terminal: Option<Prop>,
     /// Each role's goal propositions and their values.
@@ -83,7 +106,7 @@ pub struct Machine {
     /// Every derived, non-static group of propositions, in dependency order.
     blocks: Vec<Block>,
     /// The rules of the groups of one proposition, counted: each one's head
-    /// and number of literals.
+    /// (or `LISTED | k` for listed move rule k) and number of literals.
     rule_head: Vec<Prop>,
     rule_len: Vec<i32>,
     /// For each proposition, the counted rules that read it:
@@ -194,6 +217,13 @@ impl Machine {
             })
             .collect();
         let n = props.atoms.len();
+        let mut pair_of = vec![u32::MAX; n];
+        for (i, &b) in base.iter().enumerate() {
+            pair_of[b as usize] = i as u32;
+            if let Some(p) = next_of_base[i] {
+                pair_of[p as usize] = i as u32;
+            }
+        }
 
         // whether each proposition depends on the state or the moves (else
         // it is static: worked out once)
@@ -316,17 +346,64 @@ impl Machine {
             }
         };
         let is_derived = |p: Prop| heads.contains_key(&p);
-        let dynamic: Vec<&Vec<Prop>> = groups
+        let dynamic_groups: Vec<&Vec<Prop>> = groups
             .iter()
             .filter(|g| dynamic[g[0] as usize] && g.iter().any(|&p| is_derived(p)))
             .collect();
-        let blocks: Vec<Block> = dynamic.iter().map(|g| block(g)).collect();
+        let blocks: Vec<Block> = dynamic_groups.iter().map(|g| block(g)).collect();
+        // `legal` propositions no rule reads, outside recursive groups, are
+        // found when asked for (legal.rs), not counted
+        let mut read = vec![false; n];
+        for (pos, neg) in &rule_props {
+            for &q in pos.iter().chain(neg) {
+                read[q as usize] = true;
+            }
+        }
+        let mut lazy = vec![false; n];
+        for &p in legal_props.iter().flatten() {
+            lazy[p as usize] = !read[p as usize];
+        }
+        for b in &blocks {
+            if let Block::Cycle(ps) = b {
+                for &p in ps {
+                    lazy[p as usize] = false;
+                }
+            }
+        }
+        let rules_of =
+            |p: Prop| &code[code_start[p as usize] as usize..code_start[p as usize + 1] as usize];
+        let (mut always, mut counted) = (Vec::new(), Vec::new());
+        let mut move_rules = Vec::new();
+        for (role, props) in legal_props.iter().enumerate() {
+            let (mut a, mut c) = (Vec::new(), Vec::new());
+            for (mv, &p) in props.iter().enumerate() {
+                if !dynamic[p as usize] {
+                    if start[p as usize] {
+                        a.push(mv);
+                    }
+                } else if lazy[p as usize] {
+                    for_each_rule(rules_of(p), |pos, neg| {
+                        let lits = pos.iter().map(|&q| q << 1 | 1);
+                        let lits = lits.chain(neg.iter().map(|&q| q << 1)).collect();
+                        move_rules.push(MoveRule { role, mv, lits });
+                        false
+                    });
+                } else {
+                    c.push((mv, p));
+                }
+            }
+            always.push(a);
+            counted.push(c);
+        }
+        let moves_per_role: Vec<usize> = legal_props.iter().map(Vec::len).collect();
+        let built = Legal::build(&moves_per_role, always, counted, &move_rules);
         let mut rule_head = Vec::new();
         let mut rule_len = Vec::new();
         let mut uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut cycle_readers: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (rank, b) in blocks.iter().enumerate() {
             match b {
+                Block::One(p) if lazy[*p as usize] => {}
                 Block::One(p) => {
                     let p = *p;
                     for_each_rule(
@@ -363,6 +440,17 @@ impl Machine {
                 }
             }
         }
+        // the listed move rules are counted too, their gates left out
+        for (k, (_, lits)) in built.counted_lits.iter().enumerate() {
+            let r = rule_head.len() as u32;
+            rule_head.push(LISTED | k as u32);
+            rule_len.push(lits.len() as i32);
+            for &l in lits {
+                uses_of[(l >> 1) as usize].push(r << 1 | (l & 1));
+            }
+        }
+        let rule_list: Vec<u32> = built.counted_lits.iter().map(|(l, _)| *l).collect();
+        let rule_move: Vec<u32> = move_rules.iter().map(|r| r.mv as u32).collect();
         for r in &mut cycle_readers {
             r.sort_unstable();
             r.dedup();
@@ -389,10 +477,17 @@ impl Machine {
             .collect();
         let mut m = Machine {
             legal_props,
+            legal: built.legal,
+            lists: built.lists,
+            rule_list,
+            rule_move,
+            start_listed: Lists::new(0, 0),
             roles,
             base,
             base_text,
             next_of_base,
+            pair_of,
+            start_diff: Lists::new(0, 0),
             moves,
             move_index,
             terminal,
@@ -423,14 +518,28 @@ impl Machine {
                 }
             }
         }
+        let mut listed = Lists::new(m.lists, m.rule_list.len());
         for (r, &h) in m.rule_head.iter().enumerate() {
             if sat[r] == m.rule_len[r] {
-                holding[h as usize] += 1;
+                if h & LISTED != 0 {
+                    let k = h & !LISTED;
+                    listed.set(k, m.rule_list[k as usize], true);
+                } else {
+                    holding[h as usize] += 1;
+                }
             }
         }
         m.start = first;
         m.start_sat = sat;
         m.start_holding = holding;
+        m.start_listed = listed;
+        let mut diff = Lists::new(1, m.base.len());
+        for i in 0..m.base.len() {
+            if m.differs(&m.start, i) {
+                diff.set(i as u32, 0, true);
+            }
+        }
+        m.start_diff = diff;
         Ok(m)
     }
 
@@ -439,9 +548,11 @@ impl Machine {
         State {
             vals: self.start.clone(),
             dirty: vec![0; self.blocks.len().div_ceil(64)],
-            next: Vec::with_capacity(self.base.len()),
+            diff: self.start_diff.clone(),
+            flips: Vec::new(),
             sat: self.start_sat.clone(),
             holding: self.start_holding.clone(),
+            listed: self.start_listed.clone(),
             changes: Vec::new(),
         }
     }
@@ -502,7 +613,13 @@ impl Machine {
                     s.sat[r] += if v == (u & 1 == 1) { 1 } else { -1 };
                     let after = s.sat[r] == len;
                     if before != after {
-                        let h = self.rule_head[r] as usize;
+                        let h = self.rule_head[r];
+                        if h & LISTED != 0 {
+                            let k = h & !LISTED;
+                            s.listed.set(k, self.rule_list[k as usize], after);
+                            continue;
+                        }
+                        let h = h as usize;
                         s.holding[h] += if after { 1 } else { -1 };
                         let value = s.holding[h] > 0;
                         if value != s.vals[h] {
@@ -512,6 +629,11 @@ impl Machine {
                     }
                 }
                 mark(&mut s.dirty, &self.cycle_readers[q]);
+                let i = self.pair_of[q];
+                if i != u32::MAX && self.differs(&s.vals, i as usize) != s.diff.contains(i) {
+                    let on = !s.diff.contains(i);
+                    s.diff.set(i, 0, on);
+                }
             }
             let Some(w) = s.dirty.iter().position(|&bits| bits != 0) else {
                 return;
@@ -531,26 +653,24 @@ impl Machine {
         }
     }
 
-    /// The indices of `role`'s legal moves in state `s`, into `out`.
+    /// The indices of `role`'s legal moves in state `s`, ascending, into `out`.
     pub fn legal_moves(&self, s: &State, role: usize, out: &mut Vec<usize>) {
-        out.clear();
-        out.extend(
-            self.legal_props[role]
-                .iter()
-                .enumerate()
-                .filter(|(_, &p)| s.vals[p as usize])
-                .map(|(i, _)| i),
-        );
+        self.legal[role].moves(&s.vals, &s.listed, &self.rule_move, out);
     }
 
     /// Whether `role` may play its move `m` in state `s`.
     pub fn legal(&self, s: &State, role: usize, m: usize) -> bool {
-        s.vals[self.legal_props[role][m] as usize]
+        let p = self.legal_props[role][m];
+        if self.legal[role].is_listed(m) {
+            self.prop_holds(p, &s.vals)
+        } else {
+            s.vals[p as usize]
+        }
     }
 
     /// Whether `role` has a legal move in state `s`.
     pub fn has_legal(&self, s: &State, role: usize) -> bool {
-        self.legal_props[role].iter().any(|&p| s.vals[p as usize])
+        self.legal[role].any(&s.vals, &s.listed, &self.rule_move)
     }
 
     /// The index of `role`'s move written `text`, if it is one of its moves.
@@ -582,21 +702,26 @@ impl Machine {
             self.set(s, self.moves[r][m].does, true);
         }
         self.propagate(s);
-        let mut next = std::mem::take(&mut s.next);
-        next.clear();
-        next.extend(
-            self.next_of_base
-                .iter()
-                .map(|n| n.is_some_and(|p| s.vals[p as usize])),
-        );
+        // the base propositions the next state changes: listed as they are
+        // found to differ from their `next` (propagate)
+        let mut flips = std::mem::take(&mut s.flips);
+        flips.clear();
+        flips.extend_from_slice(s.diff.list(0));
         for (r, &m) in chosen.iter().enumerate() {
             self.set(s, self.moves[r][m].does, false);
         }
-        for (i, &b) in self.base.iter().enumerate() {
-            self.set(s, b, next[i]);
+        for &i in &flips {
+            let b = self.base[i as usize];
+            self.set(s, b, !s.vals[b as usize]);
         }
-        s.next = next;
+        s.flips = flips;
         self.propagate(s);
+    }
+
+    /// Whether base proposition `i`'s value differs from its `next`'s.
+    fn differs(&self, vals: &[bool], i: usize) -> bool {
+        let next = self.next_of_base[i].is_some_and(|p| vals[p as usize]);
+        vals[self.base[i] as usize] != next
     }
 
     /// Sets the state to the base propositions `on` (indices into `base`).
@@ -637,12 +762,16 @@ pub struct State {
     vals: Vec<bool>,
     /// Groups to evaluate again (empty between calls).
     dirty: Vec<u64>,
-    /// The next state's base propositions, while a move is applied.
-    next: Vec<bool>,
+    /// The base propositions whose `next` differs from them, as one list.
+    diff: Lists,
+    /// The base propositions to change, while a move is applied.
+    flips: Vec<u32>,
     /// Per counted rule, its literals that hold now.
     sat: Vec<i32>,
     /// Per proposition of a counted group, its rules that hold now.
     holding: Vec<i32>,
+    /// The listed move rules that hold now, per gate.
+    listed: Lists,
     /// Changes not yet carried through (empty between calls).
     changes: Vec<(Prop, bool)>,
 }

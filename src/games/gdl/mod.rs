@@ -8,6 +8,7 @@
 //! - `budget.rs`: what loading may cost, and what it says while it takes long;
 //! - `ground.rs`: every rule instantiated over the relaxed model;
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
+//! - `legal.rs`: each role's legal moves, listed per gate as rules change;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
 //! - `bots.rs`: bots for any GDL game;
 //! - `matches.rs`: a season's games as GGP match JSON (`ladder export`);
@@ -27,6 +28,7 @@ pub mod budget;
 pub mod ground;
 mod join;
 pub mod kif;
+mod legal;
 pub mod logic;
 pub mod machine;
 pub mod matches;
