@@ -53,6 +53,21 @@ pub type Prop = u32;
 /// The mark of a counted rule that is a listed move rule (legal.rs).
 const LISTED: u32 = 1 << 31;
 
+/// No index.
+const NONE: u32 = u32::MAX;
+
+/// What a change of one proposition reaches.
+#[derive(Clone, Copy, Debug)]
+struct PropInfo {
+    /// The counted rules that read it: `uses[uses_from..uses_to]`.
+    uses_from: u32,
+    uses_to: u32,
+    /// The base proposition's index if it is `(true X)` or `(next X)`.
+    pair: u32,
+    /// Its list in `cycle_readers`, if recursive groups read it.
+    cycles: u32,
+}
+
 /// One move of one role.
 #[derive(Clone, Debug)]
 pub struct MoveProps {
@@ -78,9 +93,6 @@ pub struct Machine {
     pub base_text: Vec<String>,
     /// For each base proposition, `(next X)`, if any rule can make it.
     next_of_base: Vec<Option<Prop>>,
-    /// Per proposition: the base proposition's index if it is `(true X)` or
-    /// `(next X)`, else `u32::MAX`.
-    pair_of: Vec<u32>,
     /// The base propositions whose `next` differs in the first state.
     start_diff: Lists,
     /// Each role's moves, and the move's index by its text.
@@ -109,16 +121,16 @@ pub struct Machine {
     /// (or `LISTED | k` for listed move rule k) and number of literals.
     rule_head: Vec<Prop>,
     rule_len: Vec<i32>,
-    /// For each proposition, the counted rules that read it:
-    /// `uses[use_start[q]..use_start[q + 1]]`, each `rule << 1 | positive`.
-    use_start: Vec<u32>,
+    /// What a change of each proposition reaches (one read per change).
+    info: Vec<PropInfo>,
+    /// The counted rules that read each proposition, `rule << 1 | positive`.
     uses: Vec<u32>,
-    /// For each proposition, the ranks (in `blocks`) of the recursive
-    /// groups that read it.
+    /// Lists of the ranks (in `blocks`) of recursive groups, one for each
+    /// proposition that such groups read.
     cycle_readers: Vec<Vec<u32>>,
-    /// The counts in the first state: satisfied literals per counted rule,
-    /// rules that hold per proposition.
-    start_sat: Vec<i32>,
+    /// The counts in the first state: literals that do not hold per counted
+    /// rule, rules that hold per proposition.
+    start_missing: Vec<i32>,
     start_holding: Vec<i32>,
     /// Per proposition, its rules: `code[code_start[p]..code_start[p + 1]]`,
     /// each rule written as its number of positive literals, of negative
@@ -217,7 +229,7 @@ impl Machine {
             })
             .collect();
         let n = props.atoms.len();
-        let mut pair_of = vec![u32::MAX; n];
+        let mut pair_of = vec![NONE; n];
         for (i, &b) in base.iter().enumerate() {
             pair_of[b as usize] = i as u32;
             if let Some(p) = next_of_base[i] {
@@ -455,13 +467,26 @@ impl Machine {
             r.sort_unstable();
             r.dedup();
         }
-        let mut use_start = Vec::with_capacity(n + 1);
         let mut uses = Vec::new();
-        for u in &uses_of {
-            use_start.push(uses.len() as u32);
+        let mut readers = Vec::new();
+        let mut info = Vec::with_capacity(n);
+        for (q, u) in uses_of.iter().enumerate() {
+            let uses_from = uses.len() as u32;
             uses.extend(u);
+            let cycles = std::mem::take(&mut cycle_readers[q]);
+            info.push(PropInfo {
+                uses_from,
+                uses_to: uses.len() as u32,
+                pair: pair_of[q],
+                cycles: if cycles.is_empty() {
+                    NONE
+                } else {
+                    readers.push(cycles);
+                    readers.len() as u32 - 1
+                },
+            });
         }
-        use_start.push(uses.len() as u32);
+        let cycle_readers = readers;
         let move_index = moves
             .iter()
             .map(|ms| {
@@ -486,7 +511,6 @@ impl Machine {
             base,
             base_text,
             next_of_base,
-            pair_of,
             start_diff: Lists::new(0, 0),
             moves,
             move_index,
@@ -496,10 +520,10 @@ impl Machine {
             blocks,
             rule_head,
             rule_len,
-            use_start,
+            info,
             uses,
             cycle_readers,
-            start_sat: Vec::new(),
+            start_missing: Vec::new(),
             start_holding: Vec::new(),
             code_start,
             code,
@@ -512,7 +536,8 @@ impl Machine {
         let mut sat = vec![0i32; m.rule_head.len()];
         let mut holding = vec![0i32; n];
         for (q, &value) in first.iter().enumerate() {
-            for &u in &m.uses[m.use_start[q] as usize..m.use_start[q + 1] as usize] {
+            let info = m.info[q];
+            for &u in &m.uses[info.uses_from as usize..info.uses_to as usize] {
                 if value == (u & 1 == 1) {
                     sat[(u >> 1) as usize] += 1;
                 }
@@ -530,7 +555,7 @@ impl Machine {
             }
         }
         m.start = first;
-        m.start_sat = sat;
+        m.start_missing = sat.iter().zip(&m.rule_len).map(|(s, l)| l - s).collect();
         m.start_holding = holding;
         m.start_listed = listed;
         let mut diff = Lists::new(1, m.base.len());
@@ -550,7 +575,7 @@ impl Machine {
             dirty: vec![0; self.blocks.len().div_ceil(64)],
             diff: self.start_diff.clone(),
             flips: Vec::new(),
-            sat: self.start_sat.clone(),
+            missing: self.start_missing.clone(),
             holding: self.start_holding.clone(),
             listed: self.start_listed.clone(),
             changes: Vec::new(),
@@ -606,12 +631,13 @@ impl Machine {
         loop {
             while let Some((q, v)) = s.changes.pop() {
                 let q = q as usize;
-                for &u in &self.uses[self.use_start[q] as usize..self.use_start[q + 1] as usize] {
+                let info = self.info[q];
+                for &u in &self.uses[info.uses_from as usize..info.uses_to as usize] {
                     let r = (u >> 1) as usize;
-                    let len = self.rule_len[r];
-                    let before = s.sat[r] == len;
-                    s.sat[r] += if v == (u & 1 == 1) { 1 } else { -1 };
-                    let after = s.sat[r] == len;
+                    let missing = &mut s.missing[r];
+                    let before = *missing == 0;
+                    *missing += if v == (u & 1 == 1) { -1 } else { 1 };
+                    let after = *missing == 0;
                     if before != after {
                         let h = self.rule_head[r];
                         if h & LISTED != 0 {
@@ -628,12 +654,17 @@ impl Machine {
                         }
                     }
                 }
-                mark(&mut s.dirty, &self.cycle_readers[q]);
-                let i = self.pair_of[q];
-                if i != u32::MAX && self.differs(&s.vals, i as usize) != s.diff.contains(i) {
+                if info.cycles != NONE {
+                    mark(&mut s.dirty, &self.cycle_readers[info.cycles as usize]);
+                }
+                let i = info.pair;
+                if i != NONE && self.differs(&s.vals, i as usize) != s.diff.contains(i) {
                     let on = !s.diff.contains(i);
                     s.diff.set(i, 0, on);
                 }
+            }
+            if self.cycle_readers.is_empty() {
+                return; // no recursive group to evaluate again
             }
             let Some(w) = s.dirty.iter().position(|&bits| bits != 0) else {
                 return;
@@ -766,8 +797,8 @@ pub struct State {
     diff: Lists,
     /// The base propositions to change, while a move is applied.
     flips: Vec<u32>,
-    /// Per counted rule, its literals that hold now.
-    sat: Vec<i32>,
+    /// Per counted rule, its literals that do not hold now (0: it holds).
+    missing: Vec<i32>,
     /// Per proposition of a counted group, its rules that hold now.
     holding: Vec<i32>,
     /// The listed move rules that hold now, per gate.

@@ -204,8 +204,7 @@ impl Gdl {
 
     /// Plays move index `chosen[r]` for each role.
     pub fn advance(&mut self, chosen: &[usize; 2]) {
-        let rules = Arc::clone(&self.rules);
-        rules.machine.advance(&mut self.vals, chosen);
+        self.rules.machine.advance(&mut self.vals, chosen);
     }
 
     /// `role`'s move with index `m`, as text.
