@@ -6,7 +6,10 @@
 //! one the journal lacks, except those an earlier run finished out of order
 //! (they wait in `pending.jsonl`), and at most `--max-games` of them.
 
-use std::{collections::HashSet, sync::Arc};
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex},
+};
 
 use crate::{
     journal::shard::Shard,
@@ -87,6 +90,39 @@ impl ToPlay {
     }
 }
 
+/// A chunk of consecutive games to play, shared with the watchdog, which
+/// hands it to a replay when its worker is abandoned.
+pub type Chunk = Arc<[Fixture]>;
+
+/// The games of a run nobody has taken yet, handed out to the workers a
+/// chunk at a time.
+pub struct Queue {
+    /// The games not taken, and how many are left.
+    games: Mutex<(Box<dyn Iterator<Item = Fixture> + Send>, u64)>,
+}
+
+impl Queue {
+    pub fn new(to_play: &ToPlay) -> Queue {
+        Queue {
+            games: Mutex::new((Box::new(to_play.fixtures()), to_play.len())),
+        }
+    }
+
+    /// The next `n` games nobody has taken (fewer at the end); `None` when
+    /// all are taken.
+    pub fn take(&self, n: usize) -> Option<Chunk> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let chunk: Chunk = games.0.by_ref().take(n).collect();
+        games.1 -= chunk.len() as u64;
+        (!chunk.is_empty()).then_some(chunk)
+    }
+
+    /// Whether every game has been taken.
+    pub fn is_empty(&self) -> bool {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).1 == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +146,15 @@ mod tests {
             [3, 7, 10, 11].map(|i| all[i]),
             "each game as the schedule has it, seed included"
         );
+    }
+
+    #[test]
+    fn the_queue_hands_out_every_game_once_in_chunks() {
+        let (to_play, _) = ToPlay::new(schedule(), Shard::WHOLE, HashSet::new(), 0, 100);
+        let queue = Queue::new(&to_play);
+        let sizes: Vec<usize> = std::iter::from_fn(|| queue.take(5).map(|c| c.len())).collect();
+        assert_eq!(sizes, [5, 5, 2]);
+        assert!(queue.is_empty());
     }
 
     #[test]

@@ -50,7 +50,7 @@ use crate::{
     run::concurrency::{Auto, CpuTime, CpuUse, Gate},
     run::pool::{Maker, Pool},
     run::progress,
-    run::to_play::ToPlay,
+    run::to_play::{Chunk, Queue, ToPlay},
     run::writer::{Msg, Piece, Writer},
     stats::sprt::InOrder,
     stats::standings::Standings,
@@ -107,17 +107,6 @@ fn chunk_size(games: u64, jobs: usize) -> usize {
     (games / (jobs as u64 * 8)).clamp(1, 64) as usize
 }
 
-/// A chunk of consecutive games to play, shared with the watchdog, which
-/// hands it to a replay when its worker is abandoned.
-type Chunk = Arc<[Fixture]>;
-
-/// The games nobody has taken yet, handed out a chunk at a time.
-struct Queue {
-    games: Box<dyn Iterator<Item = Fixture> + Send>,
-    /// How many games have been taken.
-    taken: u64,
-}
-
 /// What the workers share: the season, its bots and the queue of chunks.
 pub struct Shared<G: Game> {
     plan: Plan<G>,
@@ -126,7 +115,7 @@ pub struct Shared<G: Game> {
     /// The games to play, in schedule order.
     to_play: ToPlay,
     chunk: usize,
-    queue: Mutex<Queue>,
+    queue: Queue,
     /// Chunks of abandoned workers, to be played again with hosted bots.
     replays: Mutex<Vec<Chunk>>,
     gate: Gate,
@@ -158,10 +147,7 @@ impl<G: Game> Shared<G> {
             names: plan.bots.iter().map(|b| b.name.clone()).collect(),
             plan,
             pool,
-            queue: Mutex::new(Queue {
-                games: Box::new(to_play.fixtures()),
-                taken: 0,
-            }),
+            queue: Queue::new(&to_play),
             to_play,
             replays: Mutex::new(Vec::new()),
             gate: Gate::new(jobs),
@@ -177,17 +163,9 @@ impl<G: Game> Shared<G> {
         self.to_play.len().div_ceil(self.chunk as u64)
     }
 
-    /// The next chunk nobody has taken; `None` when all are taken.
-    fn take_chunk(&self) -> Option<Chunk> {
-        let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        let chunk: Chunk = queue.games.by_ref().take(self.chunk).collect();
-        queue.taken += chunk.len() as u64;
-        (!chunk.is_empty()).then_some(chunk)
-    }
-
     /// Whether chunks are left for a new worker to take.
     fn work_left(&self) -> bool {
-        self.queue.lock().unwrap_or_else(|e| e.into_inner()).taken < self.to_play.len()
+        !self.queue.is_empty()
             || !self
                 .replays
                 .lock()
@@ -238,7 +216,7 @@ fn work<G: Game>(shared: &Shared<G>, slot: &Slot, tx: &mpsc::SyncSender<Msg>) {
             .pop();
         let (c, hosted) = match replay {
             Some(c) => (c, true),
-            None => match shared.take_chunk() {
+            None => match shared.queue.take(shared.chunk) {
                 Some(c) => (c, false),
                 None => {
                     slot.release(shared);

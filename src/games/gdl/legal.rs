@@ -15,7 +15,8 @@
 
 use std::collections::HashMap;
 
-use super::machine::Prop;
+/// A proposition's number (machine.rs's).
+type Prop = u32;
 
 /// A literal: its proposition and whether it is positive, as `prop << 1 | positive`.
 pub type Literal = u32;
