@@ -291,24 +291,28 @@ mod tests {
     }
 
     #[test]
-    fn roles_with_more_moves_than_the_bit_set_holds_list_them_ascending_once_each() {
-        let rules: Vec<MoveRule> = [(1500, 1), (7, 1), (1500, 3), (1100, 1)]
-            .into_iter()
-            .map(|(mv, lit)| MoveRule {
-                role: 0,
-                mv,
-                lits: vec![lit],
-            })
-            .collect();
-        let built = Legal::build(&[2000], vec![vec![3]], vec![vec![]], &rules);
-        let rule_move: Vec<u32> = rules.iter().map(|r| r.mv as u32).collect();
-        let mut lists = Lists::new(built.lists, rules.len());
-        for k in 0..rules.len() as u32 {
-            lists.set(k, built.counted_lits[k as usize].0, true);
+    fn roles_of_every_size_list_their_moves_ascending_once_each() {
+        // a bit set on the stack (up to 1,024 moves), sorted (more)
+        for moves in [200, 600, 2000] {
+            let (last, mid) = (moves - 1, moves / 2 + 3);
+            let rules: Vec<MoveRule> = [(last, 1), (7, 1), (last, 3), (mid, 1), (70, 3)]
+                .into_iter()
+                .map(|(mv, lit)| MoveRule {
+                    role: 0,
+                    mv,
+                    lits: vec![lit],
+                })
+                .collect();
+            let built = Legal::build(&[moves], vec![vec![3]], vec![vec![]], &rules);
+            let rule_move: Vec<u32> = rules.iter().map(|r| r.mv as u32).collect();
+            let mut lists = Lists::new(built.lists, rules.len());
+            for k in 0..rules.len() as u32 {
+                lists.set(k, built.counted_lits[k as usize].0, true);
+            }
+            let mut out = Vec::new();
+            built.legal[0].moves(&[true, true], &lists, &rule_move, &mut out);
+            assert_eq!(out, [3, 7, 70, mid, last], "{moves} moves");
         }
-        let mut out = Vec::new();
-        built.legal[0].moves(&[true, true], &lists, &rule_move, &mut out);
-        assert_eq!(out, [3, 7, 1100, 1500]);
     }
 
     #[test]
