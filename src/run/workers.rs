@@ -387,8 +387,10 @@ pub fn play_all<G: Game>(
     in_order: Option<InOrder>,
 ) -> Result<Outcome> {
     // a bounded channel: workers wait while the writer catches up (a
-    // journal on a slow disk), rather than piling games up in memory
-    let (tx, rx) = mpsc::sync_channel::<Msg>(2 * shared.most);
+    // journal on a slow disk), rather than piling games up in memory; room
+    // enough that they seldom wait on a writer that keeps up (each wait
+    // is a wake-up)
+    let (tx, rx) = mpsc::sync_channel::<Msg>((4 * shared.most).max(64));
     let allowed = match &concurrency {
         Concurrency::Fixed(jobs) => *jobs,
         Concurrency::Auto(auto) => auto.allowed(),

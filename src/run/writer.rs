@@ -4,7 +4,7 @@
 //! a kill loses no finished game; games an earlier run left there join in
 //! their turn; a game that comes twice (a replayed chunk) counts once.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::{
     core::record::{Lines, Scored},
@@ -45,9 +45,9 @@ pub struct Writer {
     /// Pieces that came before their turn, by the index of their first
     /// unwritten game, with the position of that game in the piece.
     waiting: BTreeMap<u64, (Piece, usize)>,
-    /// The games of `waiting`: received, not written yet. (A game before
-    /// the next to write has been written.)
-    early: HashSet<u64>,
+    /// The games received ahead of their turn (a game before the next to
+    /// write has been written).
+    early: Ahead,
     /// How many games to play have been received.
     pub received: u64,
     /// The season's standings: the resumed games, and each game received
@@ -58,6 +58,45 @@ pub struct Writer {
     /// Games of this run's pieces written to `games.jsonl`.
     pub written: u64,
     names: Vec<String>,
+}
+
+/// Game indices received ahead of their turn: a bit each from `base` (a
+/// multiple of 64), the words below the next game to write dropped as
+/// writing passes them; as long as the span of games in flight, not the
+/// season.
+#[derive(Default)]
+struct Ahead {
+    base: u64,
+    words: VecDeque<u64>,
+}
+
+impl Ahead {
+    /// Marks game `index` (at or past `base`); whether it was not marked.
+    fn insert(&mut self, index: u64) -> bool {
+        if self.words.is_empty() {
+            self.base = index / 64 * 64;
+        }
+        while index < self.base {
+            self.words.push_front(0);
+            self.base -= 64;
+        }
+        let at = ((index - self.base) / 64) as usize;
+        if at >= self.words.len() {
+            self.words.resize(at + 1, 0);
+        }
+        let bit = 1u64 << (index % 64);
+        let fresh = self.words[at] & bit == 0;
+        self.words[at] |= bit;
+        fresh
+    }
+
+    /// Drops the words wholly below game `next`.
+    fn forget_below(&mut self, next: u64) {
+        while !self.words.is_empty() && self.base + 64 <= next {
+            self.words.pop_front();
+            self.base += 64;
+        }
+    }
 }
 
 /// Two ascending lists of game indices, merged: the games to play (computed
@@ -111,7 +150,7 @@ impl Writer {
             },
             from_file: resumed.into_iter().collect(),
             waiting: BTreeMap::new(),
-            early: HashSet::new(),
+            early: Ahead::default(),
             received: 0,
             names: standings.bots.clone(),
             standings,
@@ -157,7 +196,11 @@ impl Writer {
             self.journal.append_pending(&piece.lines.games)?;
         }
         self.waiting.insert(first, (piece, 0));
-        self.advance()
+        self.advance()?;
+        if let Some(next) = self.upcoming.peek() {
+            self.early.forget_below(next);
+        }
+        Ok(())
     }
 
     /// Drops games already received: a chunk replayed after its worker was
@@ -225,7 +268,6 @@ impl Writer {
                     .in_order
                     .as_mut()
                     .is_some_and(|o| o.add(&piece.scored[k]));
-                self.early.remove(&piece.lines.ends[k].0);
                 k += 1;
                 self.upcoming.advance();
                 if decides {
@@ -376,6 +418,22 @@ mod tests {
         let all = piece(&[0, 1, 2, 3, 4, 5]);
         once.games.extend_from_slice(&all.lines.games);
         assert_eq!(text.as_bytes(), &once.games[..]);
+    }
+
+    #[test]
+    fn games_ahead_are_marked_once_whatever_their_order_and_forgotten_once_passed() {
+        let mut ahead = Ahead::default();
+        assert!(ahead.insert(1000));
+        assert!(ahead.insert(500), "before the first marked");
+        assert!(ahead.insert(10));
+        assert!(!ahead.insert(500) && !ahead.insert(1000) && !ahead.insert(10));
+        ahead.forget_below(600);
+        assert_eq!(ahead.base, 576, "the words below game 600 are gone");
+        assert!(!ahead.insert(1000));
+        assert!(ahead.insert(601));
+        ahead.forget_below(2000);
+        assert!(ahead.words.is_empty());
+        assert!(ahead.insert(5000) && !ahead.insert(5000));
     }
 
     #[test]
