@@ -389,8 +389,8 @@ pub fn play_all<G: Game>(
     // a bounded channel: workers wait while the writer catches up (a
     // journal on a slow disk), rather than piling games up in memory; room
     // enough that they seldom wait on a writer that keeps up (each wait
-    // is a wake-up)
-    let (tx, rx) = mpsc::sync_channel::<Msg>((4 * shared.most).max(64));
+    // is a wake-up), at most 256 pieces of up to 64 games
+    let (tx, rx) = mpsc::sync_channel::<Msg>((4 * shared.most).clamp(64, 256));
     let allowed = match &concurrency {
         Concurrency::Fixed(jobs) => *jobs,
         Concurrency::Auto(auto) => auto.allowed(),
