@@ -101,9 +101,7 @@ pub struct Machine {
     legal_props: Vec<Vec<Prop>>,
     /// Each role's legal moves: constant, counted, or listed by gate.
     legal: Vec<Legal>,
-    /// The number of gates' lists, and per listed move rule its list and
-    /// its move.
-    lists: usize,
+    /// Per listed move rule, its list (gate) and its move.
     rule_list: Vec<u32>,
     rule_move: Vec<u32>,
     /// The lists in the first state.
@@ -118,9 +116,8 @@ pub struct Machine {
     /// Every derived, non-static group of propositions, in dependency order.
     blocks: Vec<Block>,
     /// The rules of the groups of one proposition, counted: each one's head
-    /// (or `LISTED | k` for listed move rule k) and number of literals.
+    /// (or `LISTED | k` for listed move rule k).
     rule_head: Vec<Prop>,
-    rule_len: Vec<i32>,
     /// What a change of each proposition reaches (one read per change).
     info: Vec<PropInfo>,
     /// The counted rules that read each proposition, `rule << 1 | positive`.
@@ -503,7 +500,6 @@ impl Machine {
         let mut m = Machine {
             legal_props,
             legal: built.legal,
-            lists: built.lists,
             rule_list,
             rule_move,
             start_listed: Lists::new(0, 0),
@@ -519,7 +515,6 @@ impl Machine {
             start,
             blocks,
             rule_head,
-            rule_len,
             info,
             uses,
             cycle_readers,
@@ -533,19 +528,19 @@ impl Machine {
             m.evaluate(b, &mut first);
         }
         // the counts that go with the first state
-        let mut sat = vec![0i32; m.rule_head.len()];
+        let mut missing = rule_len;
         let mut holding = vec![0i32; n];
         for (q, &value) in first.iter().enumerate() {
             let info = m.info[q];
             for &u in &m.uses[info.uses_from as usize..info.uses_to as usize] {
                 if value == (u & 1 == 1) {
-                    sat[(u >> 1) as usize] += 1;
+                    missing[(u >> 1) as usize] -= 1;
                 }
             }
         }
-        let mut listed = Lists::new(m.lists, m.rule_list.len());
+        let mut listed = Lists::new(built.lists, m.rule_list.len());
         for (r, &h) in m.rule_head.iter().enumerate() {
-            if sat[r] == m.rule_len[r] {
+            if missing[r] == 0 {
                 if h & LISTED != 0 {
                     let k = h & !LISTED;
                     listed.set(k, m.rule_list[k as usize], true);
@@ -555,7 +550,7 @@ impl Machine {
             }
         }
         m.start = first;
-        m.start_missing = sat.iter().zip(&m.rule_len).map(|(s, l)| l - s).collect();
+        m.start_missing = missing;
         m.start_holding = holding;
         m.start_listed = listed;
         let mut diff = Lists::new(1, m.base.len());
