@@ -4,7 +4,7 @@
 //! a kill loses no finished game; games an earlier run left there join in
 //! their turn; a game that comes twice (a replayed chunk) counts once.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::{
     core::record::{Lines, Scored},
@@ -40,8 +40,6 @@ pub struct Writer {
     /// ascending: the games to play and those an earlier run left in
     /// `pending.jsonl`.
     upcoming: Upcoming,
-    /// Lines from `pending.jsonl`, by game index.
-    from_file: HashMap<u64, String>,
     /// Pieces that came before their turn, by the index of their first
     /// unwritten game, with the position of that game in the piece.
     waiting: BTreeMap<u64, (Piece, usize)>,
@@ -100,32 +98,35 @@ impl Ahead {
 }
 
 /// Two ascending lists of game indices, merged: the games to play (computed
-/// as they are needed) and those read from `pending.jsonl` (few).
+/// as they are needed) and those read from `pending.jsonl` (few, with
+/// their lines).
 struct Upcoming {
     to_play: std::iter::Peekable<Box<dyn Iterator<Item = u64> + Send>>,
-    resumed: VecDeque<u64>,
+    resumed: BTreeMap<u64, String>,
 }
 
 impl Upcoming {
+    /// The next game to write.
     fn peek(&mut self) -> Option<u64> {
-        match (self.to_play.peek(), self.resumed.front()) {
-            (Some(&a), Some(&b)) => Some(a.min(b)),
-            (a, b) => a.or(b).copied(),
+        let resumed = self.resumed.first_key_value().map(|(&i, _)| i);
+        match (self.to_play.peek(), resumed) {
+            (Some(&a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.copied().or(b),
         }
     }
 
+    /// Passes game `index`, the next to write, if it was read from
+    /// `pending.jsonl`: its line.
+    fn take_resumed(&mut self, index: u64) -> Option<String> {
+        self.resumed
+            .first_entry()
+            .filter(|e| *e.key() == index)
+            .map(|e| e.remove())
+    }
+
+    /// Passes the next game to play (the next to write).
     fn advance(&mut self) {
-        match (self.to_play.peek(), self.resumed.front()) {
-            (Some(a), Some(b)) if b < a => {
-                self.resumed.pop_front();
-            }
-            (Some(_), _) => {
-                self.to_play.next();
-            }
-            (None, _) => {
-                self.resumed.pop_front();
-            }
-        }
+        self.to_play.next();
     }
 }
 
@@ -139,16 +140,13 @@ impl Writer {
         standings: Standings,
         in_order: Option<InOrder>,
     ) -> Result<Self> {
-        let mut from_file: Vec<u64> = resumed.iter().map(|(i, _)| *i).collect();
-        from_file.sort_unstable();
         let to_play: Box<dyn Iterator<Item = u64> + Send> = Box::new(to_play);
         let mut writer = Writer {
             journal,
             upcoming: Upcoming {
                 to_play: to_play.peekable(),
-                resumed: from_file.into(),
+                resumed: resumed.into_iter().collect(),
             },
-            from_file: resumed.into_iter().collect(),
             waiting: BTreeMap::new(),
             early: Ahead::default(),
             received: 0,
@@ -244,7 +242,7 @@ impl Writer {
             if self.decided() {
                 return Ok(());
             }
-            if let Some(line) = self.from_file.remove(&index) {
+            if let Some(line) = self.upcoming.take_resumed(index) {
                 if let Some(in_order) = &mut self.in_order {
                     let scored = Scored::from_line(line.trim_end(), &self.names)
                         .ok()
@@ -255,7 +253,6 @@ impl Writer {
                     in_order.add(&scored);
                 }
                 self.journal.append_games(line.as_bytes())?;
-                self.upcoming.advance();
                 continue;
             }
             let Some((piece, mut k)) = self.waiting.remove(&index) else {
