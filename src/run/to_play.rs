@@ -71,21 +71,28 @@ impl ToPlay {
         self.len == 0
     }
 
+    /// Whether a game is one this run may play: its shard's, and not
+    /// finished by an earlier run.
+    fn plays(&self) -> impl Fn(u64) -> bool + Send + 'static {
+        let (shard, done) = (self.shard, Arc::clone(&self.done));
+        move |i| shard.holds(i) && !done.contains(&i)
+    }
+
     /// The games' indices, ascending.
     pub fn indices(&self) -> impl Iterator<Item = u64> + Send + 'static {
-        let (shard, done) = (self.shard, Arc::clone(&self.done));
+        let plays = self.plays();
         (self.first..self.schedule.len())
-            .filter(move |&i| shard.holds(i) && !done.contains(&i))
+            .filter(move |&i| plays(i))
             .take(self.len as usize)
     }
 
     /// The games, in schedule order.
     pub fn fixtures(&self) -> impl Iterator<Item = Fixture> + Send + 'static {
-        let (shard, done) = (self.shard, Arc::clone(&self.done));
+        let plays = self.plays();
         self.schedule
             .clone()
             .into_from(self.first)
-            .filter(move |f| shard.holds(f.index) && !done.contains(&f.index))
+            .filter(move |f| plays(f.index))
             .take(self.len as usize)
     }
 }
