@@ -361,21 +361,21 @@ impl Machine {
             .collect();
         let blocks: Vec<Block> = dynamic_groups.iter().map(|g| block(g)).collect();
         // `legal` propositions no rule reads, outside recursive groups, are
-        // found when asked for (legal.rs), not counted
+        // not counted themselves: their rules are listed per gate (legal.rs)
         let mut read = vec![false; n];
         for (pos, neg) in &rule_props {
             for &q in pos.iter().chain(neg) {
                 read[q as usize] = true;
             }
         }
-        let mut lazy = vec![false; n];
+        let mut listed = vec![false; n];
         for &p in legal_props.iter().flatten() {
-            lazy[p as usize] = !read[p as usize];
+            listed[p as usize] = !read[p as usize];
         }
         for b in &blocks {
             if let Block::Cycle(ps) = b {
                 for &p in ps {
-                    lazy[p as usize] = false;
+                    listed[p as usize] = false;
                 }
             }
         }
@@ -390,7 +390,7 @@ impl Machine {
                     if start[p as usize] {
                         a.push(mv);
                     }
-                } else if lazy[p as usize] {
+                } else if listed[p as usize] {
                     for_each_rule(rules_of(p), |pos, neg| {
                         let lits = pos.iter().map(|&q| q << 1 | 1);
                         let lits = lits.chain(neg.iter().map(|&q| q << 1)).collect();
@@ -412,39 +412,32 @@ impl Machine {
         let mut cycle_readers: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (rank, b) in blocks.iter().enumerate() {
             match b {
-                Block::One(p) if lazy[*p as usize] => {}
+                Block::One(p) if listed[*p as usize] => {}
                 Block::One(p) => {
                     let p = *p;
-                    for_each_rule(
-                        &code[code_start[p as usize] as usize..code_start[p as usize + 1] as usize],
-                        |pos, neg| {
-                            let r = rule_head.len() as u32;
-                            rule_head.push(p);
-                            rule_len.push((pos.len() + neg.len()) as i32);
-                            for &q in pos {
-                                uses_of[q as usize].push(r << 1 | 1);
-                            }
-                            for &q in neg {
-                                uses_of[q as usize].push(r << 1);
-                            }
-                            false
-                        },
-                    );
+                    for_each_rule(rules_of(p), |pos, neg| {
+                        let r = rule_head.len() as u32;
+                        rule_head.push(p);
+                        rule_len.push((pos.len() + neg.len()) as i32);
+                        for &q in pos {
+                            uses_of[q as usize].push(r << 1 | 1);
+                        }
+                        for &q in neg {
+                            uses_of[q as usize].push(r << 1);
+                        }
+                        false
+                    });
                 }
                 Block::Cycle(ps) => {
                     for &p in ps {
-                        for_each_rule(
-                            &code[code_start[p as usize] as usize
-                                ..code_start[p as usize + 1] as usize],
-                            |pos, neg| {
-                                for &q in pos.iter().chain(neg) {
-                                    if !ps.contains(&q) {
-                                        cycle_readers[q as usize].push(rank as u32);
-                                    }
+                        for_each_rule(rules_of(p), |pos, neg| {
+                            for &q in pos.iter().chain(neg) {
+                                if !ps.contains(&q) {
+                                    cycle_readers[q as usize].push(rank as u32);
                                 }
-                                false
-                            },
-                        );
+                            }
+                            false
+                        });
                     }
                 }
             }
