@@ -34,13 +34,13 @@ use rand::Rng as _;
 
 use super::{
     exploit::Exploit,
-    heuristics::{Climber, Fraction, Mirror},
+    heuristics::{Heuristic, PositionParams},
     solver::{self, Solution, State},
     Bid, Bidding, BiddingParams,
 };
 use crate::{
     core::{
-        bot::{with_params, Answer, BotError, BotFactory, BotRng, Builtin, Crash},
+        bot::{bot_params, with_params, Answer, BotError, BotFactory, BotRng, Builtin, Crash},
         error::Invalid,
     },
     games::cache::Cache,
@@ -73,17 +73,32 @@ pub const BOTS: &[Builtin<Bidding>] = &[
     Builtin {
         name: "fraction",
         about: "bids `share` (0.15) of its money, plus or minus up to `noise` (0)",
-        make: |name, params| with_params(name, params, Fraction::new),
+        make: |name, params| with_params(name, params, Heuristic::fraction),
     },
     Builtin {
         name: "climber",
-        about: "bids `start` (8), then one more than its own last bid",
-        make: |name, params| with_params(name, params, Climber::new),
+        about: "bids `start` (8), then one more than its own last bid; `noise` (0)",
+        make: |name, params| with_params(name, params, Heuristic::climber),
     },
     Builtin {
         name: "mirror",
-        about: "bids `start` (12), then whatever the opponent bid last round",
-        make: |name, params| with_params(name, params, Mirror::new),
+        about: "bids `start` (12), then whatever the opponent bid last round; `noise` (0)",
+        make: |name, params| with_params(name, params, Heuristic::mirror),
+    },
+    Builtin {
+        name: "position",
+        about: "bids from the position alone: `bids` ([30, 22, 16, 13, 11, 9, 8, 7, 6]) at distance 1, 2, ... from its goal; `noise` (0)",
+        make: make_position,
+    },
+    Builtin {
+        name: "pacer",
+        about: "bids its money divided by the steps to its goal, rounded up; `noise` (0)",
+        make: |name, params| with_params(name, params, Heuristic::pacer),
+    },
+    Builtin {
+        name: "enough",
+        about: "bids `start` (12), then just enough to have beaten the opponent's last bid (one more, or the same with the draw advantage); `noise` (0)",
+        make: |name, params| with_params(name, params, Heuristic::enough),
     },
 ];
 
@@ -301,6 +316,17 @@ impl Bot<Bidding> for Optimal {
 }
 
 /// The report's random bidder, with its `max`.
+fn make_position(name: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, Invalid> {
+    let p: PositionParams = bot_params(name, params)?;
+    if p.bids.is_empty() {
+        return Err(Invalid::of(
+            "bids",
+            format!("bot `{name}`: `bids` needs at least one bid"),
+        ));
+    }
+    Ok(Arc::new(move || Box::new(Heuristic::position(&p))))
+}
+
 fn make_random(_: &str, params: &toml::Table) -> Result<BotFactory<Bidding>, Invalid> {
     let max = random_max(params)?;
     Ok(Arc::new(move || {
