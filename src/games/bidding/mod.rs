@@ -1,13 +1,16 @@
 //! The bidding game: `rules.rs` has its rules and parameters, `bots.rs` its
 //! bots (the 2016 report's random and DP bidders, and `optimal`), `exploit.rs`
-//! and `heuristics.rs` more bots, `solver.rs` its exact solution and
+//! and `heuristics.rs` more bots, `model.rs` and `forced.rs` `exploit`'s
+//! opponent model and forced-win search, `solver.rs` its exact solution and
 //! `solve.rs` the `ladder solve bidding` command, and `hackerrank.rs` the
 //! HackerRank bot format, a protocol only this game speaks.
 
 mod bots;
 pub mod exploit;
+pub mod forced;
 pub mod hackerrank;
 pub mod heuristics;
+pub mod model;
 mod rules;
 pub mod solve;
 pub mod solver;
