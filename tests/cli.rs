@@ -1093,7 +1093,13 @@ fn the_committed_example_leaderboards_are_what_the_configs_give() {
     // (`ladder run configs/breakthrough.toml`, then copied)
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = TempDir::new().unwrap();
-    for game in ["troops", "armies", "coordination", "bidding"] {
+    for game in [
+        "troops",
+        "armies",
+        "coordination",
+        "bidding",
+        "bidding-field",
+    ] {
         run(&config(game), tmp.path(), &["-q"]).success();
         for file in ["leaderboard.md", "standings.csv"] {
             let fresh = fs::read_to_string(tmp.path().join(game).join(file)).unwrap();
