@@ -17,7 +17,6 @@
 //!
 //! The search counts the states it expands and gives up past a budget, so
 //! its answer depends on the game alone, never on the machine's speed.
-//! Results are kept between moves while the rule stays the same.
 
 use std::collections::HashMap;
 
@@ -28,7 +27,7 @@ use super::{
 };
 use crate::Seat;
 
-/// States one search may expand before it gives up, by default.
+/// States one search may expand before it gives up.
 pub const BUDGET: u64 = 200_000;
 
 /// A state of the search: the game's state and the last round's bids
@@ -40,63 +39,53 @@ struct Node {
     theirs: Option<u32>,
 }
 
-/// Searches against one fitted rule, keeping what it learnt.
-pub struct Forced {
-    fit: Fit,
+/// A first bid of a plan that wins for `seat` from `state` against `fit`'s
+/// predictions, the last round's bids being `last` (ours, theirs; none in
+/// the first round), among the secure bids or among all; `None` if there is
+/// none or the budget ran out.
+pub fn plan(
+    fit: &Fit,
     seat: Seat,
     secure_only: bool,
+    solution: &Solution,
+    state: State,
+    last: Option<(u32, u32)>,
+) -> Option<u32> {
+    let mut search = Search {
+        fit,
+        seat,
+        secure_only,
+        solution,
+        won: HashMap::new(),
+        spent: 0,
+    };
+    let root = search.node(state, last);
+    let (x, bids) = search.bids(&root)?;
+    for b in bids {
+        match search.wins(search.after(&root, b, x)) {
+            Ok(true) => return Some(b),
+            Ok(false) => {}
+            Err(OutOfBudget) => return None,
+        }
+    }
+    None
+}
+
+/// One search against one fitted rule.
+struct Search<'a> {
+    fit: &'a Fit,
+    seat: Seat,
+    secure_only: bool,
+    solution: &'a Solution,
     /// Whether a state is won; only states whose search finished.
     won: HashMap<Node, bool>,
-    /// Whether the search ever ran out of budget (then "not won" may be wrong).
-    pub gave_up: bool,
-    /// States one search may expand.
-    pub budget: u64,
+    /// States expanded so far.
+    spent: u64,
 }
 
 struct OutOfBudget;
 
-impl Forced {
-    pub fn new(fit: Fit, seat: Seat, secure_only: bool) -> Self {
-        Forced {
-            fit,
-            seat,
-            secure_only,
-            won: HashMap::new(),
-            gave_up: false,
-            budget: BUDGET,
-        }
-    }
-
-    /// Whether this search is for `fit`, `seat` and `secure_only`.
-    pub fn is_for(&self, fit: &Fit, seat: Seat, secure_only: bool) -> bool {
-        self.fit == *fit && self.seat == seat && self.secure_only == secure_only
-    }
-
-    /// A first bid of a plan that wins from `state` against the rule, the
-    /// last round's bids being `last` (ours, theirs; none in the first
-    /// round); `None` if there is none or the budget ran out.
-    pub fn plan(
-        &mut self,
-        solution: &Solution,
-        state: State,
-        last: Option<(u32, u32)>,
-    ) -> Option<u32> {
-        let root = self.node(state, last);
-        let mut spent = 0;
-        let (x, bids) = self.bids(solution, &root)?;
-        for b in bids {
-            match self.wins(solution, self.after(&root, b, x), &mut spent) {
-                Ok(true) => return Some(b),
-                Ok(false) => {}
-                Err(OutOfBudget) => {
-                    self.gave_up = true;
-                    return None;
-                }
-            }
-        }
-        None
-    }
-
+impl Search<'_> {
     fn node(&self, state: State, last: Option<(u32, u32)>) -> Node {
         let (own, other) = self.fit.rule.reads_last();
         Node {
@@ -116,7 +105,8 @@ impl Forced {
     }
 
     /// Their predicted bid and the bids of ours worth trying in `n`.
-    fn bids(&self, solution: &Solution, n: &Node) -> Option<(u32, Vec<u32>)> {
+    fn bids(&self, n: &Node) -> Option<(u32, Vec<u32>)> {
+        let solution = self.solution;
         let view = View {
             state: n.state,
             seat: self.seat.other(),
@@ -143,28 +133,27 @@ impl Forced {
         Some((x, [win, tie, lose].into_iter().flatten().collect()))
     }
 
-    fn wins(&mut self, solution: &Solution, n: Node, spent: &mut u64) -> Result<bool, OutOfBudget> {
+    fn wins(&mut self, n: Node) -> Result<bool, OutOfBudget> {
         let st = &n.state;
-        if st.position == 0 || st.position >= solution.length {
-            return Ok((st.position == 0) == (self.seat == Seat::First));
-        }
-        if st.money.first == 0 && st.money.second == 0 {
-            return Ok(false);
-        }
-        if solution.value(st).for_seat(self.seat) == 1 {
+        // the solution's value covers the ends too: a bottle at our goal is won
+        if self.solution.value(st).for_seat(self.seat) == 1 {
             return Ok(true);
+        }
+        let over = st.position == 0 || st.position >= self.solution.length;
+        if over || (st.money.first == 0 && st.money.second == 0) {
+            return Ok(false);
         }
         if let Some(&w) = self.won.get(&n) {
             return Ok(w);
         }
-        *spent += 1;
-        if *spent > self.budget {
+        self.spent += 1;
+        if self.spent > BUDGET {
             return Err(OutOfBudget);
         }
         let mut won = false;
-        if let Some((x, bids)) = self.bids(solution, &n) {
+        if let Some((x, bids)) = self.bids(&n) {
             for b in bids {
-                if self.wins(solution, self.after(&n, b, x), spent)? {
+                if self.wins(self.after(&n, b, x))? {
                     won = true;
                     break;
                 }

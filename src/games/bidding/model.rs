@@ -254,6 +254,10 @@ impl Fit {
 /// The rule that predicted the most of `seen`, simplest first on a tie;
 /// `None` when none predicted any informative bid.
 pub fn fit(seen: &[Seen]) -> Option<Fit> {
+    let first = seen
+        .first()
+        .filter(|s| s.view.last.is_none())
+        .map(|s| s.bid);
     let score = |rule: Rule| -> Fit {
         let (mut hits, mut tried) = (0, 0);
         for s in seen.iter().filter(|s| s.view.informative()) {
@@ -262,10 +266,6 @@ pub fn fit(seen: &[Seen]) -> Option<Fit> {
                 hits += usize::from(p == s.bid);
             }
         }
-        let first = seen
-            .first()
-            .filter(|s| s.view.last.is_none())
-            .map(|s| s.bid);
         Fit {
             rule,
             hits,
