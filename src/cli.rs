@@ -140,6 +140,12 @@ pub enum Command {
     /// index, pair, both seats' bots, seed, result, both goals, termination, plies and
     /// opening, for pandas and spreadsheets.
     Export(cmd::export::Args),
+    /// Serve a built-in GDL bot (`mcts` by default) as a General Game Playing player over HTTP.
+    ///
+    /// Any GGP game manager can play it: ggp-base's server, the competitions' servers, and
+    /// ladder (`protocol = "ggp"`, which plays the native games through their GDL twins):
+    /// `command = ["ladder", "ggp-player", "--port", "{port}"]` (docs/GDL.md).
+    GgpPlayer(cmd::ggp_player::Args),
     /// List the games or the built-in bots.
     List(cmd::list::Args),
 }

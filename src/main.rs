@@ -74,6 +74,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::GgpPlayer(a) => cmd::ggp_player::run(a),
         Command::List(a) => cmd::list::run(a),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Man(a) => cmd::man::run(a),

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod check;
 pub mod completions;
 pub mod export;
+pub mod ggp_player;
 pub mod list;
 pub mod man;
 pub mod r#match;

@@ -1,17 +1,19 @@
 //! Bots for any GDL game beyond `random`: `greedy`, which looks one turn
-//! ahead at the goals, and `mcts`, a Monte Carlo tree search with a budget
-//! of random playouts per move.
+//! ahead at the goals; `uct`, plain Monte Carlo tree search with random
+//! playouts (the baseline `mcts` is measured against); and the catalogue
+//! of them with `mcts`, the general game player (mcts.rs).
 //!
-//! `mcts` stops its search at its playout budget or when half its move
+//! `uct` stops its search at its playout budget or when half its move
 //! time is spent ([`TimeLeft::aim`]), whichever comes first: the other half
 //! and the referee's margin are room for a loaded machine. Its moves are a
 //! function of the seed while the budget runs out first.
 //!
-//! `mcts` is decoupled UCT (each role picks its own move by UCB1 at every
+//! `uct` is decoupled UCT (each role picks its own move by UCB1 at every
 //! node, which covers simultaneous turns as well as alternating ones, where
 //! the waiting role has one move): the usual search of General Game Playing
 //! programs. A node's statistics are the playouts' goals for each role and
-//! move, scaled to 0..1.
+//! move, scaled to 0..1. It keeps no tree between moves, and a state reached
+//! by two orders of moves is two nodes.
 
 use std::{collections::HashMap, time::Instant};
 
@@ -33,8 +35,14 @@ pub const BOTS: &[Builtin<Gdl>] = &[
     Builtin {
         name: "mcts",
         about:
-            "Monte Carlo tree search (decoupled UCT) with `playouts` (1000) random playouts a move, fewer if half the move time runs out",
-        make: |name, params| with_params(name, params, Mcts::new),
+            "general game player: MCTS with transpositions, MCTS-solver, MAST playouts (`mast` 0.2) and an optional `depth`; `playouts` (1000) a move, 0 for time alone",
+        make: super::mcts::make,
+    },
+    Builtin {
+        name: "uct",
+        about:
+            "plain Monte Carlo tree search (decoupled UCT) with `playouts` (1000) random playouts a move, fewer if half the move time runs out",
+        make: |name, params| with_params(name, params, Uct::new),
     },
 ];
 
@@ -91,19 +99,19 @@ impl Bot<Gdl> for Greedy {
     }
 }
 
-/// The parameters of `mcts`.
+/// The parameters of `uct`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct MctsParams {
+pub struct UctParams {
     /// Random playouts per move.
     pub playouts: u32,
     /// The UCB1 exploration constant.
     pub exploration: f64,
 }
 
-impl Default for MctsParams {
+impl Default for UctParams {
     fn default() -> Self {
-        MctsParams {
+        UctParams {
             playouts: 1000,
             exploration: 1.4,
         }
@@ -136,14 +144,14 @@ impl Node {
 }
 
 /// Decoupled UCT with a playout budget.
-pub struct Mcts {
-    params: MctsParams,
+pub struct Uct {
+    params: UctParams,
     rng: BotRng,
 }
 
-impl Mcts {
-    pub fn new(params: &MctsParams) -> Mcts {
-        Mcts {
+impl Uct {
+    pub fn new(params: &UctParams) -> Uct {
+        Uct {
             params: params.clone(),
             rng: BotRng::default(),
         }
@@ -204,7 +212,7 @@ impl Mcts {
     }
 }
 
-impl Bot<Gdl> for Mcts {
+impl Bot<Gdl> for Uct {
     fn new_game(&mut self, _: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
         self.rng.reseed(seed);
         Ok(())
@@ -235,14 +243,19 @@ impl Bot<Gdl> for Mcts {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{core::seat::BySeat, games::gdl::rules::tests::shipped, Game};
 
     /// Plays `games` tic-tac-toe games of `a` (x) against `b` (o) and back,
     /// returning a's points (1 a win, 1/2 a draw).
-    fn points(a: &mut dyn Bot<Gdl>, b: &mut dyn Bot<Gdl>, games: u64) -> f64 {
-        let start = shipped("tictactoe.kif");
+    pub fn points(a: &mut dyn Bot<Gdl>, b: &mut dyn Bot<Gdl>, games: u64) -> f64 {
+        points_at("tictactoe.kif", a, b, games)
+    }
+
+    /// [`points`] at the shipped description `file`.
+    pub fn points_at(file: &str, a: &mut dyn Bot<Gdl>, b: &mut dyn Bot<Gdl>, games: u64) -> f64 {
+        let start = shipped(file);
         let mut total = 0.0;
         for seed in 0..games {
             let a_first = seed % 2 == 0;
@@ -272,34 +285,34 @@ mod tests {
     }
 
     #[test]
-    fn mcts_beats_random_and_greedy_at_tictactoe() {
-        let mut mcts = Mcts::new(&MctsParams {
+    fn uct_beats_random_and_greedy_at_tictactoe() {
+        let mut uct = Uct::new(&UctParams {
             playouts: 400,
-            ..MctsParams::default()
+            ..UctParams::default()
         });
         let mut random = crate::core::bot::RandomBot::new();
         let games = 40;
-        let vs_random = points(&mut mcts, &mut random, games);
+        let vs_random = points(&mut uct, &mut random, games);
         assert!(vs_random > 0.85 * games as f64, "{vs_random} of {games}");
         let mut greedy = Greedy::default();
-        let vs_greedy = points(&mut mcts, &mut greedy, games);
+        let vs_greedy = points(&mut uct, &mut greedy, games);
         assert!(vs_greedy > 0.6 * games as f64, "{vs_greedy} of {games}");
     }
 
     #[test]
-    fn mcts_stops_at_half_its_move_time_whatever_its_playout_budget() {
+    fn uct_stops_at_half_its_move_time_whatever_its_playout_budget() {
         // a budget no machine plays within 20 ms: only the clock ends the search
-        let mut mcts = Mcts::new(&MctsParams {
+        let mut uct = Uct::new(&UctParams {
             playouts: u32::MAX,
-            ..MctsParams::default()
+            ..UctParams::default()
         });
         let g = shipped("breakthrough.kif");
-        mcts.new_game(&g, Seat::First, 1).unwrap();
+        uct.new_game(&g, Seat::First, 1).unwrap();
         let time = TimeLeft::new(
             std::time::Duration::from_millis(20),
             std::time::Duration::ZERO,
         );
-        let mv = mcts.choose(&g, Seat::First, time).unwrap().mv;
+        let mv = uct.choose(&g, Seat::First, time).unwrap().mv;
         assert!(g.legal_indices(0).iter().any(|&m| g.move_of(0, m) == mv));
     }
 

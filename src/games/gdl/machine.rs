@@ -709,6 +709,18 @@ impl Machine {
             .map_or(0, |(_, v)| *v)
     }
 
+    /// State `s` as a key: its base propositions, 64 to a word (a GDL
+    /// state is the set of base propositions that hold).
+    pub fn key(&self, s: &State) -> Box<[u64]> {
+        let mut key = vec![0u64; self.base.len().div_ceil(64)];
+        for (i, &b) in self.base.iter().enumerate() {
+            if s.vals[b as usize] {
+                key[i / 64] |= 1 << (i % 64);
+            }
+        }
+        key.into_boxed_slice()
+    }
+
     /// Whether base proposition `i` holds in state `s`.
     pub fn holds(&self, s: &State, i: usize) -> bool {
         s.vals[self.base[i] as usize]

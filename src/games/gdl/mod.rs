@@ -10,7 +10,9 @@
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `legal.rs`: each role's legal moves, listed per gate as rules change;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
-//! - `bots.rs`: bots for any GDL game;
+//! - `bots.rs`: bots for any GDL game (`greedy`, `uct`);
+//! - `mcts.rs`: `mcts`, the general game player;
+//! - `player.rs`: a GDL bot as a GGP player over HTTP (`ladder ggp-player`);
 //! - `matches.rs`: a season's games as GGP match JSON (`ladder export`);
 //! - `twin.rs`: the description as GGP players get it (`protocol = "ggp"`).
 //!
@@ -32,6 +34,8 @@ mod legal;
 pub mod logic;
 pub mod machine;
 pub mod matches;
+pub mod mcts;
+pub mod player;
 pub(crate) mod rules;
 pub mod store;
 pub mod twin;

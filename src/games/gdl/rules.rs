@@ -198,6 +198,22 @@ impl Gdl {
         out
     }
 
+    /// [`Gdl::legal_indices`] into `out`, without allocating.
+    pub fn legal_into(&self, role: usize, out: &mut Vec<usize>) {
+        self.m().legal_moves(&self.vals, role, out);
+    }
+
+    /// Whether the description's `terminal` holds (see [`Gdl::over`]).
+    pub fn terminal(&self) -> bool {
+        self.m().terminal(&self.vals)
+    }
+
+    /// The state as a key for tables: two positions with one key are the
+    /// same state.
+    pub fn key(&self) -> Box<[u64]> {
+        self.m().key(&self.vals)
+    }
+
     fn stuck(&self) -> bool {
         (0..2).any(|r| !self.m().has_legal(&self.vals, r))
     }

@@ -1,0 +1,614 @@
+//! `mcts`, ladder's general game player for any GDL game: the Monte Carlo
+//! tree search of the General Game Playing competitions' players
+//! (CadiaPlayer, Sancho), with what they add to plain UCT (`uct`, bots.rs).
+//!
+//! - **Transpositions.** A node is a state, found by its key (the base
+//!   propositions that hold), so a position reached by two orders of moves
+//!   is searched once. The table lives for the whole game: each move's
+//!   search starts from what the searches before found about the position.
+//! - **MCTS-solver.** A terminal state is proven (its goals). A node where
+//!   one role chooses is proven once one of its moves leads to a proven
+//!   100 for that role, or once all its moves are proven: the role takes
+//!   its best goal, and among equal goals the one worst for the other role
+//!   (ladder treats the other role as an opponent). A node where both roles
+//!   choose is proven when all its joint moves are proven alike. A proven
+//!   node backs up its goals instead of a playout; at a node where one role
+//!   chooses, a move proven to give it 0 is not tried while another is
+//!   open; a proven best move is played.
+//! - **MAST** (move-average sampling). Each role's moves keep the average
+//!   goal of the simulations that played them, over the whole game. A
+//!   playout plays the best of these with probability `mast` (a move never
+//!   played counts as a win), else a uniformly random legal move.
+//! - **Depth-limited playouts.** With `depth = N`, a playout stops after N
+//!   turns and counts the goals of the state it stopped in; when both are 0
+//!   there (descriptions that define goals only at the end), as a draw.
+//! - **Time.** The search stops after `playouts` iterations or when half the
+//!   move time is spent ([`TimeLeft::aim`]), whichever comes first; the other
+//!   half and the referee's margin are room for a loaded machine. With
+//!   `playouts = 0` it plays on time alone, as GGP players do; its moves
+//!   then depend on the machine's speed, so a season's journal is no longer
+//!   reproducible. With a playout budget, moves are a function of the seed
+//!   and the game so far while the budget runs out first.
+//!
+//! Selection is decoupled UCT, as in `uct`: each role picks by UCB1 among
+//! its own moves' statistics at the node, which covers simultaneous turns
+//! as well as alternating ones, where the waiting role has one move.
+
+use std::{collections::HashMap, time::Instant};
+
+use rand::Rng as _;
+use serde::Deserialize;
+
+use super::Gdl;
+use crate::{
+    core::{
+        bot::{bot_params, Answer, BotError, BotFactory, BotRng},
+        error::Invalid,
+    },
+    Bot, Seat, TimeLeft,
+};
+
+/// The parameters of `mcts`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MctsParams {
+    /// Iterations (descent and playout) per move; 0: until the time aim.
+    pub playouts: u32,
+    /// The UCB1 exploration constant, on goals scaled to 0..1.
+    pub exploration: f64,
+    /// The share of playout moves chosen by MAST (0..1); 0: random playouts.
+    pub mast: f64,
+    /// Turns a playout plays before it stops and counts the goals; 0: to the end.
+    pub depth: u32,
+    /// Whether proven values propagate (MCTS-solver).
+    pub solver: bool,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            playouts: 1000,
+            exploration: 0.85,
+            mast: 0.2,
+            depth: 0,
+            solver: true,
+        }
+    }
+}
+
+/// Makes `mcts` from its parameters, refusing values that mean nothing.
+pub fn make(name: &str, params: &toml::Table) -> Result<BotFactory<Gdl>, Invalid> {
+    let p: MctsParams = bot_params(name, params)?;
+    if !(0.0..=1.0).contains(&p.mast) {
+        return Err(Invalid::of(
+            "mast",
+            format!(
+                "bot `{name}`: `mast` is a share, from 0 to 1, not {}",
+                p.mast
+            ),
+        ));
+    }
+    if !(p.exploration >= 0.0 && p.exploration.is_finite()) {
+        return Err(Invalid::of(
+            "exploration",
+            format!(
+                "bot `{name}`: `exploration` is a number of at least 0, not {}",
+                p.exploration
+            ),
+        ));
+    }
+    Ok(std::sync::Arc::new(move || Box::new(Mcts::new(&p))))
+}
+
+/// Nodes the table holds at most; past half of it, a new move's search
+/// starts from an empty table, and a search that fills it plays out from
+/// new states without keeping them.
+const MAX_NODES: usize = 1_000_000;
+/// The longest playout, in turns (descriptions without a step limit).
+const MAX_TURNS: u32 = 10_000;
+/// The deepest descent through the table (transpositions can loop).
+const MAX_DESCENT: usize = 1_000;
+/// No node (the table is full).
+const NONE: u32 = u32::MAX;
+
+/// A state in the table: per role, its legal moves and their visits and
+/// total value; children by joint move; the goals, once proven.
+struct Node {
+    moves: [Vec<usize>; 2],
+    stats: [Vec<(u32, f64)>; 2],
+    visits: u32,
+    /// Child by joint move `picks[0] * moves[1].len() + picks[1]`.
+    children: HashMap<u32, u32>,
+    proven: Option<[i32; 2]>,
+}
+
+impl Node {
+    fn new(g: &Gdl) -> Node {
+        if g.over() {
+            return Node {
+                moves: [Vec::new(), Vec::new()],
+                stats: [Vec::new(), Vec::new()],
+                visits: 0,
+                children: HashMap::new(),
+                proven: Some(g.goals()),
+            };
+        }
+        let moves = [g.legal_indices(0), g.legal_indices(1)];
+        let stats = [
+            vec![(0, 0.0); moves[0].len()],
+            vec![(0, 0.0); moves[1].len()],
+        ];
+        Node {
+            moves,
+            stats,
+            visits: 0,
+            children: HashMap::new(),
+            proven: None,
+        }
+    }
+
+    fn joint(&self, picks: [usize; 2]) -> u32 {
+        (picks[0] * self.moves[1].len() + picks[1]) as u32
+    }
+
+    /// The role that chooses when only one does (0 when neither does).
+    fn chooser(&self) -> Option<usize> {
+        match (self.moves[0].len() > 1, self.moves[1].len() > 1) {
+            (true, true) => None,
+            (false, true) => Some(1),
+            _ => Some(0),
+        }
+    }
+}
+
+/// Goals 0..100 scaled to values 0..1.
+fn scale(goals: [i32; 2]) -> [f64; 2] {
+    goals.map(|v| f64::from(v) / 100.0)
+}
+
+/// Whether `v` is better than `best` for role `r`: a higher goal, or an
+/// equal one that is lower for the other role.
+fn better(v: [i32; 2], best: Option<[i32; 2]>, r: usize) -> bool {
+    best.is_none_or(|b| v[r] > b[r] || (v[r] == b[r] && v[1 - r] < b[1 - r]))
+}
+
+/// The general game player (see the module's documentation).
+pub struct Mcts {
+    params: MctsParams,
+    rng: BotRng,
+    nodes: Vec<Node>,
+    table: HashMap<Box<[u64]>, u32>,
+    /// Per role, per move index: the simulations' total value and count.
+    mast: [Vec<(f64, u32)>; 2],
+    /// This simulation's moves of roles that had a choice.
+    played: [Vec<usize>; 2],
+    legal: Vec<usize>,
+}
+
+impl Mcts {
+    pub fn new(params: &MctsParams) -> Mcts {
+        Mcts {
+            params: params.clone(),
+            rng: BotRng::default(),
+            nodes: Vec::new(),
+            table: HashMap::new(),
+            mast: [Vec::new(), Vec::new()],
+            played: [Vec::new(), Vec::new()],
+            legal: Vec::new(),
+        }
+    }
+
+    /// The nodes in the table (for tests).
+    pub fn table_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// `g`'s node, and whether it is new; [`NONE`] when the table is full.
+    fn node_of(&mut self, g: &Gdl) -> (u32, bool) {
+        let key = g.key();
+        if let Some(&id) = self.table.get(&key) {
+            return (id, false);
+        }
+        if self.nodes.len() >= MAX_NODES {
+            return (NONE, false);
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node::new(g));
+        self.table.insert(key, id);
+        (id, true)
+    }
+
+    /// The child of `at` after joint move `picks` (played in `g` already)
+    /// if it is known, else whether it had to be made.
+    fn child(&mut self, at: u32, picks: [usize; 2], g: &Gdl) -> (u32, bool) {
+        let joint = self.nodes[at as usize].joint(picks);
+        if let Some(&c) = self.nodes[at as usize].children.get(&joint) {
+            return (c, false);
+        }
+        let (c, new) = self.node_of(g);
+        if c != NONE {
+            self.nodes[at as usize].children.insert(joint, c);
+        }
+        (c, new)
+    }
+
+    /// The proven goals after `at`'s joint move `picks`, if known.
+    fn proven_child(&self, at: u32, picks: [usize; 2]) -> Option<[i32; 2]> {
+        let n = &self.nodes[at as usize];
+        let c = *n.children.get(&n.joint(picks))?;
+        self.nodes[c as usize].proven
+    }
+
+    /// Whether role `r`'s `i`th move at `at` is proven to give it 0 while
+    /// it alone chooses there.
+    fn proven_loss(&self, at: u32, r: usize, i: usize) -> bool {
+        let picks = if r == 0 { [i, 0] } else { [0, i] };
+        self.params.solver
+            && self.nodes[at as usize].chooser() == Some(r)
+            && self.proven_child(at, picks).is_some_and(|v| v[r] <= 0)
+    }
+
+    /// UCB1's choice among `at`'s moves for role `r` (an index into them).
+    fn select(&mut self, at: u32, r: usize) -> usize {
+        let n = self.nodes[at as usize].stats[r].len();
+        if n == 1 {
+            return 0;
+        }
+        let open: Vec<usize> = (0..n).filter(|&i| !self.proven_loss(at, r, i)).collect();
+        let open = if open.is_empty() {
+            (0..n).collect()
+        } else {
+            open
+        };
+        let node = &self.nodes[at as usize];
+        if let Some(&unvisited) = open.iter().find(|&&i| node.stats[r][i].0 == 0) {
+            return unvisited;
+        }
+        let ln = f64::from(node.visits.max(1)).ln();
+        let mut best = open[0];
+        let mut best_value = f64::MIN;
+        for &i in &open {
+            let (visits, total) = node.stats[r][i];
+            let visits = f64::from(visits);
+            let value = total / visits + self.params.exploration * (ln / visits).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Proves `at` if what is known of its children allows (the rules in
+    /// the module's documentation).
+    fn try_prove(&mut self, at: u32) {
+        let node = &self.nodes[at as usize];
+        if node.proven.is_some() {
+            return;
+        }
+        let proven = match node.chooser() {
+            Some(r) => {
+                let mut best = None;
+                let mut all = true;
+                for i in 0..node.moves[r].len() {
+                    let picks = if r == 0 { [i, 0] } else { [0, i] };
+                    match self.proven_child(at, picks) {
+                        Some(v) if v[r] >= 100 => {
+                            best = Some(v);
+                            break;
+                        }
+                        Some(v) => {
+                            if better(v, best, r) {
+                                best = Some(v);
+                            }
+                        }
+                        None => all = false,
+                    }
+                }
+                best.filter(|v| all || v[r] >= 100)
+            }
+            None => {
+                let first = self.proven_child(at, [0, 0]);
+                let alike = (0..node.moves[0].len()).all(|i| {
+                    (0..node.moves[1].len()).all(|j| {
+                        let v = self.proven_child(at, [i, j]);
+                        v.is_some() && v == first
+                    })
+                });
+                first.filter(|_| alike)
+            }
+        };
+        self.nodes[at as usize].proven = proven;
+    }
+
+    /// One role's playout move among `self.legal` (two or more).
+    fn playout_move(&mut self, r: usize) -> usize {
+        let n = self.legal.len();
+        if self.params.mast > 0.0 && self.rng.random::<f64>() < self.params.mast {
+            // the best MAST average; ties go to the first from a random start
+            let start = self.rng.random_range(0..n);
+            let mut best = self.legal[start];
+            let mut best_value = f64::MIN;
+            for k in 0..n {
+                let m = self.legal[(start + k) % n];
+                let (total, count) = self.mast[r][m];
+                let value = if count == 0 {
+                    1.0
+                } else {
+                    total / f64::from(count)
+                };
+                if value > best_value {
+                    best_value = value;
+                    best = m;
+                }
+            }
+            best
+        } else {
+            self.legal[self.rng.random_range(0..n)]
+        }
+    }
+
+    /// Plays `g` on by the playout policy; the values where it stops.
+    fn playout(&mut self, g: &mut Gdl) -> [f64; 2] {
+        for turn in 0..MAX_TURNS {
+            if g.terminal() {
+                break;
+            }
+            if self.params.depth > 0 && turn >= self.params.depth {
+                let goals = g.goals();
+                return if goals == [0, 0] {
+                    [0.5, 0.5]
+                } else {
+                    scale(goals)
+                };
+            }
+            let mut chosen = [0; 2];
+            for (r, pick) in chosen.iter_mut().enumerate() {
+                let mut legal = std::mem::take(&mut self.legal);
+                g.legal_into(r, &mut legal);
+                self.legal = legal;
+                *pick = match self.legal.len() {
+                    0 => return scale(g.goals()),
+                    1 => self.legal[0],
+                    _ => {
+                        let m = self.playout_move(r);
+                        self.played[r].push(m);
+                        m
+                    }
+                };
+            }
+            g.advance(&chosen);
+        }
+        scale(g.goals())
+    }
+
+    /// One descent from `root` (the node of `start`), a playout, and the
+    /// values backed up: into the nodes passed, MAST, and proofs.
+    fn iterate(&mut self, root: u32, start: &Gdl) {
+        let mut g = start.clone();
+        let mut path: Vec<(u32, [usize; 2])> = Vec::new();
+        self.played.iter_mut().for_each(Vec::clear);
+        let mut at = root;
+        let value = loop {
+            if let Some(goals) = self.nodes[at as usize].proven {
+                break scale(goals);
+            }
+            if path.len() >= MAX_DESCENT {
+                break self.playout(&mut g);
+            }
+            let picks = [self.select(at, 0), self.select(at, 1)];
+            path.push((at, picks));
+            let node = &self.nodes[at as usize];
+            let chosen = [node.moves[0][picks[0]], node.moves[1][picks[1]]];
+            for (r, played) in self.played.iter_mut().enumerate() {
+                if node.moves[r].len() > 1 {
+                    played.push(chosen[r]);
+                }
+            }
+            g.advance(&chosen);
+            let (child, new) = self.child(at, picks, &g);
+            if child == NONE {
+                break self.playout(&mut g);
+            }
+            at = child;
+            if new && self.nodes[at as usize].proven.is_none() {
+                break self.playout(&mut g);
+            }
+        };
+        let mut proving = self.params.solver && self.nodes[at as usize].proven.is_some();
+        for &(id, picks) in path.iter().rev() {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            for r in 0..2 {
+                let s = &mut n.stats[r][picks[r]];
+                s.0 += 1;
+                s.1 += value[r];
+            }
+            if proving {
+                self.try_prove(id);
+                proving = self.nodes[id as usize].proven.is_some();
+            }
+        }
+        for ((mast, played), value) in self.mast.iter_mut().zip(&self.played).zip(value) {
+            for &m in played {
+                mast[m].0 += value;
+                mast[m].1 += 1;
+            }
+        }
+    }
+
+    /// The move (an index into the root's moves of role `me`) to play.
+    fn best(&self, root: u32, me: usize) -> usize {
+        let node = &self.nodes[root as usize];
+        let picks = |i| if me == 0 { [i, 0] } else { [0, i] };
+        if let (Some(goals), Some(r)) = (node.proven, node.chooser()) {
+            if r == me && self.params.solver {
+                if let Some(i) = (0..node.moves[me].len())
+                    .find(|&i| self.proven_child(root, picks(i)) == Some(goals))
+                {
+                    return i;
+                }
+            }
+        }
+        let open: Vec<usize> = (0..node.moves[me].len())
+            .filter(|&i| !self.proven_loss(root, me, i))
+            .collect();
+        let choices = if open.is_empty() {
+            (0..node.moves[me].len()).collect()
+        } else {
+            open
+        };
+        *choices
+            .iter()
+            .rev()
+            .max_by_key(|&&i| node.stats[me][i].0)
+            .expect("a legal move")
+    }
+}
+
+impl Bot<Gdl> for Mcts {
+    fn new_game(&mut self, game: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
+        self.rng.reseed(seed);
+        self.nodes.clear();
+        self.table.clear();
+        self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        game: &Gdl,
+        seat: Seat,
+        time: TimeLeft,
+    ) -> Result<Answer<super::GdlMove>, BotError> {
+        let me = seat.index();
+        let deadline = Instant::now() + time.aim();
+        if self.nodes.len() > MAX_NODES / 2 {
+            self.nodes.clear();
+            self.table.clear();
+        }
+        if self.mast[me].is_empty() {
+            self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
+        }
+        let (root, _) = self.node_of(game);
+        let root = if root == NONE {
+            self.nodes.clear();
+            self.table.clear();
+            self.node_of(game).0
+        } else {
+            root
+        };
+        let budget = match self.params.playouts {
+            0 => u32::MAX,
+            n => n,
+        };
+        for i in 0..budget {
+            if i > 0 && Instant::now() >= deadline {
+                break;
+            }
+            if self.nodes[root as usize].proven.is_some() && self.params.solver {
+                break;
+            }
+            self.iterate(root, game);
+        }
+        let node = &self.nodes[root as usize];
+        let m = node.moves[me][self.best(root, me)];
+        Ok(Answer::from(game.move_of(me, m)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::{
+        core::seat::BySeat,
+        games::gdl::{bots::tests::points, rules::tests::shipped, GdlMove, Uct, UctParams},
+        Game,
+    };
+
+    fn with(playouts: u32) -> Mcts {
+        Mcts::new(&MctsParams {
+            playouts,
+            ..MctsParams::default()
+        })
+    }
+
+    fn time() -> TimeLeft {
+        TimeLeft {
+            budget: Duration::from_secs(60),
+            limit: Duration::from_secs(60),
+            on_clock: false,
+        }
+    }
+
+    /// Tic-tac-toe after `moves`, x and o in turn.
+    fn tictactoe(moves: &[&str]) -> Gdl {
+        let mut g = shipped("tictactoe.kif");
+        for (i, m) in moves.iter().enumerate() {
+            let mv = Some(GdlMove(m.to_string()));
+            g.apply(&if i % 2 == 0 {
+                BySeat::new(mv, None)
+            } else {
+                BySeat::new(None, mv)
+            });
+        }
+        g
+    }
+
+    fn choice(bot: &mut Mcts, g: &Gdl, seat: Seat) -> String {
+        bot.new_game(g, seat, 3).unwrap();
+        bot.choose(g, seat, time()).unwrap().mv.0
+    }
+
+    #[test]
+    fn the_solver_plays_a_win_in_one_with_one_visit_a_move() {
+        // x: 1 1 and 1 2; o: 2 1 and 2 2; x wins with (mark 1 3)
+        let g = tictactoe(&["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)"]);
+        let moves = g.legal_indices(0).len() as u32;
+        assert_eq!(choice(&mut with(moves), &g, Seat::First), "(mark 1 3)");
+    }
+
+    #[test]
+    fn the_solver_blocks_a_threat_it_has_proven() {
+        // x: 1 1, 3 3; o: 2 2 and 1 2 threatens 3 2; x must block there
+        let g = tictactoe(&["(mark 1 1)", "(mark 2 2)", "(mark 3 3)", "(mark 1 2)"]);
+        let mut bot = with(200);
+        assert_eq!(choice(&mut bot, &g, Seat::First), "(mark 3 2)");
+        let root = bot.table[&g.key()];
+        // every other move is proven to lose
+        let node = &bot.nodes[root as usize];
+        let lost = (0..node.moves[0].len())
+            .filter(|&i| bot.proven_loss(root, 0, i))
+            .count();
+        assert_eq!(lost, node.moves[0].len() - 1);
+    }
+
+    #[test]
+    fn a_proven_draw_ends_the_search_and_the_whole_game_is_proven_from_the_start() {
+        // with enough playouts the solver proves tic-tac-toe a draw
+        let g = shipped("tictactoe.kif");
+        let mut bot = with(2_000_000);
+        choice(&mut bot, &g, Seat::First);
+        let root = bot.table[&g.key()];
+        assert_eq!(bot.nodes[root as usize].proven, Some([50, 50]));
+        // transpositions: tic-tac-toe has 5,478 legal positions, fewer
+        // than its 549,946 move sequences
+        assert!(bot.table_size() <= 5_478, "{}", bot.table_size());
+    }
+
+    #[test]
+    fn mcts_never_loses_at_tictactoe_and_beats_random() {
+        let mut mcts = with(1000);
+        let mut uct = Uct::new(&UctParams {
+            playouts: 1000,
+            ..UctParams::default()
+        });
+        let games = 20;
+        // points 1 a win, 1/2 a draw: never losing is at least a half each
+        let mut random = crate::core::bot::RandomBot::new();
+        assert!(points(&mut mcts, &mut random, games) >= 0.9 * games as f64);
+        assert!(points(&mut mcts, &mut uct, games) >= 0.5 * games as f64);
+    }
+}

@@ -1,0 +1,405 @@
+//! `ladder ggp-player`: any of ladder's GDL bots as a General Game Playing
+//! player over HTTP, for any GGP game manager: ggp-base's server, the
+//! competitions' servers, and ladder itself (`protocol = "ggp"`, which also
+//! plays the five native games through their twins, so `mcts` can meet
+//! the native bots of each game).
+//!
+//! One message per request, as docs/GDL.md describes the protocol:
+//! `(INFO)` is answered `available`; `(START id role (description...)
+//! startclock playclock)` `ready` once the description is loaded; `(PLAY id
+//! moves)` a move, searched within half the play clock; `(STOP id moves)`
+//! `done`; `(ABORT id)` `aborted`. One match at a time: a START replaces the
+//! match before. The bot is seeded from the match id and its role, so a
+//! manager that numbers its matches as ladder does (`ladder.GAME.SEAT`)
+//! gets the same games again while the bot's playout budget, not the
+//! clock, ends its searches.
+
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    net::{TcpListener, TcpStream},
+    sync::Arc,
+    time::Duration,
+};
+
+use super::{Gdl, GdlMove, Rules};
+use crate::{
+    core::{
+        bot::{Bot, BotFactory},
+        clock::TimeLeft,
+        seat::{BySeat, Seat},
+    },
+    external::ggp::{normal, tokens},
+};
+
+/// The longest request the player reads (a description is one request).
+const MAX_REQUEST: usize = 16 << 20;
+/// How long a connection may take to send its request.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// What the player keeps of the play clock for the answer's way back.
+const TRANSIT: Duration = Duration::from_millis(200);
+
+/// A message: an atom or a list.
+#[derive(Clone, Debug, PartialEq)]
+enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+impl Sexp {
+    /// The one expression in `text`, or why there is none.
+    fn parse(text: &str) -> Result<Sexp, String> {
+        let mut stack: Vec<Vec<Sexp>> = vec![Vec::new()];
+        for token in tokens(text) {
+            match token {
+                "(" => stack.push(Vec::new()),
+                ")" => {
+                    let list = stack.pop().filter(|_| !stack.is_empty());
+                    let list = list.ok_or("a `)` without its `(`")?;
+                    stack.last_mut().expect("outer").push(Sexp::List(list));
+                }
+                atom => stack
+                    .last_mut()
+                    .expect("outer")
+                    .push(Sexp::Atom(atom.into())),
+            }
+        }
+        match <[Vec<Sexp>; 1]>::try_from(stack) {
+            Ok([mut top]) if top.len() == 1 => Ok(top.remove(0)),
+            Ok(_) => Err("not one expression".into()),
+            Err(_) => Err("a `(` without its `)`".into()),
+        }
+    }
+
+    /// KIF text in normal form (as ladder names moves).
+    fn text(&self) -> String {
+        match self {
+            Sexp::Atom(a) => a.to_lowercase(),
+            Sexp::List(items) => {
+                let inner: Vec<String> = items.iter().map(Sexp::text).collect();
+                format!("({})", inner.join(" "))
+            }
+        }
+    }
+
+    fn atom(&self) -> Option<&str> {
+        match self {
+            Sexp::Atom(a) => Some(a),
+            Sexp::List(_) => None,
+        }
+    }
+}
+
+/// The match being played.
+struct Match {
+    id: String,
+    game: Gdl,
+    me: usize,
+    bot: Box<dyn Bot<Gdl>>,
+    play_clock: Duration,
+}
+
+/// A GGP player around one of ladder's GDL bots.
+pub struct Player {
+    make: BotFactory<Gdl>,
+    current: Option<Match>,
+}
+
+/// A seed from a match id and a role: FNV-1a over both.
+fn seed_of(id: &str, role: usize) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes().chain([b'/', role as u8]) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Player {
+    pub fn new(make: BotFactory<Gdl>) -> Player {
+        Player {
+            make,
+            current: None,
+        }
+    }
+
+    /// The answer to one message; errors are answered too, after `error:`,
+    /// which no GGP manager takes for `ready` or a move.
+    pub fn answer(&mut self, message: &str) -> String {
+        match self.handle(message) {
+            Ok(answer) => answer,
+            Err(why) => {
+                eprintln!("ggp-player: {why}");
+                format!("error: {why}")
+            }
+        }
+    }
+
+    fn handle(&mut self, message: &str) -> Result<String, String> {
+        let msg = Sexp::parse(message).map_err(|e| format!("unreadable message: {e}"))?;
+        let items = match &msg {
+            Sexp::List(items) if !items.is_empty() => items,
+            _ => return Err("a message is a list: (INFO), (START ...), (PLAY ...)".into()),
+        };
+        let kind = items[0].atom().unwrap_or("").to_ascii_uppercase();
+        match (kind.as_str(), items.len()) {
+            ("INFO", _) => Ok("available".into()),
+            ("START", 6) => self.start(&items[1..]),
+            ("PLAY", 3) => self.play(&items[1], &items[2]),
+            ("STOP", 3) => {
+                self.finish(&items[1])?;
+                Ok("done".into())
+            }
+            ("ABORT", 2) => {
+                self.finish(&items[1])?;
+                Ok("aborted".into())
+            }
+            _ => Err(format!("unknown message {}", shorten(&msg.text()))),
+        }
+    }
+
+    fn start(&mut self, args: &[Sexp]) -> Result<String, String> {
+        let (id, role, rules, _start_clock, play_clock) =
+            (&args[0], &args[1], &args[2], &args[3], &args[4]);
+        let id = id.text();
+        let Sexp::List(rules) = rules else {
+            return Err("START's description is not a list".into());
+        };
+        let text: Vec<String> = rules.iter().map(Sexp::text).collect();
+        let rules = Rules::new(&id, &text.join("\n")).map_err(|e| e.to_string())?;
+        let role = role.text();
+        let me = rules
+            .machine
+            .roles
+            .iter()
+            .position(|r| *r == role)
+            .ok_or_else(|| format!("role `{role}` is not a role of the description"))?;
+        let seconds: u64 = play_clock
+            .atom()
+            .and_then(|s| s.parse().ok())
+            .ok_or("START's play clock is not a whole number of seconds")?;
+        let game = Gdl::start(Arc::new(rules));
+        let mut bot = (self.make)();
+        let seat = Seat::ALL[me];
+        bot.new_game(&game, seat, seed_of(&id, me))
+            .map_err(|e| e.to_string())?;
+        self.current = Some(Match {
+            id,
+            game,
+            me,
+            bot,
+            play_clock: Duration::from_secs(seconds),
+        });
+        Ok("ready".into())
+    }
+
+    /// The match `id` names, if it is the current one.
+    fn current(&mut self, id: &Sexp) -> Result<&mut Match, String> {
+        let id = id.text();
+        match &mut self.current {
+            Some(m) if m.id == id => Ok(m),
+            _ => Err(format!("no match `{id}` is being played")),
+        }
+    }
+
+    fn play(&mut self, id: &Sexp, moves: &Sexp) -> Result<String, String> {
+        let m = self.current(id)?;
+        if let Sexp::List(moves) = moves {
+            let [a, b] = <&[Sexp; 2]>::try_from(moves.as_slice())
+                .map_err(|_| "PLAY carries a move per role".to_string())?;
+            let machine = &m.game.rules.machine;
+            let mut chosen = [0; 2];
+            let mut played = [None, None];
+            for (r, mv) in [a, b].into_iter().enumerate() {
+                let text = normal(&mv.text());
+                chosen[r] = machine
+                    .move_named(r, &text)
+                    .filter(|&i| m.game.legal_indices(r).contains(&i))
+                    .ok_or_else(|| format!("`{text}` is not a legal move of role {r}"))?;
+                played[r] = Some(GdlMove(text));
+            }
+            m.game.advance(&chosen);
+            let [first, second] = played;
+            m.bot
+                .observe(&m.game, &BySeat::new(first, second))
+                .map_err(|e| e.to_string())?;
+        }
+        if m.game.over() {
+            return Err("PLAY after the game's end".into());
+        }
+        let legal = m.game.legal_indices(m.me);
+        if let [only] = legal[..] {
+            return Ok(m.game.move_of(m.me, only).0);
+        }
+        let time = TimeLeft::new(m.play_clock.saturating_sub(TRANSIT), Duration::ZERO);
+        let answer = m
+            .bot
+            .choose(&m.game, Seat::ALL[m.me], time)
+            .map_err(|e| e.to_string())?;
+        Ok(answer.mv.0)
+    }
+
+    fn finish(&mut self, id: &Sexp) -> Result<(), String> {
+        self.current(id)?;
+        self.current = None;
+        Ok(())
+    }
+
+    /// Answers requests on `listener`, one at a time, until it fails.
+    pub fn serve(&mut self, listener: &TcpListener) -> std::io::Result<()> {
+        for stream in listener.incoming() {
+            let mut stream = stream?;
+            match read_request(&mut stream) {
+                Ok(body) => {
+                    let answer = self.answer(&body);
+                    let _ = write_answer(&mut stream, &answer);
+                }
+                Err(why) => eprintln!("ggp-player: a request was not read: {why}"),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// The body of one HTTP request on `stream`.
+fn read_request(stream: &mut TcpStream) -> Result<String, String> {
+    stream
+        .set_read_timeout(Some(READ_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    let mut reader = BufReader::new(stream);
+    let mut length = 0usize;
+    let mut head = 0usize;
+    loop {
+        let mut line = String::new();
+        let n = reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        head += n;
+        if n == 0 || head > 64 * 1024 {
+            return Err("the request's head ended early or is too long".into());
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                length = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("Content-Length `{}`", value.trim()))?;
+            }
+        }
+    }
+    if length > MAX_REQUEST {
+        return Err(format!(
+            "a request of {length} bytes (at most {MAX_REQUEST})"
+        ));
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+    String::from_utf8(body).map_err(|_| "a request that is not UTF-8".into())
+}
+
+fn write_answer(stream: &mut TcpStream, answer: &str) -> std::io::Result<()> {
+    write!(
+        stream,
+        "HTTP/1.0 200 OK\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n{answer}",
+        answer.len()
+    )?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::bot::builtin_bot;
+
+    fn player(params: &str) -> Player {
+        let params: toml::Table = toml::from_str(params).unwrap();
+        Player::new(builtin_bot("gdl", super::super::BOTS, "mcts", &params).unwrap())
+    }
+
+    fn start(p: &mut Player, id: &str, role: &str) -> String {
+        let text = std::fs::read_to_string("games/gdl/tictactoe.kif").unwrap();
+        p.answer(&format!("(START {id} {role} ({text}) 10 5)"))
+    }
+
+    #[test]
+    fn a_match_is_started_played_and_stopped() {
+        let mut p = player("playouts = 300");
+        assert_eq!(p.answer("(info)"), "available");
+        assert_eq!(start(&mut p, "m1", "xplayer"), "ready");
+        let first = p.answer("(PLAY m1 nil)");
+        assert!(first.starts_with("(mark "), "{first}");
+        // o moves next: x's answer is its only move
+        let second = p.answer(&format!("(PLAY m1 ({first} noop))"));
+        assert_eq!(second, "noop");
+        assert_eq!(p.answer("(STOP m1 nil)"), "done");
+        assert!(p
+            .answer("(PLAY m1 nil)")
+            .starts_with("error: no match `m1`"));
+    }
+
+    #[test]
+    fn the_same_match_id_and_role_give_the_same_moves() {
+        let moves = |id: &str| {
+            let mut p = player("playouts = 200");
+            start(&mut p, id, "oplayer");
+            let mut seen = Vec::new();
+            let mut last = "nil".to_string();
+            for x in ["(mark 1 1)", "(mark 3 3)"] {
+                assert_eq!(p.answer(&format!("(PLAY {id} {last})")), "noop");
+                let o = p.answer(&format!("(PLAY {id} ({x} noop))"));
+                last = format!("(noop {o})");
+                seen.push(o);
+            }
+            seen
+        };
+        assert_eq!(moves("ladder.4.2"), moves("ladder.4.2"));
+    }
+
+    #[test]
+    fn bad_messages_are_answered_with_what_is_wrong() {
+        let mut p = player("");
+        assert!(p.answer("(PLAY").starts_with("error: unreadable message"));
+        assert!(p.answer("hello").starts_with("error: a message is a list"));
+        assert!(p
+            .answer("(DANCE m1)")
+            .starts_with("error: unknown message (dance m1)"));
+        assert!(start(&mut p, "m1", "nobody").contains("role `nobody` is not a role"));
+        assert!(p
+            .answer("(START m2 x ((role x) (role)) 10 5)")
+            .starts_with("error: "));
+        assert_eq!(start(&mut p, "m1", "xplayer"), "ready");
+        let illegal = p.answer("(PLAY m1 ((mark 9 9) noop))");
+        assert!(
+            illegal.contains("`(mark 9 9)` is not a legal move of role 0"),
+            "{illegal}"
+        );
+        assert_eq!(p.answer("(ABORT m1)"), "aborted");
+    }
+
+    #[test]
+    fn the_player_answers_over_http() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        std::thread::spawn(move || player("").serve(&listener));
+        let body = "(INFO)";
+        let mut s = TcpStream::connect(at).unwrap();
+        write!(
+            s,
+            "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.0 200 OK\r\n"), "{answer}");
+        assert!(answer.ends_with("\r\n\r\navailable"), "{answer}");
+    }
+}
