@@ -1099,6 +1099,8 @@ fn the_committed_example_leaderboards_are_what_the_configs_give() {
         "coordination",
         "bidding",
         "bidding-field",
+        "gdl-connect4",
+        "gdl-breakthrough",
     ] {
         run(&config(game), tmp.path(), &["-q"]).success();
         for file in ["leaderboard.md", "standings.csv"] {

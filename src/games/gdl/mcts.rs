@@ -440,23 +440,33 @@ impl Mcts {
     /// The move (an index into the root's moves of role `me`) to play.
     fn best(&self, root: u32, me: usize) -> usize {
         let node = &self.nodes[root as usize];
-        let picks = |i| if me == 0 { [i, 0] } else { [0, i] };
-        if let (Some(goals), Some(r)) = (node.proven, node.chooser()) {
-            if r == me && self.params.solver {
-                if let Some(i) = (0..node.moves[me].len())
-                    .find(|&i| self.proven_child(root, picks(i)) == Some(goals))
-                {
-                    return i;
-                }
-            }
+        let n = node.moves[me].len();
+        let solo = self.params.solver && node.chooser() == Some(me);
+        let proven = |i| {
+            let picks = if me == 0 { [i, 0] } else { [0, i] };
+            solo.then(|| self.proven_child(root, picks)).flatten()
+        };
+        // a proven win is played at once
+        if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v[me] >= 100)) {
+            return i;
         }
-        let open: Vec<usize> = (0..node.moves[me].len())
-            .filter(|&i| !self.proven_loss(root, me, i))
+        // moves proven worse than another proven one are left out, and proven
+        // losses while a move is open; among the others (all of them when
+        // every move is a proven loss, against an opponent that may not
+        // find its win), the most visited
+        let open = (0..n).any(|i| proven(i).is_none());
+        let floor = (0..n)
+            .filter_map(|i| proven(i).map(|v| v[me]))
+            .chain(open.then_some(1))
+            .max()
+            .unwrap_or(0);
+        let kept: Vec<usize> = (0..n)
+            .filter(|&i| proven(i).is_none_or(|v| v[me] >= floor))
             .collect();
-        let choices = if open.is_empty() {
-            (0..node.moves[me].len()).collect()
+        let choices = if kept.is_empty() {
+            (0..n).collect()
         } else {
-            open
+            kept
         };
         *choices
             .iter()
