@@ -95,7 +95,7 @@ pub fn default_only<P: Default + serde::Serialize>(
 
 /// The tokens of KIF text: `(`, `)` and atoms, comments (`;` to the end of
 /// the line) left out.
-pub fn tokens(text: &str) -> Vec<&str> {
+fn tokens(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split(';').next().unwrap_or("");

@@ -21,14 +21,17 @@ use std::{
     time::Duration,
 };
 
-use super::{Gdl, GdlMove, Rules};
+use super::{
+    kif::{self, Sexp},
+    Gdl, GdlMove, Rules,
+};
 use crate::{
     core::{
         bot::{Bot, BotFactory},
         clock::TimeLeft,
         seat::{BySeat, Seat},
     },
-    external::ggp::{normal, tokens},
+    external::line::shorten,
 };
 
 /// The longest request the player reads (a description is one request).
@@ -38,54 +41,11 @@ const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// What the player keeps of the play clock for the answer's way back.
 const TRANSIT: Duration = Duration::from_millis(200);
 
-/// A message: an atom or a list.
-#[derive(Clone, Debug, PartialEq)]
-enum Sexp {
-    Atom(String),
-    List(Vec<Sexp>),
-}
-
-impl Sexp {
-    /// The one expression in `text`, or why there is none.
-    fn parse(text: &str) -> Result<Sexp, String> {
-        let mut stack: Vec<Vec<Sexp>> = vec![Vec::new()];
-        for token in tokens(text) {
-            match token {
-                "(" => stack.push(Vec::new()),
-                ")" => {
-                    let list = stack.pop().filter(|_| !stack.is_empty());
-                    let list = list.ok_or("a `)` without its `(`")?;
-                    stack.last_mut().expect("outer").push(Sexp::List(list));
-                }
-                atom => stack
-                    .last_mut()
-                    .expect("outer")
-                    .push(Sexp::Atom(atom.into())),
-            }
-        }
-        match <[Vec<Sexp>; 1]>::try_from(stack) {
-            Ok([mut top]) if top.len() == 1 => Ok(top.remove(0)),
-            Ok(_) => Err("not one expression".into()),
-            Err(_) => Err("a `(` without its `)`".into()),
-        }
-    }
-
-    /// KIF text in normal form (as ladder names moves).
-    fn text(&self) -> String {
-        match self {
-            Sexp::Atom(a) => a.to_lowercase(),
-            Sexp::List(items) => {
-                let inner: Vec<String> = items.iter().map(Sexp::text).collect();
-                format!("({})", inner.join(" "))
-            }
-        }
-    }
-
-    fn atom(&self) -> Option<&str> {
-        match self {
-            Sexp::Atom(a) => Some(a),
-            Sexp::List(_) => None,
-        }
+/// A symbol's text, if `e` is one.
+fn symbol(e: &Sexp) -> Option<&str> {
+    match e {
+        Sexp::Symbol(s, _) => Some(s),
+        _ => None,
     }
 }
 
@@ -135,46 +95,45 @@ impl Player {
     }
 
     fn handle(&mut self, message: &str) -> Result<String, String> {
-        let msg = Sexp::parse(message).map_err(|e| format!("unreadable message: {e}"))?;
+        // KIF as descriptions are read: symbols in lower case, nesting bounded
+        let msg = kif::parse_one(message).map_err(|e| format!("unreadable message: {e}"))?;
         let items = match &msg {
-            Sexp::List(items) if !items.is_empty() => items,
+            Sexp::List(items, _) if !items.is_empty() => items,
             _ => return Err("a message is a list: (INFO), (START ...), (PLAY ...)".into()),
         };
-        let kind = items[0].atom().unwrap_or("").to_ascii_uppercase();
-        match (kind.as_str(), items.len()) {
-            ("INFO", _) => Ok("available".into()),
-            ("START", 6) => self.start(&items[1..]),
-            ("PLAY", 3) => self.play(&items[1], &items[2]),
-            ("STOP", 3) => {
+        match (symbol(&items[0]).unwrap_or(""), items.len()) {
+            ("info", _) => Ok("available".into()),
+            ("start", 6) => self.start(&items[1..]),
+            ("play", 3) => self.play(&items[1], &items[2]),
+            ("stop", 3) => {
                 self.finish(&items[1])?;
                 Ok("done".into())
             }
-            ("ABORT", 2) => {
+            ("abort", 2) => {
                 self.finish(&items[1])?;
                 Ok("aborted".into())
             }
-            _ => Err(format!("unknown message {}", shorten(&msg.text()))),
+            _ => Err(format!("unknown message {}", shorten(&msg.to_string()))),
         }
     }
 
     fn start(&mut self, args: &[Sexp]) -> Result<String, String> {
         let (id, role, rules, _start_clock, play_clock) =
             (&args[0], &args[1], &args[2], &args[3], &args[4]);
-        let id = id.text();
-        let Sexp::List(rules) = rules else {
+        let id = id.to_string();
+        let Sexp::List(rules, _) = rules else {
             return Err("START's description is not a list".into());
         };
-        let text: Vec<String> = rules.iter().map(Sexp::text).collect();
+        let text: Vec<String> = rules.iter().map(Sexp::to_string).collect();
         let rules = Rules::new(&id, &text.join("\n")).map_err(|e| e.to_string())?;
-        let role = role.text();
+        let role = role.to_string();
         let me = rules
             .machine
             .roles
             .iter()
             .position(|r| *r == role)
             .ok_or_else(|| format!("role `{role}` is not a role of the description"))?;
-        let seconds: u64 = play_clock
-            .atom()
+        let seconds: u64 = symbol(play_clock)
             .and_then(|s| s.parse().ok())
             .ok_or("START's play clock is not a whole number of seconds")?;
         let game = Gdl::start(Arc::new(rules));
@@ -194,7 +153,7 @@ impl Player {
 
     /// The match `id` names, if it is the current one.
     fn current(&mut self, id: &Sexp) -> Result<&mut Match, String> {
-        let id = id.text();
+        let id = id.to_string();
         match &mut self.current {
             Some(m) if m.id == id => Ok(m),
             _ => Err(format!("no match `{id}` is being played")),
@@ -203,14 +162,14 @@ impl Player {
 
     fn play(&mut self, id: &Sexp, moves: &Sexp) -> Result<String, String> {
         let m = self.current(id)?;
-        if let Sexp::List(moves) = moves {
+        if let Sexp::List(moves, _) = moves {
             let [a, b] = <&[Sexp; 2]>::try_from(moves.as_slice())
                 .map_err(|_| "PLAY carries a move per role".to_string())?;
             let machine = &m.game.rules.machine;
             let mut chosen = [0; 2];
             let mut played = [None, None];
             for (r, mv) in [a, b].into_iter().enumerate() {
-                let text = normal(&mv.text());
+                let text = mv.to_string();
                 chosen[r] = machine
                     .move_named(r, &text)
                     .filter(|&i| m.game.legal_indices(r).contains(&i))
@@ -257,13 +216,6 @@ impl Player {
             }
         }
         Ok(())
-    }
-}
-
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(80) {
-        Some((i, _)) => format!("{}...", &text[..i]),
-        None => text.to_string(),
     }
 }
 
@@ -367,6 +319,11 @@ mod tests {
     fn bad_messages_are_answered_with_what_is_wrong() {
         let mut p = player("");
         assert!(p.answer("(PLAY").starts_with("error: unreadable message"));
+        // nesting is bounded as in descriptions: an error, not a stack overflow
+        let deep = format!("{}{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(p
+            .answer(&deep)
+            .contains("lists nest deeper than 200 levels"));
         assert!(p.answer("hello").starts_with("error: a message is a list"));
         assert!(p
             .answer("(DANCE m1)")
