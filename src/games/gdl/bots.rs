@@ -13,14 +13,17 @@
 //! the waiting role has one move): the usual search of General Game Playing
 //! programs. A node's statistics are the playouts' goals for each role and
 //! move, scaled to 0..1. It keeps no tree between moves, and a state reached
-//! by two orders of moves is two nodes.
+//! by two orders of moves is two nodes; its nodes and UCB1 are `mcts`'s.
 
-use std::{collections::HashMap, time::Instant};
+use std::time::Instant;
 
 use rand::Rng as _;
 use serde::Deserialize;
 
-use super::Gdl;
+use super::{
+    mcts::{scale, Node},
+    Gdl,
+};
 use crate::{
     core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
     Bot, Seat, TimeLeft,
@@ -118,31 +121,6 @@ impl Default for UctParams {
     }
 }
 
-/// A node of the search tree: per role, each legal move's visits and total
-/// value; children by the pair of moves played.
-struct Node {
-    moves: [Vec<usize>; 2],
-    stats: [Vec<(u32, f64)>; 2],
-    visits: u32,
-    children: HashMap<[usize; 2], usize>,
-}
-
-impl Node {
-    fn new(g: &Gdl) -> Node {
-        let moves = [g.legal_indices(0), g.legal_indices(1)];
-        let stats = [
-            vec![(0, 0.0); moves[0].len()],
-            vec![(0, 0.0); moves[1].len()],
-        ];
-        Node {
-            moves,
-            stats,
-            visits: 0,
-            children: HashMap::new(),
-        }
-    }
-}
-
 /// Decoupled UCT with a playout budget.
 pub struct Uct {
     params: UctParams,
@@ -157,26 +135,6 @@ impl Uct {
         }
     }
 
-    /// UCB1's choice among a node's moves for role `r` (an index into them).
-    fn select(&mut self, node: &Node, r: usize) -> usize {
-        let stats = &node.stats[r];
-        if let Some(unvisited) = stats.iter().position(|(n, _)| *n == 0) {
-            return unvisited;
-        }
-        let ln = f64::from(node.visits.max(1)).ln();
-        let mut best = 0;
-        let mut best_value = f64::MIN;
-        for (i, &(n, total)) in stats.iter().enumerate() {
-            let n = f64::from(n);
-            let value = total / n + self.params.exploration * (ln / n).sqrt();
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        best
-    }
-
     /// One descent from the root, a playout, and the values backed up.
     fn iterate(&mut self, tree: &mut Vec<Node>, root: &Gdl) {
         let mut g = root.clone();
@@ -186,28 +144,24 @@ impl Uct {
             if g.over() {
                 break g.goals();
             }
-            let picks = [self.select(&tree[at], 0), self.select(&tree[at], 1)];
+            let c = self.params.exploration;
+            let picks = [tree[at].ucb1(0, c, |_| true), tree[at].ucb1(1, c, |_| true)];
             path.push((at, picks));
             let chosen = [tree[at].moves[0][picks[0]], tree[at].moves[1][picks[1]]];
             g.advance(&chosen);
-            match tree[at].children.get(&picks) {
-                Some(&child) => at = child,
+            let joint = tree[at].joint(picks);
+            match tree[at].children.get(&joint) {
+                Some(&child) => at = child as usize,
                 None => {
                     let child = tree.len();
                     tree.push(Node::new(&g));
-                    tree[at].children.insert(picks, child);
+                    tree[at].children.insert(joint, child as u32);
                     break g.random_playout(&mut self.rng, 10_000);
                 }
             }
         };
         for (node, picks) in path {
-            let n = &mut tree[node];
-            n.visits += 1;
-            for r in 0..2 {
-                let s = &mut n.stats[r][picks[r]];
-                s.0 += 1;
-                s.1 += f64::from(goals[r]) / 100.0;
-            }
+            tree[node].record(picks, scale(goals));
         }
     }
 }

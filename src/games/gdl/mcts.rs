@@ -112,18 +112,19 @@ const MAX_DESCENT: usize = 1_000;
 const NONE: u32 = u32::MAX;
 
 /// A state in the table: per role, its legal moves and their visits and
-/// total value; children by joint move; the goals, once proven.
-struct Node {
-    moves: [Vec<usize>; 2],
-    stats: [Vec<(u32, f64)>; 2],
-    visits: u32,
+/// total value; children by joint move; the goals, once proven. `uct`'s
+/// tree is made of them too (never proven but at the end).
+pub(super) struct Node {
+    pub moves: [Vec<usize>; 2],
+    pub stats: [Vec<(u32, f64)>; 2],
+    pub visits: u32,
     /// Child by joint move `picks[0] * moves[1].len() + picks[1]`.
-    children: HashMap<u32, u32>,
-    proven: Option<[i32; 2]>,
+    pub children: HashMap<u32, u32>,
+    pub proven: Option<[i32; 2]>,
 }
 
 impl Node {
-    fn new(g: &Gdl) -> Node {
+    pub fn new(g: &Gdl) -> Node {
         if g.over() {
             return Node {
                 moves: [Vec::new(), Vec::new()],
@@ -147,8 +148,41 @@ impl Node {
         }
     }
 
-    fn joint(&self, picks: [usize; 2]) -> u32 {
+    pub fn joint(&self, picks: [usize; 2]) -> u32 {
         (picks[0] * self.moves[1].len() + picks[1]) as u32
+    }
+
+    /// UCB1's choice for role `r` among the moves `open` lets through (an
+    /// index into them): the first never tried, else the highest mean plus
+    /// `exploration` times the root of ln(visits here) over its visits.
+    pub fn ucb1(&self, r: usize, exploration: f64, open: impl Fn(usize) -> bool) -> usize {
+        let stats = &self.stats[r];
+        let candidates = (0..stats.len()).filter(|&i| open(i));
+        if let Some(unvisited) = candidates.clone().find(|&i| stats[i].0 == 0) {
+            return unvisited;
+        }
+        let ln = f64::from(self.visits.max(1)).ln();
+        let mut best = candidates.clone().next().expect("an open move");
+        let mut best_value = f64::MIN;
+        for i in candidates {
+            let (visits, total) = stats[i];
+            let visits = f64::from(visits);
+            let value = total / visits + exploration * (ln / visits).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// One simulation through joint move `picks` that ended in `value`.
+    pub fn record(&mut self, picks: [usize; 2], value: [f64; 2]) {
+        self.visits += 1;
+        for (r, stats) in self.stats.iter_mut().enumerate() {
+            stats[picks[r]].0 += 1;
+            stats[picks[r]].1 += value[r];
+        }
     }
 
     /// The role that chooses when only one does (0 when neither does).
@@ -161,8 +195,18 @@ impl Node {
     }
 }
 
+/// The joint move where role `r` plays its `i`th move and the other role
+/// its only one.
+fn alone(r: usize, i: usize) -> [usize; 2] {
+    if r == 0 {
+        [i, 0]
+    } else {
+        [0, i]
+    }
+}
+
 /// Goals 0..100 scaled to values 0..1.
-fn scale(goals: [i32; 2]) -> [f64; 2] {
+pub(super) fn scale(goals: [i32; 2]) -> [f64; 2] {
     goals.map(|v| f64::from(v) / 100.0)
 }
 
@@ -196,6 +240,13 @@ impl Mcts {
             played: [Vec::new(), Vec::new()],
             legal: Vec::new(),
         }
+    }
+
+    /// A new game's empty table and MAST averages, one per move of each role.
+    fn start(&mut self, game: &Gdl) {
+        self.nodes.clear();
+        self.table.clear();
+        self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
     }
 
     /// The nodes in the table (for tests).
@@ -242,41 +293,24 @@ impl Mcts {
     /// Whether role `r`'s `i`th move at `at` is proven to give it 0 while
     /// it alone chooses there.
     fn proven_loss(&self, at: u32, r: usize, i: usize) -> bool {
-        let picks = if r == 0 { [i, 0] } else { [0, i] };
         self.params.solver
             && self.nodes[at as usize].chooser() == Some(r)
-            && self.proven_child(at, picks).is_some_and(|v| v[r] <= 0)
+            && self
+                .proven_child(at, alone(r, i))
+                .is_some_and(|v| v[r] <= 0)
     }
 
     /// UCB1's choice among `at`'s moves for role `r` (an index into them).
-    fn select(&mut self, at: u32, r: usize) -> usize {
-        let n = self.nodes[at as usize].stats[r].len();
+    fn select(&self, at: u32, r: usize) -> usize {
+        let node = &self.nodes[at as usize];
+        let n = node.stats[r].len();
         if n == 1 {
             return 0;
         }
-        let open: Vec<usize> = (0..n).filter(|&i| !self.proven_loss(at, r, i)).collect();
-        let open = if open.is_empty() {
-            (0..n).collect()
-        } else {
-            open
-        };
-        let node = &self.nodes[at as usize];
-        if let Some(&unvisited) = open.iter().find(|&&i| node.stats[r][i].0 == 0) {
-            return unvisited;
-        }
-        let ln = f64::from(node.visits.max(1)).ln();
-        let mut best = open[0];
-        let mut best_value = f64::MIN;
-        for &i in &open {
-            let (visits, total) = node.stats[r][i];
-            let visits = f64::from(visits);
-            let value = total / visits + self.params.exploration * (ln / visits).sqrt();
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        best
+        // proven losses are left out while another move is open
+        let lost = |i| self.proven_loss(at, r, i);
+        let all_lost = (0..n).all(lost);
+        node.ucb1(r, self.params.exploration, |i| all_lost || !lost(i))
     }
 
     /// Proves `at` if what is known of its children allows (the rules in
@@ -291,8 +325,7 @@ impl Mcts {
                 let mut best = None;
                 let mut all = true;
                 for i in 0..node.moves[r].len() {
-                    let picks = if r == 0 { [i, 0] } else { [0, i] };
-                    match self.proven_child(at, picks) {
+                    match self.proven_child(at, alone(r, i)) {
                         Some(v) if v[r] >= 100 => {
                             best = Some(v);
                             break;
@@ -364,9 +397,7 @@ impl Mcts {
             }
             let mut chosen = [0; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
-                let mut legal = std::mem::take(&mut self.legal);
-                g.legal_into(r, &mut legal);
-                self.legal = legal;
+                g.legal_into(r, &mut self.legal);
                 *pick = match self.legal.len() {
                     0 => return scale(g.goals()),
                     1 => self.legal[0],
@@ -417,13 +448,7 @@ impl Mcts {
         };
         let mut proving = self.params.solver && self.nodes[at as usize].proven.is_some();
         for &(id, picks) in path.iter().rev() {
-            let n = &mut self.nodes[id as usize];
-            n.visits += 1;
-            for r in 0..2 {
-                let s = &mut n.stats[r][picks[r]];
-                s.0 += 1;
-                s.1 += value[r];
-            }
+            self.nodes[id as usize].record(picks, value);
             if proving {
                 self.try_prove(id);
                 proving = self.nodes[id as usize].proven.is_some();
@@ -443,8 +468,8 @@ impl Mcts {
         let n = node.moves[me].len();
         let solo = self.params.solver && node.chooser() == Some(me);
         let proven = |i| {
-            let picks = if me == 0 { [i, 0] } else { [0, i] };
-            solo.then(|| self.proven_child(root, picks)).flatten()
+            solo.then(|| self.proven_child(root, alone(me, i)))
+                .flatten()
         };
         // a proven win is played at once
         if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v[me] >= 100)) {
@@ -479,9 +504,7 @@ impl Mcts {
 impl Bot<Gdl> for Mcts {
     fn new_game(&mut self, game: &Gdl, _: Seat, seed: u64) -> Result<(), BotError> {
         self.rng.reseed(seed);
-        self.nodes.clear();
-        self.table.clear();
-        self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
+        self.start(game);
         Ok(())
     }
 
@@ -493,21 +516,16 @@ impl Bot<Gdl> for Mcts {
     ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = seat.index();
         let deadline = Instant::now() + time.aim();
+        if self.mast[me].is_empty() {
+            // a first move without new_game
+            self.start(game);
+        }
         if self.nodes.len() > MAX_NODES / 2 {
             self.nodes.clear();
             self.table.clear();
         }
-        if self.mast[me].is_empty() {
-            self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
-        }
+        // at most half full: the root always finds room
         let (root, _) = self.node_of(game);
-        let root = if root == NONE {
-            self.nodes.clear();
-            self.table.clear();
-            self.node_of(game).0
-        } else {
-            root
-        };
         let budget = match self.params.playouts {
             0 => u32::MAX,
             n => n,
@@ -516,7 +534,8 @@ impl Bot<Gdl> for Mcts {
             if i > 0 && Instant::now() >= deadline {
                 break;
             }
-            if self.nodes[root as usize].proven.is_some() && self.params.solver {
+            // proven (only the solver proves a root): nothing left to learn
+            if self.nodes[root as usize].proven.is_some() {
                 break;
             }
             self.iterate(root, game);
