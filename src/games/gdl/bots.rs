@@ -20,10 +20,7 @@ use std::time::Instant;
 use rand::Rng as _;
 use serde::Deserialize;
 
-use super::{
-    mcts::{scale, Node},
-    Gdl,
-};
+use super::{mcts::Node, Gdl};
 use crate::{
     core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
     Bot, Seat, TimeLeft,
@@ -145,7 +142,7 @@ impl Uct {
                 break g.goals();
             }
             let c = self.params.exploration;
-            let picks = [tree[at].ucb1(0, c, |_| true), tree[at].ucb1(1, c, |_| true)];
+            let picks = [0, 1].map(|r| tree[at].ucb1(r, c, |_| true, &mut *self.rng));
             path.push((at, picks));
             let chosen = [tree[at].moves[0][picks[0]], tree[at].moves[1][picks[1]]];
             g.advance(&chosen);
@@ -164,6 +161,11 @@ impl Uct {
             tree[node].record(picks, scale(goals));
         }
     }
+}
+
+/// Goals 0..100 scaled to values 0..1 (`uct` assumes GDL's usual scale).
+fn scale(goals: [i32; 2]) -> [f64; 2] {
+    goals.map(|v| f64::from(v) / 100.0)
 }
 
 impl Bot<Gdl> for Uct {
@@ -209,8 +211,22 @@ pub(crate) mod tests {
 
     /// [`points`] at the shipped description `file`.
     pub fn points_at(file: &str, a: &mut dyn Bot<Gdl>, b: &mut dyn Bot<Gdl>, games: u64) -> f64 {
+        goals_at(file, a, b, games)
+            .iter()
+            .map(|&[mine, _]| f64::from(mine) / 100.0)
+            .sum()
+    }
+
+    /// The goals of `games` games of `a` against `b` at the shipped
+    /// description `file`, seats alternating: a's first, then b's.
+    pub fn goals_at(
+        file: &str,
+        a: &mut dyn Bot<Gdl>,
+        b: &mut dyn Bot<Gdl>,
+        games: u64,
+    ) -> Vec<[i32; 2]> {
         let start = shipped(file);
-        let mut total = 0.0;
+        let mut all = Vec::new();
         for seed in 0..games {
             let a_first = seed % 2 == 0;
             let mut g = start.clone();
@@ -233,9 +249,9 @@ pub(crate) mod tests {
                 g.apply(&moves);
             }
             let goals = g.outcome().unwrap();
-            total += f64::from(goals[seat_of_a]) / 100.0;
+            all.push([goals[seat_of_a], goals[seat_of_a.other()]]);
         }
-        total
+        all
     }
 
     #[test]

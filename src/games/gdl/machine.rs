@@ -701,6 +701,12 @@ impl Machine {
         self.terminal.is_some_and(|t| s.vals[t as usize])
     }
 
+    /// The highest goal `role` can get (0 when its goal rules give none);
+    /// the lowest is 0, which a state where no goal holds gives.
+    pub fn goal_max(&self, role: usize) -> i32 {
+        self.goals[role].iter().map(|&(_, v)| v).max().unwrap_or(0)
+    }
+
     /// `role`'s goal in state `s`: the first goal that holds, else 0.
     pub fn goal(&self, s: &State, role: usize) -> i32 {
         self.goals[role]

@@ -6,9 +6,13 @@
 //!   propositions that hold), so a position reached by two orders of moves
 //!   is searched once. The table lives for the whole game: each move's
 //!   search starts from what the searches before found about the position.
+//! - **Values.** A simulation's value for a role is its goal divided by the
+//!   highest goal the description gives it, so 0..1 whatever the scale
+//!   (most descriptions use 0..100; a twin whose goal is a score, such as
+//!   troops' 0..30, would otherwise leave UCB1 all exploration).
 //! - **MCTS-solver.** A terminal state is proven (its goals). A node where
 //!   one role chooses is proven once one of its moves leads to a proven
-//!   100 for that role, or once all its moves are proven: the role takes
+//!   win for that role (its highest goal), or once all its moves are proven: the role takes
 //!   its best goal, and among equal goals the one worst for the other role
 //!   (ladder treats the other role as an opponent). A node where both roles
 //!   choose is proven when all its joint moves are proven alike. A proven
@@ -54,7 +58,7 @@ use crate::{
 pub struct MctsParams {
     /// Iterations (descent and playout) per move; 0: until the time aim.
     pub playouts: u32,
-    /// The UCB1 exploration constant, on goals scaled to 0..1.
+    /// The UCB1 exploration constant, on values 0..1 (goal over highest goal).
     pub exploration: f64,
     /// The share of playout moves chosen by MAST (0..1); 0: random playouts.
     pub mast: f64,
@@ -153,26 +157,43 @@ impl Node {
     }
 
     /// UCB1's choice for role `r` among the moves `open` lets through (an
-    /// index into them): the first never tried, else the highest mean plus
+    /// index into them): a move never tried, else the highest mean plus
     /// `exploration` times the root of ln(visits here) over its visits.
-    pub fn ucb1(&self, r: usize, exploration: f64, open: impl Fn(usize) -> bool) -> usize {
+    /// Ties go to a random one of the tied moves: with a fixed order, two
+    /// roles choosing at once from alike statistics (a symmetric game such
+    /// as Blotto) would pick the same index together every time, and only
+    /// ever see those pairs.
+    pub fn ucb1(
+        &self,
+        r: usize,
+        exploration: f64,
+        open: impl Fn(usize) -> bool,
+        rng: &mut impl rand::Rng,
+    ) -> usize {
         let stats = &self.stats[r];
-        let candidates = (0..stats.len()).filter(|&i| open(i));
-        if let Some(unvisited) = candidates.clone().find(|&i| stats[i].0 == 0) {
-            return unvisited;
-        }
         let ln = f64::from(self.visits.max(1)).ln();
-        let mut best = candidates.clone().next().expect("an open move");
+        let mut best = usize::MAX;
         let mut best_value = f64::MIN;
-        for i in candidates {
+        let mut ties = 0;
+        for i in (0..stats.len()).filter(|&i| open(i)) {
             let (visits, total) = stats[i];
-            let visits = f64::from(visits);
-            let value = total / visits + exploration * (ln / visits).sqrt();
+            let value = if visits == 0 {
+                f64::INFINITY
+            } else {
+                let visits = f64::from(visits);
+                total / visits + exploration * (ln / visits).sqrt()
+            };
             if value > best_value {
-                best_value = value;
-                best = i;
+                (best, best_value, ties) = (i, value, 1);
+            } else if value == best_value {
+                // each of the tied moves is kept with equal chance
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    best = i;
+                }
             }
         }
+        assert!(best != usize::MAX, "an open move");
         best
     }
 
@@ -205,9 +226,19 @@ fn alone(r: usize, i: usize) -> [usize; 2] {
     }
 }
 
-/// Goals 0..100 scaled to values 0..1.
-pub(super) fn scale(goals: [i32; 2]) -> [f64; 2] {
-    goals.map(|v| f64::from(v) / 100.0)
+/// The proven goals after `at`'s joint move `picks`, if known.
+fn proven_child(nodes: &[Node], at: u32, picks: [usize; 2]) -> Option<[i32; 2]> {
+    let n = &nodes[at as usize];
+    let c = *n.children.get(&n.joint(picks))?;
+    nodes[c as usize].proven
+}
+
+/// Whether role `r`'s `i`th move at `at` is proven (with the solver on) to
+/// give it 0 while it alone chooses there.
+fn proven_loss(nodes: &[Node], solver: bool, at: u32, r: usize, i: usize) -> bool {
+    solver
+        && nodes[at as usize].chooser() == Some(r)
+        && proven_child(nodes, at, alone(r, i)).is_some_and(|v| v[r] <= 0)
 }
 
 /// Whether `v` is better than `best` for role `r`: a higher goal, or an
@@ -227,6 +258,8 @@ pub struct Mcts {
     /// This simulation's moves of roles that had a choice.
     played: [Vec<usize>; 2],
     legal: Vec<usize>,
+    /// Each role's highest goal in the game being played.
+    top: [i32; 2],
 }
 
 impl Mcts {
@@ -239,6 +272,7 @@ impl Mcts {
             mast: [Vec::new(), Vec::new()],
             played: [Vec::new(), Vec::new()],
             legal: Vec::new(),
+            top: [100; 2],
         }
     }
 
@@ -247,6 +281,21 @@ impl Mcts {
         self.nodes.clear();
         self.table.clear();
         self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
+        self.top = [0, 1].map(|r| game.goal_max(r));
+    }
+
+    /// Goals as values 0..1: each over its role's highest goal (1/2 for a
+    /// role that can only get 0).
+    fn value(&self, goals: [i32; 2]) -> [f64; 2] {
+        [0, 1].map(|r| match self.top[r] {
+            0 => 0.5,
+            top => f64::from(goals[r]) / f64::from(top),
+        })
+    }
+
+    /// Whether `goals` give role `r` its highest goal.
+    fn won(&self, goals: [i32; 2], r: usize) -> bool {
+        self.top[r] > 0 && goals[r] >= self.top[r]
     }
 
     /// The nodes in the table (for tests).
@@ -283,34 +332,23 @@ impl Mcts {
         (c, new)
     }
 
-    /// The proven goals after `at`'s joint move `picks`, if known.
-    fn proven_child(&self, at: u32, picks: [usize; 2]) -> Option<[i32; 2]> {
-        let n = &self.nodes[at as usize];
-        let c = *n.children.get(&n.joint(picks))?;
-        self.nodes[c as usize].proven
-    }
-
-    /// Whether role `r`'s `i`th move at `at` is proven to give it 0 while
-    /// it alone chooses there.
-    fn proven_loss(&self, at: u32, r: usize, i: usize) -> bool {
-        self.params.solver
-            && self.nodes[at as usize].chooser() == Some(r)
-            && self
-                .proven_child(at, alone(r, i))
-                .is_some_and(|v| v[r] <= 0)
-    }
-
     /// UCB1's choice among `at`'s moves for role `r` (an index into them).
-    fn select(&self, at: u32, r: usize) -> usize {
-        let node = &self.nodes[at as usize];
+    fn select(&mut self, at: u32, r: usize) -> usize {
+        let (nodes, solver) = (&self.nodes, self.params.solver);
+        let node = &nodes[at as usize];
         let n = node.stats[r].len();
         if n == 1 {
             return 0;
         }
         // proven losses are left out while another move is open
-        let lost = |i| self.proven_loss(at, r, i);
+        let lost = |i| proven_loss(nodes, solver, at, r, i);
         let all_lost = (0..n).all(lost);
-        node.ucb1(r, self.params.exploration, |i| all_lost || !lost(i))
+        node.ucb1(
+            r,
+            self.params.exploration,
+            |i| all_lost || !lost(i),
+            &mut self.rng,
+        )
     }
 
     /// Proves `at` if what is known of its children allows (the rules in
@@ -325,8 +363,8 @@ impl Mcts {
                 let mut best = None;
                 let mut all = true;
                 for i in 0..node.moves[r].len() {
-                    match self.proven_child(at, alone(r, i)) {
-                        Some(v) if v[r] >= 100 => {
+                    match proven_child(&self.nodes, at, alone(r, i)) {
+                        Some(v) if self.won(v, r) => {
                             best = Some(v);
                             break;
                         }
@@ -338,13 +376,13 @@ impl Mcts {
                         None => all = false,
                     }
                 }
-                best.filter(|v| all || v[r] >= 100)
+                best.filter(|&v| all || self.won(v, r))
             }
             None => {
-                let first = self.proven_child(at, [0, 0]);
+                let first = proven_child(&self.nodes, at, [0, 0]);
                 let alike = (0..node.moves[0].len()).all(|i| {
                     (0..node.moves[1].len()).all(|j| {
-                        let v = self.proven_child(at, [i, j]);
+                        let v = proven_child(&self.nodes, at, [i, j]);
                         v.is_some() && v == first
                     })
                 });
@@ -392,14 +430,14 @@ impl Mcts {
                 return if goals == [0, 0] {
                     [0.5, 0.5]
                 } else {
-                    scale(goals)
+                    self.value(goals)
                 };
             }
             let mut chosen = [0; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
                 g.legal_into(r, &mut self.legal);
                 *pick = match self.legal.len() {
-                    0 => return scale(g.goals()),
+                    0 => return self.value(g.goals()),
                     1 => self.legal[0],
                     _ => {
                         let m = self.playout_move(r);
@@ -410,7 +448,7 @@ impl Mcts {
             }
             g.advance(&chosen);
         }
-        scale(g.goals())
+        self.value(g.goals())
     }
 
     /// One descent from `root` (the node of `start`), a playout, and the
@@ -422,7 +460,7 @@ impl Mcts {
         let mut at = root;
         let value = loop {
             if let Some(goals) = self.nodes[at as usize].proven {
-                break scale(goals);
+                break self.value(goals);
             }
             if path.len() >= MAX_DESCENT {
                 break self.playout(&mut g);
@@ -468,11 +506,11 @@ impl Mcts {
         let n = node.moves[me].len();
         let solo = self.params.solver && node.chooser() == Some(me);
         let proven = |i| {
-            solo.then(|| self.proven_child(root, alone(me, i)))
+            solo.then(|| proven_child(&self.nodes, root, alone(me, i)))
                 .flatten()
         };
         // a proven win is played at once
-        if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| v[me] >= 100)) {
+        if let Some(i) = (0..n).find(|&i| proven(i).is_some_and(|v| self.won(v, me))) {
             return i;
         }
         // moves proven worse than another proven one are left out, and proven
@@ -493,10 +531,23 @@ impl Mcts {
         } else {
             kept
         };
+        // the most visited; among equally visited, the best mean
+        let rank = |i: usize| {
+            let (visits, total) = node.stats[me][i];
+            let mean = if visits == 0 {
+                f64::MIN
+            } else {
+                total / f64::from(visits)
+            };
+            (visits, mean)
+        };
         *choices
             .iter()
             .rev()
-            .max_by_key(|&&i| node.stats[me][i].0)
+            .max_by(|&&a, &&b| {
+                let (a, b) = (rank(a), rank(b));
+                a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
+            })
             .expect("a legal move")
     }
 }
@@ -548,12 +599,16 @@ impl Bot<Gdl> for Mcts {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::{collections::HashSet, time::Duration};
 
     use super::*;
     use crate::{
         core::seat::BySeat,
-        games::gdl::{bots::tests::points, rules::tests::shipped, GdlMove, Uct, UctParams},
+        games::gdl::{
+            bots::tests::{goals_at, points},
+            rules::tests::shipped,
+            GdlMove, Uct, UctParams,
+        },
         Game,
     };
 
@@ -609,7 +664,7 @@ mod tests {
         // every other move is proven to lose
         let node = &bot.nodes[root as usize];
         let lost = (0..node.moves[0].len())
-            .filter(|&i| bot.proven_loss(root, 0, i))
+            .filter(|&i| proven_loss(&bot.nodes, true, root, 0, i))
             .count();
         assert_eq!(lost, node.moves[0].len() - 1);
     }
@@ -639,5 +694,46 @@ mod tests {
         let mut random = crate::core::bot::RandomBot::new();
         assert!(points(&mut mcts, &mut random, games) >= 0.9 * games as f64);
         assert!(points(&mut mcts, &mut uct, games) >= 0.5 * games as f64);
+    }
+
+    #[test]
+    fn ucb1_breaks_ties_at_random() {
+        // a node of troops' first round: 66 splits a role, none tried yet
+        let g = shipped("troops.kif");
+        let node = Node::new(&g);
+        let mut rng = BotRng::default();
+        let mut seen = HashSet::new();
+        for _ in 0..200 {
+            seen.insert(node.ucb1(0, 1.0, |_| true, &mut *rng));
+        }
+        assert!(seen.len() > 30, "{} moves of 66", seen.len());
+        // moves left out are never chosen, tied or not
+        let pick = node.ucb1(0, 1.0, |i| i == 7, &mut *rng);
+        assert_eq!(pick, 7);
+    }
+
+    #[test]
+    fn search_beats_random_at_a_symmetric_game_where_both_choose_at_once() {
+        // troops (Blotto): with ties broken by index, both roles tried
+        // their moves in the same order together, saw only tied rounds,
+        // and played (split 0 0 10) at the end: mcts took 13.5 of these 40
+        // games from random, uct 15.5; now 27.5 and 27
+        let wins = |goals: Vec<[i32; 2]>| {
+            goals
+                .iter()
+                .map(|&[a, b]| match a.cmp(&b) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                })
+                .sum::<f64>()
+        };
+        let games = 40;
+        let mut random = crate::core::bot::RandomBot::new();
+        let mcts = wins(goals_at("troops.kif", &mut with(1000), &mut random, games));
+        let mut uct = Uct::new(&UctParams::default());
+        let uct = wins(goals_at("troops.kif", &mut uct, &mut random, games));
+        assert!(mcts > 0.6 * games as f64, "mcts {mcts} of {games}");
+        assert!(uct > 0.6 * games as f64, "uct {uct} of {games}");
     }
 }

@@ -233,6 +233,11 @@ impl Gdl {
         self.m().terminal(&self.vals) || self.stuck()
     }
 
+    /// The highest goal `role` can get in this game (the lowest is 0).
+    pub fn goal_max(&self, role: usize) -> i32 {
+        self.m().goal_max(role)
+    }
+
     /// Each role's goal now.
     pub fn goals(&self) -> [i32; 2] {
         [self.m().goal(&self.vals, 0), self.m().goal(&self.vals, 1)]
