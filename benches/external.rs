@@ -196,7 +196,29 @@ fn line_protocol_move_in_bwrap(bencher: Bencher) {
         .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
 }
 
-/// One HackerRank move in the bwrap sandbox: the sandbox is set up per move.
+/// A HackerRank bot's game of one move in the bwrap sandbox: the sandbox
+/// and its move host started, the move, and the sandbox ended (what a game
+/// costs beyond its moves is this less `hackerrank_move_in_bwrap`).
+#[divan::bench(sample_count = 50)]
+fn hackerrank_one_move_game_in_bwrap(bencher: Bencher) {
+    let Some(sandbox) = bwrap() else { return };
+    let game = Bidding::new(&BiddingParams::default()).unwrap();
+    let argv = vec![testbot(), "--hackerrank".to_string()];
+    let mut bot = HackerRankBot::new(&launch_in(
+        sandbox,
+        argv,
+        game.name(),
+        serde_json::Value::Null,
+    ));
+    bencher.bench_local(|| {
+        bot.new_game(&game, Seat::First, 1).unwrap();
+        bot.choose(&game, Seat::First, MOVE).unwrap();
+        bot.game_over(&game, Default::default()).unwrap();
+    });
+}
+
+/// One HackerRank move in the bwrap sandbox: a process started by the
+/// game's move host inside the game's sandbox.
 #[divan::bench(sample_count = 50)]
 fn hackerrank_move_in_bwrap(bencher: Bencher) {
     let Some(sandbox) = bwrap() else { return };

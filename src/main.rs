@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 use ladder::{
-    external::process::{cleanup, exec},
+    external::process::{cleanup, exec, move_host},
     Error,
 };
 
@@ -48,6 +48,9 @@ fn main() -> ExitCode {
     // ladder starts its bots through itself, so no process of hundreds of
     // threads has to fork (external::process::exec)
     if let Some(code) = exec::helper_main() {
+        return ExitCode::from(code as u8);
+    }
+    if let Some(code) = move_host::host_main() {
         return ExitCode::from(code as u8);
     }
     if let Ok(exe) = std::env::current_exe() {

@@ -9,6 +9,7 @@
 //! these tests and says so.
 
 use std::{
+    collections::BTreeSet,
     fs,
     path::{Path, PathBuf},
     process::{Command as StdCommand, Stdio},
@@ -980,5 +981,122 @@ fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
             games.iter().all(|g| g["termination"]["kind"] != "forfeit"),
             "{sandbox}: {games:?}"
         );
+    }
+}
+
+// One sandbox a game for HackerRank bots (src/external/process/move_host.rs)
+
+/// A HackerRank bot that, each move, leaves a process in a session of its
+/// own (a sleeper with `marker` in its command line), and the next move
+/// bids `still-running` (which ladder refuses) if that process is alive.
+const LEAVER: &str = r#"import os, subprocess, sys
+sys.stdin.read()
+try:
+    os.kill(int(open("left.pid").read()), 0)
+    print("still-running")
+    sys.exit(0)
+except (OSError, ValueError):
+    pass
+left = subprocess.Popen(
+    ["python3", "-c", "import time; time.sleep(60)", sys.argv[1]],
+    start_new_session=True,
+    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+)
+open("left.pid", "w").write(str(left.pid))
+print(1)
+"#;
+
+#[test]
+fn what_a_hackerrank_move_leaves_running_is_gone_before_the_next_move() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    for user in users() {
+        let marker = format!("ladder-leaver-{}-{user:?}", std::process::id());
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("leaver.py"), LEAVER).unwrap();
+        let cfg = format!(
+            "[season]\nname = \"spy\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 5000\nsandbox = \"bwrap\"\n\n\
+             [[bot]]\nname = \"leaver\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"leaver.py\", \"{marker}\"]\ndir = \".\"\n\n\
+             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n"
+        );
+        fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+        let out = ladder_as(&tmp, user, &["run", "spy.toml", "-q"]);
+        let left = running_with(&marker);
+        let _ = StdCommand::new("pkill").args(["-f", &marker]).status();
+        assert!(
+            out.status.success(),
+            "{user:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let games = journal(&tmp);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            // every round asked the leaver again, and it found nothing left
+            assert_eq!(g["termination"]["kind"], "normal", "{user:?}: {g}");
+            assert!(g["moves"].as_array().unwrap().len() >= 5, "{g}");
+        }
+        assert!(left.is_empty(), "{user:?}: left running: {left:?}");
+    }
+}
+
+#[test]
+fn the_move_host_refuses_to_run_outside_a_pid_namespace_of_its_own() {
+    // it ends every process it may signal after a move: only as process 2
+    // of bwrap's namespace is that the bot's alone (a test never is)
+    let out = StdCommand::new(env!("CARGO_BIN_EXE_ladder"))
+        .args(["__move-host", "-", "-", "-", "--", "true"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("only as process 2 of a PID namespace"),
+        "{err}"
+    );
+}
+
+/// A HackerRank bot that starts up to 8 sleeping children and says on
+/// stderr how many started.
+const FORKER: &str = r#"import os, sys, time
+sys.stdin.read()
+started = 0
+for _ in range(8):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.close(1)
+        time.sleep(5)
+        os._exit(0)
+    started += 1
+print("started %d children" % started, file=sys.stderr)
+print(1)
+"#;
+
+#[test]
+fn a_hackerrank_bots_process_limit_is_what_it_was_with_a_sandbox_a_move() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    // `processes = 4` counts bubblewrap's process and the bot: 2 children
+    // are left, as with a sandbox a move; the move host is not the bot's
+    for user in users() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("forker.py"), FORKER).unwrap();
+        let cfg = "[season]\nname = \"spy\"\ngame = \"bidding\"\ngames_per_pair = 1\nmove_time_ms = 5000\nsandbox = \"bwrap\"\n\n\
+                   [[bot]]\nname = \"spy\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"forker.py\"]\ndir = \".\"\nprocesses = 4\n\n\
+                   [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n";
+        fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+        let log = spy_season_as(&tmp, user);
+        let counts: BTreeSet<&str> = log
+            .lines()
+            .filter_map(|l| l.split("started ").nth(1))
+            .collect();
+        let root = user == User::Me && running_as_root();
+        let expected = if root { "8 children" } else { "2 children" };
+        assert_eq!(counts, BTreeSet::from([expected]), "{user:?}: {log}");
     }
 }

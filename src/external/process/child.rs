@@ -133,6 +133,9 @@ pub struct Child {
     limits: String,
     /// The last lines exchanged (and every line, to an I/O log if one is open).
     pub recent: Recent,
+    /// Whether the lines ladder sends and receives go to [`Child::recent`]
+    /// (not when they only carry the bot's: [`super::move_host`]).
+    pub record: bool,
 }
 
 impl Child {
@@ -218,7 +221,15 @@ impl Child {
             sandboxed: sandbox.bwrap.is_some(),
             limits: sandbox.limits.describe(),
             recent,
+            record: true,
         })
+    }
+
+    /// Keeps a line exchanged in [`Child::recent`], if lines are recorded.
+    fn note(&mut self, dir: char, line: &str) {
+        if self.record {
+            self.recent.push(dir, line);
+        }
     }
 
     /// Writes one line (a newline is added), by `deadline`.
@@ -233,7 +244,7 @@ impl Child {
     /// read its input times out as it would waiting for its answer.
     pub fn send_text(&mut self, text: &str, deadline: Instant) -> Result<(), BotError> {
         for line in text.lines() {
-            self.recent.push('>', line);
+            self.note('>', line);
         }
         let started = Instant::now();
         let stdin = self
@@ -244,7 +255,7 @@ impl Child {
             Ok(true) => Ok(()),
             Ok(false) => {
                 let waited = started.elapsed();
-                self.recent.push(
+                self.note(
                     '>',
                     &format!("(the bot read none of it for {} ms)", waited.as_millis()),
                 );
@@ -282,22 +293,20 @@ impl Child {
     ) -> Result<String, BotError> {
         match self.lines.next(Some(started + limit)) {
             Next::Line(line) => {
-                self.recent.push('<', &line);
+                self.note('<', &line);
                 Ok(line)
             }
             Next::TooLong => {
-                self.recent
-                    .push('<', &format!("(a line longer than {MAX_LINE} bytes)"));
+                self.note('<', &format!("(a line longer than {MAX_LINE} bytes)"));
                 Err(too_long())
             }
             Next::Closed => {
-                self.recent.push('<', "(output closed)");
+                self.note('<', "(output closed)");
                 Err(self.crashed(&format!("while ladder waited for its {what}")))
             }
             Next::Timeout => {
                 let waited = started.elapsed();
-                self.recent
-                    .push('<', &format!("(no {what} after {} ms)", waited.as_millis()));
+                self.note('<', &format!("(no {what} after {} ms)", waited.as_millis()));
                 Err(BotError::Timeout {
                     waiting_for: what.to_string(),
                     waited,
@@ -324,7 +333,7 @@ impl Child {
     pub fn try_recv(&mut self) -> Option<Result<String, BotError>> {
         match self.lines.next(None) {
             Next::Line(line) => {
-                self.recent.push('<', &line);
+                self.note('<', &line);
                 Some(Ok(line))
             }
             Next::TooLong => Some(Err(too_long())),

@@ -161,12 +161,12 @@ pub const PASSED_FD: i32 = 3;
 /// The helper's arguments before the program: `__exec-bot MEMORY PROCESSES
 /// CPU PARENT STDOUT --`, `-` for what is not set.
 pub fn helper_args(limits: Limits, parent: Option<u32>, stdout: Stdout) -> Vec<String> {
-    let number = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    let [memory, processes, cpu] = limit_args(limits);
     vec![
         HELPER_ARG.to_string(),
-        number(limits.memory_mb),
-        number(limits.processes),
-        number(limits.cpu_seconds),
+        memory,
+        processes,
+        cpu,
         number(parent.map(u64::from)),
         match stdout {
             Stdout::Keep => "-",
@@ -176,6 +176,38 @@ pub fn helper_args(limits: Limits, parent: Option<u32>, stdout: Stdout) -> Vec<S
         .to_string(),
         "--".to_string(),
     ]
+}
+
+/// A number as an argument, `-` when it is not set.
+fn number(v: Option<u64>) -> String {
+    v.map_or("-".to_string(), |v| v.to_string())
+}
+
+/// `limits` as three arguments: memory, processes, CPU (`-` where unset).
+pub fn limit_args(limits: Limits) -> [String; 3] {
+    [limits.memory_mb, limits.processes, limits.cpu_seconds].map(number)
+}
+
+/// An argument [`number`] wrote, read back.
+fn parse_number(v: &std::ffi::OsString) -> Result<Option<u64>, String> {
+    match v.to_str() {
+        Some("-") => Ok(None),
+        Some(n) => n
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("`{n}` is no number")),
+        None => Err("an argument is not text".to_string()),
+    }
+}
+
+/// The limits [`limit_args`] wrote, read back.
+pub fn parse_limits(args: [&std::ffi::OsString; 3]) -> Result<Limits, String> {
+    let [memory, processes, cpu] = args;
+    Ok(Limits {
+        memory_mb: parse_number(memory)?,
+        processes: parse_number(processes)?,
+        cpu_seconds: parse_number(cpu)?,
+    })
 }
 
 /// Does `how` to this process's standard output ([`Stdout`]).
@@ -226,7 +258,7 @@ fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Com
 }
 
 /// Sets `limits` on this process (inherited by what it runs).
-fn set_limits(limits: Limits) -> std::io::Result<()> {
+pub fn set_limits(limits: Limits) -> std::io::Result<()> {
     let set = |resource, value: Option<u64>| match value {
         Some(v) => setrlimit(
             resource,
@@ -261,27 +293,13 @@ pub fn helper_main() -> Option<i32> {
     let [_, memory, processes, cpu, parent, stdout, dashes, program, rest @ ..] = &args[..] else {
         return fail("the helper's arguments are incomplete".to_string());
     };
-    let number = |v: &std::ffi::OsString| -> Result<Option<u64>, String> {
-        match v.to_str() {
-            Some("-") => Ok(None),
-            Some(n) => n
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("`{n}` is no number")),
-            None => Err("an argument is not text".to_string()),
-        }
-    };
     if dashes != "--" {
         return fail("no `--` before the program".to_string());
     }
     let parsed = (|| {
         Ok::<_, String>((
-            Limits {
-                memory_mb: number(memory)?,
-                processes: number(processes)?,
-                cpu_seconds: number(cpu)?,
-            },
-            number(parent)?,
+            parse_limits([memory, processes, cpu])?,
+            parse_number(parent)?,
         ))
     })();
     let (limits, parent) = match parsed {

@@ -1,13 +1,15 @@
 //! Bot processes: the child and its pipes ([`child`]), its stderr log
 //! ([`log`]), the lines it exchanged with ladder ([`io_log`]), the registry that ends every process group on exit
 //! ([`cleanup`]), the sandbox each runs in ([`sandbox`]), and how a process
-//! starts with its limits set ([`exec`]).
+//! starts with its limits set ([`exec`]); one sandbox for a game of a
+//! one-move bot ([`move_host`]).
 
 pub mod child;
 pub mod cleanup;
 pub mod exec;
 pub mod io_log;
 pub mod log;
+pub mod move_host;
 pub mod sandbox;
 
 pub use child::{Child, MAX_LINE};

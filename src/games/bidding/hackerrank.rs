@@ -13,8 +13,16 @@
 //!
 //! It reads one integer from stdout (a line end is optional). Anything else,
 //! no answer in time, or a bid the rules forbid, forfeits the game.
+//!
+//! In the bwrap sandbox one sandbox serves the whole game: ladder starts
+//! its move host inside it, which starts each move's process there and ends
+//! whatever that process left running ([`move_host`]); a sandbox a move
+//! cost several times the move.
 
-use std::time::Instant;
+use std::{
+    path::Path,
+    time::{Duration, Instant},
+};
 
 use super::{Bid, Bidding};
 use crate::{
@@ -25,7 +33,12 @@ use crate::{
     },
     external::{
         line::shorten,
-        process::{cleanup::WorkDir, Child, SharedLog},
+        process::{
+            cleanup::WorkDir,
+            exec,
+            move_host::{self, Reply, Request},
+            Child, Limits, Sandbox, SharedLog, MAX_LINE,
+        },
         Command, Launch, ProcessProtocol,
     },
 };
@@ -49,7 +62,13 @@ pub struct HackerRankBot {
     game: Option<u64>,
     /// The lines exchanged with the last move's process, for a forfeit's log entry.
     last: String,
+    /// Under bwrap, the game's sandbox with its move host.
+    host: Option<Child>,
 }
+
+/// How long past a move's limit ladder waits for the move host, which
+/// answers at the limit when the program did not.
+const HOST_GRACE: Duration = Duration::from_millis(500);
 
 impl HackerRankBot {
     /// `launch.command` must not depend on its working directory: every path
@@ -62,7 +81,121 @@ impl HackerRankBot {
             bids: BySeat::default(),
             game: None,
             last: String::new(),
+            host: None,
         }
+    }
+
+    /// The game's sandbox with its move host in `dir`, where bots run in
+    /// bwrap and ladder's binary can host them; `None` otherwise.
+    fn start_host(&self, dir: &Path) -> Result<Option<Child>, BotError> {
+        let sandbox = &self.command.sandbox;
+        let exe = exec::helper().filter(|exe| exe.is_absolute());
+        let (Some(exe), Some(_)) = (exe, &sandbox.bwrap) else {
+            return Ok(None);
+        };
+        // the limits are the program's, set by the host as it starts it
+        let outer = Sandbox {
+            limits: Limits::default(),
+            ..sandbox.clone()
+        };
+        let mut argv = vec![exe.to_string_lossy().into_owned()];
+        argv.extend(move_host::host_args(sandbox.limits, &self.command.argv));
+        let mut host = Child::spawn(&argv, Some(dir), &outer, &self.log, false)?;
+        host.record = false;
+        Ok(Some(host))
+    }
+
+    /// The first line of the program's answer to `input`, by the move host.
+    fn answer_in_host(
+        &mut self,
+        input: &str,
+        started: Instant,
+        limit: Duration,
+    ) -> Result<String, BotError> {
+        let host = self.host.as_mut().expect("a move host");
+        for line in input.lines() {
+            host.recent.push('>', line);
+        }
+        let request = Request {
+            ms: limit.saturating_sub(started.elapsed()).as_millis() as u64,
+            input: input.to_string(),
+        };
+        let request = serde_json::to_string(&request).expect("a request is JSON");
+        host.send(&request, started + limit + HOST_GRACE)?;
+        let reply = host
+            .recv(started, limit + HOST_GRACE, "bid")
+            .inspect_err(|_| {
+                host.recent
+                    .push('<', "(the sandbox's move host did not answer)");
+            })?;
+        // the bot shares the sandbox with its host and may write here too
+        let reply: Reply = serde_json::from_str(&reply)
+            .map_err(|_| BotError::BadOutput(BadOutput::NotABid(shorten(&reply))))?;
+        match reply {
+            Reply::Line(line) => {
+                host.recent.push('<', &line);
+                Ok(line)
+            }
+            Reply::Ended { code, signal } => {
+                host.recent.push('<', "(output closed)");
+                let exit = match (code, signal) {
+                    (Some(code), _) => Some(Exit::Code(code)),
+                    (None, Some(signal)) => Some(Exit::Signal(signal)),
+                    (None, None) => None,
+                };
+                let mut during = "while ladder waited for its bid".to_string();
+                let limits = self.command.sandbox.limits.describe();
+                if !limits.is_empty() {
+                    during.push_str(&format!(" (its limits: {limits})"));
+                }
+                Err(BotError::Crash(Crash::Ended {
+                    command: self.command.argv.join(" "),
+                    exit,
+                    during,
+                }))
+            }
+            Reply::Timeout => {
+                let waited = started.elapsed();
+                host.recent
+                    .push('<', &format!("(no bid after {} ms)", waited.as_millis()));
+                Err(BotError::Timeout {
+                    waiting_for: "bid".to_string(),
+                    waited,
+                })
+            }
+            Reply::TooLong => {
+                host.recent
+                    .push('<', &format!("(a line longer than {MAX_LINE} bytes)"));
+                Err(BotError::BadOutput(BadOutput::TooLong(MAX_LINE)))
+            }
+        }
+    }
+
+    /// The first line of the program's answer to `input`, from a process of
+    /// its own (no sandbox, or no ladder binary to host it).
+    fn answer_alone(
+        &mut self,
+        input: &str,
+        started: Instant,
+        limit: Duration,
+    ) -> Result<(String, Child), BotError> {
+        let deadline = started + limit;
+        let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
+        let mut child = Child::spawn(
+            &self.command.argv,
+            dir.as_deref(),
+            &self.command.sandbox,
+            &self.log,
+            false,
+        )?;
+        child.recent.game = self.game;
+        // a program may answer without reading its input and be gone before
+        // ladder writes it: what it printed still counts
+        let _ = child.send_text(input, deadline);
+        child.close_stdin();
+        let answer = child.recv(started, limit, "bid");
+        self.last = child.recent.text();
+        Ok((answer?, child))
     }
 
     /// The four input lines for `seat` in `game`.
@@ -92,6 +225,11 @@ impl Bot<Bidding> for HackerRankBot {
                 std::env::temp_dir().display()
             ))
         })?;
+        self.host = None;
+        self.host = self.start_host(dir.path())?;
+        if let Some(host) = &mut self.host {
+            host.recent.game = self.game;
+        }
         self.workdir = Some(dir);
         Ok(())
     }
@@ -103,41 +241,43 @@ impl Bot<Bidding> for HackerRankBot {
         time: TimeLeft,
     ) -> Result<Answer<Bid>, BotError> {
         let started = Instant::now();
-        let deadline = started + time.limit;
-        let dir = self.workdir.as_ref().map(|d| d.path().to_path_buf());
-        let mut child = Child::spawn(
-            &self.command.argv,
-            dir.as_deref(),
-            &self.command.sandbox,
-            &self.log,
-            false,
-        )?;
-        child.recent.game = self.game;
         let input = self.input(game, seat);
-        // a program may answer without reading its input and be gone before
-        // ladder writes it: what it printed still counts
-        let _ = child.send_text(&input, deadline);
-        child.close_stdin();
-        let answer = match child.recv(started, time.limit, "bid") {
+        let (answer, child) = if self.host.is_some() {
+            let answer = self.answer_in_host(&input, started, time.limit);
+            if let Some(host) = &self.host {
+                self.last = host.recent.text();
+            }
+            (answer, None)
+        } else {
+            match self.answer_alone(&input, started, time.limit) {
+                Ok((line, child)) => (Ok(line), Some(child)),
+                Err(e) => (Err(e), None),
+            }
+        };
+        let line = match answer {
             Err(BotError::Crash(Crash::Ended {
                 exit: Some(Exit::Code(0)),
                 ..
             })) => Err(BotError::BadOutput(BadOutput::NoBid)),
             other => other,
-        };
-        self.last = child.recent.text();
-        let line = answer?;
+        }?;
         let bid = line
             .trim()
             .parse::<u32>()
             .map_err(|_| BotError::BadOutput(BadOutput::NotABid(shorten(line.trim()))))?;
-        // let it exit by itself; whatever is left at the deadline is killed on drop
-        child.finish(deadline);
+        // let it exit by itself; whatever is left at the deadline is killed
+        // on drop (the move host has done both already)
+        if let Some(mut child) = child {
+            child.finish(started + time.limit);
+        }
         Ok(Answer::from(Bid(bid)))
     }
 
     fn game_index(&mut self, index: u64) {
         self.game = Some(index);
+        if let Some(host) = &mut self.host {
+            host.recent.game = Some(index);
+        }
     }
 
     fn forfeited(&mut self, why: &str) {
@@ -157,6 +297,10 @@ impl Bot<Bidding> for HackerRankBot {
     }
 
     fn game_over(&mut self, _: &Bidding, _: BySeat<i32>) -> Result<(), BotError> {
+        // the sandbox takes a millisecond or two to end: not the game's time
+        if let Some(host) = self.host.take() {
+            std::thread::spawn(move || drop(host));
+        }
         self.workdir = None;
         Ok(())
     }
