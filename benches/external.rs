@@ -196,20 +196,29 @@ fn line_protocol_move_in_bwrap(bencher: Bencher) {
         .bench_local(|| Bot::<Coordination>::choose(&mut bot, &game, Seat::First, MOVE).unwrap());
 }
 
-/// A HackerRank bot's game of one move in the bwrap sandbox: the sandbox
-/// and its move host started, the move, and the sandbox ended (what a game
-/// costs beyond its moves is this less `hackerrank_move_in_bwrap`).
-#[divan::bench(sample_count = 50)]
-fn hackerrank_one_move_game_in_bwrap(bencher: Bencher) {
-    let Some(sandbox) = bwrap() else { return };
+/// A bidding game and the HackerRank test bot in the bwrap sandbox, or
+/// `None` (and a note) where it cannot run.
+fn hackerrank_in_bwrap() -> Option<(Bidding, HackerRankBot)> {
+    let sandbox = bwrap()?;
     let game = Bidding::new(&BiddingParams::default()).unwrap();
     let argv = vec![testbot(), "--hackerrank".to_string()];
-    let mut bot = HackerRankBot::new(&launch_in(
+    let bot = HackerRankBot::new(&launch_in(
         sandbox,
         argv,
         game.name(),
         serde_json::Value::Null,
     ));
+    Some((game, bot))
+}
+
+/// A HackerRank bot's game of one move in the bwrap sandbox: the sandbox
+/// and its move host started, the move, and the sandbox ended (what a game
+/// costs beyond its moves is this less `hackerrank_move_in_bwrap`).
+#[divan::bench(sample_count = 50)]
+fn hackerrank_one_move_game_in_bwrap(bencher: Bencher) {
+    let Some((game, mut bot)) = hackerrank_in_bwrap() else {
+        return;
+    };
     bencher.bench_local(|| {
         bot.new_game(&game, Seat::First, 1).unwrap();
         bot.choose(&game, Seat::First, MOVE).unwrap();
@@ -221,15 +230,9 @@ fn hackerrank_one_move_game_in_bwrap(bencher: Bencher) {
 /// game's move host inside the game's sandbox.
 #[divan::bench(sample_count = 50)]
 fn hackerrank_move_in_bwrap(bencher: Bencher) {
-    let Some(sandbox) = bwrap() else { return };
-    let game = Bidding::new(&BiddingParams::default()).unwrap();
-    let argv = vec![testbot(), "--hackerrank".to_string()];
-    let mut bot = HackerRankBot::new(&launch_in(
-        sandbox,
-        argv,
-        game.name(),
-        serde_json::Value::Null,
-    ));
+    let Some((game, mut bot)) = hackerrank_in_bwrap() else {
+        return;
+    };
     bot.new_game(&game, Seat::First, 1).unwrap();
     bencher.bench_local(|| bot.choose(&game, Seat::First, MOVE).unwrap());
 }

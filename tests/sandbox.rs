@@ -986,6 +986,20 @@ fn a_two_file_hackerrank_bot_under_tmp_imports_its_sibling_in_the_sandbox() {
 
 // One sandbox a game for HackerRank bots (src/external/process/move_host.rs)
 
+/// A project folder: `script` as a HackerRank bot `spy` (`python3 bot.py
+/// ARG`, with the bot keys `keys`) against `random`, `games` games in bwrap.
+fn hackerrank_project(script: &str, arg: &str, keys: &str, games: u32) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("bot.py"), script).unwrap();
+    let cfg = format!(
+        "[season]\nname = \"spy\"\ngame = \"bidding\"\ngames_per_pair = {games}\nmove_time_ms = 5000\nsandbox = \"bwrap\"\n\n\
+         [[bot]]\nname = \"spy\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"bot.py\", \"{arg}\"]\ndir = \".\"\n{keys}\n\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n"
+    );
+    fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+    tmp
+}
+
 /// A HackerRank bot that, each move, leaves a process in a session of its
 /// own (a sleeper with `marker` in its command line), and the next move
 /// bids `still-running` (which ladder refuses) if that process is alive.
@@ -1013,22 +1027,10 @@ fn what_a_hackerrank_move_leaves_running_is_gone_before_the_next_move() {
     }
     for user in users() {
         let marker = format!("ladder-leaver-{}-{user:?}", std::process::id());
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("leaver.py"), LEAVER).unwrap();
-        let cfg = format!(
-            "[season]\nname = \"spy\"\ngame = \"bidding\"\ngames_per_pair = 2\nmove_time_ms = 5000\nsandbox = \"bwrap\"\n\n\
-             [[bot]]\nname = \"leaver\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"leaver.py\", \"{marker}\"]\ndir = \".\"\n\n\
-             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n"
-        );
-        fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
-        let out = ladder_as(&tmp, user, &["run", "spy.toml", "-q"]);
+        let tmp = hackerrank_project(LEAVER, &marker, "", 2);
+        spy_season_as(&tmp, user);
         let left = running_with(&marker);
         let _ = StdCommand::new("pkill").args(["-f", &marker]).status();
-        assert!(
-            out.status.success(),
-            "{user:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
         let games = journal(&tmp);
         assert_eq!(games.len(), 2);
         for g in &games {
@@ -1084,12 +1086,7 @@ fn a_hackerrank_bots_process_limit_is_what_it_was_with_a_sandbox_a_move() {
     // `processes = 4` counts bubblewrap's process and the bot: 2 children
     // are left, as with a sandbox a move; the move host is not the bot's
     for user in users() {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("forker.py"), FORKER).unwrap();
-        let cfg = "[season]\nname = \"spy\"\ngame = \"bidding\"\ngames_per_pair = 1\nmove_time_ms = 5000\nsandbox = \"bwrap\"\n\n\
-                   [[bot]]\nname = \"spy\"\nprotocol = \"hackerrank\"\ncommand = [\"python3\", \"forker.py\"]\ndir = \".\"\nprocesses = 4\n\n\
-                   [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n";
-        fs::write(tmp.path().join("spy.toml"), cfg).unwrap();
+        let tmp = hackerrank_project(FORKER, "-", "processes = 4", 1);
         let log = spy_season_as(&tmp, user);
         let counts: BTreeSet<&str> = log
             .lines()

@@ -28,7 +28,10 @@ use std::{
 
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 
-use crate::core::error::{Error, Result};
+use crate::{
+    core::error::{Error, Result},
+    external::process::cleanup,
+};
 
 /// How many workers may play at once: a permit per chunk being played.
 /// `--jobs N` allows N; `--jobs auto` moves the number while the season runs.
@@ -107,16 +110,13 @@ impl CpuTime {
         let start = *START.get_or_init(std::time::Instant::now);
         let hz = rustix::param::clock_ticks_per_second() as f64;
         let mut procs: Vec<(u32, u32, u64)> = Vec::new();
-        for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
+        let pids = cleanup::pids();
+        if pids.is_empty() {
+            return None;
+        }
+        for pid in pids {
             // a process may end while the folder is read
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
                 continue;
             };
             if let Some((ppid, ticks)) = CpuTime::parse_stat(&stat) {

@@ -27,6 +27,17 @@ static INTERRUPT: AtomicI32 = AtomicI32::new(0);
 /// Whether a season is running and will save its games on a signal.
 static SEASON: AtomicBool = AtomicBool::new(false);
 
+/// The ids of the processes `/proc` lists (those of this PID namespace);
+/// empty where `/proc` is missing.
+pub fn pids() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
 /// The signal (SIGINT 2, SIGTERM 15, SIGHUP 1) that interrupted ladder, if any.
 pub fn interrupted() -> Option<i32> {
     match INTERRUPT.load(Ordering::SeqCst) {

@@ -272,22 +272,13 @@ fn sweep() {
     let me = std::process::id();
     for _ in 0..1000 {
         let mut alive = 0;
-        if let Ok(entries) = std::fs::read_dir("/proc") {
-            for entry in entries.flatten() {
-                let Some(pid) = entry
-                    .file_name()
-                    .to_str()
-                    .and_then(|n| n.parse::<u32>().ok())
-                else {
-                    continue;
-                };
-                if pid == 1 || pid == me || zombie(pid) {
-                    continue;
-                }
-                alive += 1;
-                if let Some(pid) = Pid::from_raw(pid as i32) {
-                    let _ = kill_process(pid, Signal::KILL);
-                }
+        for pid in super::cleanup::pids() {
+            if pid == 1 || pid == me || zombie(pid) {
+                continue;
+            }
+            alive += 1;
+            if let Some(pid) = Pid::from_raw(pid as i32) {
+                let _ = kill_process(pid, Signal::KILL);
             }
         }
         reap();
