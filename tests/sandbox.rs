@@ -447,9 +447,19 @@ fn ladder_as(tmp: &TempDir, user: User, args: &[&str]) -> std::process::Output {
     cmd.current_dir(tmp.path())
         .env("LADDER_TEST_SECRET", "hunter2")
         .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+        .stdin(Stdio::null());
+    // the copy was just written: a fork in another test thread may still
+    // hold it open for writing for a moment ("text file busy")
+    // (setpriv says so on stderr)
+    for _ in 0..100 {
+        match cmd.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {}
+            Ok(out) if String::from_utf8_lossy(&out.stderr).contains("Text file busy") => {}
+            out => return out.unwrap(),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{} stayed busy", exe.display());
 }
 
 /// Plays the spy season as `user`; the spy's log.
@@ -1002,13 +1012,15 @@ fn hackerrank_project(script: &str, arg: &str, keys: &str, games: u32) -> TempDi
 
 /// A HackerRank bot that, each move, leaves a process in a session of its
 /// own (a sleeper with `marker` in its command line), and the next move
-/// bids `still-running` (which ladder refuses) if that process is alive.
+/// bids `still-running` (which ladder refuses) if that process is there and
+/// has not ended.
 const LEAVER: &str = r#"import os, subprocess, sys
 sys.stdin.read()
 try:
-    os.kill(int(open("left.pid").read()), 0)
-    print("still-running")
-    sys.exit(0)
+    stat = open("/proc/%d/stat" % int(open("left.pid").read())).read()
+    if stat.rsplit(")", 1)[1].split()[0] not in "ZX":
+        print("still-running")
+        sys.exit(0)
 except (OSError, ValueError):
     pass
 left = subprocess.Popen(

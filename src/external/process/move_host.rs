@@ -36,6 +36,10 @@ use super::{
     MAX_LINE,
 };
 
+/// How long a program that closed its output without an answer has to
+/// exit, for its exit status (as [`super::Child`] waits for it).
+const CLOSED_GRACE: Duration = Duration::from_millis(50);
+
 /// The first argument that makes `ladder` the move host.
 pub const HOST_ARG: &str = "__move-host";
 
@@ -101,6 +105,11 @@ pub fn host_main() -> Option<i32> {
     if std::process::id() != 2 {
         return fail("it runs only as process 2 of a PID namespace of its own (bwrap's)".into());
     }
+    // what the bot leaves is the host's to reap once swept, not bwrap's
+    // later: no ended process of a move is left for the next one to see
+    if let Err(e) = rustix::process::set_child_subreaper(rustix::process::Pid::from_raw(1)) {
+        return fail(format!("becoming the reaper of the bot's processes: {e}"));
+    }
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -152,15 +161,22 @@ fn one_move(program: &OsString, args: &[OsString], limits: Limits, request: &Req
     }
     let mut stdout = child.stdout.take().expect("piped stdout");
     let answer = first_line(&mut stdout, deadline);
-    // the rest of its output is skipped until it closes it (it exits)
-    if answer != Answer::Timeout {
+    // after its answer, the rest of its output is skipped until it closes
+    // it (it exits); a flood or silence is ended at once
+    if matches!(answer, Answer::Line(_)) {
         while let Ok(Some(n)) = read_by(&mut stdout, &mut [0; 8192], deadline) {
             if n == 0 {
                 break;
             }
         }
     }
-    let exit = wait_until(&mut child, deadline);
+    // it may exit by itself until the deadline after answering; one that
+    // closed its output gets a moment for its exit status, as ladder gives it
+    let exit = match answer {
+        Answer::Line(_) => wait_until(&mut child, deadline),
+        Answer::Closed => wait_until(&mut child, deadline.min(Instant::now() + CLOSED_GRACE)),
+        Answer::Timeout | Answer::TooLong => None,
+    };
     drop(stdout);
     sweep();
     let _ = child.wait();
@@ -266,7 +282,7 @@ fn wait_until(
 
 /// Ends every process of the namespace but its init (bwrap, process 1) and
 /// the host, until none is left (a process forking while it is swept is
-/// caught on a later pass), and reaps the host's own children.
+/// caught on a later pass), and reaps them: the host is their reaper.
 fn sweep() {
     use rustix::process::{kill_process, Pid, Signal};
     let me = std::process::id();
