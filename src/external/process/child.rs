@@ -38,7 +38,8 @@ pub const MAX_LINE: usize = 64 * 1024;
 const GRACE: Duration = Duration::from_millis(100);
 
 /// What reading a bot's stdout gave.
-enum Next {
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next {
     Line(String),
     TooLong,
     Closed,
@@ -49,13 +50,21 @@ enum Next {
 /// poll(2) until a deadline: no reader thread, so an answer costs no more
 /// wake-ups than a raw pipe round trip. The buffer never holds much more
 /// than [`MAX_LINE`] bytes, whatever the bot writes.
-struct StdoutLines {
+pub struct StdoutLines {
     stdout: ChildStdout,
     buf: Vec<u8>,
     eof: bool,
 }
 
 impl StdoutLines {
+    pub fn new(stdout: ChildStdout) -> StdoutLines {
+        StdoutLines {
+            stdout,
+            buf: Vec::new(),
+            eof: false,
+        }
+    }
+
     /// A whole line already read, a too-long line, or end of file.
     fn buffered(&mut self) -> Option<Next> {
         if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
@@ -83,8 +92,20 @@ impl StdoutLines {
         None
     }
 
+    /// Skips lines until the bot closes stdout (normally: it exits) or
+    /// `deadline` passes; whether it closed it.
+    pub fn skip_until_closed(&mut self, deadline: Instant) -> bool {
+        loop {
+            match self.next(Some(deadline)) {
+                Next::Line(_) => continue,
+                Next::TooLong | Next::Closed => return true,
+                Next::Timeout => return false,
+            }
+        }
+    }
+
     /// The next line, waiting until `deadline` (`None`: only what is there now).
-    fn next(&mut self, deadline: Option<Instant>) -> Next {
+    pub fn next(&mut self, deadline: Option<Instant>) -> Next {
         loop {
             if let Some(next) = self.buffered() {
                 return next;
@@ -201,11 +222,7 @@ impl Child {
         }
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let lines = StdoutLines {
-            stdout,
-            buf: Vec::new(),
-            eof: false,
-        };
+        let lines = StdoutLines::new(stdout);
         let recent = {
             let log = log.lock().unwrap_or_else(|e| e.into_inner());
             Recent::new(&log.name, log.io.as_ref())
@@ -318,15 +335,10 @@ impl Child {
     /// Waits until the bot closes its stdout (normally: it exits) or `deadline`
     /// passes, skipping any further lines; then reaps it if it has exited.
     pub fn finish(&mut self, deadline: Instant) {
-        loop {
-            match self.lines.next(Some(deadline)) {
-                Next::Line(_) => continue,
-                Next::TooLong | Next::Closed => break,
-                Next::Timeout => return,
-            }
+        if self.lines.skip_until_closed(deadline) {
+            // stdout is closed: the exit is a moment away
+            self.wait_until(deadline);
         }
-        // stdout is closed: the exit is a moment away
-        self.wait_until(deadline);
     }
 
     /// A line already written, if any, without waiting.
@@ -347,19 +359,7 @@ impl Child {
     /// signalled its group: a group signalled after the reap could be a
     /// stranger's that took the id.
     pub fn wait_until(&mut self, deadline: Instant) -> Option<Exit> {
-        // a process that is exiting is usually gone within microseconds: poll
-        // often at first, then back off to once a millisecond
-        let mut pause = Duration::from_micros(20);
-        loop {
-            if let Some(exit) = self.exited() {
-                return Some(exit);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(1));
-        }
+        until(deadline, || self.exited())
     }
 
     /// How the process ended, if it has, without reaping it (`WNOWAIT`).
@@ -385,15 +385,7 @@ impl Child {
             }
             exit => exit,
         };
-        let mut during = during.to_string();
-        if !self.limits.is_empty() {
-            during.push_str(&format!(" (its limits: {})", self.limits));
-        }
-        BotError::Crash(Crash::Ended {
-            command: self.label.clone(),
-            exit,
-            during,
-        })
+        ended(self.label.clone(), exit, during, &self.limits)
     }
 
     /// Ends the process group: SIGTERM and a grace period while the bot
@@ -504,7 +496,40 @@ fn why_not_started(program: &str, dir: Option<&Path>, command: &str, e: &io::Err
     }
 }
 
-fn too_long() -> BotError {
+/// Calls `done` until it gives a value or `deadline` passes: often at first
+/// (a process that is exiting is usually gone within microseconds), then
+/// backing off to once a millisecond.
+pub fn until<T>(deadline: Instant, mut done: impl FnMut() -> Option<T>) -> Option<T> {
+    let mut pause = Duration::from_micros(20);
+    loop {
+        if let Some(value) = done() {
+            return Some(value);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
+}
+
+/// The crash of `command`, which ended (`exit`, if known) `during` what
+/// ladder did (`while ladder waited for its move`), naming its `limits`
+/// (as [`super::Limits::describe`] gives them) if it has any.
+pub fn ended(command: String, exit: Option<Exit>, during: &str, limits: &str) -> BotError {
+    let mut during = during.to_string();
+    if !limits.is_empty() {
+        during.push_str(&format!(" (its limits: {limits})"));
+    }
+    BotError::Crash(Crash::Ended {
+        command,
+        exit,
+        during,
+    })
+}
+
+/// The error for a line longer than [`MAX_LINE`].
+pub fn too_long() -> BotError {
     BotError::BadOutput(BadOutput::TooLong(MAX_LINE))
 }
 

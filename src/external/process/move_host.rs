@@ -23,7 +23,7 @@
 
 use std::{
     ffi::OsString,
-    io::{BufRead, Read, Write},
+    io::{BufRead, Write},
     os::unix::process::CommandExt,
     process::{Command, Stdio},
     time::{Duration, Instant},
@@ -32,8 +32,8 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
+    child::{until, Next, StdoutLines},
     exec::{self, Limits},
-    MAX_LINE,
 };
 
 /// How long a program that closed its output without an answer has to
@@ -66,7 +66,7 @@ pub enum Reply {
     },
     /// No line before the deadline.
     Timeout,
-    /// A line longer than [`MAX_LINE`] bytes.
+    /// A line longer than [`super::MAX_LINE`] bytes.
     TooLong,
 }
 
@@ -159,124 +159,38 @@ fn one_move(program: &OsString, args: &[OsString], limits: Limits, request: &Req
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(request.input.as_bytes());
     }
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let answer = first_line(&mut stdout, deadline);
-    // after its answer, the rest of its output is skipped until it closes
-    // it (it exits); a flood or silence is ended at once
-    if matches!(answer, Answer::Line(_)) {
-        while let Ok(Some(n)) = read_by(&mut stdout, &mut [0; 8192], deadline) {
-            if n == 0 {
-                break;
-            }
-        }
-    }
-    // it may exit by itself until the deadline after answering; one that
-    // closed its output gets a moment for its exit status, as ladder gives it
+    let mut lines = StdoutLines::new(child.stdout.take().expect("piped stdout"));
+    let answer = lines.next(Some(deadline));
+    // after its answer it may exit by itself until the deadline, the rest of
+    // its output skipped; one that closed its output without an answer gets
+    // a moment for its exit status, as ladder gives it; a flood or silence
+    // is ended at once
+    let mut exited = || child.try_wait().ok().flatten();
     let exit = match answer {
-        Answer::Line(_) => wait_until(&mut child, deadline),
-        Answer::Closed => wait_until(&mut child, deadline.min(Instant::now() + CLOSED_GRACE)),
-        Answer::Timeout | Answer::TooLong => None,
+        Next::Line(_) => {
+            if lines.skip_until_closed(deadline) {
+                until(deadline, &mut exited);
+            }
+            None
+        }
+        Next::Closed => until(deadline.min(Instant::now() + CLOSED_GRACE), exited),
+        Next::Timeout | Next::TooLong => None,
     };
-    drop(stdout);
+    drop(lines);
     sweep();
     let _ = child.wait();
     match answer {
-        Answer::Line(line) => Reply::Line(line),
-        Answer::TooLong => Reply::TooLong,
-        Answer::Timeout => Reply::Timeout,
-        Answer::Closed => {
+        Next::Line(line) => Reply::Line(line),
+        Next::TooLong => Reply::TooLong,
+        Next::Timeout => Reply::Timeout,
+        Next::Closed => {
             use std::os::unix::process::ExitStatusExt;
-            // closed its output, still running at the deadline: no status
+            // closed its output, still running after the grace: no status
             Reply::Ended {
                 code: exit.and_then(|s| s.code()),
                 signal: exit.and_then(|s| s.signal()),
             }
         }
-    }
-}
-
-/// What the program's output gave.
-#[derive(Debug, PartialEq, Eq)]
-enum Answer {
-    Line(String),
-    Closed,
-    Timeout,
-    TooLong,
-}
-
-/// The first line of `out` by `deadline`.
-fn first_line(out: &mut std::process::ChildStdout, deadline: Instant) -> Answer {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        if let Some(end) = buf.iter().position(|&b| b == b'\n') {
-            if end > MAX_LINE {
-                return Answer::TooLong;
-            }
-            buf.truncate(end);
-            return Answer::Line(text(buf));
-        }
-        if buf.len() > MAX_LINE {
-            return Answer::TooLong;
-        }
-        match read_by(out, &mut chunk, deadline) {
-            Ok(Some(0)) | Err(_) if buf.is_empty() => return Answer::Closed,
-            Ok(Some(0)) | Err(_) => return Answer::Line(text(buf)),
-            Ok(Some(n)) => buf.extend_from_slice(&chunk[..n]),
-            Ok(None) => return Answer::Timeout,
-        }
-    }
-}
-
-/// A line as text, a carriage return at its end dropped.
-fn text(mut line: Vec<u8>) -> String {
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    String::from_utf8_lossy(&line).into_owned()
-}
-
-/// Reads what `out` has by `deadline`: the bytes read (0 at its end), or
-/// `None` when the deadline passed first.
-fn read_by(
-    out: &mut std::process::ChildStdout,
-    chunk: &mut [u8],
-    deadline: Instant,
-) -> std::io::Result<Option<usize>> {
-    use rustix::event::{poll, PollFd, PollFlags, Timespec};
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Ok(None);
-        }
-        let mut fds = [PollFd::new(&*out, PollFlags::IN)];
-        let timeout = Timespec::try_from(left).unwrap_or(Timespec {
-            tv_sec: 1,
-            tv_nsec: 0,
-        });
-        match poll(&mut fds, Some(&timeout)) {
-            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
-            Ok(_) => return out.read(chunk).map(Some),
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// Waits until `child` exits or `deadline` passes.
-fn wait_until(
-    child: &mut std::process::Child,
-    deadline: Instant,
-) -> Option<std::process::ExitStatus> {
-    let mut pause = Duration::from_micros(20);
-    loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            return Some(status);
-        }
-        if Instant::now() >= deadline {
-            return None;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(1));
     }
 }
 

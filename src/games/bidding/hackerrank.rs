@@ -34,6 +34,7 @@ use crate::{
     external::{
         line::shorten,
         process::{
+            child,
             cleanup::WorkDir,
             exec,
             move_host::{self, Reply, Request},
@@ -143,16 +144,12 @@ impl HackerRankBot {
                     (None, Some(signal)) => Some(Exit::Signal(signal)),
                     (None, None) => None,
                 };
-                let mut during = "while ladder waited for its bid".to_string();
-                let limits = self.command.sandbox.limits.describe();
-                if !limits.is_empty() {
-                    during.push_str(&format!(" (its limits: {limits})"));
-                }
-                Err(BotError::Crash(Crash::Ended {
-                    command: self.command.argv.join(" "),
+                Err(child::ended(
+                    self.command.argv.join(" "),
                     exit,
-                    during,
-                }))
+                    "while ladder waited for its bid",
+                    &self.command.sandbox.limits.describe(),
+                ))
             }
             Reply::Timeout => {
                 let waited = started.elapsed();
@@ -166,7 +163,7 @@ impl HackerRankBot {
             Reply::TooLong => {
                 host.recent
                     .push('<', &format!("(a line longer than {MAX_LINE} bytes)"));
-                Err(BotError::BadOutput(BadOutput::TooLong(MAX_LINE)))
+                Err(child::too_long())
             }
         }
     }

@@ -12,10 +12,11 @@
 //!   troops' 0..30, would otherwise leave UCB1 all exploration).
 //! - **MCTS-solver.** A terminal state is proven (its goals). A node where
 //!   one role chooses is proven once one of its moves leads to a proven
-//!   win for that role (its highest goal), or once all its moves are proven: the role takes
-//!   its best goal, and among equal goals the one worst for the other role
-//!   (ladder treats the other role as an opponent). A node where both roles
-//!   choose is proven when all its joint moves are proven alike. A proven
+//!   win for that role (its highest goal), or once all its moves are
+//!   proven: the role takes its best goal, and among equal goals the one
+//!   worst for the other role (ladder treats the other role as an
+//!   opponent). A node where both roles choose is proven when all its
+//!   joint moves are proven alike. A proven
 //!   node backs up its goals instead of a playout; at a node where one role
 //!   chooses, a move proven to give it 0 is not tried while another is
 //!   open; a proven best move is played.
