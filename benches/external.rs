@@ -1,6 +1,8 @@
 //! External bots against raw baselines measured in the same run:
 //! - a move through the line protocol (`LineBot::choose`) against a raw pipe
-//!   ping-pong with the same compiled bot;
+//!   ping-pong with the same compiled bot: the same request and move
+//!   (`raw_pipe_turn`) and a plain echo (`raw_pipe_round_trip`), and what
+//!   ladder's reader adds between them (`polled_pipe_*`);
 //! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
 //!   against a raw spawn-and-wait of the same program;
 //! - a season of external bots at `--jobs 1` and `--jobs 2`;
@@ -8,13 +10,17 @@
 //!
 //! Bots start through the ladder binary's exec helper, as in a season.
 //! Run with `cargo bench --bench external` (it builds `testbot` first).
+//! A round trip's wall time on a virtual machine depends on whether the
+//! two processes share a CPU (a wake-up across CPUs costs several µs and
+//! varies with where the scheduler puts them): `taskset -c 0 cargo bench
+//! ...` puts both on one CPU, where the figure is the work both sides do.
 //! `docs/PERFORMANCE.md` records the figures.
 
 use std::{
-    io::{BufRead, BufReader, Write},
+    io::{BufRead, BufReader, Read, Write},
     path::PathBuf,
     process::{Command as StdCommand, Stdio},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use divan::{counter::ItemsCount, Bencher};
@@ -23,7 +29,7 @@ use ladder::{
     core::{clock::TimeControl, referee::Referee},
     external::{
         line::LineBot,
-        process::{Log, Mode, Sandbox},
+        process::{child::StdoutLines, Log, Mode, Sandbox},
         Command, Launch,
     },
     games::{
@@ -92,14 +98,8 @@ const MOVE: TimeLeft = TimeLeft {
 /// Baseline: write a line to the bot, read its answer; no protocol, no threads.
 #[divan::bench]
 fn raw_pipe_round_trip(bencher: Bencher) {
-    let mut child = StdCommand::new(testbot())
-        .arg("--echo")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut stdin, stdout) = echo_bot();
+    let mut stdout = BufReader::new(stdout);
     let mut line = String::new();
     bencher.bench_local(|| {
         stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
@@ -278,4 +278,98 @@ fn external_season(bencher: Bencher, jobs: usize) {
     bencher
         .counter(ItemsCount::new(SEASON_GAMES))
         .bench_local(|| tournament::run(&plan, &opts).unwrap().played);
+}
+
+/// The test bot in `--echo` mode with both pipes, for the round trips.
+fn echo_bot() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::process::ChildStdout,
+) {
+    let mut child = StdCommand::new(testbot())
+        .arg("--echo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    (child, stdin, stdout)
+}
+
+/// The line-protocol bot itself with no ladder code: the greeting, then the
+/// same `turn` request as `line_protocol_move`, written and its move read
+/// with std's blocking pipe I/O. The baseline a line-protocol move is held
+/// to: the same bot doing the same work, so what is left is ladder's.
+#[divan::bench]
+fn raw_pipe_turn(bencher: Bencher) {
+    use ladder::external::protocol;
+    let params = serde_json::to_value(CoordinationParams::default()).unwrap();
+    let game = Coordination::new(&CoordinationParams::default()).unwrap();
+    let mut child = StdCommand::new(testbot())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "{}", protocol::hello(game.name(), &time(), &params)).unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    writeln!(stdin, "{}", protocol::new_game(Seat::First, 1)).unwrap();
+    let turn = format!("{}\n", protocol::turn(&game.observation(Seat::First)));
+    bencher.bench_local(|| {
+        stdin.write_all(turn.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+    });
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// The echo round trip read by ladder's reader (`StdoutLines`: a poll with
+/// the deadline, then a read) instead of a blocking read.
+#[divan::bench]
+fn polled_pipe_round_trip(bencher: Bencher) {
+    let (mut child, mut stdin, stdout) = echo_bot();
+    let mut lines = StdoutLines::new(stdout);
+    bencher.bench_local(|| {
+        stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
+        lines.next(Some(Instant::now() + Duration::from_secs(5)))
+    });
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// `polled_pipe_round_trip` with the look for unrequested output that
+/// comes before every line-protocol request (`StdoutLines::next(None)`: a
+/// read that does not wait).
+#[divan::bench]
+fn polled_pipe_round_trip_checked(bencher: Bencher) {
+    let (mut child, mut stdin, stdout) = echo_bot();
+    let mut lines = StdoutLines::new(stdout);
+    bencher.bench_local(|| {
+        lines.next(None);
+        stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
+        lines.next(Some(Instant::now() + Duration::from_secs(5)))
+    });
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// The echo round trip read by a poll with no deadline, then a read: what
+/// the deadline's timer costs in `polled_pipe_round_trip`.
+#[divan::bench]
+fn polled_pipe_round_trip_untimed(bencher: Bencher) {
+    use rustix::event::{poll, PollFd, PollFlags};
+    let (mut child, mut stdin, mut stdout) = echo_bot();
+    let mut chunk = [0u8; 64];
+    bencher.bench_local(|| {
+        stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
+        poll(&mut [PollFd::new(&stdout, PollFlags::IN)], None).unwrap();
+        stdout.read(&mut chunk).unwrap()
+    });
+    drop(stdin);
+    child.wait().unwrap();
 }

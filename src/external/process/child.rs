@@ -53,14 +53,27 @@ pub enum Next {
 pub struct StdoutLines {
     stdout: ChildStdout,
     buf: Vec<u8>,
+    /// What one read takes, kept between reads (not 8 KiB zeroed per read).
+    chunk: Box<[u8]>,
+    /// Whether reads return at once when nothing is there (`O_NONBLOCK` on
+    /// ladder's end of the pipe): then a look without waiting is one read,
+    /// not a poll and a read.
+    nonblocking: bool,
     eof: bool,
 }
 
+/// Bytes read from a bot's stdout at a time.
+const CHUNK: usize = 8192;
+
 impl StdoutLines {
     pub fn new(stdout: ChildStdout) -> StdoutLines {
+        // only ladder's end of the pipe: the bot's end is its own
+        let nonblocking = rustix::io::ioctl_fionbio(&stdout, true).is_ok();
         StdoutLines {
             stdout,
             buf: Vec::new(),
+            chunk: vec![0; CHUNK].into_boxed_slice(),
+            nonblocking,
             eof: false,
         }
     }
@@ -71,11 +84,13 @@ impl StdoutLines {
             if end > MAX_LINE {
                 return Some(Next::TooLong);
             }
-            let mut line: Vec<u8> = self.buf.drain(..=end).collect();
-            while matches!(line.last(), Some(b'\n' | b'\r')) {
-                line.pop();
+            let mut len = end;
+            while len > 0 && self.buf[len - 1] == b'\r' {
+                len -= 1;
             }
-            return Some(Next::Line(String::from_utf8_lossy(&line).into_owned()));
+            let line = String::from_utf8_lossy(&self.buf[..len]).into_owned();
+            self.buf.drain(..=end);
+            return Some(Next::Line(line));
         }
         if self.buf.len() > MAX_LINE {
             return Some(Next::TooLong);
@@ -110,32 +125,43 @@ impl StdoutLines {
             if let Some(next) = self.buffered() {
                 return next;
             }
-            let left = deadline.map_or(Duration::ZERO, |d| {
-                d.saturating_duration_since(Instant::now())
-            });
-            let timeout = Timespec {
-                tv_sec: left.as_secs() as i64,
-                tv_nsec: left.subsec_nanos().into(),
-            };
-            let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
-            let ready = match poll(&mut fds, Some(&timeout)) {
-                Ok(ready) => ready,
-                Err(Errno::INTR) => continue,
-                Err(_) => {
-                    self.eof = true;
+            // a look without waiting reads at once where reads do not block
+            if deadline.is_some() || !self.nonblocking {
+                let left = deadline.map_or(Duration::ZERO, |d| {
+                    d.saturating_duration_since(Instant::now())
+                });
+                let timeout = Timespec {
+                    tv_sec: left.as_secs() as i64,
+                    tv_nsec: left.subsec_nanos().into(),
+                };
+                let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
+                let ready = match poll(&mut fds, Some(&timeout)) {
+                    Ok(ready) => ready,
+                    Err(Errno::INTR) => continue,
+                    Err(_) => {
+                        self.eof = true;
+                        continue;
+                    }
+                };
+                if ready == 0 {
+                    if deadline.is_none_or(|d| Instant::now() >= d) {
+                        return Next::Timeout;
+                    }
                     continue;
                 }
-            };
-            if ready == 0 {
-                if deadline.is_none_or(|d| Instant::now() >= d) {
-                    return Next::Timeout;
-                }
-                continue;
             }
-            let mut chunk = [0u8; 8192];
-            match self.stdout.read(&mut chunk) {
-                Ok(0) | Err(_) => self.eof = true,
-                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+            match self.stdout.read(&mut self.chunk) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.buf.extend_from_slice(&self.chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // nothing there yet: the look without waiting is done; a
+                // wait polls again (a poll can wake with nothing to read)
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if deadline.is_none() {
+                        return Next::Timeout;
+                    }
+                }
+                Err(_) => self.eof = true,
             }
         }
     }
@@ -263,15 +289,13 @@ impl Child {
         for line in text.lines() {
             self.note('>', line);
         }
-        let started = Instant::now();
         let stdin = self
             .stdin
             .as_mut()
             .ok_or(BotError::Crash(Crash::NotRunning))?;
         match write_by(stdin, text.as_bytes(), deadline) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                let waited = started.elapsed();
+            Ok(None) => Ok(()),
+            Ok(Some(waited)) => {
                 self.note(
                     '>',
                     &format!("(the bot read none of it for {} ms)", waited.as_millis()),
@@ -456,17 +480,25 @@ fn spawn_from_spawner(mut cmd: std::process::Command) -> io::Result<std::process
 }
 
 /// Writes all of `bytes` to a non-blocking pipe, waiting for room until
-/// `deadline`: `Ok(false)` when it passed first.
-fn write_by(stdin: &mut ChildStdin, mut bytes: &[u8], deadline: Instant) -> io::Result<bool> {
+/// `deadline`: `Ok(Some(waited))` when it passed first. The clock is read
+/// only once the pipe is full (a write that fits reads none).
+fn write_by(
+    stdin: &mut ChildStdin,
+    mut bytes: &[u8],
+    deadline: Instant,
+) -> io::Result<Option<Duration>> {
+    let mut blocked: Option<Instant> = None;
     while !bytes.is_empty() {
         match stdin.write(bytes) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
             Ok(n) => bytes = &bytes[n..],
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                let left = deadline.saturating_duration_since(Instant::now());
+                let now = Instant::now();
+                let since = *blocked.get_or_insert(now);
+                let left = deadline.saturating_duration_since(now);
                 if left.is_zero() {
-                    return Ok(false);
+                    return Ok(Some(now - since));
                 }
                 let timeout = Timespec {
                     tv_sec: left.as_secs() as i64,
@@ -481,7 +513,7 @@ fn write_by(stdin: &mut ChildStdin, mut bytes: &[u8], deadline: Instant) -> io::
             Err(e) => return Err(e),
         }
     }
-    Ok(true)
+    Ok(None)
 }
 
 /// Why `program` could not start in `dir`, naming the real cause where it
@@ -565,5 +597,35 @@ mod tests {
         assert_eq!(state(pid), Some('Z'));
         drop(child);
         assert_ne!(state(pid), Some('Z'));
+    }
+
+    #[test]
+    fn a_look_without_waiting_returns_at_once_and_loses_no_line() {
+        let mut cat = std::process::Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = cat.stdin.take().unwrap();
+        let lines = StdoutLines::new(cat.stdout.take().unwrap());
+        // on another thread, so a look that blocked fails the test instead of hanging it
+        let (tx, rx) = mpsc::channel();
+        let looker = thread::spawn(move || {
+            let mut lines = lines;
+            tx.send(lines.next(None)).unwrap();
+            lines
+        });
+        let looked = rx.recv_timeout(Duration::from_secs(20));
+        assert_eq!(looked, Ok(Next::Timeout), "nothing written: nothing read");
+        let mut lines = looker.join().unwrap();
+        let wait = || Some(Instant::now() + Duration::from_secs(20));
+        stdin.write_all(b"one\r\ntwo\n").unwrap();
+        assert_eq!(lines.next(wait()), Next::Line("one".to_string()));
+        // the second line came in the same read: a look finds it
+        assert_eq!(lines.next(None), Next::Line("two".to_string()));
+        assert_eq!(lines.next(None), Next::Timeout);
+        drop(stdin);
+        assert_eq!(lines.next(wait()), Next::Closed);
+        cat.wait().unwrap();
     }
 }
