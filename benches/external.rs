@@ -98,11 +98,28 @@ const MOVE: TimeLeft = TimeLeft {
 /// Baseline: write a line to the bot, read its answer; no protocol, no threads.
 #[divan::bench]
 fn raw_pipe_round_trip(bencher: Bencher) {
-    let (mut child, mut stdin, stdout) = echo_bot();
-    let mut stdout = BufReader::new(stdout);
+    let (child, stdin, stdout) = echo_bot();
+    ping_pong(
+        bencher,
+        child,
+        stdin,
+        BufReader::new(stdout),
+        b"turn round 1 of 20 score 0\n",
+    );
+}
+
+/// Writes `request` and reads a line back per iteration, with std's
+/// blocking pipe I/O; then ends the bot.
+fn ping_pong(
+    bencher: Bencher,
+    mut child: std::process::Child,
+    mut stdin: std::process::ChildStdin,
+    mut stdout: BufReader<std::process::ChildStdout>,
+    request: &[u8],
+) {
     let mut line = String::new();
     bencher.bench_local(|| {
-        stdin.write_all(b"turn round 1 of 20 score 0\n").unwrap();
+        stdin.write_all(request).unwrap();
         stdin.flush().unwrap();
         line.clear();
         stdout.read_line(&mut line).unwrap();
@@ -318,14 +335,7 @@ fn raw_pipe_turn(bencher: Bencher) {
     stdout.read_line(&mut line).unwrap();
     writeln!(stdin, "{}", protocol::new_game(Seat::First, 1)).unwrap();
     let turn = format!("{}\n", protocol::turn(&game.observation(Seat::First)));
-    bencher.bench_local(|| {
-        stdin.write_all(turn.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-        line.clear();
-        stdout.read_line(&mut line).unwrap();
-    });
-    drop(stdin);
-    child.wait().unwrap();
+    ping_pong(bencher, child, stdin, stdout, turn.as_bytes());
 }
 
 /// The echo round trip read by ladder's reader (`StdoutLines`: a poll with
