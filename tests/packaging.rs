@@ -83,6 +83,17 @@ fn completions_and_the_man_page_cover_every_subcommand() {
     // every page the top page points at is there: one command's, or all
     let run = ladder(&["man", "run"]);
     assert!(run.contains(".TH ladder-run 1"), "{}", &run[..120]);
+    // a subcommand's page names ladder and its version as its source, as the
+    // top page does (not the subcommand's bare name: "run ")
+    let source = |page: &str| {
+        page.lines()
+            .find(|l| l.starts_with(".TH "))
+            .and_then(|l| l.split('"').nth(1))
+            .map(str::to_string)
+    };
+    let top_source = source(&man).expect("the top page's .TH names a source");
+    assert!(top_source.starts_with("ladder 0."), "{top_source}");
+    assert_eq!(source(&run), Some(top_source.clone()));
     assert!(
         run.contains("max\\-games"),
         "ladder-run(1) has run's options"
@@ -104,6 +115,7 @@ fn completions_and_the_man_page_cover_every_subcommand() {
         let page = pages.join(format!("ladder-{name}.1"));
         let text = std::fs::read_to_string(&page).unwrap_or_else(|_| panic!("no {page:?}"));
         assert!(text.contains(&format!(".TH ladder-{name} 1")), "{page:?}");
+        assert_eq!(source(&text), Some(top_source.clone()), "{page:?}");
     }
     assert!(pages.join("ladder.1").exists() && pages.join("ladder-arena-add.1").exists());
     let unknown = Command::new(LADDER)

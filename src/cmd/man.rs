@@ -24,9 +24,12 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let mut top = Cli::command().disable_help_subcommand(true);
     top.build();
+    // every page names ladder's version as its source, as the top page does
+    // (a subcommand has no version of its own: its page would say "run ")
+    let source = format!("ladder {}", top.get_version().unwrap_or_default());
     if let Some(dir) = a.dir {
         std::fs::create_dir_all(&dir).map_err(Error::io("creating", &dir))?;
-        clap_mangen::generate_to(top, &dir).map_err(Error::io("writing the man pages to", &dir))?;
+        write_all(top, &source, &dir).map_err(Error::io("writing the man pages to", &dir))?;
         return out(&format!("man pages written to {}\n", dir.display()));
     }
     let mut page = top;
@@ -47,7 +50,20 @@ pub fn run(a: Args) -> Result<()> {
     }
     let mut text = Vec::new();
     clap_mangen::Man::new(page)
+        .source(source)
         .render(&mut text)
         .map_err(Error::io("rendering", "the man page"))?;
     out(&String::from_utf8_lossy(&text))
+}
+
+/// Writes the page of `cmd` and of each of its subcommands that is not
+/// hidden into `dir`, each named as the top page's SEE ALSO names it.
+fn write_all(cmd: clap::Command, source: &str, dir: &std::path::Path) -> std::io::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_all(sub.clone(), source, dir)?;
+    }
+    clap_mangen::Man::new(cmd)
+        .source(source)
+        .generate_to(dir)
+        .map(|_| ())
 }
