@@ -600,6 +600,39 @@ mod tests {
     }
 
     #[test]
+    fn stdout_handed_to_the_log_is_drained_although_ladder_reads_it_without_blocking() {
+        let sandbox =
+            Sandbox::new(Mode::None, Default::default(), true, Default::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.log");
+        let log = Log::open(Some(&path)).unwrap();
+        // it writes only after the drain has started, and more than a pipe holds
+        let script = "sleep 0.3; i=0; while [ $i -lt 2000 ]; do echo stdout-line-$i-.........................; i=$((i+1)); done";
+        let argv = ["sh", "-c", script].map(String::from);
+        let mut child = Child::spawn(&argv, None, &sandbox, &log, false).unwrap();
+        child.drain_stdout(&log);
+        let exit = child.wait_until(Instant::now() + Duration::from_secs(30));
+        assert!(
+            matches!(exit, Some(Exit::Code(0))),
+            "it was not held up: {exit:?}"
+        );
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let text = loop {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if text.contains("stdout-line-1999-") || Instant::now() > deadline {
+                break text;
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            text.contains("stdout-line-0-"),
+            "{}",
+            &text[..text.len().min(200)]
+        );
+        assert!(text.contains("stdout-line-1999-"));
+    }
+
+    #[test]
     fn a_look_without_waiting_returns_at_once_and_loses_no_line() {
         let mut cat = std::process::Command::new("cat")
             .stdin(Stdio::piped())

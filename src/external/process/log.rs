@@ -4,8 +4,14 @@
 use std::{
     fs::{File, OpenOptions},
     io::{self, Read, Write},
+    os::fd::AsFd,
     path::Path,
     sync::{Arc, Mutex},
+};
+
+use rustix::{
+    event::{poll, PollFd, PollFlags},
+    io::Errno,
 };
 
 use super::io_log::SharedIoLog;
@@ -88,16 +94,29 @@ impl Log {
     }
 }
 
-/// Copies stderr into the log until end of file; never blocks the bot.
-pub(super) fn drain(mut stderr: impl Read, log: &Mutex<Log>) {
+/// Copies a bot's output (stderr, or stdout where it answers elsewhere)
+/// into the log until end of file; never blocks the bot. The descriptor
+/// may be non-blocking (stdout's is: [`super::child::StdoutLines`]): then
+/// the thread waits in poll(2) until there is something to read.
+pub(super) fn drain(mut from: impl Read + AsFd, log: &Mutex<Log>) {
     let mut buf = [0u8; 8192];
-    while let Ok(n) = stderr.read(&mut buf) {
-        if n == 0 {
-            return;
+    loop {
+        match from.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => log
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .write(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let mut fds = [PollFd::new(&from, PollFlags::IN)];
+                match poll(&mut fds, None) {
+                    Ok(_) | Err(Errno::INTR) => {}
+                    Err(_) => return,
+                }
+            }
+            Err(_) => return,
         }
-        log.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .write(&buf[..n]);
     }
 }
 
