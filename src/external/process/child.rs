@@ -12,6 +12,7 @@
 
 use std::{
     io::{self, Read, Write},
+    os::fd::AsFd,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
     sync::{mpsc, Mutex, OnceLock},
@@ -130,12 +131,7 @@ impl StdoutLines {
                 let left = deadline.map_or(Duration::ZERO, |d| {
                     d.saturating_duration_since(Instant::now())
                 });
-                let timeout = Timespec {
-                    tv_sec: left.as_secs() as i64,
-                    tv_nsec: left.subsec_nanos().into(),
-                };
-                let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
-                let ready = match poll(&mut fds, Some(&timeout)) {
+                let ready = match wait_ready(&self.stdout, PollFlags::IN, Some(left)) {
                     Ok(ready) => ready,
                     Err(Errno::INTR) => continue,
                     Err(_) => {
@@ -479,6 +475,20 @@ fn spawn_from_spawner(mut cmd: std::process::Command) -> io::Result<std::process
     }
 }
 
+/// Waits in poll(2) until `fd` is ready for `flags` or `timeout` has
+/// passed (`None`: no limit); whether it is ready (0 when the time ran out).
+pub(super) fn wait_ready(
+    fd: impl AsFd,
+    flags: PollFlags,
+    timeout: Option<Duration>,
+) -> rustix::io::Result<usize> {
+    let timeout = timeout.map(|t| Timespec {
+        tv_sec: t.as_secs() as i64,
+        tv_nsec: t.subsec_nanos().into(),
+    });
+    poll(&mut [PollFd::new(&fd, flags)], timeout.as_ref())
+}
+
 /// Writes all of `bytes` to a non-blocking pipe, waiting for room until
 /// `deadline`: `Ok(Some(waited))` when it passed first. The clock is read
 /// only once the pipe is full (a write that fits reads none).
@@ -500,12 +510,7 @@ fn write_by(
                 if left.is_zero() {
                     return Ok(Some(now - since));
                 }
-                let timeout = Timespec {
-                    tv_sec: left.as_secs() as i64,
-                    tv_nsec: left.subsec_nanos().into(),
-                };
-                let mut fds = [PollFd::new(&*stdin, PollFlags::OUT)];
-                match poll(&mut fds, Some(&timeout)) {
+                match wait_ready(&*stdin, PollFlags::OUT, Some(left)) {
                     Ok(_) | Err(Errno::INTR) => {}
                     Err(e) => return Err(e.into()),
                 }

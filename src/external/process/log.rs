@@ -9,12 +9,9 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use rustix::{
-    event::{poll, PollFd, PollFlags},
-    io::Errno,
-};
+use rustix::{event::PollFlags, io::Errno};
 
-use super::io_log::SharedIoLog;
+use super::{child::wait_ready, io_log::SharedIoLog};
 
 /// What a bot's stderr log may grow to; the rest is dropped, with a note.
 pub const MAX_LOG: u64 = 1024 * 1024;
@@ -109,8 +106,7 @@ pub(super) fn drain(mut from: impl Read + AsFd, log: &Mutex<Log>) {
                 .write(&buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                let mut fds = [PollFd::new(&from, PollFlags::IN)];
-                match poll(&mut fds, None) {
+                match wait_ready(&from, PollFlags::IN, None) {
                     Ok(_) | Err(Errno::INTR) => {}
                     Err(_) => return,
                 }
