@@ -12,7 +12,6 @@
 
 use std::{
     io::{self, Read, Write},
-    os::fd::AsFd,
     path::Path,
     process::{ChildStdin, ChildStdout, Stdio},
     sync::{mpsc, Mutex, OnceLock},
@@ -25,13 +24,10 @@ use super::{
     io_log::Recent,
     log::{drain, SharedLog},
     sandbox::Sandbox,
+    wait::wait_ready,
 };
 use crate::core::bot::{BadOutput, BotError, Crash, Exit};
-use rustix::{
-    event::{poll, PollFd, PollFlags, Timespec},
-    io::Errno,
-    process::Signal,
-};
+use rustix::{event::PollFlags, io::Errno, process::Signal};
 
 /// The longest line a bot may write; longer is a forfeit (`bad output`).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -473,20 +469,6 @@ fn spawn_from_spawner(mut cmd: std::process::Command) -> io::Result<std::process
             .unwrap_or_else(|_| Err(io::Error::other("the spawner thread is gone"))),
         Err(mpsc::SendError((mut cmd, _))) => cmd.spawn(),
     }
-}
-
-/// Waits in poll(2) until `fd` is ready for `flags` or `timeout` has
-/// passed (`None`: no limit); whether it is ready (0 when the time ran out).
-pub(super) fn wait_ready(
-    fd: impl AsFd,
-    flags: PollFlags,
-    timeout: Option<Duration>,
-) -> rustix::io::Result<usize> {
-    let timeout = timeout.map(|t| Timespec {
-        tv_sec: t.as_secs() as i64,
-        tv_nsec: t.subsec_nanos().into(),
-    });
-    poll(&mut [PollFd::new(&fd, flags)], timeout.as_ref())
 }
 
 /// Writes all of `bytes` to a non-blocking pipe, waiting for room until

@@ -11,7 +11,7 @@ use std::{
 
 use rustix::{event::PollFlags, io::Errno};
 
-use super::{child::wait_ready, io_log::SharedIoLog};
+use super::{io_log::SharedIoLog, wait::wait_ready};
 
 /// What a bot's stderr log may grow to; the rest is dropped, with a note.
 pub const MAX_LOG: u64 = 1024 * 1024;

@@ -2,7 +2,7 @@
 //! ([`log`]), the lines it exchanged with ladder ([`io_log`]), the registry that ends every process group on exit
 //! ([`cleanup`]), the sandbox each runs in ([`sandbox`]), and how a process
 //! starts with its limits set ([`exec`]); one sandbox for a game of a
-//! one-move bot ([`move_host`]).
+//! one-move bot ([`move_host`]); waiting for a pipe ([`wait`]).
 
 pub mod child;
 pub mod cleanup;
@@ -11,6 +11,7 @@ pub mod io_log;
 pub mod log;
 pub mod move_host;
 pub mod sandbox;
+pub mod wait;
 
 pub use child::{Child, MAX_LINE};
 pub use exec::Limits;
