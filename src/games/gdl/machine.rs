@@ -21,16 +21,18 @@
 //! settled. Between calls every value and count is consistent with the
 //! state and with no move being played.
 //!
-//! Two lists spare a turn the scans of whole tables: the move rules that
-//! hold, per gate (legal.rs), which give the legal moves; and the base
-//! propositions whose `next` differs from them, kept as each change passes,
-//! which are exactly those a move flips.
+//! Two bit sets spare a turn the scans of whole tables: the move rules that
+//! hold, numbered gate by gate (legal.rs), which give the legal moves; and
+//! the base propositions whose `next` differs from them, kept as each
+//! change passes, which are exactly those a move flips. A change reaches
+//! the rules that read it in two runs, counted rules then listed move
+//! rules, so that the loop over the second has no branch on what a rule is.
 
 use std::collections::HashMap;
 
 use super::{
     ground::{ground, GTerm, Gid, Grounded, Watch},
-    legal::{Legal, Lists, MoveRule},
+    legal::{Legal, MoveRule},
     logic::{strongly_connected, Description},
 };
 
@@ -59,8 +61,10 @@ const NONE: u32 = u32::MAX;
 /// What a change of one proposition reaches.
 #[derive(Clone, Copy, Debug)]
 struct PropInfo {
-    /// The counted rules that read it: `uses[uses_from..uses_to]`.
+    /// The counted rules that read it: `uses[uses_from..uses_to]`, those
+    /// of listed move rules from `listed_from` on.
     uses_from: u32,
+    listed_from: u32,
     uses_to: u32,
     /// The base proposition's index if it is `(true X)` or `(next X)`.
     pair: u32,
@@ -93,19 +97,19 @@ pub struct Machine {
     pub base_text: Vec<String>,
     /// For each base proposition, `(next X)`, if any rule can make it.
     next_of_base: Vec<Option<Prop>>,
-    /// The base propositions whose `next` differs in the first state.
-    start_diff: Lists,
+    /// The base propositions whose `next` differs in the first state, a bit
+    /// each.
+    start_diff: Vec<u64>,
     /// Each role's moves, and the move's index by its text.
     pub moves: Vec<Vec<MoveProps>>,
     /// Each role's moves' `(legal ROLE MOVE)` propositions, by move index.
     legal_props: Vec<Vec<Prop>>,
     /// Each role's legal moves: constant, counted, or listed by gate.
     legal: Vec<Legal>,
-    /// Per listed move rule, its list (gate) and its move.
-    rule_list: Vec<u32>,
+    /// Per listed move rule (as legal.rs numbers them), its move.
     rule_move: Vec<u32>,
-    /// The lists in the first state.
-    start_listed: Lists,
+    /// The listed move rules that hold in the first state, a bit each.
+    start_held: Vec<u64>,
     move_index: Vec<HashMap<String, usize>>,
     terminal: Option<Prop>,
     /// Each role's goal propositions and their values.
@@ -409,6 +413,7 @@ impl Machine {
         let mut rule_head = Vec::new();
         let mut rule_len = Vec::new();
         let mut uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut listed_uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut cycle_readers: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (rank, b) in blocks.iter().enumerate() {
             match b {
@@ -443,16 +448,15 @@ impl Machine {
             }
         }
         // the listed move rules are counted too, their gates left out
-        for (k, (_, lits)) in built.counted_lits.iter().enumerate() {
+        for (k, (_, _, lits)) in built.rules.iter().enumerate() {
             let r = rule_head.len() as u32;
             rule_head.push(LISTED | k as u32);
             rule_len.push(lits.len() as i32);
             for &l in lits {
-                uses_of[(l >> 1) as usize].push(r << 1 | (l & 1));
+                listed_uses_of[(l >> 1) as usize].push(r << 1 | (l & 1));
             }
         }
-        let rule_list: Vec<u32> = built.counted_lits.iter().map(|(l, _)| *l).collect();
-        let rule_move: Vec<u32> = move_rules.iter().map(|r| r.mv as u32).collect();
+        let rule_move: Vec<u32> = built.rules.iter().map(|(_, mv, _)| *mv).collect();
         for r in &mut cycle_readers {
             r.sort_unstable();
             r.dedup();
@@ -460,12 +464,15 @@ impl Machine {
         let mut uses = Vec::new();
         let mut readers = Vec::new();
         let mut info = Vec::with_capacity(n);
-        for (q, u) in uses_of.iter().enumerate() {
+        for (q, (u, listed_u)) in uses_of.iter().zip(&listed_uses_of).enumerate() {
             let uses_from = uses.len() as u32;
             uses.extend(u);
+            let listed_from = uses.len() as u32;
+            uses.extend(listed_u);
             let cycles = std::mem::take(&mut cycle_readers[q]);
             info.push(PropInfo {
                 uses_from,
+                listed_from,
                 uses_to: uses.len() as u32,
                 pair: pair_of[q],
                 cycles: if cycles.is_empty() {
@@ -493,14 +500,13 @@ impl Machine {
         let mut m = Machine {
             legal_props,
             legal: built.legal,
-            rule_list,
             rule_move,
-            start_listed: Lists::new(0, 0),
+            start_held: Vec::new(),
             roles,
             base,
             base_text,
             next_of_base,
-            start_diff: Lists::new(0, 0),
+            start_diff: Vec::new(),
             moves,
             move_index,
             terminal,
@@ -531,12 +537,12 @@ impl Machine {
                 }
             }
         }
-        let mut listed = Lists::new(built.lists, m.rule_list.len());
+        let mut held = vec![0u64; m.rule_move.len().div_ceil(64)];
         for (r, &h) in m.rule_head.iter().enumerate() {
             if missing[r] == 0 {
                 if h & LISTED != 0 {
-                    let k = h & !LISTED;
-                    listed.set(k, m.rule_list[k as usize], true);
+                    let k = (h & !LISTED) as usize;
+                    held[k / 64] |= 1 << (k % 64);
                 } else {
                     holding[h as usize] += 1;
                 }
@@ -545,11 +551,11 @@ impl Machine {
         m.start = first;
         m.start_missing = missing;
         m.start_holding = holding;
-        m.start_listed = listed;
-        let mut diff = Lists::new(1, m.base.len());
+        m.start_held = held;
+        let mut diff = vec![0u64; m.base.len().div_ceil(64)];
         for i in 0..m.base.len() {
             if m.differs(&m.start, i) {
-                diff.set(i as u32, 0, true);
+                diff[i / 64] |= 1 << (i % 64);
             }
         }
         m.start_diff = diff;
@@ -565,7 +571,7 @@ impl Machine {
             flips: Vec::new(),
             missing: self.start_missing.clone(),
             holding: self.start_holding.clone(),
-            listed: self.start_listed.clone(),
+            held: self.start_held.clone(),
             changes: Vec::new(),
         }
     }
@@ -620,20 +626,15 @@ impl Machine {
             while let Some((q, v)) = s.changes.pop() {
                 let q = q as usize;
                 let info = self.info[q];
-                for &u in &self.uses[info.uses_from as usize..info.uses_to as usize] {
+                let (from, listed_from) = (info.uses_from as usize, info.listed_from as usize);
+                for &u in &self.uses[from..listed_from] {
                     let r = (u >> 1) as usize;
                     let missing = &mut s.missing[r];
                     let before = *missing == 0;
                     *missing += if v == (u & 1 == 1) { -1 } else { 1 };
                     let after = *missing == 0;
                     if before != after {
-                        let h = self.rule_head[r];
-                        if h & LISTED != 0 {
-                            let k = h & !LISTED;
-                            s.listed.set(k, self.rule_list[k as usize], after);
-                            continue;
-                        }
-                        let h = h as usize;
+                        let h = self.rule_head[r] as usize;
                         s.holding[h] += if after { 1 } else { -1 };
                         let value = s.holding[h] > 0;
                         if value != s.vals[h] {
@@ -642,13 +643,24 @@ impl Machine {
                         }
                     }
                 }
+                // listed move rules: a rule that held no longer does, or the
+                // other way round, when its count reaches or leaves 0
+                for &u in &self.uses[listed_from..info.uses_to as usize] {
+                    let r = (u >> 1) as usize;
+                    let missing = &mut s.missing[r];
+                    let before = *missing == 0;
+                    *missing += if v == (u & 1 == 1) { -1 } else { 1 };
+                    let k = (self.rule_head[r] & !LISTED) as usize;
+                    s.held[k / 64] ^= u64::from(before != (*missing == 0)) << (k % 64);
+                }
                 if info.cycles != NONE {
                     mark(&mut s.dirty, &self.cycle_readers[info.cycles as usize]);
                 }
                 let i = info.pair;
-                if i != NONE && self.differs(&s.vals, i as usize) != s.diff.contains(i) {
-                    let on = !s.diff.contains(i);
-                    s.diff.set(i, 0, on);
+                if i != NONE {
+                    let i = i as usize;
+                    let (word, bit) = (&mut s.diff[i / 64], 1u64 << (i % 64));
+                    *word = *word & !bit | if self.differs(&s.vals, i) { bit } else { 0 };
                 }
             }
             if self.cycle_readers.is_empty() {
@@ -674,7 +686,26 @@ impl Machine {
 
     /// The indices of `role`'s legal moves in state `s`, ascending, into `out`.
     pub fn legal_moves(&self, s: &State, role: usize, out: &mut Vec<usize>) {
-        self.legal[role].moves(&s.vals, &s.listed, &self.rule_move, out);
+        self.legal[role].moves(&s.vals, &s.held, &self.rule_move, out);
+    }
+
+    /// One of `role`'s legal moves in state `s`: the one at the index
+    /// `pick` chooses from their number, in the order of
+    /// [`Machine::legal_moves`] (which may use `out`); `None` if none is
+    /// legal. Where the rules allow, the moves are not listed.
+    pub fn pick_legal(
+        &self,
+        s: &State,
+        role: usize,
+        mut pick: impl FnMut(usize) -> usize,
+        out: &mut Vec<usize>,
+    ) -> Option<usize> {
+        let legal = &self.legal[role];
+        if let Some(m) = legal.pick(&s.vals, &s.held, &self.rule_move, &mut pick) {
+            return Some(m);
+        }
+        self.legal_moves(s, role, out);
+        (!out.is_empty()).then(|| out[pick(out.len())])
     }
 
     /// Whether `role` may play its move `m` in state `s`.
@@ -689,7 +720,7 @@ impl Machine {
 
     /// Whether `role` has a legal move in state `s`.
     pub fn has_legal(&self, s: &State, role: usize) -> bool {
-        self.legal[role].any(&s.vals, &s.listed, &self.rule_move)
+        self.legal[role].any(&s.vals, &s.held, &self.rule_move)
     }
 
     /// The index of `role`'s move written `text`, if it is one of its moves.
@@ -743,7 +774,13 @@ impl Machine {
         // found to differ from their `next` (propagate)
         let mut flips = std::mem::take(&mut s.flips);
         flips.clear();
-        flips.extend_from_slice(s.diff.list(0));
+        for (w, &word) in s.diff.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                flips.push((w * 64) as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
         for (r, &m) in chosen.iter().enumerate() {
             self.set(s, self.moves[r][m].does, false);
         }
@@ -799,16 +836,16 @@ pub struct State {
     vals: Vec<bool>,
     /// Groups to evaluate again (empty between calls).
     dirty: Vec<u64>,
-    /// The base propositions whose `next` differs from them, as one list.
-    diff: Lists,
+    /// The base propositions whose `next` differs from them, a bit each.
+    diff: Vec<u64>,
     /// The base propositions to change, while a move is applied.
     flips: Vec<u32>,
     /// Per counted rule, its literals that do not hold now (0: it holds).
     missing: Vec<i32>,
     /// Per proposition of a counted group, its rules that hold now.
     holding: Vec<i32>,
-    /// The listed move rules that hold now, per gate.
-    listed: Lists,
+    /// The listed move rules that hold now, a bit each (legal.rs).
+    held: Vec<u64>,
     /// Changes not yet carried through (empty between calls).
     changes: Vec<(Prop, bool)>,
 }

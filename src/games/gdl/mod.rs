@@ -8,7 +8,7 @@
 //! - `budget.rs`: what loading may cost, and what it says while it takes long;
 //! - `ground.rs`: every rule instantiated over the relaxed model;
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
-//! - `legal.rs`: each role's legal moves, listed per gate as rules change;
+//! - `legal.rs`: each role's legal moves, a bit per move rule that holds;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
 //! - `bots.rs`: bots for any GDL game (`greedy`, `uct`);
 //! - `mcts.rs`: `mcts`, the general game player;
