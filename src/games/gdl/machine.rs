@@ -120,8 +120,10 @@ pub struct Machine {
     /// Every derived, non-static group of propositions, in dependency order.
     blocks: Vec<Block>,
     /// The rules of the groups of one proposition, counted: each one's head
-    /// (or `LISTED | k` for listed move rule k).
+    /// (or `LISTED | k` for listed move rule k, numbered from `first_listed`
+    /// on).
     rule_head: Vec<Prop>,
+    first_listed: usize,
     /// What a change of each proposition reaches (one read per change).
     info: Vec<PropInfo>,
     /// The counted rules that read each proposition, `rule << 1 | positive`.
@@ -448,6 +450,7 @@ impl Machine {
             }
         }
         // the listed move rules are counted too, their gates left out
+        let first_listed = rule_head.len();
         for (k, (_, _, lits)) in built.rules.iter().enumerate() {
             let r = rule_head.len() as u32;
             rule_head.push(LISTED | k as u32);
@@ -514,6 +517,7 @@ impl Machine {
             start,
             blocks,
             rule_head,
+            first_listed,
             info,
             uses,
             cycle_readers,
@@ -634,10 +638,14 @@ impl Machine {
                     *missing += if v == (u & 1 == 1) { -1 } else { 1 };
                     let after = *missing == 0;
                     if before != after {
+                        // its head changes when its count of rules that
+                        // hold reaches or leaves 0
                         let h = self.rule_head[r] as usize;
-                        s.holding[h] += if after { 1 } else { -1 };
-                        let value = s.holding[h] > 0;
-                        if value != s.vals[h] {
+                        let holding = &mut s.holding[h];
+                        let was = *holding > 0;
+                        *holding += if after { 1 } else { -1 };
+                        let value = *holding > 0;
+                        if value != was {
                             s.vals[h] = value;
                             s.changes.push((h as Prop, value));
                         }
@@ -650,7 +658,7 @@ impl Machine {
                     let missing = &mut s.missing[r];
                     let before = *missing == 0;
                     *missing += if v == (u & 1 == 1) { -1 } else { 1 };
-                    let k = (self.rule_head[r] & !LISTED) as usize;
+                    let k = r - self.first_listed;
                     s.held[k / 64] ^= u64::from(before != (*missing == 0)) << (k % 64);
                 }
                 if info.cycles != NONE {
