@@ -22,7 +22,7 @@
 //! What grounding may cost is bounded ([`Budget`], `budget.rs`): steps (a
 //! fact tried against a literal, or an instance yielded) and seconds.
 
-use std::collections::{HashMap, HashSet};
+use super::hash::{HashMap, HashSet};
 
 pub use super::budget::{Budget, Watch};
 pub use super::store::{GTerm, Gid, Store};
@@ -80,7 +80,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     watch.phase("grounding")?;
     let mut model = Model::default();
     // rounds: the facts each relation had when the round before began, and when it ended
-    let mut before: HashMap<Relation, usize> = HashMap::new();
+    let mut before: HashMap<Relation, usize> = HashMap::default();
     let mut first = true;
     loop {
         let now: HashMap<Relation, usize> = model
@@ -91,7 +91,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         // each atom once, in the order found: memory grows with the atoms,
         // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
-        let mut found_once: HashSet<Gid> = HashSet::new();
+        let mut found_once: HashSet<Gid> = HashSet::default();
         for rule in &relaxed {
             let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
@@ -125,7 +125,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                 watch.rule = Some(rule.pos);
                 // each new atom with the facts that first yield it (first
                 // in the order of nested loops over the literals as written)
-                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::new();
+                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::default();
                 let known = model.len() + found_once.len();
                 let complete = model.join(
                     rule,
@@ -172,7 +172,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     // every rule instantiated over the model
     let mut rules = Vec::new();
     let mut from = Vec::new();
-    let mut unique = HashSet::new();
+    let mut unique = HashSet::default();
     for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
         let ranges: Vec<(usize, usize)> = positives
@@ -185,7 +185,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             })
             .collect();
         watch.rule = Some(rule.pos);
-        let mut firsts: HashMap<GroundRule, Box<[u32]>> = HashMap::new();
+        let mut firsts: HashMap<GroundRule, Box<[u32]>> = HashMap::default();
         let known = rules.len();
         let complete = model.join(
             rule,
@@ -230,9 +230,16 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     for r in &mut rules {
         r.neg.retain(|g| model.holds(*g));
         // the literals stay in the order written (a description puts the
-        // literal that fails most often first), without repeats
-        let mut seen = HashSet::new();
-        r.pos.retain(|g| seen.insert(*g));
+        // literal that fails most often first), without repeats (a rule
+        // has a few: no set needed)
+        let mut i = 0;
+        while i < r.pos.len() {
+            if r.pos[..i].contains(&r.pos[i]) {
+                r.pos.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
     Ok(Grounded {
         store,

@@ -10,12 +10,12 @@
 //! can put what it finds in the order nested loops over the literals as
 //! written would have found it.
 
-use std::collections::HashMap;
+use super::hash::HashMap;
 
 use super::{
     budget::Watch,
     logic::{Atom, Literal, Relation, Rule, Term},
-    store::{try_instantiate, GTerm, Gid, Store},
+    store::{tag, try_instantiate, GTerm, Gid, Store},
 };
 
 /// How deep inside an atom's arguments its facts are indexed: `(true
@@ -133,6 +133,8 @@ struct Join<'a> {
     trail: Vec<u32>,
     done: Vec<bool>,
     chosen: Vec<u32>,
+    /// A buffer for terms' keys ([`look`]), empty between calls.
+    keys: Vec<u32>,
 }
 
 /// What a join hands each binding it finds: the store, the variables'
@@ -204,6 +206,7 @@ impl Model {
             trail: Vec::new(),
             done: vec![false; n],
             chosen: vec![0; n],
+            keys: Vec::new(),
         };
         join.step(0, store, watch, emit)
     }
@@ -222,7 +225,7 @@ impl<'a> Join<'a> {
         // a distinct whose variables are all bound is checked at once
         for i in 0..self.distincts.len() {
             let (a, b) = self.distincts[i];
-            if same(a, b, &self.binds, store) == Some(true) {
+            if same(a, b, &self.binds, store, &mut self.keys) == Some(true) {
                 return true;
             }
         }
@@ -283,36 +286,40 @@ impl<'a> Join<'a> {
     /// The facts literal `i` may match under the variables bound so far:
     /// the shortest of its index's lists for the positions already bound,
     /// else its whole range.
-    fn candidates(&self, i: usize, store: &Store) -> Candidates<'a> {
+    fn candidates(&mut self, i: usize, store: &Store) -> Candidates<'a> {
         const NONE: Candidates = Candidates::List(&[]);
         let lit = &self.lits[i];
         let Some(facts) = lit.facts else {
             return NONE;
         };
         let (lo, hi) = lit.range;
-        // a literal whose variables are all bound is one fact or none
-        let mut args = Vec::with_capacity(lit.atom.args.len());
-        for t in &lit.atom.args {
-            match look(t, &self.binds, store) {
+        // a literal whose variables are all bound is one fact or none: the
+        // atom's key is built in `keys`
+        let keys = &mut self.keys;
+        let args = &lit.atom.args;
+        keys.push(tag(lit.atom.rel, !args.is_empty()));
+        for t in args {
+            match look(t, &self.binds, store, keys) {
                 Look::Unbound => break,
-                Look::Missing => return NONE,
-                Look::Found(g) => args.push(g),
+                Look::Missing => {
+                    keys.clear();
+                    return NONE;
+                }
+                Look::Found(g) => keys.push(g),
             }
         }
-        if args.len() == lit.atom.args.len() {
-            let atom = if args.is_empty() {
-                GTerm::Const(lit.atom.rel)
-            } else {
-                GTerm::Fn(lit.atom.rel, args.into_boxed_slice())
-            };
-            return match store.find(&atom).and_then(|g| self.at.get(&g)) {
+        if keys.len() == args.len() + 1 {
+            let at = store.find_key(keys).and_then(|g| self.at.get(&g));
+            keys.clear();
+            return match at {
                 Some(&at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),
                 _ => NONE,
             };
         }
+        keys.clear();
         let mut best = Candidates::Range(lo, hi);
         for &(path, term) in &lit.keys {
-            let g = match look(term, &self.binds, store) {
+            let g = match look(term, &self.binds, store, keys) {
                 Look::Unbound => continue,
                 Look::Missing => return NONE,
                 Look::Found(g) => g,
@@ -339,36 +346,49 @@ enum Look {
     Found(Gid),
 }
 
-fn look(t: &Term, binds: &[Option<Gid>], store: &Store) -> Look {
+/// `t` under `binds` ([`Look`]); a function's key is built at the end of
+/// `keys` and taken off again.
+fn look(t: &Term, binds: &[Option<Gid>], store: &Store, keys: &mut Vec<u32>) -> Look {
     match t {
         Term::Var(v) => binds[*v as usize].map_or(Look::Unbound, Look::Found),
         Term::Const(c) => store
-            .find(&GTerm::Const(*c))
+            .find_key(&[tag(*c, false)])
             .map_or(Look::Missing, Look::Found),
         Term::Fn(f, args) => {
-            let mut ids = Vec::with_capacity(args.len());
+            let start = keys.len();
+            keys.push(tag(*f, true));
             let mut missing = false;
             for a in args {
-                match look(a, binds, store) {
-                    Look::Unbound => return Look::Unbound,
+                match look(a, binds, store, keys) {
+                    Look::Unbound => {
+                        keys.truncate(start);
+                        return Look::Unbound;
+                    }
                     Look::Missing => missing = true,
-                    Look::Found(g) => ids.push(g),
+                    Look::Found(g) => keys.push(g),
                 }
             }
-            if missing {
-                return Look::Missing;
-            }
-            store
-                .find(&GTerm::Fn(*f, ids.into_boxed_slice()))
-                .map_or(Look::Missing, Look::Found)
+            let found = if missing {
+                None
+            } else {
+                store.find_key(&keys[start..])
+            };
+            keys.truncate(start);
+            found.map_or(Look::Missing, Look::Found)
         }
     }
 }
 
 /// Whether `a` and `b` are the same term under the bindings so far, or
 /// `None` while either has an unbound variable.
-fn same(a: &Term, b: &Term, binds: &[Option<Gid>], store: &mut Store) -> Option<bool> {
-    match (look(a, binds, store), look(b, binds, store)) {
+fn same(
+    a: &Term,
+    b: &Term,
+    binds: &[Option<Gid>],
+    store: &mut Store,
+    keys: &mut Vec<u32>,
+) -> Option<bool> {
+    match (look(a, binds, store, keys), look(b, binds, store, keys)) {
         (Look::Unbound, _) | (_, Look::Unbound) => None,
         (Look::Found(x), Look::Found(y)) => Some(x == y),
         // a term no fact holds: compare them whole

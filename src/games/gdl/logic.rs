@@ -25,7 +25,7 @@
 //! `(or A B ...)` in a body is read as one rule per alternative (nested
 //! `or`s multiply out), before the checks.
 
-use std::collections::{HashMap, HashSet};
+use super::hash::{HashMap, HashSet};
 
 use super::kif::{self, KifError, Pos, Sexp};
 
@@ -169,7 +169,7 @@ impl Description {
             roles: Vec::new(),
         };
         d.check()?;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for r in &d.rules {
             if r.head.rel == keys.role {
                 if let [Term::Const(c)] = r.head.args[..] {
@@ -364,7 +364,7 @@ struct Graph {
 
 impl Graph {
     fn new(rules: &[Rule]) -> Graph {
-        let mut edges: HashMap<Relation, Vec<Relation>> = HashMap::new();
+        let mut edges: HashMap<Relation, Vec<Relation>> = HashMap::default();
         for r in rules {
             let from = r.head.relation();
             let to = edges.entry(from).or_default();
@@ -384,7 +384,7 @@ impl Graph {
 
     /// Every relation `from` depends on, itself included.
     fn reaches(&self, from: Relation) -> HashSet<Relation> {
-        let mut seen = HashSet::from([from]);
+        let mut seen = HashSet::from_iter([from]);
         let mut todo = vec![from];
         while let Some(r) = todo.pop() {
             for &n in &self.edges[&r] {
@@ -406,11 +406,11 @@ pub fn strongly_connected<N: Copy + Eq + std::hash::Hash + Ord>(
 ) -> HashMap<N, usize> {
     let mut nodes: Vec<N> = edges.keys().copied().collect();
     nodes.sort();
-    let mut index: HashMap<N, usize> = HashMap::new();
-    let mut low: HashMap<N, usize> = HashMap::new();
-    let mut on_stack: HashSet<N> = HashSet::new();
+    let mut index: HashMap<N, usize> = HashMap::default();
+    let mut low: HashMap<N, usize> = HashMap::default();
+    let mut on_stack: HashSet<N> = HashSet::default();
     let mut stack: Vec<N> = Vec::new();
-    let mut comp: HashMap<N, usize> = HashMap::new();
+    let mut comp: HashMap<N, usize> = HashMap::default();
     let mut components = 0;
     let mut counter = 0;
     for &root in &nodes {
@@ -731,7 +731,7 @@ mod tests {
     #[test]
     fn components_are_found_in_cycles_and_chains() {
         let edges: HashMap<u32, Vec<u32>> =
-            HashMap::from([(1, vec![2]), (2, vec![3]), (3, vec![1, 4]), (4, vec![])]);
+            HashMap::from_iter([(1, vec![2]), (2, vec![3]), (3, vec![1, 4]), (4, vec![])]);
         let c = strongly_connected(&edges);
         assert_eq!(c[&1], c[&2]);
         assert_eq!(c[&2], c[&3]);

@@ -28,7 +28,7 @@
 //! the rules that read it in two runs, counted rules then listed move
 //! rules, so that the loop over the second has no branch on what a rule is.
 
-use std::collections::HashMap;
+use super::hash::HashMap;
 
 use super::{
     ground::{ground, GTerm, Gid, Grounded, Watch},
@@ -159,7 +159,7 @@ impl Machine {
         let model_of = |rel, arity| model.get(&(rel, arity)).cloned().unwrap_or_default();
         let trues = model_of(k.truth, 1);
         let base: Vec<Prop> = trues.iter().map(|&g| props.id(g)).collect();
-        let mut heads: HashMap<Prop, Vec<usize>> = HashMap::new();
+        let mut heads: HashMap<Prop, Vec<usize>> = HashMap::default();
         let mut rule_props: Vec<(Vec<Prop>, Vec<Prop>)> = Vec::new();
         for (i, r) in rules.iter().enumerate() {
             let h = props.id(r.head);
@@ -251,7 +251,7 @@ impl Machine {
                 dynamic[m.does as usize] = true;
             }
         }
-        let mut edges: HashMap<Prop, Vec<Prop>> = HashMap::new();
+        let mut edges: HashMap<Prop, Vec<Prop>> = HashMap::default();
         for p in 0..n as Prop {
             let deps: Vec<Prop> = heads
                 .get(&p)

@@ -28,6 +28,7 @@
 mod bots;
 pub mod budget;
 pub mod ground;
+mod hash;
 mod join;
 pub mod kif;
 mod legal;

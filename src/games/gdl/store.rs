@@ -1,7 +1,7 @@
 //! Ground terms, each stored once and known by a number: what grounding
 //! produces and the reasoner's propositions are made of.
 
-use std::collections::HashMap;
+use super::hash::HashMap;
 
 use super::logic::{Atom, Description, Sym, Term};
 
@@ -16,20 +16,51 @@ pub enum GTerm {
 }
 
 /// Every ground term met, by number (atoms are terms too: `(cell 1 1 b)`).
+///
+/// A term is found by its **key**: its symbol marked as a constant's or a
+/// function's ([`tag`]), then its arguments' numbers. A key can be built
+/// in a buffer kept for the purpose, so looking up a term that exists
+/// allocates nothing (grounding looks up far more terms than it makes).
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     terms: Vec<GTerm>,
-    ids: HashMap<GTerm, Gid>,
+    ids: HashMap<Box<[u32]>, Gid>,
+    /// A buffer for keys, empty between calls.
+    scratch: Vec<u32>,
+}
+
+/// The first number of a term's key: its symbol, and whether it is a
+/// function's (`(f)` and `f` are different terms).
+pub fn tag(sym: Sym, function: bool) -> u32 {
+    sym << 1 | u32::from(function)
 }
 
 impl Store {
     pub fn intern(&mut self, t: GTerm) -> Gid {
-        if let Some(&id) = self.ids.get(&t) {
+        let mut key = std::mem::take(&mut self.scratch);
+        key_of(&t, &mut key);
+        let id = self.intern_key(&key);
+        key.clear();
+        self.scratch = key;
+        id
+    }
+
+    /// The number of the term whose key is `key`, given it now if the term
+    /// is new.
+    pub fn intern_key(&mut self, key: &[u32]) -> Gid {
+        if let Some(&id) = self.ids.get(key) {
             return id;
         }
+        // a key is never empty: it starts with its symbol
+        let (sym, args) = (key[0], &key[1..]);
+        let t = if sym & 1 == 1 {
+            GTerm::Fn(sym >> 1, args.into())
+        } else {
+            GTerm::Const(sym >> 1)
+        };
         let id = self.terms.len() as Gid;
-        self.terms.push(t.clone());
-        self.ids.insert(t, id);
+        self.terms.push(t);
+        self.ids.insert(key.into(), id);
         id
     }
 
@@ -38,16 +69,28 @@ impl Store {
     }
 
     pub fn find(&self, t: &GTerm) -> Option<Gid> {
-        self.ids.get(t).copied()
+        let mut key = Vec::new();
+        key_of(t, &mut key);
+        self.find_key(&key)
+    }
+
+    /// The number of the term whose key is `key`, if the store has it.
+    pub fn find_key(&self, key: &[u32]) -> Option<Gid> {
+        self.ids.get(key).copied()
     }
 
     /// The atom `rel(args)` (a constant when there are no arguments).
     pub fn atom(&mut self, rel: Sym, args: Vec<Gid>) -> Gid {
         if args.is_empty() {
-            self.intern(GTerm::Const(rel))
-        } else {
-            self.intern(GTerm::Fn(rel, args.into_boxed_slice()))
+            return self.intern(GTerm::Const(rel));
         }
+        let mut key = std::mem::take(&mut self.scratch);
+        key.push(tag(rel, true));
+        key.extend_from_slice(&args);
+        let id = self.intern_key(&key);
+        key.clear();
+        self.scratch = key;
+        id
     }
 
     /// The arguments of an atom or function (none for a constant).
@@ -81,26 +124,64 @@ impl Store {
     }
 }
 
+/// Appends `t`'s key to `key`.
+fn key_of(t: &GTerm, key: &mut Vec<u32>) {
+    match t {
+        GTerm::Const(c) => key.push(tag(*c, false)),
+        GTerm::Fn(f, args) => {
+            key.push(tag(*f, true));
+            key.extend_from_slice(args);
+        }
+    }
+}
+
 /// `t` under `binds`, or `None` while one of its variables is unbound.
 pub(super) fn try_instantiate(t: &Term, binds: &[Option<Gid>], store: &mut Store) -> Option<Gid> {
+    let mut keys = std::mem::take(&mut store.scratch);
+    let id = instantiate_into(t, binds, store, &mut keys);
+    keys.clear();
+    store.scratch = keys;
+    id
+}
+
+/// [`try_instantiate`], with `keys` to build keys in: each function's key
+/// is built at its end and taken off again.
+fn instantiate_into(
+    t: &Term,
+    binds: &[Option<Gid>],
+    store: &mut Store,
+    keys: &mut Vec<u32>,
+) -> Option<Gid> {
     match t {
-        Term::Const(c) => Some(store.intern(GTerm::Const(*c))),
+        Term::Const(c) => Some(store.intern_key(&[tag(*c, false)])),
         Term::Var(v) => binds[*v as usize],
         Term::Fn(f, args) => {
-            let args = args
-                .iter()
-                .map(|a| try_instantiate(a, binds, store))
-                .collect::<Option<Vec<_>>>()?;
-            Some(store.intern(GTerm::Fn(*f, args.into_boxed_slice())))
+            let start = keys.len();
+            keys.push(tag(*f, true));
+            for a in args.iter() {
+                let Some(g) = instantiate_into(a, binds, store, keys) else {
+                    keys.truncate(start);
+                    return None;
+                };
+                keys.push(g);
+            }
+            let id = store.intern_key(&keys[start..]);
+            keys.truncate(start);
+            Some(id)
         }
     }
 }
 
 pub(super) fn instantiate_atom(a: &Atom, binds: &[Option<Gid>], store: &mut Store) -> Gid {
-    let args = a
-        .args
-        .iter()
-        .map(|t| try_instantiate(t, binds, store).expect("safe rules bind every variable"))
-        .collect();
-    store.atom(a.rel, args)
+    let mut keys = std::mem::take(&mut store.scratch);
+    // an atom with no arguments is a constant
+    keys.push(tag(a.rel, !a.args.is_empty()));
+    for t in &a.args {
+        let g = instantiate_into(t, binds, store, &mut keys);
+        keys.push(g.expect("safe rules bind every variable"));
+    }
+    let id = store.intern_key(&keys);
+    keys.clear();
+    store.scratch = keys;
+    id
 }
