@@ -37,12 +37,17 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// The names of this package's own compiled units (the library, the
-/// binary, each test, bench and example), which the copy compiles anew.
+/// binary, each test, bench and example, and the build script's run, named
+/// after the package), which the copy compiles anew. The build script's
+/// run above all: the copy has no git checkout, so it runs again and
+/// writes `ladder --version`'s commit as `unknown`; through a link, into
+/// this build's own file.
 fn own_units() -> Vec<String> {
     let mut units = vec![
         "ladder".to_string(),
         "libladder".to_string(),
         "testbot".into(),
+        env!("CARGO_PKG_NAME").into(),
     ];
     for folder in ["tests", "benches"] {
         for entry in fs::read_dir(Path::new(ROOT).join(folder))
