@@ -205,12 +205,16 @@ impl Legal {
             return None;
         }
         let (_, from, to) = self.gates[g];
-        let mut n = pick(count_bits(held, from, to)) as u32;
+        // the `n`th set bit, counted from 0
+        let mut n = pick(count_bits(held, from, to));
         let mut k = None;
         each_bit(held, from, to, |bit| {
-            k = Some(bit);
-            n = n.wrapping_sub(1);
-            n == u32::MAX
+            if n == 0 {
+                k = Some(bit);
+                return true;
+            }
+            n -= 1;
+            false
         });
         k.map(|k| rule_move[k as usize] as usize)
     }
@@ -295,7 +299,7 @@ fn masked(word: u64, w: usize, first: usize, last: usize, from: u32, to: u32) ->
 
 /// Calls `f` with each set bit of `bits` numbered `from..to`, in order,
 /// until it returns true; whether it did.
-fn each_bit(bits: &[u64], from: u32, to: u32, mut f: impl FnMut(u32) -> bool) -> bool {
+pub(super) fn each_bit(bits: &[u64], from: u32, to: u32, mut f: impl FnMut(u32) -> bool) -> bool {
     if from >= to {
         return false;
     }

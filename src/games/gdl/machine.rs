@@ -32,7 +32,7 @@ use super::hash::HashMap;
 
 use super::{
     ground::{ground, GTerm, Gid, Grounded, Watch},
-    legal::{Legal, MoveRule},
+    legal::{each_bit, Legal, MoveRule},
     logic::{strongly_connected, Description},
 };
 
@@ -51,9 +51,6 @@ pub const DEFAULT_GROUND_SECONDS: u64 = 60;
 
 /// A proposition's number.
 pub type Prop = u32;
-
-/// The mark of a counted rule that is a listed move rule (legal.rs).
-const LISTED: u32 = 1 << 31;
 
 /// No index.
 const NONE: u32 = u32::MAX;
@@ -119,11 +116,10 @@ pub struct Machine {
     start: Vec<bool>,
     /// Every derived, non-static group of propositions, in dependency order.
     blocks: Vec<Block>,
-    /// The rules of the groups of one proposition, counted: each one's head
-    /// (or `LISTED | k` for listed move rule k, numbered from `first_listed`
-    /// on).
+    /// The rules of the groups of one proposition, counted: each one's
+    /// head. The listed move rules are counted after them: counted rule
+    /// `rule_head.len() + k` is listed move rule k (legal.rs).
     rule_head: Vec<Prop>,
-    first_listed: usize,
     /// What a change of each proposition reaches (one read per change).
     info: Vec<PropInfo>,
     /// The counted rules that read each proposition, `rule << 1 | positive`.
@@ -450,10 +446,8 @@ impl Machine {
             }
         }
         // the listed move rules are counted too, their gates left out
-        let first_listed = rule_head.len();
-        for (k, (_, _, lits)) in built.rules.iter().enumerate() {
-            let r = rule_head.len() as u32;
-            rule_head.push(LISTED | k as u32);
+        for (_, _, lits) in &built.rules {
+            let r = rule_len.len() as u32;
             rule_len.push(lits.len() as i32);
             for &l in lits {
                 listed_uses_of[(l >> 1) as usize].push(r << 1 | (l & 1));
@@ -517,7 +511,6 @@ impl Machine {
             start,
             blocks,
             rule_head,
-            first_listed,
             info,
             uses,
             cycle_readers,
@@ -542,13 +535,12 @@ impl Machine {
             }
         }
         let mut held = vec![0u64; m.rule_move.len().div_ceil(64)];
-        for (r, &h) in m.rule_head.iter().enumerate() {
-            if missing[r] == 0 {
-                if h & LISTED != 0 {
-                    let k = (h & !LISTED) as usize;
+        for (r, _) in missing.iter().enumerate().filter(|(_, &m)| m == 0) {
+            match m.rule_head.get(r) {
+                Some(&h) => holding[h as usize] += 1,
+                None => {
+                    let k = r - m.rule_head.len();
                     held[k / 64] |= 1 << (k % 64);
-                } else {
-                    holding[h as usize] += 1;
                 }
             }
         }
@@ -658,7 +650,7 @@ impl Machine {
                     let missing = &mut s.missing[r];
                     let before = *missing == 0;
                     *missing += if v == (u & 1 == 1) { -1 } else { 1 };
-                    let k = r - self.first_listed;
+                    let k = r - self.rule_head.len();
                     s.held[k / 64] ^= u64::from(before != (*missing == 0)) << (k % 64);
                 }
                 if info.cycles != NONE {
@@ -782,13 +774,10 @@ impl Machine {
         // found to differ from their `next` (propagate)
         let mut flips = std::mem::take(&mut s.flips);
         flips.clear();
-        for (w, &word) in s.diff.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                flips.push((w * 64) as u32 + word.trailing_zeros());
-                word &= word - 1;
-            }
-        }
+        each_bit(&s.diff, 0, self.base.len() as u32, |i| {
+            flips.push(i);
+            false
+        });
         for (r, &m) in chosen.iter().enumerate() {
             self.set(s, self.moves[r][m].does, false);
         }

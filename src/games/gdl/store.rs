@@ -37,12 +37,20 @@ pub fn tag(sym: Sym, function: bool) -> u32 {
 
 impl Store {
     pub fn intern(&mut self, t: GTerm) -> Gid {
-        let mut key = std::mem::take(&mut self.scratch);
-        key_of(&t, &mut key);
-        let id = self.intern_key(&key);
-        key.clear();
-        self.scratch = key;
-        id
+        self.with_keys(|store, key| {
+            key_of(&t, key);
+            store.intern_key(key)
+        })
+    }
+
+    /// Calls `f` with the store and its key buffer (empty), and empties the
+    /// buffer again.
+    fn with_keys<R>(&mut self, f: impl FnOnce(&mut Store, &mut Vec<u32>) -> R) -> R {
+        let mut keys = std::mem::take(&mut self.scratch);
+        let r = f(self, &mut keys);
+        keys.clear();
+        self.scratch = keys;
+        r
     }
 
     /// The number of the term whose key is `key`, given it now if the term
@@ -81,16 +89,11 @@ impl Store {
 
     /// The atom `rel(args)` (a constant when there are no arguments).
     pub fn atom(&mut self, rel: Sym, args: Vec<Gid>) -> Gid {
-        if args.is_empty() {
-            return self.intern(GTerm::Const(rel));
-        }
-        let mut key = std::mem::take(&mut self.scratch);
-        key.push(tag(rel, true));
-        key.extend_from_slice(&args);
-        let id = self.intern_key(&key);
-        key.clear();
-        self.scratch = key;
-        id
+        self.with_keys(|store, key| {
+            key.push(tag(rel, !args.is_empty()));
+            key.extend_from_slice(&args);
+            store.intern_key(key)
+        })
     }
 
     /// The arguments of an atom or function (none for a constant).
@@ -137,11 +140,7 @@ fn key_of(t: &GTerm, key: &mut Vec<u32>) {
 
 /// `t` under `binds`, or `None` while one of its variables is unbound.
 pub(super) fn try_instantiate(t: &Term, binds: &[Option<Gid>], store: &mut Store) -> Option<Gid> {
-    let mut keys = std::mem::take(&mut store.scratch);
-    let id = instantiate_into(t, binds, store, &mut keys);
-    keys.clear();
-    store.scratch = keys;
-    id
+    store.with_keys(|store, keys| instantiate_into(t, binds, store, keys))
 }
 
 /// [`try_instantiate`], with `keys` to build keys in: each function's key
@@ -173,15 +172,13 @@ fn instantiate_into(
 }
 
 pub(super) fn instantiate_atom(a: &Atom, binds: &[Option<Gid>], store: &mut Store) -> Gid {
-    let mut keys = std::mem::take(&mut store.scratch);
-    // an atom with no arguments is a constant
-    keys.push(tag(a.rel, !a.args.is_empty()));
-    for t in &a.args {
-        let g = instantiate_into(t, binds, store, &mut keys);
-        keys.push(g.expect("safe rules bind every variable"));
-    }
-    let id = store.intern_key(&keys);
-    keys.clear();
-    store.scratch = keys;
-    id
+    store.with_keys(|store, keys| {
+        // an atom with no arguments is a constant
+        keys.push(tag(a.rel, !a.args.is_empty()));
+        for t in &a.args {
+            let g = instantiate_into(t, binds, store, keys);
+            keys.push(g.expect("safe rules bind every variable"));
+        }
+        store.intern_key(keys)
+    })
 }
