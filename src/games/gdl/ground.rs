@@ -34,17 +34,140 @@ use super::{
 };
 
 /// A ground rule: `head` holds when every `pos` does and no `neg` does.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct GroundRule {
-    pub head: Gid,
-    pub pos: Vec<Gid>,
-    pub neg: Vec<Gid>,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroundRule<'a> {
+    pub head: u32,
+    pub pos: &'a [u32],
+    pub neg: &'a [u32],
+}
+
+/// Ground rules, kept flat (hundreds of thousands of them for a game like
+/// checkers: no allocation per rule). Their atoms are ground terms' numbers
+/// ([`Gid`]) until the reasoner renumbers them ([`GroundRules::renumber`]).
+#[derive(Clone, Debug, Default)]
+pub struct GroundRules {
+    heads: Vec<u32>,
+    /// Where each rule's negated literals start and where it ends in `lits`.
+    ends: Vec<(u32, u32)>,
+    lits: Vec<u32>,
+}
+
+impl GroundRules {
+    pub fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heads.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> GroundRule<'_> {
+        let start = if i == 0 { 0 } else { self.ends[i - 1].1 };
+        let (neg, end) = self.ends[i];
+        GroundRule {
+            head: self.heads[i],
+            pos: &self.lits[start as usize..neg as usize],
+            neg: &self.lits[neg as usize..end as usize],
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = GroundRule<'_>> + Clone {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    fn push(&mut self, head: u32, pos: impl Iterator<Item = u32>, neg: impl Iterator<Item = u32>) {
+        self.heads.push(head);
+        self.lits.extend(pos);
+        let neg_start = self.lits.len() as u32;
+        self.lits.extend(neg);
+        self.ends.push((neg_start, self.lits.len() as u32));
+    }
+
+    /// Every head and literal `a` replaced by `f(a)`, rule by rule: its
+    /// head, then its literals in order.
+    pub fn renumber(&mut self, mut f: impl FnMut(u32) -> u32) {
+        let mut start = 0;
+        for (head, &(_, end)) in self.heads.iter_mut().zip(&self.ends) {
+            *head = f(*head);
+            for a in &mut self.lits[start..end as usize] {
+                *a = f(*a);
+            }
+            start = end as usize;
+        }
+    }
+}
+
+/// The ground rules instantiation has met, each once, as written (before
+/// repeated literals and negated atoms the model lacks are dropped): each
+/// rule's key is its head, its count of positive literals, its positive
+/// literals and its negated atoms, kept in one buffer.
+#[derive(Default)]
+struct Met {
+    keys: Vec<u32>,
+    /// Where each rule's key starts in `keys` (and one more: the end).
+    starts: Vec<u32>,
+    table: hashbrown::HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Met {
+    fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Rule `i`'s key.
+    fn key(&self, i: u32) -> &[u32] {
+        self.key_at(i, self.keys.len())
+    }
+
+    /// Meets the rule whose key was just written at the end of `keys`
+    /// (from `start`): its number, and whether it is new. A rule met
+    /// before is taken off the end of `keys` again.
+    fn meet(&mut self, start: usize) -> (u32, bool) {
+        use std::hash::BuildHasher;
+        let hash = self.hasher.hash_one(&self.keys[start..]);
+        let found = self
+            .table
+            .find(hash, |&i| self.key_at(i, start) == &self.keys[start..])
+            .copied();
+        if let Some(i) = found {
+            self.keys.truncate(start);
+            return (i, false);
+        }
+        let i = self.starts.len() as u32;
+        self.starts.push(start as u32);
+        let Met {
+            keys,
+            starts,
+            table,
+            hasher,
+        } = self;
+        table.insert_unique(hash, i, |&j| {
+            let s = starts[j as usize] as usize;
+            let e = starts
+                .get(j as usize + 1)
+                .map_or(keys.len(), |&e| e as usize);
+            hasher.hash_one(&keys[s..e])
+        });
+        (i, true)
+    }
+
+    /// Rule `i`'s key, where keys written so far end at `pending` (a new
+    /// key may follow).
+    fn key_at(&self, i: u32, pending: usize) -> &[u32] {
+        let start = self.starts[i as usize] as usize;
+        let end = self
+            .starts
+            .get(i as usize + 1)
+            .map_or(pending, |&e| e as usize);
+        &self.keys[start..end]
+    }
 }
 
 /// The grounded description.
 pub struct Grounded {
     pub store: Store,
-    pub rules: Vec<GroundRule>,
+    pub rules: GroundRules,
     /// For each ground rule, the index of the description's rule it
     /// instantiates (the first, where several give the same).
     pub from: Vec<usize>,
@@ -170,9 +293,10 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     }
 
     // every rule instantiated over the model
-    let mut rules = Vec::new();
+    let mut rules = GroundRules::default();
     let mut from = Vec::new();
-    let mut unique = HashSet::default();
+    let mut met = Met::default();
+    let mut negs = Vec::new();
     for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
         let ranges: Vec<(usize, usize)> = positives
@@ -185,7 +309,11 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             })
             .collect();
         watch.rule = Some(rule.pos);
-        let mut firsts: HashMap<GroundRule, Box<[u32]>> = HashMap::default();
+        // the rules new in this rule's join, from number `base` on, and the
+        // facts that first yield each (`width` of them apiece)
+        let base = met.len();
+        let width = positives.len();
+        let mut firsts: Vec<u32> = Vec::new();
         let known = rules.len();
         let complete = model.join(
             rule,
@@ -194,24 +322,30 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             &mut store,
             watch,
             &mut |store, binds, facts| {
-                let head = instantiate_atom(&rule.head, binds, store);
-                let mut pos = Vec::new();
-                let mut neg = Vec::new();
+                let start = met.keys.len();
+                met.keys.push(instantiate_atom(&rule.head, binds, store));
+                met.keys.push(width as u32);
                 for l in &rule.body {
                     match l {
-                        Literal::Pos(a) => pos.push(instantiate_atom(a, binds, store)),
-                        Literal::Neg(a) => neg.push(instantiate_atom(a, binds, store)),
+                        Literal::Pos(a) => met.keys.push(instantiate_atom(a, binds, store)),
+                        Literal::Neg(a) => negs.push(instantiate_atom(a, binds, store)),
                         Literal::Distinct(..) => {}
                     }
                 }
-                let g = GroundRule { head, pos, neg };
-                if !unique.contains(&g) {
-                    keep_first(&mut firsts, g, facts);
+                met.keys.append(&mut negs);
+                let (i, new) = met.meet(start);
+                if new {
+                    firsts.extend_from_slice(facts);
+                } else if i as usize >= base {
+                    let kept = &mut firsts[(i as usize - base) * width..][..width];
+                    if facts < &kept[..] {
+                        kept.copy_from_slice(facts);
+                    }
                 }
-                known + firsts.len() <= limit
+                known + (met.len() - base) <= limit
             },
         );
-        if known + firsts.len() > limit {
+        if known + (met.len() - base) > limit {
             return Err(format!(
                 "{}: the game has more than {limit} ground rules: too large to ground",
                 rule.pos
@@ -220,25 +354,25 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         if !complete {
             return Err(watch.error(Some(rule.pos)));
         }
-        for g in in_found_order(firsts) {
-            unique.insert(g.clone());
-            rules.push(g);
-            from.push(index);
+        // in the order nested loops over the literals as written find them
+        let mut order: Vec<usize> = (0..met.len() - base).collect();
+        if width > 0 {
+            let facts = |k: usize| &firsts[k * width..][..width];
+            order.sort_unstable_by(|&a, &b| facts(a).cmp(facts(b)));
         }
-    }
-    // a negated atom the model lacks never holds: drop it
-    for r in &mut rules {
-        r.neg.retain(|g| model.holds(*g));
-        // the literals stay in the order written (a description puts the
-        // literal that fails most often first), without repeats (a rule
-        // has a few: no set needed)
-        let mut i = 0;
-        while i < r.pos.len() {
-            if r.pos[..i].contains(&r.pos[i]) {
-                r.pos.remove(i);
-            } else {
-                i += 1;
-            }
+        for k in order {
+            let key = met.key((base + k) as u32);
+            let (head, pos, neg) = (key[0], &key[2..2 + width], &key[2 + width..]);
+            // the literals stay in the order written (a description puts
+            // the literal that fails most often first), without repeats (a
+            // rule has a few: no set needed); a negated atom the model
+            // lacks never holds: it is dropped
+            let pos = (0..pos.len())
+                .filter(|&j| !pos[..j].contains(&pos[j]))
+                .map(|j| pos[j]);
+            let neg = neg.iter().copied().filter(|&g| model.holds(g));
+            rules.push(head, pos, neg);
+            from.push(index);
         }
     }
     Ok(Grounded {
@@ -285,4 +419,58 @@ fn positives(rule: &Rule) -> Vec<&Atom> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_ground_rules_give_back_each_rule_and_renumber_rule_by_rule() {
+        let mut rules = GroundRules::default();
+        rules.push(7, [1, 2].into_iter(), [3].into_iter());
+        rules.push(8, [].into_iter(), [].into_iter());
+        rules.push(9, [4].into_iter(), [5, 6].into_iter());
+        assert_eq!(rules.len(), 3);
+        let r = rules.get(2);
+        assert_eq!((r.head, r.pos, r.neg), (9, &[4][..], &[5, 6][..]));
+        assert_eq!(rules.get(1).pos, &[] as &[u32]);
+        // numbers given in the order met: a rule's head, then its literals
+        let mut order = Vec::new();
+        rules.renumber(|a| {
+            order.push(a);
+            a * 10
+        });
+        assert_eq!(order, [7, 1, 2, 3, 8, 9, 4, 5, 6]);
+        let r = rules.get(0);
+        assert_eq!((r.head, r.pos, r.neg), (70, &[10, 20][..], &[30][..]));
+    }
+
+    #[test]
+    fn a_rule_met_again_keeps_its_number_and_leaves_no_key_behind() {
+        let mut met = Met::default();
+        let mut meet = |met: &mut Met, key: &[u32]| {
+            let start = met.keys.len();
+            met.keys.extend_from_slice(key);
+            met.meet(start)
+        };
+        assert_eq!(meet(&mut met, &[5, 1, 2]), (0, true));
+        assert_eq!(
+            meet(&mut met, &[5, 1, 2, 3]),
+            (1, true),
+            "a longer key is another rule"
+        );
+        assert_eq!(meet(&mut met, &[5, 1]), (2, true), "so is a shorter one");
+        assert_eq!(meet(&mut met, &[5, 1, 2]), (0, false));
+        assert_eq!(meet(&mut met, &[5, 1]), (2, false));
+        assert_eq!(met.keys.len(), 3 + 4 + 2);
+        assert_eq!(met.key(1), &[5, 1, 2, 3]);
+        // many rules: the table grows and still finds each
+        for i in 0..10_000u32 {
+            assert_eq!(meet(&mut met, &[i, 0, i + 1]), (3 + i, true));
+        }
+        for i in (0..10_000u32).rev() {
+            assert_eq!(meet(&mut met, &[i, 0, i + 1]), (3 + i, false));
+        }
+    }
 }

@@ -81,8 +81,19 @@ impl Facts {
 #[derive(Default)]
 pub(super) struct Model {
     pub(super) facts: HashMap<Relation, Facts>,
-    /// Every fact, with its position among its relation's facts.
-    at: HashMap<Gid, u32>,
+    /// Every fact's position among its relation's facts, by the fact's
+    /// number ([`NOT_A_FACT`] for a term that is not a fact).
+    at: Vec<u32>,
+    /// How many facts there are.
+    count: usize,
+}
+
+/// The position in `Model::at` of a term that is not a fact.
+const NOT_A_FACT: u32 = u32::MAX;
+
+/// The position among its relation's facts of fact `g`.
+fn position(at: &[u32], g: Gid) -> Option<u32> {
+    at.get(g as usize).copied().filter(|&p| p != NOT_A_FACT)
 }
 
 /// The facts a literal may match: a range of its relation's facts, or a
@@ -126,7 +137,7 @@ struct Lit<'a> {
 /// matched.
 struct Join<'a> {
     /// Every fact's position among its relation's facts.
-    at: &'a HashMap<Gid, u32>,
+    at: &'a [u32],
     lits: Vec<Lit<'a>>,
     distincts: Vec<(&'a Term, &'a Term)>,
     binds: Vec<Option<Gid>>,
@@ -148,19 +159,23 @@ impl Model {
             return false;
         }
         let facts = self.facts.entry(rel).or_default();
-        self.at.insert(atom, facts.atoms.len() as u32);
+        if self.at.len() <= atom as usize {
+            self.at.resize(atom as usize + 1, NOT_A_FACT);
+        }
+        self.at[atom as usize] = facts.atoms.len() as u32;
+        self.count += 1;
         facts.push(atom, store);
         true
     }
 
     /// Whether `atom` is a fact.
     pub(super) fn holds(&self, atom: Gid) -> bool {
-        self.at.contains_key(&atom)
+        position(&self.at, atom).is_some()
     }
 
     /// How many facts there are.
     pub(super) fn len(&self) -> usize {
-        self.at.len()
+        self.count
     }
 
     /// Calls `emit` with every binding of `rule`'s variables under which
@@ -309,10 +324,10 @@ impl<'a> Join<'a> {
             }
         }
         if keys.len() == args.len() + 1 {
-            let at = store.find_key(keys).and_then(|g| self.at.get(&g));
+            let at = store.find_key(keys).and_then(|g| position(self.at, g));
             keys.clear();
             return match at {
-                Some(&at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),
+                Some(at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),
                 _ => NONE,
             };
         }

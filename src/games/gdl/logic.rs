@@ -28,6 +28,7 @@
 use super::hash::{HashMap, HashSet};
 
 use super::kif::{self, KifError, Pos, Sexp};
+use super::lists::Lists;
 
 /// An interned symbol.
 pub type Sym = u32;
@@ -400,61 +401,76 @@ impl Graph {
 /// The strongly connected components of a graph (Tarjan's algorithm, with
 /// an explicit stack), numbered so that a component comes after every
 /// component it has an edge to: in order of evaluation when edges point
-/// from a relation to what it depends on.
+/// from a relation to what it depends on. Every node an edge reaches must
+/// be a key of `edges`.
 pub fn strongly_connected<N: Copy + Eq + std::hash::Hash + Ord>(
     edges: &HashMap<N, Vec<N>>,
 ) -> HashMap<N, usize> {
     let mut nodes: Vec<N> = edges.keys().copied().collect();
     nodes.sort();
-    let mut index: HashMap<N, usize> = HashMap::default();
-    let mut low: HashMap<N, usize> = HashMap::default();
-    let mut on_stack: HashSet<N> = HashSet::default();
-    let mut stack: Vec<N> = Vec::new();
-    let mut comp: HashMap<N, usize> = HashMap::default();
+    let number: HashMap<N, u32> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, i as u32))
+        .collect();
+    let dense = Lists::build(nodes.len(), |v, out| {
+        out.extend(edges[&nodes[v]].iter().map(|m| number[m]))
+    });
+    nodes.into_iter().zip(components(&dense)).collect()
+}
+
+/// [`strongly_connected`] of a graph whose nodes are `0..edges.len()`,
+/// with node `v`'s edges in `edges.of(v)`: each node's component.
+pub fn components(edges: &Lists) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut comp = vec![0; n];
     let mut components = 0;
     let mut counter = 0;
-    for &root in &nodes {
-        if index.contains_key(&root) {
+    for root in 0..n {
+        if index[root] != UNSEEN {
             continue;
         }
         // (node, next edge to look at)
-        let mut work: Vec<(N, usize)> = vec![(root, 0)];
-        index.insert(root, counter);
-        low.insert(root, counter);
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
         counter += 1;
-        stack.push(root);
-        on_stack.insert(root);
+        stack.push(root as u32);
+        on_stack[root] = true;
         while let Some(&mut (v, ref mut i)) = work.last_mut() {
-            let next = edges[&v].get(*i).copied();
+            let next = edges.of(v).get(*i).map(|&w| w as usize);
             *i += 1;
             match next {
-                Some(w) if !index.contains_key(&w) => {
-                    index.insert(w, counter);
-                    low.insert(w, counter);
+                Some(w) if index[w] == UNSEEN => {
+                    index[w] = counter;
+                    low[w] = counter;
                     counter += 1;
-                    stack.push(w);
-                    on_stack.insert(w);
+                    stack.push(w as u32);
+                    on_stack[w] = true;
                     work.push((w, 0));
                 }
                 Some(w) => {
-                    if on_stack.contains(&w) {
-                        let l = low[&v].min(index[&w]);
-                        low.insert(v, l);
+                    if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
                     }
                 }
                 None => {
                     work.pop();
                     if let Some(&(parent, _)) = work.last() {
-                        let l = low[&parent].min(low[&v]);
-                        low.insert(parent, l);
+                        low[parent] = low[parent].min(low[v]);
                     }
-                    if low[&v] == index[&v] {
+                    if low[v] == index[v] {
                         let id = components;
                         components += 1;
                         loop {
-                            let w = stack.pop().expect("on the stack");
-                            on_stack.remove(&w);
-                            comp.insert(w, id);
+                            let w = stack.pop().expect("on the stack") as usize;
+                            on_stack[w] = false;
+                            comp[w] = id;
                             if w == v {
                                 break;
                             }

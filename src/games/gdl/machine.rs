@@ -31,9 +31,10 @@
 use super::hash::HashMap;
 
 use super::{
-    ground::{ground, GTerm, Gid, Grounded, Watch},
+    ground::{ground, GTerm, Gid, GroundRule, Grounded, Watch},
     legal::{each_bit, Legal, MoveRule},
-    logic::{strongly_connected, Description},
+    lists::Lists,
+    logic::{components, Description},
 };
 
 /// The most ground atoms a description may have.
@@ -143,7 +144,7 @@ impl Machine {
     pub fn new(d: &Description, watch: &mut Watch) -> Result<Machine, String> {
         let Grounded {
             mut store,
-            rules,
+            mut rules,
             from,
             model,
         } = ground(d, MAX_ATOMS, watch)?;
@@ -155,16 +156,13 @@ impl Machine {
         let model_of = |rel, arity| model.get(&(rel, arity)).cloned().unwrap_or_default();
         let trues = model_of(k.truth, 1);
         let base: Vec<Prop> = trues.iter().map(|&g| props.id(g)).collect();
-        let mut heads: HashMap<Prop, Vec<usize>> = HashMap::default();
-        let mut rule_props: Vec<(Vec<Prop>, Vec<Prop>)> = Vec::new();
-        for (i, r) in rules.iter().enumerate() {
-            let h = props.id(r.head);
-            heads.entry(h).or_default().push(i);
-            rule_props.push((
-                r.pos.iter().map(|&g| props.id(g)).collect(),
-                r.neg.iter().map(|&g| props.id(g)).collect(),
-            ));
-        }
+        // the rules' atoms numbered too, rule by rule, and each
+        // proposition's rules
+        rules.renumber(|g| props.id(g));
+        let heads = Lists::group(
+            props.atoms.len(),
+            rules.iter().enumerate().map(|(i, r)| (r.head, i as u32)),
+        );
         let roles: Vec<String> = d
             .roles
             .iter()
@@ -215,7 +213,10 @@ impl Machine {
         // where two goals hold at once, the one whose first rule is written
         // first counts (ground rules come in the order of the rules written,
         // and the sort is stable: among a rule's values, the order found)
-        let first_rule = |p: &Prop| heads.get(p).map_or(usize::MAX, |rs| from[rs[0]]);
+        let first_rule = |p: &Prop| {
+            let rules = heads.of(*p as usize);
+            rules.first().map_or(usize::MAX, |&r| from[r as usize])
+        };
         for g in &mut goals {
             g.sort_by_key(|(p, _)| first_rule(p));
         }
@@ -224,7 +225,9 @@ impl Machine {
             .iter()
             .map(|&t| {
                 let next = store.atom(k.next, vec![store.args(t)[0]]);
-                props.get(next).filter(|p| heads.contains_key(p))
+                props
+                    .get(next)
+                    .filter(|&p| !heads.of(p as usize).is_empty())
             })
             .collect();
         let n = props.atoms.len();
@@ -247,40 +250,37 @@ impl Machine {
                 dynamic[m.does as usize] = true;
             }
         }
-        let mut edges: HashMap<Prop, Vec<Prop>> = HashMap::default();
-        for p in 0..n as Prop {
-            let deps: Vec<Prop> = heads
-                .get(&p)
-                .into_iter()
-                .flatten()
-                .flat_map(|&i| rule_props[i].0.iter().chain(&rule_props[i].1).copied())
-                .collect();
-            edges.insert(p, deps);
-        }
-        let comp = strongly_connected(&edges);
+        let edges = Lists::build(n, |p, out| {
+            for &i in heads.of(p) {
+                let r = rules.get(i as usize);
+                out.extend_from_slice(r.pos);
+                out.extend_from_slice(r.neg);
+            }
+        });
+        let comp = components(&edges);
         // stratified negation, judged on the ground rules: no atom depends
         // on itself through a `not`
-        for (i, (_, neg)) in rule_props.iter().enumerate() {
-            let head = props.id(rules[i].head);
-            if let Some(&q) = neg.iter().find(|&&q| comp[&q] == comp[&head]) {
+        for (i, r) in rules.iter().enumerate() {
+            let of = |q: Prop| comp[q as usize];
+            if let Some(&q) = r.neg.iter().find(|&&q| of(q) == of(r.head)) {
                 return Err(format!(
                     "{}: `{}` depends on itself through `(not {})`: negation must be \
                      stratified (GDL's stratification restriction)",
                     d.rules[from[i]].pos,
-                    store.text(rules[i].head, d),
+                    store.text(props.atoms[r.head as usize], d),
                     store.text(props.atoms[q as usize], d),
                 ));
             }
         }
-        let mut groups: Vec<Vec<Prop>> = vec![Vec::new(); comp.values().max().map_or(0, |m| m + 1)];
+        let mut groups: Vec<Vec<Prop>> = vec![Vec::new(); comp.iter().max().map_or(0, |m| m + 1)];
         for p in 0..n as Prop {
-            groups[comp[&p]].push(p);
+            groups[comp[p as usize]].push(p);
         }
         // dependencies first
         for g in &groups {
             let d = g
                 .iter()
-                .flat_map(|p| &edges[p])
+                .flat_map(|&p| edges.of(p as usize))
                 .chain(g)
                 .any(|&q| dynamic[q as usize]);
             for &p in g {
@@ -290,17 +290,15 @@ impl Machine {
 
         // the static propositions' values, once
         let mut start = vec![false; n];
-        let eval_rule = |i: usize, vals: &[bool]| {
-            rule_props[i].0.iter().all(|&q| vals[q as usize])
-                && rule_props[i].1.iter().all(|&q| !vals[q as usize])
+        let eval_rule = |i: u32, vals: &[bool]| {
+            let r = rules.get(i as usize);
+            r.pos.iter().all(|&q| vals[q as usize]) && r.neg.iter().all(|&q| !vals[q as usize])
         };
         for g in groups.iter().filter(|g| !dynamic[g[0] as usize]) {
             loop {
                 let mut changed = false;
                 for &p in g {
-                    let v = heads
-                        .get(&p)
-                        .is_some_and(|rs| rs.iter().any(|&i| eval_rule(i, &start)));
+                    let v = heads.of(p as usize).iter().any(|&i| eval_rule(i, &start));
                     if v != start[p as usize] {
                         start[p as usize] = v;
                         changed = true;
@@ -325,8 +323,8 @@ impl Machine {
             if !dynamic[p] {
                 continue;
             }
-            for &i in heads.get(&(p as Prop)).into_iter().flatten() {
-                let (pos, neg) = &rule_props[i];
+            for &i in heads.of(p) {
+                let GroundRule { pos, neg, .. } = rules.get(i as usize);
                 let is_static = |q: &Prop| !dynamic[*q as usize];
                 if pos
                     .iter()
@@ -339,24 +337,25 @@ impl Machine {
                 {
                     continue; // never holds
                 }
-                let pos: Vec<Prop> = pos.iter().copied().filter(|q| !is_static(q)).collect();
-                let neg: Vec<Prop> = neg.iter().copied().filter(|q| !is_static(q)).collect();
-                code.push(pos.len() as u32);
-                code.push(neg.len() as u32);
-                code.extend(pos);
-                code.extend(neg);
+                // the counts of positive and negated literals, then the literals
+                let at = code.len();
+                code.extend([0, 0]);
+                code.extend(pos.iter().filter(|q| !is_static(q)));
+                code[at] = (code.len() - at - 2) as u32;
+                code.extend(neg.iter().filter(|q| !is_static(q)));
+                code[at + 1] = (code.len() - at - 2) as u32 - code[at];
             }
         }
         code_start[n] = code.len() as u32;
         let block = |g: &Vec<Prop>| {
-            let recursive = g.len() > 1 || edges[&g[0]].contains(&g[0]);
+            let recursive = g.len() > 1 || edges.of(g[0] as usize).contains(&g[0]);
             if recursive {
                 Block::Cycle(g.clone())
             } else {
                 Block::One(g[0])
             }
         };
-        let is_derived = |p: Prop| heads.contains_key(&p);
+        let is_derived = |p: Prop| !heads.of(p as usize).is_empty();
         let dynamic_groups: Vec<&Vec<Prop>> = groups
             .iter()
             .filter(|g| dynamic[g[0] as usize] && g.iter().any(|&p| is_derived(p)))
@@ -365,8 +364,8 @@ impl Machine {
         // `legal` propositions no rule reads, outside recursive groups, are
         // not counted themselves: their rules are listed per gate (legal.rs)
         let mut read = vec![false; n];
-        for (pos, neg) in &rule_props {
-            for &q in pos.iter().chain(neg) {
+        for r in rules.iter() {
+            for &q in r.pos.iter().chain(r.neg) {
                 read[q as usize] = true;
             }
         }
@@ -850,20 +849,27 @@ pub struct State {
 /// The proposition numbers of ground atoms.
 #[derive(Default)]
 struct Props {
-    of: HashMap<Gid, Prop>,
+    /// Each ground term's number as a proposition ([`NONE`]: none yet), by
+    /// the term's number.
+    of: Vec<Prop>,
     atoms: Vec<Gid>,
 }
 
 impl Props {
     /// `g`'s number, given it now if it has none.
     fn id(&mut self, g: Gid) -> Prop {
-        *self.of.entry(g).or_insert_with(|| {
-            self.atoms.push(g);
-            (self.atoms.len() - 1) as Prop
-        })
+        let g = g as usize;
+        if g >= self.of.len() {
+            self.of.resize(g + 1, NONE);
+        }
+        if self.of[g] == NONE {
+            self.of[g] = self.atoms.len() as Prop;
+            self.atoms.push(g as Gid);
+        }
+        self.of[g]
     }
 
     fn get(&self, g: Gid) -> Option<Prop> {
-        self.of.get(&g).copied()
+        self.of.get(g as usize).copied().filter(|&p| p != NONE)
     }
 }

@@ -32,6 +32,7 @@ mod hash;
 mod join;
 pub mod kif;
 mod legal;
+mod lists;
 pub mod logic;
 pub mod machine;
 pub mod matches;
