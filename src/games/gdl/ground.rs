@@ -22,7 +22,7 @@
 //! What grounding may cost is bounded ([`Budget`], `budget.rs`): steps (a
 //! fact tried against a literal, or an instance yielded) and seconds.
 
-use super::hash::{HashMap, HashSet};
+use super::hash::{hash_words, HashMap, HashSet};
 
 pub use super::budget::{Budget, Watch};
 pub use super::store::{GTerm, Gid, Store};
@@ -124,8 +124,7 @@ impl Met {
     /// (from `start`): its number, and whether it is new. A rule met
     /// before is taken off the end of `keys` again.
     fn meet(&mut self, start: usize) -> (u32, bool) {
-        use std::hash::BuildHasher;
-        let hash = self.hasher.hash_one(&self.keys[start..]);
+        let hash = hash_words(&self.hasher, &self.keys[start..]);
         let found = self
             .table
             .find(hash, |&i| self.key_at(i, start) == &self.keys[start..])
@@ -147,7 +146,7 @@ impl Met {
             let e = starts
                 .get(j as usize + 1)
                 .map_or(keys.len(), |&e| e as usize);
-            hasher.hash_one(&keys[s..e])
+            hash_words(hasher, &keys[s..e])
         });
         (i, true)
     }
@@ -315,6 +314,11 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         let width = positives.len();
         let mut firsts: Vec<u32> = Vec::new();
         let known = rules.len();
+        // a positive literal, once matched, is the fact it matched
+        let facts_of: Vec<&[Gid]> = positives
+            .iter()
+            .map(|a| model.facts.get(&a.relation()).map_or(&[][..], |f| &f.atoms))
+            .collect();
         let complete = model.join(
             rule,
             &positives,
@@ -325,9 +329,13 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                 let start = met.keys.len();
                 met.keys.push(instantiate_atom(&rule.head, binds, store));
                 met.keys.push(width as u32);
+                let mut matched = facts.iter().zip(&facts_of);
                 for l in &rule.body {
                     match l {
-                        Literal::Pos(a) => met.keys.push(instantiate_atom(a, binds, store)),
+                        Literal::Pos(_) => {
+                            let (&at, atoms) = matched.next().expect("a fact per positive literal");
+                            met.keys.push(atoms[at as usize]);
+                        }
                         Literal::Neg(a) => negs.push(instantiate_atom(a, binds, store)),
                         Literal::Distinct(..) => {}
                     }
@@ -449,7 +457,7 @@ mod tests {
     #[test]
     fn a_rule_met_again_keeps_its_number_and_leaves_no_key_behind() {
         let mut met = Met::default();
-        let mut meet = |met: &mut Met, key: &[u32]| {
+        let meet = |met: &mut Met, key: &[u32]| {
             let start = met.keys.len();
             met.keys.extend_from_slice(key);
             met.meet(start)

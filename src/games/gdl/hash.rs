@@ -9,3 +9,15 @@ pub type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomS
 
 /// A hash set with foldhash's fast hasher.
 pub type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
+/// The hash of a list of numbers (a term's or a ground rule's key) under
+/// `state`: each number fed to the hasher alone, which for keys a few
+/// numbers long costs less than hashing them as bytes.
+pub fn hash_words(state: &foldhash::fast::RandomState, words: &[u32]) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = state.build_hasher();
+    for &w in words {
+        h.write_u32(w);
+    }
+    h.finish()
+}

@@ -428,9 +428,9 @@ fn matches(
                 true
             }
         },
-        Term::Const(c) => *store.get(g) == GTerm::Const(*c),
+        Term::Const(c) => store.get(g) == GTerm::Const(*c),
         Term::Fn(f, args) => match store.get(g) {
-            GTerm::Fn(gf, gargs) if gf == f && gargs.len() == args.len() => args
+            GTerm::Fn(gf, gargs) if gf == *f && gargs.len() == args.len() => args
                 .iter()
                 .zip(gargs.iter())
                 .all(|(t, &g)| matches(t, g, binds, trail, store)),

@@ -1,32 +1,57 @@
 //! Ground terms, each stored once and known by a number: what grounding
 //! produces and the reasoner's propositions are made of.
 
-use super::hash::HashMap;
-
+use super::hash::hash_words;
 use super::logic::{Atom, Description, Sym, Term};
 
 /// A ground term's number.
 pub type Gid = u32;
 
 /// A ground term: a constant, or a function of ground terms.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GTerm {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GTerm<'a> {
     Const(Sym),
-    Fn(Sym, Box<[Gid]>),
+    Fn(Sym, &'a [Gid]),
 }
 
 /// Every ground term met, by number (atoms are terms too: `(cell 1 1 b)`).
 ///
-/// A term is found by its **key**: its symbol marked as a constant's or a
-/// function's ([`tag`]), then its arguments' numbers. A key can be built
-/// in a buffer kept for the purpose, so looking up a term that exists
-/// allocates nothing (grounding looks up far more terms than it makes).
-#[derive(Clone, Debug, Default)]
+/// A term is its **key**: its symbol marked as a constant's or a
+/// function's ([`tag`]), then its arguments' numbers. The keys are kept one
+/// after another in one buffer and found through a table of numbers, so a
+/// term costs no allocation of its own; a key to look up can be built in a
+/// buffer kept for the purpose, so looking up a term that exists allocates
+/// nothing (grounding looks up far more terms than it makes).
+#[derive(Clone, Debug)]
 pub struct Store {
-    terms: Vec<GTerm>,
-    ids: HashMap<Box<[u32]>, Gid>,
+    /// Every term's key: term `i`'s is `keys[starts[i]..starts[i + 1]]`.
+    keys: Vec<u32>,
+    starts: Vec<u32>,
+    /// The terms' numbers, by their keys' hashes.
+    table: hashbrown::HashTable<Gid>,
+    hasher: foldhash::fast::RandomState,
+    /// Each constant's number, by its symbol (a constant is looked up far
+    /// more often than any other term): [`NO_TERM`] where the store has
+    /// none.
+    constants: Vec<Gid>,
     /// A buffer for keys, empty between calls.
     scratch: Vec<u32>,
+}
+
+/// In `Store::constants`, a symbol that is no constant of the store.
+const NO_TERM: Gid = Gid::MAX;
+
+impl Default for Store {
+    fn default() -> Store {
+        Store {
+            keys: Vec::new(),
+            starts: vec![0],
+            table: Default::default(),
+            hasher: Default::default(),
+            constants: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
 }
 
 /// The first number of a term's key: its symbol, and whether it is a
@@ -38,7 +63,7 @@ pub fn tag(sym: Sym, function: bool) -> u32 {
 impl Store {
     pub fn intern(&mut self, t: GTerm) -> Gid {
         self.with_keys(|store, key| {
-            key_of(&t, key);
+            key_of(t, key);
             store.intern_key(key)
         })
     }
@@ -53,38 +78,87 @@ impl Store {
         r
     }
 
+    /// Term `id`'s key.
+    fn key(&self, id: Gid) -> &[u32] {
+        let i = id as usize;
+        &self.keys[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
     /// The number of the term whose key is `key`, given it now if the term
     /// is new.
     pub fn intern_key(&mut self, key: &[u32]) -> Gid {
-        if let Some(&id) = self.ids.get(key) {
+        if let [sym] = *key {
+            if let Some(id) = self.constant(sym >> 1).filter(|_| sym & 1 == 0) {
+                return id;
+            }
+        }
+        let hash = hash_words(&self.hasher, key);
+        if let Some(&id) = self.table.find(hash, |&id| same(self.key(id), key)) {
             return id;
         }
         // a key is never empty: it starts with its symbol
-        let (sym, args) = (key[0], &key[1..]);
-        let t = if sym & 1 == 1 {
-            GTerm::Fn(sym >> 1, args.into())
-        } else {
-            GTerm::Const(sym >> 1)
-        };
-        let id = self.terms.len() as Gid;
-        self.terms.push(t);
-        self.ids.insert(key.into(), id);
+        debug_assert!(!key.is_empty());
+        let id = (self.starts.len() - 1) as Gid;
+        if let [sym] = *key {
+            if sym & 1 == 0 {
+                let c = (sym >> 1) as usize;
+                if self.constants.len() <= c {
+                    self.constants.resize(c + 1, NO_TERM);
+                }
+                self.constants[c] = id;
+            }
+        }
+        self.keys.extend_from_slice(key);
+        self.starts.push(self.keys.len() as u32);
+        let Store {
+            keys,
+            starts,
+            table,
+            hasher,
+            ..
+        } = self;
+        table.insert_unique(hash, id, |&j| {
+            let (s, e) = (starts[j as usize], starts[j as usize + 1]);
+            hash_words(hasher, &keys[s as usize..e as usize])
+        });
         id
     }
 
-    pub fn get(&self, id: Gid) -> &GTerm {
-        &self.terms[id as usize]
+    /// The number of constant `c`, if the store has it.
+    #[inline]
+    pub fn constant(&self, c: Sym) -> Option<Gid> {
+        self.constants
+            .get(c as usize)
+            .copied()
+            .filter(|&id| id != NO_TERM)
+    }
+
+    pub fn get(&self, id: Gid) -> GTerm<'_> {
+        let key = self.key(id);
+        if key[0] & 1 == 1 {
+            GTerm::Fn(key[0] >> 1, &key[1..])
+        } else {
+            GTerm::Const(key[0] >> 1)
+        }
     }
 
     pub fn find(&self, t: &GTerm) -> Option<Gid> {
         let mut key = Vec::new();
-        key_of(t, &mut key);
+        key_of(*t, &mut key);
         self.find_key(&key)
     }
 
     /// The number of the term whose key is `key`, if the store has it.
     pub fn find_key(&self, key: &[u32]) -> Option<Gid> {
-        self.ids.get(key).copied()
+        if let [sym] = *key {
+            if sym & 1 == 0 {
+                return self.constant(sym >> 1);
+            }
+        }
+        let hash = hash_words(&self.hasher, key);
+        self.table
+            .find(hash, |&id| same(self.key(id), key))
+            .copied()
     }
 
     /// The atom `rel(args)` (a constant when there are no arguments).
@@ -98,10 +172,8 @@ impl Store {
 
     /// The arguments of an atom or function (none for a constant).
     pub fn args(&self, id: Gid) -> &[Gid] {
-        match self.get(id) {
-            GTerm::Const(_) => &[],
-            GTerm::Fn(_, args) => args,
-        }
+        // a constant's key is its symbol alone
+        &self.key(id)[1..]
     }
 
     /// The term in KIF's normal form: `(cell 1 1 b)`.
@@ -113,10 +185,10 @@ impl Store {
 
     fn write(&self, id: Gid, d: &Description, out: &mut String) {
         match self.get(id) {
-            GTerm::Const(c) => out.push_str(d.symbols.name(*c)),
+            GTerm::Const(c) => out.push_str(d.symbols.name(c)),
             GTerm::Fn(f, args) => {
                 out.push('(');
-                out.push_str(d.symbols.name(*f));
+                out.push_str(d.symbols.name(f));
                 for &a in args.iter() {
                     out.push(' ');
                     self.write(a, d, out);
@@ -128,14 +200,21 @@ impl Store {
 }
 
 /// Appends `t`'s key to `key`.
-fn key_of(t: &GTerm, key: &mut Vec<u32>) {
+fn key_of(t: GTerm, key: &mut Vec<u32>) {
     match t {
-        GTerm::Const(c) => key.push(tag(*c, false)),
+        GTerm::Const(c) => key.push(tag(c, false)),
         GTerm::Fn(f, args) => {
-            key.push(tag(*f, true));
+            key.push(tag(f, true));
             key.extend_from_slice(args);
         }
     }
+}
+
+/// Whether two keys are the same (a loop: keys are a few numbers long,
+/// shorter than a call to `memcmp` is worth).
+#[inline]
+fn same(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// `t` under `binds`, or `None` while one of its variables is unbound.
@@ -181,4 +260,48 @@ pub(super) fn instantiate_atom(a: &Atom, binds: &[Option<Gid>], store: &mut Stor
         }
         store.intern_key(keys)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_term_is_stored_once_and_read_back_whole() {
+        let mut s = Store::default();
+        let b = s.intern(GTerm::Const(3));
+        let one = s.intern(GTerm::Const(4));
+        let cell = s.atom(5, vec![one, one, b]);
+        assert_eq!(s.intern(GTerm::Const(3)), b);
+        assert_eq!(s.atom(5, vec![one, one, b]), cell);
+        assert_eq!(s.get(b), GTerm::Const(3));
+        assert_eq!(s.get(cell), GTerm::Fn(5, &[one, one, b]));
+        assert_eq!(s.args(cell), &[one, one, b]);
+        assert_eq!(s.args(b), &[] as &[Gid]);
+        // `(f)` is not `f`, and a function is not its arguments' prefix
+        let f = s.intern(GTerm::Const(5));
+        let f_call = s.intern(GTerm::Fn(5, &[]));
+        assert_ne!(f, f_call);
+        assert_ne!(s.atom(5, vec![one, one]), cell);
+        assert_eq!(s.find(&GTerm::Const(3)), Some(b));
+        assert_eq!(s.find(&GTerm::Const(9)), None, "a constant never stored");
+        assert_eq!(s.find(&GTerm::Fn(5, &[b])), None);
+        assert_eq!(s.find_key(&[tag(5, true), one, one, b]), Some(cell));
+        assert_eq!(s.find_key(&[tag(5, false)]), Some(f));
+        assert_eq!(s.find_key(&[tag(5, true)]), Some(f_call));
+    }
+
+    #[test]
+    fn many_terms_keep_their_numbers_as_the_table_grows() {
+        let mut s = Store::default();
+        let ids: Vec<Gid> = (0..5_000).map(|c| s.intern(GTerm::Const(c))).collect();
+        let pairs: Vec<Gid> = ids.windows(2).map(|w| s.atom(1, w.to_vec())).collect();
+        for (c, &id) in ids.iter().enumerate() {
+            assert_eq!(s.find(&GTerm::Const(c as Sym)), Some(id));
+        }
+        for (w, &id) in ids.windows(2).zip(&pairs) {
+            assert_eq!(s.find(&GTerm::Fn(1, w)), Some(id));
+            assert_eq!(s.args(id), w);
+        }
+    }
 }
