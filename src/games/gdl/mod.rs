@@ -7,6 +7,7 @@
 //! - `join.rs`: a rule's literals matched against facts, through indexes;
 //! - `budget.rs`: what loading may cost, and what it says while it takes long;
 //! - `ground.rs`: every rule instantiated over the relaxed model;
+//! - `lists.rs`: a list of numbers per node, kept flat (rules, edges);
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `legal.rs`: each role's legal moves, a bit per move rule that holds;
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
