@@ -22,7 +22,7 @@
 //! What grounding may cost is bounded ([`Budget`], `budget.rs`): steps (a
 //! fact tried against a literal, or an instance yielded) and seconds.
 
-use super::hash::{hash_words, HashMap, HashSet};
+use super::hash::{HashMap, HashSet, Interner};
 
 pub use super::budget::{Budget, Watch};
 pub use super::store::{GTerm, Gid, Store};
@@ -94,72 +94,6 @@ impl GroundRules {
             }
             start = end as usize;
         }
-    }
-}
-
-/// The ground rules instantiation has met, each once, as written (before
-/// repeated literals and negated atoms the model lacks are dropped): each
-/// rule's key is its head, its count of positive literals, its positive
-/// literals and its negated atoms, kept in one buffer.
-#[derive(Default)]
-struct Met {
-    keys: Vec<u32>,
-    /// Where each rule's key starts in `keys` (and one more: the end).
-    starts: Vec<u32>,
-    table: hashbrown::HashTable<u32>,
-    hasher: foldhash::fast::RandomState,
-}
-
-impl Met {
-    fn len(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// Rule `i`'s key.
-    fn key(&self, i: u32) -> &[u32] {
-        self.key_at(i, self.keys.len())
-    }
-
-    /// Meets the rule whose key was just written at the end of `keys`
-    /// (from `start`): its number, and whether it is new. A rule met
-    /// before is taken off the end of `keys` again.
-    fn meet(&mut self, start: usize) -> (u32, bool) {
-        let hash = hash_words(&self.hasher, &self.keys[start..]);
-        let found = self
-            .table
-            .find(hash, |&i| self.key_at(i, start) == &self.keys[start..])
-            .copied();
-        if let Some(i) = found {
-            self.keys.truncate(start);
-            return (i, false);
-        }
-        let i = self.starts.len() as u32;
-        self.starts.push(start as u32);
-        let Met {
-            keys,
-            starts,
-            table,
-            hasher,
-        } = self;
-        table.insert_unique(hash, i, |&j| {
-            let s = starts[j as usize] as usize;
-            let e = starts
-                .get(j as usize + 1)
-                .map_or(keys.len(), |&e| e as usize);
-            hash_words(hasher, &keys[s..e])
-        });
-        (i, true)
-    }
-
-    /// Rule `i`'s key, where keys written so far end at `pending` (a new
-    /// key may follow).
-    fn key_at(&self, i: u32, pending: usize) -> &[u32] {
-        let start = self.starts[i as usize] as usize;
-        let end = self
-            .starts
-            .get(i as usize + 1)
-            .map_or(pending, |&e| e as usize);
-        &self.keys[start..end]
     }
 }
 
@@ -294,7 +228,12 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     // every rule instantiated over the model
     let mut rules = GroundRules::default();
     let mut from = Vec::new();
-    let mut met = Met::default();
+    // the ground rules met, each once, as written (before repeated literals
+    // and negated atoms the model lacks are dropped): each one's key is its
+    // head, its count of positive literals, its positive literals and its
+    // negated atoms
+    let mut met = Interner::default();
+    let mut key = Vec::new();
     let mut negs = Vec::new();
     for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
@@ -326,22 +265,22 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             &mut store,
             watch,
             &mut |store, binds, facts| {
-                let start = met.keys.len();
-                met.keys.push(instantiate_atom(&rule.head, binds, store));
-                met.keys.push(width as u32);
+                key.clear();
+                key.push(instantiate_atom(&rule.head, binds, store));
+                key.push(width as u32);
                 let mut matched = facts.iter().zip(&facts_of);
                 for l in &rule.body {
                     match l {
                         Literal::Pos(_) => {
                             let (&at, atoms) = matched.next().expect("a fact per positive literal");
-                            met.keys.push(atoms[at as usize]);
+                            key.push(atoms[at as usize]);
                         }
                         Literal::Neg(a) => negs.push(instantiate_atom(a, binds, store)),
                         Literal::Distinct(..) => {}
                     }
                 }
-                met.keys.append(&mut negs);
-                let (i, new) = met.meet(start);
+                key.append(&mut negs);
+                let (i, new) = met.intern(&key);
                 if new {
                     firsts.extend_from_slice(facts);
                 } else if i as usize >= base {
@@ -369,7 +308,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             order.sort_unstable_by(|&a, &b| facts(a).cmp(facts(b)));
         }
         for k in order {
-            let key = met.key((base + k) as u32);
+            let key = met.get((base + k) as u32);
             let (head, pos, neg) = (key[0], &key[2..2 + width], &key[2 + width..]);
             // the literals stay in the order written (a description puts
             // the literal that fails most often first), without repeats (a
@@ -452,33 +391,5 @@ mod tests {
         assert_eq!(order, [7, 1, 2, 3, 8, 9, 4, 5, 6]);
         let r = rules.get(0);
         assert_eq!((r.head, r.pos, r.neg), (70, &[10, 20][..], &[30][..]));
-    }
-
-    #[test]
-    fn a_rule_met_again_keeps_its_number_and_leaves_no_key_behind() {
-        let mut met = Met::default();
-        let meet = |met: &mut Met, key: &[u32]| {
-            let start = met.keys.len();
-            met.keys.extend_from_slice(key);
-            met.meet(start)
-        };
-        assert_eq!(meet(&mut met, &[5, 1, 2]), (0, true));
-        assert_eq!(
-            meet(&mut met, &[5, 1, 2, 3]),
-            (1, true),
-            "a longer key is another rule"
-        );
-        assert_eq!(meet(&mut met, &[5, 1]), (2, true), "so is a shorter one");
-        assert_eq!(meet(&mut met, &[5, 1, 2]), (0, false));
-        assert_eq!(meet(&mut met, &[5, 1]), (2, false));
-        assert_eq!(met.keys.len(), 3 + 4 + 2);
-        assert_eq!(met.key(1), &[5, 1, 2, 3]);
-        // many rules: the table grows and still finds each
-        for i in 0..10_000u32 {
-            assert_eq!(meet(&mut met, &[i, 0, i + 1]), (3 + i, true));
-        }
-        for i in (0..10_000u32).rev() {
-            assert_eq!(meet(&mut met, &[i, 0, i + 1]), (3 + i, false));
-        }
     }
 }

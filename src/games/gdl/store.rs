@@ -1,7 +1,7 @@
 //! Ground terms, each stored once and known by a number: what grounding
 //! produces and the reasoner's propositions are made of.
 
-use super::hash::hash_words;
+use super::hash::Interner;
 use super::logic::{Atom, Description, Sym, Term};
 
 /// A ground term's number.
@@ -17,19 +17,15 @@ pub enum GTerm<'a> {
 /// Every ground term met, by number (atoms are terms too: `(cell 1 1 b)`).
 ///
 /// A term is its **key**: its symbol marked as a constant's or a
-/// function's ([`tag`]), then its arguments' numbers. The keys are kept one
-/// after another in one buffer and found through a table of numbers, so a
-/// term costs no allocation of its own; a key to look up can be built in a
-/// buffer kept for the purpose, so looking up a term that exists allocates
-/// nothing (grounding looks up far more terms than it makes).
-#[derive(Clone, Debug)]
+/// function's ([`tag`]), then its arguments' numbers, kept in an
+/// [`Interner`], so a term costs no allocation of its own. A key to look
+/// up can be built in a buffer kept for the purpose, so looking up a term
+/// that exists allocates nothing (grounding looks up far more terms than
+/// it makes).
+#[derive(Clone, Debug, Default)]
 pub struct Store {
-    /// Every term's key: term `i`'s is `keys[starts[i]..starts[i + 1]]`.
-    keys: Vec<u32>,
-    starts: Vec<u32>,
-    /// The terms' numbers, by their keys' hashes.
-    table: hashbrown::HashTable<Gid>,
-    hasher: foldhash::fast::RandomState,
+    /// Every term's key, by the term's number.
+    terms: Interner,
     /// Each constant's number, by its symbol (a constant is looked up far
     /// more often than any other term): [`NO_TERM`] where the store has
     /// none.
@@ -40,19 +36,6 @@ pub struct Store {
 
 /// In `Store::constants`, a symbol that is no constant of the store.
 const NO_TERM: Gid = Gid::MAX;
-
-impl Default for Store {
-    fn default() -> Store {
-        Store {
-            keys: Vec::new(),
-            starts: vec![0],
-            table: Default::default(),
-            hasher: Default::default(),
-            constants: Vec::new(),
-            scratch: Vec::new(),
-        }
-    }
-}
 
 /// The first number of a term's key: its symbol, and whether it is a
 /// function's (`(f)` and `f` are different terms).
@@ -80,47 +63,25 @@ impl Store {
 
     /// Term `id`'s key.
     fn key(&self, id: Gid) -> &[u32] {
-        let i = id as usize;
-        &self.keys[self.starts[i] as usize..self.starts[i + 1] as usize]
+        self.terms.get(id)
     }
 
     /// The number of the term whose key is `key`, given it now if the term
     /// is new.
     pub fn intern_key(&mut self, key: &[u32]) -> Gid {
-        if let [sym] = *key {
-            if let Some(id) = self.constant(sym >> 1).filter(|_| sym & 1 == 0) {
-                return id;
-            }
-        }
-        let hash = hash_words(&self.hasher, key);
-        if let Some(&id) = self.table.find(hash, |&id| same(self.key(id), key)) {
+        // a key is never empty: it starts with its symbol
+        let constant = (key.len() == 1 && key[0] & 1 == 0).then_some(key[0] >> 1);
+        if let Some(id) = constant.and_then(|c| self.constant(c)) {
             return id;
         }
-        // a key is never empty: it starts with its symbol
-        debug_assert!(!key.is_empty());
-        let id = (self.starts.len() - 1) as Gid;
-        if let [sym] = *key {
-            if sym & 1 == 0 {
-                let c = (sym >> 1) as usize;
-                if self.constants.len() <= c {
-                    self.constants.resize(c + 1, NO_TERM);
-                }
-                self.constants[c] = id;
+        let (id, new) = self.terms.intern(key);
+        if let (Some(c), true) = (constant, new) {
+            let c = c as usize;
+            if self.constants.len() <= c {
+                self.constants.resize(c + 1, NO_TERM);
             }
+            self.constants[c] = id;
         }
-        self.keys.extend_from_slice(key);
-        self.starts.push(self.keys.len() as u32);
-        let Store {
-            keys,
-            starts,
-            table,
-            hasher,
-            ..
-        } = self;
-        table.insert_unique(hash, id, |&j| {
-            let (s, e) = (starts[j as usize], starts[j as usize + 1]);
-            hash_words(hasher, &keys[s as usize..e as usize])
-        });
         id
     }
 
@@ -150,15 +111,10 @@ impl Store {
 
     /// The number of the term whose key is `key`, if the store has it.
     pub fn find_key(&self, key: &[u32]) -> Option<Gid> {
-        if let [sym] = *key {
-            if sym & 1 == 0 {
-                return self.constant(sym >> 1);
-            }
+        match *key {
+            [sym] if sym & 1 == 0 => self.constant(sym >> 1),
+            _ => self.terms.find(key),
         }
-        let hash = hash_words(&self.hasher, key);
-        self.table
-            .find(hash, |&id| same(self.key(id), key))
-            .copied()
     }
 
     /// The atom `rel(args)` (a constant when there are no arguments).
@@ -208,13 +164,6 @@ fn key_of(t: GTerm, key: &mut Vec<u32>) {
             key.extend_from_slice(args);
         }
     }
-}
-
-/// Whether two keys are the same (a loop: keys are a few numbers long,
-/// shorter than a call to `memcmp` is worth).
-#[inline]
-fn same(a: &[u32], b: &[u32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// `t` under `binds`, or `None` while one of its variables is unbound.
