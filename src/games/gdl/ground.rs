@@ -228,10 +228,18 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     // every rule instantiated over the model
     let mut rules = GroundRules::default();
     let mut from = Vec::new();
-    // the ground rules met, each once, as written (before repeated literals
-    // and negated atoms the model lacks are dropped): each one's key is its
-    // head, its count of positive literals, its positive literals and its
-    // negated atoms
+    // Each ground rule is kept once, as written (before repeated literals
+    // and negated atoms the model lacks are dropped); its key is its head,
+    // its count of positive literals, its positive literals and its negated
+    // atoms. A rule's own join never gives the same binding twice, so never
+    // the same ground rule; and two rules give the same one only if they
+    // have the same head relation and the same relations in their
+    // literals, in order. Only the ground rules of such alike rules are
+    // met through a table.
+    let mut alike: HashMap<Signature, usize> = HashMap::default();
+    for rule in &d.rules {
+        *alike.entry(signature(rule)).or_default() += 1;
+    }
     let mut met = Interner::default();
     let mut key = Vec::new();
     let mut negs = Vec::new();
@@ -247,10 +255,17 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             })
             .collect();
         watch.rule = Some(rule.pos);
-        // the rules new in this rule's join, from number `base` on, and the
-        // facts that first yield each (`width` of them apiece)
-        let base = met.len();
+        let shared = alike[&signature(rule)] > 1;
+        // the keys of the ground rules new in this rule's join (`stride`
+        // numbers apiece), and the facts that yield each (`width` apiece)
         let width = positives.len();
+        let negated = rule
+            .body
+            .iter()
+            .filter(|l| matches!(l, Literal::Neg(_)))
+            .count();
+        let stride = 2 + width + negated;
+        let mut found: Vec<u32> = Vec::new();
         let mut firsts: Vec<u32> = Vec::new();
         let known = rules.len();
         // a positive literal, once matched, is the fact it matched
@@ -280,19 +295,14 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                     }
                 }
                 key.append(&mut negs);
-                let (i, new) = met.intern(&key);
-                if new {
+                if !shared || met.intern(&key).1 {
+                    found.extend_from_slice(&key);
                     firsts.extend_from_slice(facts);
-                } else if i as usize >= base {
-                    let kept = &mut firsts[(i as usize - base) * width..][..width];
-                    if facts < &kept[..] {
-                        kept.copy_from_slice(facts);
-                    }
                 }
-                known + (met.len() - base) <= limit
+                known + found.len() / stride <= limit
             },
         );
-        if known + (met.len() - base) > limit {
+        if known + found.len() / stride > limit {
             return Err(format!(
                 "{}: the game has more than {limit} ground rules: too large to ground",
                 rule.pos
@@ -302,13 +312,13 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             return Err(watch.error(Some(rule.pos)));
         }
         // in the order nested loops over the literals as written find them
-        let mut order: Vec<usize> = (0..met.len() - base).collect();
+        let mut order: Vec<usize> = (0..found.len() / stride).collect();
         if width > 0 {
             let facts = |k: usize| &firsts[k * width..][..width];
             order.sort_unstable_by(|&a, &b| facts(a).cmp(facts(b)));
         }
         for k in order {
-            let key = met.get((base + k) as u32);
+            let key = &found[k * stride..][..stride];
             let (head, pos, neg) = (key[0], &key[2..2 + width], &key[2 + width..]);
             // the literals stay in the order written (a description puts
             // the literal that fails most often first), without repeats (a
@@ -357,6 +367,23 @@ fn in_found_order<T>(firsts: HashMap<T, Box<[u32]>>) -> Vec<T> {
     items.into_iter().map(|(_, t)| t).collect()
 }
 
+/// What two rules must share to give the same ground rule: the head's
+/// relation, and the relations of the positive literals and of the negated
+/// ones, each in the order written.
+type Signature = (Relation, Vec<Relation>, Vec<Relation>);
+
+fn signature(rule: &Rule) -> Signature {
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
+    for l in &rule.body {
+        match l {
+            Literal::Pos(a) => pos.push(a.relation()),
+            Literal::Neg(a) => neg.push(a.relation()),
+            Literal::Distinct(..) => {}
+        }
+    }
+    (rule.head.relation(), pos, neg)
+}
+
 /// A rule's positive literals, in the order written.
 fn positives(rule: &Rule) -> Vec<&Atom> {
     rule.body
@@ -371,6 +398,7 @@ fn positives(rule: &Rule) -> Vec<&Atom> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::gdl::logic::Description;
 
     #[test]
     fn flat_ground_rules_give_back_each_rule_and_renumber_rule_by_rule() {
@@ -391,5 +419,50 @@ mod tests {
         assert_eq!(order, [7, 1, 2, 3, 8, 9, 4, 5, 6]);
         let r = rules.get(0);
         assert_eq!((r.head, r.pos, r.neg), (70, &[10, 20][..], &[30][..]));
+    }
+
+    #[test]
+    fn a_ground_rule_two_rules_give_is_kept_once_from_the_first() {
+        let d = Description::parse(
+            "(role a) (role b) (init (cell 1)) (init (cell 2))
+(<= (legal ?r (mark ?c)) (role ?r) (true (cell ?c)))
+(<= (legal ?p (mark ?x)) (role ?p) (true (cell ?x)))
+(<= (legal ?r (mark ?c)) (true (cell ?c)) (role ?r))
+(<= (next (cell ?c)) (true (cell ?c)))
+(<= terminal (true (cell 3)))
+(<= (goal ?r 50) (role ?r))",
+        )
+        .unwrap();
+        let on_line = |line| d.rules.iter().position(|r| r.pos.line == line).unwrap();
+        let budget = Budget {
+            steps: 1_000_000,
+            seconds: 60,
+        };
+        let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
+        let legal: Vec<usize> = (0..g.rules.len())
+            .filter(|&i| [2, 3, 4].map(on_line).contains(&g.from[i]))
+            .collect();
+        let from: Vec<usize> = legal.iter().map(|&i| g.from[i]).collect();
+        // line 3 is line 2 again with other names: nothing of its own; line
+        // 4 has its literals in another order: other ground rules
+        assert_eq!(
+            from,
+            [on_line(2); 4]
+                .iter()
+                .chain(&[on_line(4); 4])
+                .copied()
+                .collect::<Vec<_>>()
+        );
+        let mut texts: Vec<String> = legal
+            .iter()
+            .map(|&i| {
+                let r = g.rules.get(i);
+                let lits: Vec<String> = r.pos.iter().map(|&p| g.store.text(p, &d)).collect();
+                format!("{} <= {}", g.store.text(r.head, &d), lits.join(" "))
+            })
+            .collect();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), 8, "each ground rule once: {texts:?}");
     }
 }
