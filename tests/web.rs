@@ -359,6 +359,18 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
     );
     error(get(&url("/api/games?result=win")), 400, "needs a `bot`");
     error(
+        get(&url("/api/games?bot=a&bot=b")),
+        400,
+        "`bot` is given twice",
+    );
+    error(
+        get(&url(
+            "/api/leaderboard?result=first&termination=normal&result=second",
+        )),
+        400,
+        "`result` is given twice",
+    );
+    error(
         get(&url("/api/games?since=yesterday")),
         400,
         "`since`: `yesterday` is no time",

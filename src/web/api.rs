@@ -4,7 +4,7 @@
 //! position, the candidates' tests and the event log. Each is read from
 //! the store when asked, so it is current whoever changed the arena.
 
-use std::{collections::HashMap, path::Path};
+use std::path::Path;
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -157,7 +157,7 @@ pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
 
 /// `GET /api/leaderboard`: every version's row, strongest first; over the
 /// games a filter keeps when the query has one.
-pub fn leaderboard(dir: &Path, query: &HashMap<String, String>) -> Answer {
+pub fn leaderboard(dir: &Path, query: &[(String, String)]) -> Answer {
     let f = Filter::parse(query)?;
     let a = open(dir)?;
     let sprt = config::Settings::stored(&a.store)?.sprt;
@@ -300,7 +300,7 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
 }
 
 /// `GET /api/games`: the games a filter keeps, newest first, a page of them.
-pub fn games(dir: &Path, query: &HashMap<String, String>) -> Answer {
+pub fn games(dir: &Path, query: &[(String, String)]) -> Answer {
     let f = Filter::parse(query)?;
     let a = open(dir)?;
     let kept = kept(&a.league, &a.games, &f)?;

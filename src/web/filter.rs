@@ -1,8 +1,6 @@
 //! The games a query keeps (`/api/games`, `/api/leaderboard`): its keys,
 //! each checked, and the games of an arena that match them.
 
-use std::collections::HashMap;
-
 use axum::http::StatusCode;
 
 use super::Failure;
@@ -15,8 +13,8 @@ use crate::{
 };
 
 /// The games a filter keeps (`/api/games`, `/api/leaderboard`), read
-/// from a URL's query: every key is checked, and a key it does not know
-/// is an error.
+/// from a URL's query: every key is checked, and a key it does not know,
+/// or a key given twice, is an error.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
     /// Games `bot` played (a version, `name@N`, or every version of a name).
@@ -54,12 +52,20 @@ pub fn bad(message: String) -> Failure {
 
 impl Filter {
     /// The filter a query gives, or a 400 naming the key that is wrong.
-    pub fn parse(query: &HashMap<String, String>) -> Result<Filter, Failure> {
+    pub fn parse(query: &[(String, String)]) -> Result<Filter, Failure> {
         let mut f = Filter::default();
+        let mut given: Vec<&str> = Vec::new();
         for (key, value) in query {
+            // an empty field of a form filters nothing
             if value.is_empty() {
                 continue;
             }
+            if given.contains(&key.as_str()) {
+                return Err(bad(format!(
+                    "`{key}` is given twice: a filter takes one value for each key"
+                )));
+            }
+            given.push(key);
             let number = |what: &str| {
                 value
                     .parse::<u64>()

@@ -27,7 +27,6 @@ pub mod replays;
 pub mod upload;
 
 use std::{
-    collections::HashMap,
     net::{SocketAddr, TcpListener},
     path::{Path, PathBuf},
     sync::Arc,
@@ -334,9 +333,9 @@ async fn arena_info(State(web): State<Web>) -> Answer {
     blocking(move || Ok(Json(api::arena(&web.dir)?))).await
 }
 
-async fn leaderboard(State(web): State<Web>, Query(q): Query<HashMap<String, String>>) -> Answer {
+async fn leaderboard(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
     blocking(move || {
-        if q.values().all(String::is_empty) {
+        if q.iter().all(|(_, value)| value.is_empty()) {
             let mut board = web.board.lock().unwrap_or_else(|e| e.into_inner());
             return Ok(Json(api::leaderboard_kept(&web.dir, &mut board)?));
         }
@@ -353,7 +352,7 @@ async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
     blocking(move || Ok(Json(api::bot(&web.dir, &bot)?))).await
 }
 
-async fn games(State(web): State<Web>, Query(q): Query<HashMap<String, String>>) -> Answer {
+async fn games(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
     blocking(move || Ok(Json(api::games(&web.dir, &q)?))).await
 }
 
