@@ -342,8 +342,15 @@ impl<'a> Join<'a> {
             let Some(list) = path.and_then(|p| facts.index.get(&(p, g))) else {
                 return NONE;
             };
-            let a = list.partition_point(|&x| (x as usize) < lo);
-            let b = list.partition_point(|&x| (x as usize) < hi);
+            // (a range from the first fact or to the last needs no search)
+            let a = match lo {
+                0 => 0,
+                _ => list.partition_point(|&x| (x as usize) < lo),
+            };
+            let b = match hi >= facts.atoms.len() {
+                true => list.len(),
+                false => list.partition_point(|&x| (x as usize) < hi),
+            };
             if b - a < best.len() {
                 best = Candidates::List(&list[a..b]);
             }
