@@ -465,4 +465,42 @@ mod tests {
         texts.dedup();
         assert_eq!(texts.len(), 8, "each ground rule once: {texts:?}");
     }
+
+    #[test]
+    fn a_literal_with_two_positions_bound_matches_the_facts_in_both_lists() {
+        // `tri` has 1,000 facts: with `?a` and `?b` bound by `pair`, each of
+        // its lists for one position has 100, and both together 10
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))");
+        for (a, b, c) in
+            (0..10).flat_map(|a| (0..10).flat_map(move |b| (0..10).map(move |c| (a, b, c))))
+        {
+            if (a + b + c) % 3 != 0 {
+                text += &format!(" (tri {a} {b} {c})");
+            }
+        }
+        text += " (pair 1 2) (pair 2 2) (pair 7 3) (pair 9 9)";
+        text += " (<= (hit ?a ?b ?c) (pair ?a ?b) (tri ?a ?b ?c))";
+        let d = Description::parse(&text).unwrap();
+        let budget = Budget {
+            steps: 1_000_000,
+            seconds: 60,
+        };
+        let g = ground(&d, 100_000, &mut Watch::new("test", budget)).unwrap();
+        let hit = d.symbols.get("hit").unwrap();
+        let mut found: Vec<String> = g.model[&(hit, 3)]
+            .iter()
+            .map(|&h| g.store.text(h, &d))
+            .collect();
+        found.sort();
+        let mut expected: Vec<String> = [(1, 2), (2, 2), (7, 3), (9, 9)]
+            .iter()
+            .flat_map(|&(a, b)| {
+                (0..10)
+                    .filter(move |c| (a + b + c) % 3 != 0)
+                    .map(move |c| format!("(hit {a} {b} {c})"))
+            })
+            .collect();
+        expected.sort();
+        assert_eq!(found, expected);
+    }
 }

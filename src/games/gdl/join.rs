@@ -4,9 +4,11 @@
 //! Each relation's facts are indexed by the term at every argument
 //! position (and inside functions, a few levels deep), and the next
 //! literal matched is the one with the fewest candidate facts under the
-//! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one). So a
-//! join costs about what it yields, whatever order the rule's literals are
-//! written in. Each binding comes with the facts it matched, so the caller
+//! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one),
+//! judged by the shortest of its lists; once chosen, a literal with several
+//! positions bound is matched only against the facts in all of their lists.
+//! So a join costs about what it yields, whatever order the rule's literals
+//! are written in. Each binding comes with the facts it matched, so the caller
 //! can put what it finds in the order nested loops over the literals as
 //! written would have found it.
 
@@ -146,6 +148,12 @@ struct Join<'a> {
     chosen: Vec<u32>,
     /// A buffer for terms' keys ([`look`]), empty between calls.
     keys: Vec<u32>,
+    /// The index's lists of the last literal whose candidates were found,
+    /// one for each of its positions bound (cut to its range).
+    lists: Vec<&'a [u32]>,
+    /// For each depth, the facts of several lists at once, when its
+    /// literal has more than one position bound.
+    common: Vec<Vec<u32>>,
 }
 
 /// What a join hands each binding it finds: the store, the variables'
@@ -222,6 +230,8 @@ impl Model {
             done: vec![false; n],
             chosen: vec![0; n],
             keys: Vec::new(),
+            lists: Vec::new(),
+            common: vec![Vec::new(); n],
         };
         join.step(0, store, watch, emit)
     }
@@ -263,6 +273,29 @@ impl<'a> Join<'a> {
         let Some((i, cands)) = best else {
             return true;
         };
+        // a literal with several positions bound: only the facts in every
+        // one of their lists (each ascending), not just the shortest list
+        let mut common = std::mem::take(&mut self.common[depth]);
+        common.clear();
+        let mut intersected = false;
+        if let Candidates::List(_) = cands {
+            self.candidates(i, store);
+            if self.lists.len() > 1 {
+                self.lists.sort_unstable_by_key(|l| l.len());
+                let (shortest, rest) = self.lists.split_first().expect("two lists");
+                common.extend(
+                    shortest
+                        .iter()
+                        .filter(|at| rest.iter().all(|l| l.binary_search(at).is_ok())),
+                );
+                intersected = true;
+            }
+        }
+        let cands = if intersected {
+            Candidates::List(&common)
+        } else {
+            cands
+        };
         let facts = self.lits[i]
             .facts
             .expect("a literal with candidates has facts");
@@ -295,6 +328,7 @@ impl<'a> Join<'a> {
             }
         }
         self.done[i] = false;
+        self.common[depth] = common;
         go_on
     }
 
@@ -333,6 +367,7 @@ impl<'a> Join<'a> {
         }
         keys.clear();
         let mut best = Candidates::Range(lo, hi);
+        self.lists.clear();
         for &(path, term) in &lit.keys {
             let g = match look(term, &self.binds, store, keys) {
                 Look::Unbound => continue,
@@ -351,6 +386,7 @@ impl<'a> Join<'a> {
                 true => list.len(),
                 false => list.partition_point(|&x| (x as usize) < hi),
             };
+            self.lists.push(&list[a..b]);
             if b - a < best.len() {
                 best = Candidates::List(&list[a..b]);
             }
