@@ -291,7 +291,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                             key.push(atoms[at as usize]);
                         }
                         Literal::Neg(a) => negs.push(instantiate_atom(a, binds, store)),
-                        Literal::Distinct(..) => {}
+                        Literal::Distinct(..) | Literal::Same(..) => {}
                     }
                 }
                 key.append(&mut negs);
@@ -378,7 +378,7 @@ fn signature(rule: &Rule) -> Signature {
         match l {
             Literal::Pos(a) => pos.push(a.relation()),
             Literal::Neg(a) => neg.push(a.relation()),
-            Literal::Distinct(..) => {}
+            Literal::Distinct(..) | Literal::Same(..) => {}
         }
     }
     (rule.head.relation(), pos, neg)
@@ -502,5 +502,36 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn a_negated_distinct_holds_where_its_terms_are_the_same() {
+        let d = Description::parse(
+            "(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))
+             (num 1) (num 2) (num 3) (box (f 2))
+             (<= (eq ?x ?y) (num ?x) (num ?y) (not (distinct ?x ?y)))
+             (<= (ne ?x ?y) (num ?x) (num ?y) (distinct ?x ?y))
+             (<= (boxed ?x) (num ?x) (box ?b) (not (distinct (f ?x) ?b)))
+             (<= (either ?x) (num ?x) (or (not (distinct ?x 1)) (not (distinct ?x 3))))",
+        )
+        .unwrap();
+        let budget = Budget {
+            steps: 1_000_000,
+            seconds: 60,
+        };
+        let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
+        let atoms = |name: &str, arity: usize| {
+            let rel = d.symbols.get(name).unwrap();
+            let mut found: Vec<String> = g.model[&(rel, arity)]
+                .iter()
+                .map(|&a| g.store.text(a, &d))
+                .collect();
+            found.sort();
+            found
+        };
+        assert_eq!(atoms("eq", 2), ["(eq 1 1)", "(eq 2 2)", "(eq 3 3)"]);
+        assert_eq!(atoms("ne", 2).len(), 6);
+        assert_eq!(atoms("boxed", 1), ["(boxed 2)"]);
+        assert_eq!(atoms("either", 1), ["(either 1)", "(either 3)"]);
     }
 }

@@ -141,7 +141,9 @@ struct Join<'a> {
     /// Every fact's position among its relation's facts.
     at: &'a [u32],
     lits: Vec<Lit<'a>>,
-    distincts: Vec<(&'a Term, &'a Term)>,
+    /// Each `distinct`'s terms, and whether they must differ (`false`: a
+    /// `(not (distinct a b))`, they must be the same).
+    distincts: Vec<(&'a Term, &'a Term, bool)>,
     binds: Vec<Option<Gid>>,
     trail: Vec<u32>,
     done: Vec<bool>,
@@ -212,11 +214,12 @@ impl Model {
                 }
             })
             .collect();
-        let distincts: Vec<(&Term, &Term)> = rule
+        let distincts: Vec<(&Term, &Term, bool)> = rule
             .body
             .iter()
             .filter_map(|l| match l {
-                Literal::Distinct(a, b) => Some((a, b)),
+                Literal::Distinct(a, b) => Some((a, b, true)),
+                Literal::Same(a, b) => Some((a, b, false)),
                 _ => None,
             })
             .collect();
@@ -249,8 +252,8 @@ impl<'a> Join<'a> {
     ) -> bool {
         // a distinct whose variables are all bound is checked at once
         for i in 0..self.distincts.len() {
-            let (a, b) = self.distincts[i];
-            if same(a, b, &self.binds, store, &mut self.keys) == Some(true) {
+            let (a, b, differ) = self.distincts[i];
+            if same(a, b, &self.binds, store, &mut self.keys) == Some(differ) {
                 return true;
             }
         }

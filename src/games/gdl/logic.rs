@@ -106,6 +106,8 @@ pub enum Literal {
     Pos(Atom),
     Neg(Atom),
     Distinct(Term, Term),
+    /// `(not (distinct a b))`: `a` and `b` are the same term.
+    Same(Term, Term),
 }
 
 /// `head <= body`; a fact has an empty body.
@@ -218,7 +220,7 @@ impl Description {
         ];
         let atoms = std::iter::once(&r.head).chain(r.body.iter().filter_map(|l| match l {
             Literal::Pos(a) | Literal::Neg(a) => Some(a),
-            Literal::Distinct(..) => None,
+            Literal::Distinct(..) | Literal::Same(..) => None,
         }));
         for a in atoms {
             if let Some((_, n)) = arity.iter().find(|(s, _)| *s == a.rel) {
@@ -497,7 +499,7 @@ fn check_safety(r: &Rule, d: &Description) -> Result<(), KifError> {
     for l in &r.body {
         match l {
             Literal::Neg(a) => needed.extend(a.vars().into_iter().map(|v| (v, "a `not`"))),
-            Literal::Distinct(a, b) => {
+            Literal::Distinct(a, b) | Literal::Same(a, b) => {
                 let mut vars = Vec::new();
                 a.vars(&mut vars);
                 b.vars(&mut vars);
@@ -571,6 +573,20 @@ fn read_literal(
                     let [_, inner] = &items[..] else {
                         return Err(KifError::at(*pos, "`not` takes one literal"));
                     };
+                    // `(not (distinct a b))`: a and b are the same
+                    if let Sexp::List(inner_items, _) = inner {
+                        if let Some(Sexp::Symbol(op, _)) = inner_items.first() {
+                            if op == "distinct" {
+                                let [alternative] = &read_literal(inner, symbols, vars)?[..] else {
+                                    unreachable!("a `distinct` is one literal");
+                                };
+                                let [Literal::Distinct(a, b)] = &alternative[..] else {
+                                    unreachable!("a `distinct` reads as one");
+                                };
+                                return Ok(vec![vec![Literal::Same(a.clone(), b.clone())]]);
+                            }
+                        }
+                    }
                     return Ok(vec![vec![Literal::Neg(read_atom(inner, symbols, vars)?)]]);
                 }
                 "distinct" => {
@@ -757,5 +773,17 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids, [0, 1]);
+    }
+
+    #[test]
+    fn a_negated_distinct_needs_its_variables_bound_like_a_distinct() {
+        let err =
+            Description::parse("(role a) (num 1) (<= (p ?x) (num ?x) (not (distinct ?x ?y)))")
+                .unwrap_err()
+                .to_string();
+        assert!(
+            err.contains("unsafe rule for `p`: the variable ?y of a `distinct`"),
+            "{err}"
+        );
     }
 }
