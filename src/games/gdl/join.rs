@@ -4,9 +4,10 @@
 //! Each relation's facts are indexed by the term at every argument
 //! position (and inside functions, a few levels deep), and the next
 //! literal matched is the one with the fewest candidate facts under the
-//! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one),
-//! judged by the shortest of its lists; once chosen, a literal with several
-//! positions bound is matched only against the facts in all of their lists.
+//! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one): the
+//! facts in all the lists of its bound positions (counted where the
+//! shortest list is short, else judged by that list); once chosen, it is
+//! matched only against the facts in all of its lists.
 //! So a join costs about what it yields, whatever order the rule's literals
 //! are written in. Each binding comes with the facts it matched, so the caller
 //! can put what it finds in the order nested loops over the literals as
@@ -260,20 +261,27 @@ impl<'a> Join<'a> {
         if depth == self.lits.len() {
             return watch.spend() && emit(store, &self.binds, &self.chosen);
         }
-        let mut best: Option<(usize, Candidates<'a>)> = None;
+        let mut best: Option<(usize, Candidates<'a>, usize)> = None;
         for i in 0..self.lits.len() {
             if self.done[i] {
                 continue;
             }
             let c = self.candidates(i, store);
-            if c.len() == 0 {
+            // a literal with several positions bound: the facts in all its
+            // lists, where the shortest is short enough to count them (as
+            // far as the best so far)
+            let mut size = c.len();
+            if size > 0 && size <= COUNT_UP_TO && self.lists.len() > 1 {
+                size = count_common(&mut self.lists, best.map_or(usize::MAX, |(_, _, b)| b));
+            }
+            if size == 0 {
                 return true;
             }
-            if best.is_none_or(|(_, b)| c.len() < b.len()) {
-                best = Some((i, c));
+            if best.is_none_or(|(_, _, b)| size < b) {
+                best = Some((i, c, size));
             }
         }
-        let Some((i, cands)) = best else {
+        let Some((i, cands, _)) = best else {
             return true;
         };
         // a literal with several positions bound: only the facts in every
@@ -340,6 +348,7 @@ impl<'a> Join<'a> {
     /// else its whole range.
     fn candidates(&mut self, i: usize, store: &Store) -> Candidates<'a> {
         const NONE: Candidates = Candidates::List(&[]);
+        self.lists.clear();
         let lit = &self.lits[i];
         let Some(facts) = lit.facts else {
             return NONE;
@@ -370,7 +379,6 @@ impl<'a> Join<'a> {
         }
         keys.clear();
         let mut best = Candidates::Range(lo, hi);
-        self.lists.clear();
         for &(path, term) in &lit.keys {
             let g = match look(term, &self.binds, store, keys) {
                 Look::Unbound => continue,
@@ -396,6 +404,30 @@ impl<'a> Join<'a> {
         }
         best
     }
+}
+
+/// The longest list whose facts in common with a literal's other lists are
+/// counted when the next literal is chosen. Counting longer ones cost more
+/// than it saved (docs/PERFORMANCE.md).
+const COUNT_UP_TO: usize = 256;
+
+/// How many numbers are in every one of `lists`, each ascending (counting
+/// stops at `cap`). Sorts `lists` by length.
+fn count_common(lists: &mut [&[u32]], cap: usize) -> usize {
+    lists.sort_unstable_by_key(|l| l.len());
+    let Some((shortest, rest)) = lists.split_first() else {
+        return 0;
+    };
+    let mut n = 0;
+    for at in shortest.iter() {
+        if rest.iter().all(|l| l.binary_search(at).is_ok()) {
+            n += 1;
+            if n >= cap {
+                break;
+            }
+        }
+    }
+    n
 }
 
 /// A term under the bindings so far.
@@ -482,5 +514,21 @@ fn matches(
                 .all(|(t, &g)| matches(t, g, binds, trail, store)),
             _ => false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_numbers_common_to_lists_are_counted_up_to_a_cap() {
+        let (a, b, c): (&[u32], &[u32], &[u32]) =
+            (&[1, 3, 5, 7, 9, 11], &[3, 4, 5, 9, 11], &[0, 5, 9, 11, 20]);
+        assert_eq!(count_common(&mut [a, b, c], usize::MAX), 3, "5, 9 and 11");
+        assert_eq!(count_common(&mut [c, a], usize::MAX), 3);
+        assert_eq!(count_common(&mut [a, b, c], 2), 2, "stops at the cap");
+        assert_eq!(count_common(&mut [a, &[2, 4]], usize::MAX), 0);
+        assert_eq!(count_common(&mut [a], usize::MAX), 6, "one list: all of it");
     }
 }
