@@ -236,9 +236,10 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     // have the same head relation and the same relations in their
     // literals, in order. Only the ground rules of such alike rules are
     // met through a table.
-    let mut alike: HashMap<Signature, usize> = HashMap::default();
-    for rule in &d.rules {
-        *alike.entry(signature(rule)).or_default() += 1;
+    let signatures: Vec<Signature> = d.rules.iter().map(signature).collect();
+    let mut alike: HashMap<&Signature, usize> = HashMap::default();
+    for s in &signatures {
+        *alike.entry(s).or_default() += 1;
     }
     let mut met = Interner::default();
     let mut key = Vec::new();
@@ -255,16 +256,12 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             })
             .collect();
         watch.rule = Some(rule.pos);
-        let shared = alike[&signature(rule)] > 1;
+        let (_, _, negated) = &signatures[index];
+        let shared = alike[&signatures[index]] > 1;
         // the keys of the ground rules new in this rule's join (`stride`
         // numbers apiece), and the facts that yield each (`width` apiece)
         let width = positives.len();
-        let negated = rule
-            .body
-            .iter()
-            .filter(|l| matches!(l, Literal::Neg(_)))
-            .count();
-        let stride = 2 + width + negated;
+        let stride = 2 + width + negated.len();
         let mut found: Vec<u32> = Vec::new();
         let mut firsts: Vec<u32> = Vec::new();
         let known = rules.len();

@@ -272,7 +272,8 @@ impl<'a> Join<'a> {
             // far as the best so far)
             let mut size = c.len();
             if size > 0 && size <= COUNT_UP_TO && self.lists.len() > 1 {
-                size = count_common(&mut self.lists, best.map_or(usize::MAX, |(_, _, b)| b));
+                let cap = best.map_or(usize::MAX, |(_, _, b)| b);
+                size = common(&mut self.lists).take(cap).count();
             }
             if size == 0 {
                 return true;
@@ -292,13 +293,7 @@ impl<'a> Join<'a> {
         if let Candidates::List(_) = cands {
             self.candidates(i, store);
             if self.lists.len() > 1 {
-                self.lists.sort_unstable_by_key(|l| l.len());
-                let (shortest, rest) = self.lists.split_first().expect("two lists");
-                common.extend(
-                    shortest
-                        .iter()
-                        .filter(|at| rest.iter().all(|l| l.binary_search(at).is_ok())),
-                );
+                common.extend(self::common(&mut self.lists));
                 intersected = true;
             }
         }
@@ -411,23 +406,18 @@ impl<'a> Join<'a> {
 /// than it saved (docs/PERFORMANCE.md).
 const COUNT_UP_TO: usize = 256;
 
-/// How many numbers are in every one of `lists`, each ascending (counting
-/// stops at `cap`). Sorts `lists` by length.
-fn count_common(lists: &mut [&[u32]], cap: usize) -> usize {
+/// The numbers in every one of `lists` (each ascending), ascending: the
+/// shortest list's, looked up in the others. Sorts `lists` by length.
+fn common<'l>(lists: &'l mut [&[u32]]) -> impl Iterator<Item = u32> + 'l {
     lists.sort_unstable_by_key(|l| l.len());
-    let Some((shortest, rest)) = lists.split_first() else {
-        return 0;
+    let (shortest, rest): (&[u32], &[&[u32]]) = match lists.split_first() {
+        Some((shortest, rest)) => (shortest, rest),
+        None => (&[], &[]),
     };
-    let mut n = 0;
-    for at in shortest.iter() {
-        if rest.iter().all(|l| l.binary_search(at).is_ok()) {
-            n += 1;
-            if n >= cap {
-                break;
-            }
-        }
-    }
-    n
+    shortest
+        .iter()
+        .copied()
+        .filter(move |at| rest.iter().all(|l| l.binary_search(at).is_ok()))
 }
 
 /// A term under the bindings so far.
@@ -522,13 +512,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_numbers_common_to_lists_are_counted_up_to_a_cap() {
+    fn the_numbers_common_to_lists_come_in_order() {
         let (a, b, c): (&[u32], &[u32], &[u32]) =
             (&[1, 3, 5, 7, 9, 11], &[3, 4, 5, 9, 11], &[0, 5, 9, 11, 20]);
-        assert_eq!(count_common(&mut [a, b, c], usize::MAX), 3, "5, 9 and 11");
-        assert_eq!(count_common(&mut [c, a], usize::MAX), 3);
-        assert_eq!(count_common(&mut [a, b, c], 2), 2, "stops at the cap");
-        assert_eq!(count_common(&mut [a, &[2, 4]], usize::MAX), 0);
-        assert_eq!(count_common(&mut [a], usize::MAX), 6, "one list: all of it");
+        let all = |lists: &mut [&[u32]]| common(lists).collect::<Vec<u32>>();
+        assert_eq!(all(&mut [a, b, c]), [5, 9, 11]);
+        assert_eq!(all(&mut [c, a]), [5, 9, 11]);
+        assert_eq!(
+            common(&mut [a, b, c]).take(2).count(),
+            2,
+            "counted up to a cap"
+        );
+        assert_eq!(all(&mut [a, &[2, 4]]), [] as [u32; 0]);
+        assert_eq!(all(&mut [a]), a, "one list: all of it");
+        assert_eq!(all(&mut []), [] as [u32; 0]);
     }
 }
