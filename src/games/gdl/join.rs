@@ -17,6 +17,7 @@ use super::hash::HashMap;
 
 use super::{
     budget::Watch,
+    lists::NumberMap,
     logic::{Atom, Literal, Relation, Rule, Term},
     store::{tag, try_instantiate, GTerm, Gid, Store},
 };
@@ -85,18 +86,10 @@ impl Facts {
 pub(super) struct Model {
     pub(super) facts: HashMap<Relation, Facts>,
     /// Every fact's position among its relation's facts, by the fact's
-    /// number ([`NOT_A_FACT`] for a term that is not a fact).
-    at: Vec<u32>,
+    /// number (none for a term that is not a fact).
+    at: NumberMap,
     /// How many facts there are.
     count: usize,
-}
-
-/// The position in `Model::at` of a term that is not a fact.
-const NOT_A_FACT: u32 = u32::MAX;
-
-/// The position among its relation's facts of fact `g`.
-fn position(at: &[u32], g: Gid) -> Option<u32> {
-    at.get(g as usize).copied().filter(|&p| p != NOT_A_FACT)
 }
 
 /// The facts a literal may match: a range of its relation's facts, or a
@@ -140,7 +133,7 @@ struct Lit<'a> {
 /// matched.
 struct Join<'a> {
     /// Every fact's position among its relation's facts.
-    at: &'a [u32],
+    at: &'a NumberMap,
     lits: Vec<Lit<'a>>,
     /// Each `distinct`'s terms, and whether they must differ (`false`: a
     /// `(not (distinct a b))`, they must be the same).
@@ -170,10 +163,7 @@ impl Model {
             return false;
         }
         let facts = self.facts.entry(rel).or_default();
-        if self.at.len() <= atom as usize {
-            self.at.resize(atom as usize + 1, NOT_A_FACT);
-        }
-        self.at[atom as usize] = facts.atoms.len() as u32;
+        self.at.set(atom, facts.atoms.len() as u32);
         self.count += 1;
         facts.push(atom, store);
         true
@@ -181,7 +171,7 @@ impl Model {
 
     /// Whether `atom` is a fact.
     pub(super) fn holds(&self, atom: Gid) -> bool {
-        position(&self.at, atom).is_some()
+        self.at.get(atom).is_some()
     }
 
     /// How many facts there are.
@@ -365,7 +355,7 @@ impl<'a> Join<'a> {
             }
         }
         if keys.len() == args.len() + 1 {
-            let at = store.find_key(keys).and_then(|g| position(self.at, g));
+            let at = store.find_key(keys).and_then(|g| self.at.get(g));
             keys.clear();
             return match at {
                 Some(at) if (lo..hi).contains(&(at as usize)) => Candidates::One(at),

@@ -1,7 +1,10 @@
 //! Lists of numbers, one per node `0..n`, kept in one buffer: a graph's
 //! edges, a proposition's rules. A game like checkers has hundreds of
 //! thousands of such lists, each a few numbers long: one allocation apiece
-//! would cost more than the work done with them.
+//! would cost more than the work done with them. And a number for some of
+//! the numbers `0..` (a fact's position, a constant's term, a term's
+//! proposition), in a vector indexed by them, where a hash map would hash
+//! dense keys.
 
 /// A list of numbers for each node `0..len()`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,9 +64,52 @@ impl Lists {
     }
 }
 
+/// A number for some keys `0..` (dense: ground terms, symbols), kept in a
+/// vector indexed by the key; none for the others.
+#[derive(Clone, Debug, Default)]
+pub struct NumberMap {
+    values: Vec<u32>,
+}
+
+/// In a [`NumberMap`], a key that has no number.
+const ABSENT: u32 = u32::MAX;
+
+impl NumberMap {
+    /// `key`'s number, if it has one.
+    #[inline]
+    pub fn get(&self, key: u32) -> Option<u32> {
+        self.values
+            .get(key as usize)
+            .copied()
+            .filter(|&v| v != ABSENT)
+    }
+
+    /// Gives `key` the number `value` (not `u32::MAX`).
+    pub fn set(&mut self, key: u32, value: u32) {
+        debug_assert_ne!(value, ABSENT);
+        let k = key as usize;
+        if self.values.len() <= k {
+            self.values.resize(k + 1, ABSENT);
+        }
+        self.values[k] = value;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_map_gives_back_what_was_set_and_none_elsewhere() {
+        let mut m = NumberMap::default();
+        assert_eq!(m.get(0), None);
+        m.set(5, 0);
+        m.set(2, 7);
+        assert_eq!((m.get(5), m.get(2)), (Some(0), Some(7)));
+        assert_eq!((m.get(3), m.get(6), m.get(1_000)), (None, None, None));
+        m.set(5, 9);
+        assert_eq!(m.get(5), Some(9));
+    }
 
     #[test]
     fn built_lists_hold_what_each_node_was_given() {

@@ -33,7 +33,7 @@ use super::hash::HashMap;
 use super::{
     ground::{ground, GTerm, Gid, GroundRule, Grounded, Watch},
     legal::{each_bit, Legal, MoveRule},
-    lists::Lists,
+    lists::{Lists, NumberMap},
     logic::{components, Description},
 };
 
@@ -849,27 +849,23 @@ pub struct State {
 /// The proposition numbers of ground atoms.
 #[derive(Default)]
 struct Props {
-    /// Each ground term's number as a proposition ([`NONE`]: none yet), by
-    /// the term's number.
-    of: Vec<Prop>,
+    /// Each ground term's number as a proposition, by the term's number.
+    of: NumberMap,
     atoms: Vec<Gid>,
 }
 
 impl Props {
     /// `g`'s number, given it now if it has none.
     fn id(&mut self, g: Gid) -> Prop {
-        let g = g as usize;
-        if g >= self.of.len() {
-            self.of.resize(g + 1, NONE);
-        }
-        if self.of[g] == NONE {
-            self.of[g] = self.atoms.len() as Prop;
-            self.atoms.push(g as Gid);
-        }
-        self.of[g]
+        self.of.get(g).unwrap_or_else(|| {
+            let p = self.atoms.len() as Prop;
+            self.of.set(g, p);
+            self.atoms.push(g);
+            p
+        })
     }
 
     fn get(&self, g: Gid) -> Option<Prop> {
-        self.of.get(g as usize).copied().filter(|&p| p != NONE)
+        self.of.get(g)
     }
 }

@@ -1,8 +1,8 @@
 //! Ground terms, each stored once and known by a number: what grounding
 //! produces and the reasoner's propositions are made of.
 
-use super::hash::Interner;
 use super::logic::{Atom, Description, Sym, Term};
+use super::{hash::Interner, lists::NumberMap};
 
 /// A ground term's number.
 pub type Gid = u32;
@@ -27,15 +27,11 @@ pub struct Store {
     /// Every term's key, by the term's number.
     terms: Interner,
     /// Each constant's number, by its symbol (a constant is looked up far
-    /// more often than any other term): [`NO_TERM`] where the store has
-    /// none.
-    constants: Vec<Gid>,
+    /// more often than any other term).
+    constants: NumberMap,
     /// A buffer for keys, empty between calls.
     scratch: Vec<u32>,
 }
-
-/// In `Store::constants`, a symbol that is no constant of the store.
-const NO_TERM: Gid = Gid::MAX;
 
 /// The first number of a term's key: its symbol, and whether it is a
 /// function's (`(f)` and `f` are different terms).
@@ -76,11 +72,7 @@ impl Store {
         }
         let (id, new) = self.terms.intern(key);
         if let (Some(c), true) = (constant, new) {
-            let c = c as usize;
-            if self.constants.len() <= c {
-                self.constants.resize(c + 1, NO_TERM);
-            }
-            self.constants[c] = id;
+            self.constants.set(c, id);
         }
         id
     }
@@ -88,10 +80,7 @@ impl Store {
     /// The number of constant `c`, if the store has it.
     #[inline]
     pub fn constant(&self, c: Sym) -> Option<Gid> {
-        self.constants
-            .get(c as usize)
-            .copied()
-            .filter(|&id| id != NO_TERM)
+        self.constants.get(c)
     }
 
     pub fn get(&self, id: Gid) -> GTerm<'_> {
