@@ -680,3 +680,83 @@ fn mcts_with_a_playout_budget_beyond_its_move_time_stops_in_time_and_forfeits_no
         assert_eq!(game["termination"]["kind"], "normal", "{line}");
     }
 }
+
+#[test]
+fn a_description_too_large_to_ground_whole_is_played_state_by_state_and_the_same_at_any_jobs() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let kif = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl/tictactoe.kif"),
+    )
+    .unwrap();
+    std::fs::write(tmp.path().join("ttt.kif"), &kif).unwrap();
+    // tic-tac-toe grounds whole in a few thousand steps, a state in a few hundred
+    std::fs::write(
+        tmp.path().join("ttt.toml"),
+        "[season]\ngame = \"gdl\"\ngames_per_pair = 8\nseed = 3\n[season.params]\nrules = \"ttt.kif\"\n\
+         ground_steps = 1000\n\
+         [[bot]]\nname = \"mcts\"\nbuiltin = \"mcts\"\nparams = { playouts = 40 }\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    let mut journals = Vec::new();
+    for jobs in ["1", "2"] {
+        let _ = std::fs::remove_dir_all(tmp.path().join("reports"));
+        let out = ladder_in(tmp.path(), &["run", "ttt.toml", "-q", "--jobs", jobs]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            stderr.contains(
+                "ladder: loading ttt: too large to ground whole (line 22, column 1: grounding this \
+                 rule takes more than 1000 steps"
+            ) && stderr.contains("); reasoning state by state"),
+            "{stderr}"
+        );
+        let season = tmp.path().join("reports/ttt");
+        let games = std::fs::read_to_string(season.join("games.jsonl")).unwrap();
+        assert_eq!(games.lines().count(), 8, "{games}");
+        assert!(games.contains("(mark "), "{games}");
+        let out = ladder_in(tmp.path(), &["verify", season.to_str().unwrap()]);
+        assert!(out.status.success(), "{out:?}");
+        journals.push(games);
+    }
+    assert_eq!(journals[0], journals[1], "the same games at any --jobs");
+}
+
+#[test]
+fn state_by_state_a_state_past_the_budget_is_refused_at_the_start_and_recursive_negation_by_relation_too(
+) {
+    // the rule at line 5 explodes once (q) holds, which the first state has
+    let text = format!(
+        "(role a) (role b) (init (q)) (<= terminal (true (q)) big)\n\
+         (legal a noop) (legal b noop) (<= (next (q)) (true (q)))\n(goal a 0) (goal b 0)\n{}\n\
+         (<= big (true (q)) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
+        (0..40)
+            .map(|i| format!("(num {i})"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let err = refused(&text, "ground_steps = 100000");
+    assert!(err.contains("reasoning state by state"), "{err}");
+    assert!(
+        err.contains(
+            "the first state: line 5, column 1: reasoning about this state takes more than \
+             100000 steps (the grounding budget, `ground_steps` among the game's parameters)"
+        ),
+        "{err}"
+    );
+    // a pie rule's goal, ordered atom by atom only, in a game too large to ground whole
+    let text = format!(
+        "{TWO_ROLES}(goal b 0)\n(<= (goal a 100) (true (p)) (not (goal a 0)))\n\
+         (<= (goal a 0) (true (p)) (not (goal a 100)) big)\n{}\n\
+         (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
+        (0..40)
+            .map(|i| format!("(num {i})"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let err = refused(&text, "ground_steps = 100000");
+    assert!(
+        err.contains("`goal` depends on itself through `(not (goal ...))`: reasoning state by state needs negation stratified by relation"),
+        "{err}"
+    );
+}

@@ -35,8 +35,13 @@ pub struct Watch {
     /// What it is doing, for the reports: the phase, the rule being
     /// grounded, the atoms found so far.
     phase: &'static str,
+    /// Whether it reports on stderr (a load does; a state's reasoning,
+    /// [`Watch::quiet`], does not).
+    report: bool,
     pub(super) rule: Option<Pos>,
     pub(super) atoms: usize,
+    /// Whether the atom or ground-rule limit was passed.
+    pub(super) over_limit: bool,
 }
 
 impl Watch {
@@ -50,8 +55,26 @@ impl Watch {
             spent: None,
             reported: None,
             phase: "reading",
+            report: true,
             rule: None,
             atoms: 0,
+            over_limit: false,
+        }
+    }
+
+    /// A watch of `steps` steps and no clock, that says nothing: one
+    /// state's reasoning (`prover.rs`), whose outcome must not depend on
+    /// the machine's speed.
+    pub fn quiet(steps: u64) -> Watch {
+        Watch {
+            report: false,
+            ..Watch::new(
+                "",
+                Budget {
+                    steps,
+                    seconds: u64::MAX,
+                },
+            )
         }
     }
 
@@ -64,6 +87,21 @@ impl Watch {
         }
         self.left -= 1;
         if self.left & 0xFFFF == 0 {
+            return self.tick();
+        }
+        true
+    }
+
+    /// `n` steps at once; false once a budget is spent.
+    pub(super) fn spend_many(&mut self, n: u64) -> bool {
+        if self.left < n {
+            self.left = 0;
+            self.spent.get_or_insert(Spent::Steps);
+            return false;
+        }
+        let before = self.left;
+        self.left -= n;
+        if before >> 16 != self.left >> 16 {
             return self.tick();
         }
         true
@@ -86,6 +124,9 @@ impl Watch {
     fn tick(&mut self) -> bool {
         if self.spent.is_some() {
             return false;
+        }
+        if !self.report {
+            return true;
         }
         let now = Instant::now();
         let spent = now - self.start;
@@ -112,6 +153,20 @@ impl Watch {
             self.reported = Some(now);
         }
         true
+    }
+
+    /// Whether the last failure was the game's size: the steps spent, or
+    /// the atom or ground-rule limit passed (not the clock).
+    pub fn too_large(&self) -> bool {
+        self.over_limit || self.spent == Some(Spent::Steps)
+    }
+
+    /// The steps budget afresh (the clock goes on): for a second way of
+    /// loading after the first was too large.
+    pub fn fresh_steps(&mut self) {
+        self.left = self.budget.steps;
+        self.spent = None;
+        self.over_limit = false;
     }
 
     /// The error for a spent budget, naming the rule being grounded.

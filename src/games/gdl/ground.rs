@@ -112,7 +112,6 @@ pub struct Grounded {
 /// grounding ran past the budget of `watch` (naming the rule's line and
 /// column).
 pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Grounded, String> {
-    let too_many = || format!("the game has more than {limit} ground atoms: too large to ground");
     let k = d.keys;
     let mut store = Store::default();
     // the relaxed program: the rules, plus true <= init, true <= next, does <= legal
@@ -135,95 +134,8 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
 
     watch.phase("grounding")?;
     let mut model = Model::default();
-    // rounds: the facts each relation had when the round before began, and when it ended
-    let mut before: HashMap<Relation, usize> = HashMap::default();
-    let mut first = true;
-    loop {
-        let now: HashMap<Relation, usize> = model
-            .facts
-            .iter()
-            .map(|(r, v)| (*r, v.atoms.len()))
-            .collect();
-        // each atom once, in the order found: memory grows with the atoms,
-        // not with the ways of deriving them
-        let mut found: Vec<(Relation, Gid)> = Vec::new();
-        let mut found_once: HashSet<Gid> = HashSet::default();
-        for rule in &relaxed {
-            let positives = positives(rule);
-            // semi-naive: literal j over the last round's new facts, those
-            // before it over older facts, those after over all
-            let variants = if first { 1 } else { positives.len() };
-            for j in 0..variants {
-                let ranges: Vec<(usize, usize)> = positives
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| {
-                        let r = a.relation();
-                        let old = before.get(&r).copied().unwrap_or(0);
-                        let all = now.get(&r).copied().unwrap_or(0);
-                        if first {
-                            (0, all)
-                        } else if i < j {
-                            (0, old)
-                        } else if i == j {
-                            (old, all)
-                        } else {
-                            (0, all)
-                        }
-                    })
-                    .collect();
-                if !first && ranges[j].0 == ranges[j].1 {
-                    continue;
-                }
-                if positives.is_empty() && !first {
-                    continue;
-                }
-                watch.rule = Some(rule.pos);
-                // each new atom with the facts that first yield it (first
-                // in the order of nested loops over the literals as written)
-                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::default();
-                let known = model.len() + found_once.len();
-                let complete = model.join(
-                    rule,
-                    &positives,
-                    &ranges,
-                    &mut store,
-                    watch,
-                    &mut |store, binds, facts| {
-                        let head = instantiate_atom(&rule.head, binds, store);
-                        if model.holds(head) || found_once.contains(&head) {
-                            return true;
-                        }
-                        keep_first(&mut firsts, head, facts);
-                        known + firsts.len() <= limit
-                    },
-                );
-                if known + firsts.len() > limit {
-                    return Err(too_many());
-                }
-                if !complete {
-                    return Err(watch.error(Some(rule.pos)));
-                }
-                for head in in_found_order(firsts) {
-                    found_once.insert(head);
-                    found.push((rule.head.relation(), head));
-                }
-            }
-        }
-        first = false;
-        before = now;
-        let mut grew = false;
-        for (rel, atom) in found {
-            grew |= model.add(rel, atom, &store);
-        }
-        watch.atoms = model.len();
-        if model.len() > limit {
-            return Err(too_many());
-        }
-        if !grew {
-            break;
-        }
-    }
+    let relaxed: Vec<&Rule> = relaxed.iter().collect();
+    saturate(&mut model, &relaxed, false, &mut store, limit, watch)?;
 
     // every rule instantiated over the model
     let mut rules = GroundRules::default();
@@ -300,6 +212,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             },
         );
         if known + found.len() / stride > limit {
+            watch.over_limit = true;
             return Err(format!(
                 "{}: the game has more than {limit} ground rules: too large to ground",
                 rule.pos
@@ -334,6 +247,128 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         rules,
         from,
         model: model.facts.into_iter().map(|(r, f)| (r, f.atoms)).collect(),
+    })
+}
+
+/// Adds to `model` everything `rules` derive from it, by semi-naive
+/// bottom-up evaluation: each round joins at least one literal against the
+/// facts the round before found, and the new atoms are added in the order
+/// nested loops over the literals as written would find them. With
+/// `negation`, a rule holds only where none of its negated atoms is in the
+/// model (which must then be complete for their relations: stratified
+/// evaluation); without, `not` is ignored (the relaxed model). Fails past
+/// `limit` atoms or the budget of `watch`.
+pub(super) fn saturate(
+    model: &mut Model,
+    rules: &[&Rule],
+    negation: bool,
+    store: &mut Store,
+    limit: usize,
+    watch: &mut Watch,
+) -> Result<(), String> {
+    let too_many = |watch: &mut Watch| {
+        watch.over_limit = true;
+        format!("the game has more than {limit} ground atoms: too large to ground")
+    };
+    // rounds: the facts each relation had when the round before began, and when it ended
+    let mut before: HashMap<Relation, usize> = HashMap::default();
+    let mut first = true;
+    loop {
+        let now: HashMap<Relation, usize> = model
+            .facts
+            .iter()
+            .map(|(r, v)| (*r, v.atoms.len()))
+            .collect();
+        // each atom once, in the order found: memory grows with the atoms,
+        // not with the ways of deriving them
+        let mut found: Vec<(Relation, Gid)> = Vec::new();
+        let mut found_once: HashSet<Gid> = HashSet::default();
+        for &rule in rules {
+            let positives = positives(rule);
+            // semi-naive: literal j over the last round's new facts, those
+            // before it over older facts, those after over all
+            let variants = if first { 1 } else { positives.len() };
+            for j in 0..variants {
+                let ranges: Vec<(usize, usize)> = positives
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let r = a.relation();
+                        let old = before.get(&r).copied().unwrap_or(0);
+                        let all = now.get(&r).copied().unwrap_or(0);
+                        if first {
+                            (0, all)
+                        } else if i < j {
+                            (0, old)
+                        } else if i == j {
+                            (old, all)
+                        } else {
+                            (0, all)
+                        }
+                    })
+                    .collect();
+                if !first && ranges[j].0 == ranges[j].1 {
+                    continue;
+                }
+                if positives.is_empty() && !first {
+                    continue;
+                }
+                watch.rule = Some(rule.pos);
+                // each new atom with the facts that first yield it (first
+                // in the order of nested loops over the literals as written)
+                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::default();
+                let known = model.len() + found_once.len();
+                let complete = model.join(
+                    rule,
+                    &positives,
+                    &ranges,
+                    store,
+                    watch,
+                    &mut |store, binds, facts| {
+                        if negation && negated_hold(rule, binds, store, model) {
+                            return true;
+                        }
+                        let head = instantiate_atom(&rule.head, binds, store);
+                        if model.holds(head) || found_once.contains(&head) {
+                            return true;
+                        }
+                        keep_first(&mut firsts, head, facts);
+                        known + firsts.len() <= limit
+                    },
+                );
+                if known + firsts.len() > limit {
+                    return Err(too_many(watch));
+                }
+                if !complete {
+                    return Err(watch.error(Some(rule.pos)));
+                }
+                for head in in_found_order(firsts) {
+                    found_once.insert(head);
+                    found.push((rule.head.relation(), head));
+                }
+            }
+        }
+        first = false;
+        before = now;
+        let mut grew = false;
+        for (rel, atom) in found {
+            grew |= model.add(rel, atom, store);
+        }
+        watch.atoms = model.len();
+        if model.len() > limit {
+            return Err(too_many(watch));
+        }
+        if !grew {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether one of `rule`'s negated atoms, under `binds`, is in `model`.
+fn negated_hold(rule: &Rule, binds: &[Option<Gid>], store: &mut Store, model: &Model) -> bool {
+    rule.body.iter().any(|l| match l {
+        Literal::Neg(a) => model.holds(instantiate_atom(a, binds, store)),
+        _ => false,
     })
 }
 

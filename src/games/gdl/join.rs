@@ -29,7 +29,7 @@ const INDEX_DEPTH: usize = 3;
 /// One relation's facts in the order found, with an index: for each
 /// position (a path of argument numbers) and ground term, the facts that
 /// have that term there, in ascending order.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Facts {
     pub(super) atoms: Vec<Gid>,
     paths: HashMap<Box<[u8]>, u32>,
@@ -82,7 +82,7 @@ impl Facts {
 }
 
 /// The facts derived so far, per relation, in the order found.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Model {
     pub(super) facts: HashMap<Relation, Facts>,
     /// Every fact's position among its relation's facts, by the fact's
@@ -283,6 +283,12 @@ impl<'a> Join<'a> {
         if let Candidates::List(_) = cands {
             self.candidates(i, store);
             if self.lists.len() > 1 {
+                // a step for each fact of the shortest list looked up
+                let shortest = self.lists.iter().map(|l| l.len()).min().unwrap_or(0);
+                if !watch.spend_many(shortest as u64) {
+                    self.common[depth] = common;
+                    return false;
+                }
                 common.extend(self::common(&mut self.lists));
                 intersected = true;
             }

@@ -41,10 +41,10 @@ use super::{
 pub const MAX_ATOMS: usize = 2_000_000;
 
 /// The grounding budget in steps when a game's parameters do not set one
-/// (`ground_steps`): the shipped bidding game, the largest, takes between
-/// 100,000 and 300,000; a description crafted to explode is refused after
-/// some seconds, in memory bounded by [`MAX_ATOMS`].
-pub const DEFAULT_GROUND_STEPS: u64 = 1_000_000_000;
+/// (`ground_steps`): the shipped bidding game takes about 300,000 and the
+/// public checkers 3,600,000. A description past it is reasoned about state
+/// by state (`prover.rs`), each state within as many steps.
+pub const DEFAULT_GROUND_STEPS: u64 = 20_000_000;
 
 /// The loading time budget in seconds when a game's parameters do not set
 /// one (`ground_seconds`).

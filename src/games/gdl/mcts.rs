@@ -254,9 +254,12 @@ pub struct Mcts {
     rng: BotRng,
     nodes: Vec<Node>,
     table: HashMap<Box<[u64]>, u32>,
-    /// Per role, per move index: the simulations' total value and count.
+    /// Per role, per move number (`Gdl::move_id`): the simulations' total
+    /// value and count (none yet past the end).
     mast: [Vec<(f64, u32)>; 2],
-    /// This simulation's moves of roles that had a choice.
+    /// Whether a game was started (`new_game`, or a first move without it).
+    started: bool,
+    /// This simulation's moves of roles that had a choice, by number.
     played: [Vec<usize>; 2],
     legal: Vec<usize>,
     /// Each role's highest goal in the game being played.
@@ -271,6 +274,7 @@ impl Mcts {
             nodes: Vec::new(),
             table: HashMap::new(),
             mast: [Vec::new(), Vec::new()],
+            started: false,
             played: [Vec::new(), Vec::new()],
             legal: Vec::new(),
             top: [100; 2],
@@ -281,7 +285,8 @@ impl Mcts {
     fn start(&mut self, game: &Gdl) {
         self.nodes.clear();
         self.table.clear();
-        self.mast = [0, 1].map(|r| vec![(0.0, 0); game.rules.machine.moves[r].len()]);
+        self.mast = [Vec::new(), Vec::new()];
+        self.started = true;
         self.top = [0, 1].map(|r| game.goal_max(r));
     }
 
@@ -394,7 +399,7 @@ impl Mcts {
     }
 
     /// One role's playout move among `self.legal` (two or more).
-    fn playout_move(&mut self, r: usize) -> usize {
+    fn playout_move(&mut self, g: &Gdl, r: usize) -> usize {
         let n = self.legal.len();
         if self.params.mast > 0.0 && self.rng.random::<f64>() < self.params.mast {
             // the best MAST average; ties go to the first from a random start
@@ -403,7 +408,10 @@ impl Mcts {
             let mut best_value = f64::MIN;
             for k in 0..n {
                 let m = self.legal[(start + k) % n];
-                let (total, count) = self.mast[r][m];
+                let (total, count) = self.mast[r]
+                    .get(g.move_id(r, m))
+                    .copied()
+                    .unwrap_or_default();
                 let value = if count == 0 {
                     1.0
                 } else {
@@ -441,8 +449,8 @@ impl Mcts {
                     0 => return self.value(g.goals()),
                     1 => self.legal[0],
                     _ => {
-                        let m = self.playout_move(r);
-                        self.played[r].push(m);
+                        let m = self.playout_move(g, r);
+                        self.played[r].push(g.move_id(r, m));
                         m
                     }
                 };
@@ -472,7 +480,7 @@ impl Mcts {
             let chosen = [node.moves[0][picks[0]], node.moves[1][picks[1]]];
             for (r, played) in self.played.iter_mut().enumerate() {
                 if node.moves[r].len() > 1 {
-                    played.push(chosen[r]);
+                    played.push(g.move_id(r, chosen[r]));
                 }
             }
             g.advance(&chosen);
@@ -495,6 +503,9 @@ impl Mcts {
         }
         for ((mast, played), value) in self.mast.iter_mut().zip(&self.played).zip(value) {
             for &m in played {
+                if m >= mast.len() {
+                    mast.resize(m + 1, (0.0, 0));
+                }
                 mast[m].0 += value;
                 mast[m].1 += 1;
             }
@@ -568,7 +579,7 @@ impl Bot<Gdl> for Mcts {
     ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = seat.index();
         let deadline = Instant::now() + time.aim();
-        if self.mast[me].is_empty() {
+        if !self.started {
             // a first move without new_game
             self.start(game);
         }

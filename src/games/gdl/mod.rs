@@ -10,6 +10,8 @@
 //! - `lists.rs`: a list of numbers per node, kept flat (rules, edges);
 //! - `machine.rs`: the reasoner, propositions evaluated in dependency order;
 //! - `legal.rs`: each role's legal moves, a bit per move rule that holds;
+//! - `prover.rs`: reasoning state by state, for a description too large
+//!   to ground whole (grounding on demand);
 //! - `rules.rs`: the catalogue's `gdl` game (any two-role description);
 //! - `bots.rs`: bots for any GDL game (`greedy`, `uct`);
 //! - `mcts.rs`: `mcts`, the general game player;
@@ -24,7 +26,9 @@
 //! array, with no unification, no variable bindings and no allocation: the
 //! propositional-network family of reasoners, the fastest known for GDL.
 //! The price is the grounding itself, paid once per season (measured in
-//! docs/PERFORMANCE.md).
+//! docs/PERFORMANCE.md). A description too large to ground whole within
+//! its budget is reasoned about state by state instead (`prover.rs`):
+//! slower a state, but only the states played are worked out.
 
 mod bots;
 pub mod budget;
@@ -39,6 +43,7 @@ pub mod machine;
 pub mod matches;
 pub mod mcts;
 pub mod player;
+pub mod prover;
 pub(crate) mod rules;
 pub mod store;
 pub mod twin;

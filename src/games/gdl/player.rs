@@ -128,7 +128,6 @@ impl Player {
         let rules = Rules::new(&id, &text.join("\n")).map_err(|e| e.to_string())?;
         let role = role.to_string();
         let me = rules
-            .machine
             .roles
             .iter()
             .position(|r| *r == role)
@@ -165,14 +164,13 @@ impl Player {
         if let Sexp::List(moves, _) = moves {
             let [a, b] = <&[Sexp; 2]>::try_from(moves.as_slice())
                 .map_err(|_| "PLAY carries a move per role".to_string())?;
-            let machine = &m.game.rules.machine;
             let mut chosen = [0; 2];
             let mut played = [None, None];
             for (r, mv) in [a, b].into_iter().enumerate() {
                 let text = mv.to_string();
-                chosen[r] = machine
-                    .move_named(r, &text)
-                    .filter(|&i| m.game.legal_indices(r).contains(&i))
+                chosen[r] = m
+                    .game
+                    .legal_named(r, &text)
                     .ok_or_else(|| format!("`{text}` is not a legal move of role {r}"))?;
                 played[r] = Some(GdlMove(text));
             }

@@ -29,6 +29,13 @@
 //! Moves: one KIF term in normal form (lower case, single spaces):
 //! `(mark 1 1)`, `noop`. Observation: every `(true X)` of the state, as
 //! `X` terms separated by spaces, in the description's order.
+//!
+//! A description too large to ground whole within `ground_steps` (or past
+//! the limit of ground atoms) is reasoned about state by state
+//! (`prover.rs`): its moves and a state's terms then come in the order of
+//! their symbols' first appearance in the description, and a state whose
+//! reasoning takes more than `ground_steps` steps is stuck (no legal
+//! moves: the game ends there, both goals 0).
 
 use std::{
     collections::HashMap,
@@ -45,6 +52,7 @@ use super::{
     kif,
     logic::Description,
     machine::{Machine, State, DEFAULT_GROUND_SECONDS, DEFAULT_GROUND_STEPS},
+    prover::{Now, Prover},
 };
 use crate::core::{
     error::Invalid,
@@ -63,7 +71,8 @@ pub struct GdlParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// The grounding budget in steps (default [`DEFAULT_GROUND_STEPS`]): a
-    /// description that takes more is refused before any game.
+    /// description that takes more is reasoned about state by state, each
+    /// state within as many steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ground_steps: Option<u64>,
     /// The loading time budget in seconds (default
@@ -116,12 +125,25 @@ pub const DEFAULT_BUDGET: Budget = Budget {
     seconds: DEFAULT_GROUND_SECONDS,
 };
 
-/// A grounded description with its name: what every game of a season shares.
+/// A description ready to play, with its name: what every game of a season
+/// shares.
 pub struct Rules {
     pub name: String,
-    pub machine: Machine,
-    /// Each base proposition's index by its text, for positions.
+    /// The roles' names, first seat first.
+    pub roles: Vec<String>,
+    pub reasoner: Reasoner,
+    /// Each base proposition's index by its text, for positions (grounded
+    /// descriptions only).
     base_index: HashMap<String, usize>,
+}
+
+/// How a description is reasoned about.
+pub enum Reasoner {
+    /// Grounded whole: propositions evaluated in dependency order.
+    Ground(Machine),
+    /// Too large to ground whole within its budget: each state worked out
+    /// when it is met (`prover.rs`).
+    Demand(Prover),
 }
 
 impl Rules {
@@ -132,8 +154,20 @@ impl Rules {
     }
 
     /// [`Rules::new`] within a loading budget. Loading that takes more
-    /// than a second says on stderr what it is doing.
+    /// than a second says on stderr what it is doing. A description too
+    /// large to ground whole within the budget's steps (or past the limit
+    /// of atoms) is reasoned about state by state, and says so on stderr.
     pub fn within(name: &str, text: &str, budget: Budget) -> Result<Rules, Invalid> {
+        Rules::load(name, text, budget, false)
+    }
+
+    /// [`Rules::within`], reasoning state by state however small the
+    /// description (what the tests compare the two reasoners with).
+    pub fn on_demand(name: &str, text: &str, budget: Budget) -> Result<Rules, Invalid> {
+        Rules::load(name, text, budget, true)
+    }
+
+    fn load(name: &str, text: &str, budget: Budget, demand: bool) -> Result<Rules, Invalid> {
         let mut watch = Watch::new(name, budget);
         let d = Description::parse(text).map_err(|e| Invalid::new(e.to_string()))?;
         if d.roles.len() != 2 {
@@ -142,18 +176,51 @@ impl Rules {
                 d.roles.len()
             )));
         }
-        let machine = Machine::new(&d, &mut watch).map_err(Invalid::new)?;
-        let base_index = machine
-            .base_text
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.clone(), i))
-            .collect();
+        let on_demand = |watch: &mut Watch| {
+            Prover::new(&d, budget.steps, watch)
+                .map(Reasoner::Demand)
+                .map_err(Invalid::new)
+        };
+        let reasoner = if demand {
+            on_demand(&mut watch)?
+        } else {
+            match Machine::new(&d, &mut watch) {
+                Ok(machine) => Reasoner::Ground(machine),
+                Err(e) if watch.too_large() => {
+                    eprintln!(
+                        "ladder: loading {name}: too large to ground whole ({e}); \
+                         reasoning state by state"
+                    );
+                    watch.fresh_steps();
+                    on_demand(&mut watch)?
+                }
+                Err(e) => return Err(Invalid::new(e)),
+            }
+        };
+        let base_index = match &reasoner {
+            Reasoner::Ground(m) => m
+                .base_text
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), i))
+                .collect(),
+            Reasoner::Demand(_) => HashMap::new(),
+        };
         Ok(Rules {
             name: name.to_string(),
-            machine,
+            roles: d
+                .roles
+                .iter()
+                .map(|&r| d.symbols.name(r).to_string())
+                .collect(),
+            reasoner,
             base_index,
         })
+    }
+
+    /// Whether the description is reasoned about state by state.
+    pub fn on_demand_reasoning(&self) -> bool {
+        matches!(self.reasoner, Reasoner::Demand(_))
     }
 }
 
@@ -162,7 +229,15 @@ impl Rules {
 pub struct Gdl {
     pub rules: Arc<Rules>,
     /// The current state.
-    vals: State,
+    vals: Vals,
+}
+
+/// A state, as its reasoner keeps it.
+#[derive(Clone)]
+enum Vals {
+    Ground(State),
+    /// Shared by copies: a state reasoned about once.
+    Demand(Arc<Now>),
 }
 
 impl fmt::Debug for Gdl {
@@ -183,64 +258,130 @@ fn role(seat: Seat) -> usize {
 impl Gdl {
     /// The first position of `rules`.
     pub fn start(rules: Arc<Rules>) -> Gdl {
-        let vals = rules.machine.first();
+        let vals = match &rules.reasoner {
+            Reasoner::Ground(m) => Vals::Ground(m.first()),
+            Reasoner::Demand(p) => Vals::Demand(Arc::new(p.first())),
+        };
         Gdl { rules, vals }
-    }
-
-    fn m(&self) -> &Machine {
-        &self.rules.machine
     }
 
     /// The indices of `role`'s legal moves now.
     pub fn legal_indices(&self, role: usize) -> Vec<usize> {
         let mut out = Vec::new();
-        self.m().legal_moves(&self.vals, role, &mut out);
+        self.legal_into(role, &mut out);
         out
     }
 
     /// [`Gdl::legal_indices`] into `out`, without allocating.
     pub fn legal_into(&self, role: usize, out: &mut Vec<usize>) {
-        self.m().legal_moves(&self.vals, role, out);
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => m.legal_moves(s, role, out),
+            (_, Vals::Demand(now)) => {
+                out.clear();
+                out.extend(0..now.moves[role].len());
+            }
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// Whether the description's `terminal` holds (see [`Gdl::over`]).
     pub fn terminal(&self) -> bool {
-        self.m().terminal(&self.vals)
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => m.terminal(s),
+            (_, Vals::Demand(now)) => now.terminal,
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// The state as a key for tables: two positions with one key are the
     /// same state.
     pub fn key(&self) -> Box<[u64]> {
-        self.m().key(&self.vals)
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => m.key(s),
+            (Reasoner::Demand(p), Vals::Demand(now)) => p.key(now),
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     fn stuck(&self) -> bool {
-        (0..2).any(|r| !self.m().has_legal(&self.vals, r))
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => (0..2).any(|r| !m.has_legal(s, r)),
+            (_, Vals::Demand(now)) => now.moves.iter().any(Vec::is_empty),
+            _ => unreachable!("a state of its own reasoner"),
+        }
+    }
+
+    /// Why the state is stuck, where reasoning about it failed (a
+    /// description reasoned about state by state, past its budget).
+    pub fn error(&self) -> Option<&str> {
+        match &self.vals {
+            Vals::Demand(now) => now.error.as_deref(),
+            Vals::Ground(_) => None,
+        }
     }
 
     /// Plays move index `chosen[r]` for each role.
     pub fn advance(&mut self, chosen: &[usize; 2]) {
-        self.rules.machine.advance(&mut self.vals, chosen);
+        match (&self.rules.reasoner, &mut self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => m.advance(s, chosen),
+            (Reasoner::Demand(p), Vals::Demand(now)) => *now = Arc::new(p.next(now, chosen)),
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// `role`'s move with index `m`, as text.
     pub fn move_of(&self, role: usize, m: usize) -> GdlMove {
-        GdlMove(self.m().moves[role][m].text.clone())
+        GdlMove(self.move_text(role, m).to_string())
+    }
+
+    fn move_text(&self, role: usize, m: usize) -> &str {
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(machine), _) => &machine.moves[role][m].text,
+            (_, Vals::Demand(now)) => &now.moves[role][m].text,
+            _ => unreachable!("a state of its own reasoner"),
+        }
+    }
+
+    /// A number for `role`'s move with index `m`, the same for the same
+    /// move in every state of the game: what search bots learn moves by.
+    pub fn move_id(&self, role: usize, m: usize) -> usize {
+        match &self.vals {
+            Vals::Ground(_) => m,
+            Vals::Demand(now) => now.moves[role][m].id,
+        }
+    }
+
+    /// The index of `role`'s move written `text` if it is legal now.
+    pub fn legal_named(&self, role: usize, text: &str) -> Option<usize> {
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => {
+                m.move_named(role, text).filter(|&i| m.legal(s, role, i))
+            }
+            (_, Vals::Demand(now)) => now.moves[role].iter().position(|m| m.text == text),
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// Whether the game is over.
     pub fn over(&self) -> bool {
-        self.m().terminal(&self.vals) || self.stuck()
+        self.terminal() || self.stuck()
     }
 
     /// The highest goal `role` can get in this game (the lowest is 0).
     pub fn goal_max(&self, role: usize) -> i32 {
-        self.m().goal_max(role)
+        match &self.rules.reasoner {
+            Reasoner::Ground(m) => m.goal_max(role),
+            Reasoner::Demand(p) => p.goal_max(role),
+        }
     }
 
     /// Each role's goal now.
     pub fn goals(&self) -> [i32; 2] {
-        [self.m().goal(&self.vals, 0), self.m().goal(&self.vals, 1)]
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => [m.goal(s, 0), m.goal(s, 1)],
+            (_, Vals::Demand(now)) => [now.goals[0], now.goals[1]],
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// Plays uniformly random legal moves to the end (at most `max_turns`
@@ -251,14 +392,21 @@ impl Gdl {
         let mut g = self.clone();
         let mut legal = Vec::new();
         for _ in 0..max_turns {
-            if g.m().terminal(&g.vals) {
+            if g.terminal() {
                 break;
             }
             let mut chosen = [0usize; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
-                let m = g
-                    .m()
-                    .pick_legal(&g.vals, r, |n| rng.random_range(0..n), &mut legal);
+                let m = match (&g.rules.reasoner, &g.vals) {
+                    (Reasoner::Ground(m), Vals::Ground(s)) => {
+                        m.pick_legal(s, r, |n| rng.random_range(0..n), &mut legal)
+                    }
+                    (_, Vals::Demand(now)) => {
+                        let n = now.moves[r].len();
+                        (n > 0).then(|| rng.random_range(0..n))
+                    }
+                    _ => unreachable!("a state of its own reasoner"),
+                };
                 let Some(m) = m else {
                     return g.goals();
                 };
@@ -321,7 +469,7 @@ impl Game for Gdl {
             return BySeat::new(false, false);
         }
         let choice = |r: usize| match &self.legal_indices(r)[..] {
-            [only] => self.m().moves[r][*only].text != "noop",
+            [only] => self.move_text(r, *only) != "noop",
             _ => true,
         };
         match (choice(0), choice(1)) {
@@ -336,7 +484,7 @@ impl Game for Gdl {
         }
         self.legal_indices(role(seat))
             .into_iter()
-            .map(|i| GdlMove(self.m().moves[role(seat)][i].text.clone()))
+            .map(|i| self.move_of(role(seat), i))
             .collect()
     }
 
@@ -345,15 +493,15 @@ impl Game for Gdl {
             return Err(IllegalMove::new("it is not this player's turn"));
         }
         let r = role(seat);
-        let name = &self.m().roles[r];
-        match self.m().move_named(r, &mv.0) {
-            None => Err(IllegalMove::new(format!(
-                "`{mv}` is never a move of {name} in this game"
-            ))),
-            Some(i) if !self.m().legal(&self.vals, r, i) => Err(IllegalMove::new(format!(
+        let name = &self.rules.roles[r];
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), _) if m.move_named(r, &mv.0).is_none() => Err(IllegalMove::new(
+                format!("`{mv}` is never a move of {name} in this game"),
+            )),
+            _ if self.legal_named(r, &mv.0).is_none() => Err(IllegalMove::new(format!(
                 "`{mv}` is not legal for {name} now"
             ))),
-            Some(_) => Ok(()),
+            _ => Ok(()),
         }
     }
 
@@ -361,7 +509,7 @@ impl Game for Gdl {
         let pick = |seat: Seat| -> usize {
             let r = role(seat);
             match &moves[seat] {
-                Some(mv) => self.m().move_named(r, &mv.0).expect("checked move"),
+                Some(mv) => self.legal_named(r, &mv.0).expect("checked move"),
                 // a seat that was not asked has one legal move, `noop`
                 None => self.legal_indices(r)[0],
             }
@@ -382,30 +530,57 @@ impl Game for Gdl {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        let m = self.m();
-        m.base
-            .iter()
-            .zip(&m.base_text)
-            .enumerate()
-            .filter(|(i, _)| m.holds(&self.vals, *i))
-            .map(|(_, (_, t))| t.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => m
+                .base_text
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| m.holds(s, *i))
+                .map(|(_, t)| t.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            (Reasoner::Demand(p), Vals::Demand(now)) => now
+                .facts
+                .iter()
+                .map(|f| p.text(f))
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     fn from_position(params: &GdlParams, text: &str) -> Result<Self, Invalid> {
         let mut game = Gdl::new(params)?;
         let terms = kif::parse(text).map_err(|e| Invalid::new(format!("position: {e}")))?;
-        let mut on = vec![false; game.m().base.len()];
-        for t in terms {
-            let t = t.to_string();
-            let i = *game.rules.base_index.get(&t).ok_or_else(|| {
-                Invalid::new(format!("`{t}` is never true in a state of this game"))
-            })?;
-            on[i] = true;
-        }
+        let never =
+            |t: &kif::Sexp| Invalid::new(format!("`{t}` is never true in a state of this game"));
         let rules = Arc::clone(&game.rules);
-        rules.machine.set_state(&mut game.vals, &on);
+        match (&rules.reasoner, &mut game.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => {
+                let mut on = vec![false; m.base.len()];
+                for t in &terms {
+                    on[*rules
+                        .base_index
+                        .get(&t.to_string())
+                        .ok_or_else(|| never(t))?] = true;
+                }
+                m.set_state(s, &on);
+            }
+            (Reasoner::Demand(p), Vals::Demand(now)) => {
+                let mut facts = terms
+                    .iter()
+                    .map(|t| p.flat_of(t).ok_or_else(|| never(t)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                facts.sort();
+                facts.dedup();
+                let next = p.now(facts);
+                if let Some(e) = &next.error {
+                    return Err(Invalid::new(format!("position: {e}")));
+                }
+                *now = Arc::new(next);
+            }
+            _ => unreachable!("a state of its own reasoner"),
+        }
         if game.over() {
             return Err(Invalid::new("this position is over"));
         }
@@ -481,9 +656,14 @@ pub(super) mod tests {
                     let mut chosen = [0; 2];
                     for (r, pick) in chosen.iter_mut().enumerate() {
                         let legal = g.legal_indices(r);
+                        let (Reasoner::Ground(machine), Vals::Ground(s)) =
+                            (&g.rules.reasoner, &g.vals)
+                        else {
+                            panic!("{file} is grounded whole");
+                        };
                         for (i, &m) in legal.iter().enumerate() {
-                            let picked = g.m().pick_legal(
-                                &g.vals,
+                            let picked = machine.pick_legal(
+                                s,
                                 r,
                                 |n| {
                                     assert_eq!(n, legal.len(), "{file}");

@@ -1,0 +1,624 @@
+//! Reasoning state by state, for a description too large to ground whole
+//! (grounding on demand): the public `merrills.kif`, whose relaxed model
+//! counts every colouring of every pit at once, or the competitions'
+//! chess. Only what one state makes true is worked out, so a game plays
+//! where its reachable part is small, whatever its relaxed model.
+//!
+//! At load, the relations that depend on neither `true` nor `does` (the
+//! static ones: `succ`, boards, `init`) are derived once. For a state, its
+//! `true` facts are added to them, and the rules that `legal`, `goal` and
+//! `terminal` need are evaluated bottom-up, stratum by stratum (a
+//! relation's recursive group after the groups it depends on, so a `not`
+//! is judged against facts already complete), with the grounder's joins
+//! (`join.rs`, [`saturate`]). For a joint move, the same is done with its
+//! `does` facts for the rules that `next` needs.
+//!
+//! A state is its `true` terms, each written flat ([`Flat`]) and sorted:
+//! terms compare by their symbols' order of first appearance in the
+//! description, then their arguments, so `(cell 1 2 b)` comes before `(cell
+//! 1 3 b)` where the description writes `2` before `3`. The moves of a
+//! state come in the same order, and the state's terms too (a state's
+//! observation).
+//!
+//! Each state's reasoning has a budget of steps, the description's
+//! `ground_steps`, so its outcome never depends on the machine's speed; a
+//! state past it is *stuck*: no role has a legal move there and the game
+//! ends, with the error kept ([`Now::error`]). A description whose negation
+//! is recursive at the level of relations (a relation that depends on
+//! itself through `not`, which only its ground atoms can order) cannot be
+//! reasoned about this way, and is refused.
+
+use std::sync::Mutex;
+
+use super::hash::HashMap;
+use super::{
+    budget::Watch,
+    ground::saturate,
+    join::Model,
+    logic::{strongly_connected, Description, Literal, Relation, Rule, Term},
+    machine::MAX_ATOMS,
+    store::{tag, GTerm, Gid, Store},
+};
+
+/// A ground term written flat, in prefix order: a constant is its tag
+/// ([`tag`]); a function is its tag, its number of arguments, then each
+/// argument flat. It does not depend on any store.
+pub type Flat = Box<[u32]>;
+
+/// A description ready to reason about any state.
+pub struct Prover {
+    d: Description,
+    /// The static facts, and their terms.
+    store: Store,
+    model: Model,
+    /// The groups of rules `legal`, `goal` and `terminal` need, and those
+    /// `next` needs, each in the order of evaluation.
+    for_state: Vec<Vec<usize>>,
+    for_next: Vec<Vec<usize>>,
+    /// The first state.
+    start: Now,
+    /// Steps each state's reasoning may take.
+    steps: u64,
+    /// Each role's highest goal.
+    goal_max: Vec<i32>,
+    /// A number for each move met, per role, the same for the same move in
+    /// every state: what search bots learn moves by.
+    ids: Vec<Mutex<HashMap<Flat, usize>>>,
+}
+
+/// One state, with what holds in it.
+#[derive(Clone, Debug, Default)]
+pub struct Now {
+    /// The state's `true` terms, sorted.
+    pub facts: Vec<Flat>,
+    /// Each role's legal moves, sorted.
+    pub moves: Vec<Vec<Move>>,
+    pub terminal: bool,
+    /// Each role's goal (0 where none holds).
+    pub goals: Vec<i32>,
+    /// Why the state is stuck, if its reasoning failed.
+    pub error: Option<String>,
+}
+
+/// A legal move.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub flat: Flat,
+    /// In KIF's normal form.
+    pub text: String,
+    /// Its number among its role's moves ([`Prover`]'s `ids`).
+    pub id: usize,
+}
+
+impl Prover {
+    /// Prepares `d` within `watch`'s budget; each state's reasoning may
+    /// take `steps` steps.
+    pub fn new(d: &Description, steps: u64, watch: &mut Watch) -> Result<Prover, String> {
+        watch.phase("deriving the static relations")?;
+        let k = d.keys;
+        // each relation's rules, and the relations they read
+        let mut edges: HashMap<Relation, Vec<Relation>> = HashMap::default();
+        for r in &d.rules {
+            let to = edges.entry(r.head.relation()).or_default();
+            for l in &r.body {
+                if let Literal::Pos(a) | Literal::Neg(a) = l {
+                    to.push(a.relation());
+                }
+            }
+        }
+        let targets: Vec<Relation> = edges.values().flatten().copied().collect();
+        for t in targets {
+            edges.entry(t).or_default();
+        }
+        let scc = strongly_connected(&edges);
+        let groups = scc.values().max().map_or(0, |m| m + 1);
+        // a relation is dynamic if it reaches `true` or `does`
+        let mut dynamic = vec![false; groups];
+        let mut members: Vec<Vec<Relation>> = vec![Vec::new(); groups];
+        for (&rel, &c) in &scc {
+            members[c].push(rel);
+        }
+        for c in 0..groups {
+            dynamic[c] = members[c].iter().any(|&rel| {
+                rel.0 == k.truth || rel.0 == k.does || edges[&rel].iter().any(|q| dynamic[scc[q]])
+            });
+        }
+        // negation within a group can only be ordered atom by atom
+        for r in &d.rules {
+            let c = scc[&r.head.relation()];
+            if let Some(a) = r.body.iter().find_map(|l| match l {
+                Literal::Neg(a) if scc[&a.relation()] == c => Some(a),
+                _ => None,
+            }) {
+                return Err(format!(
+                    "{}: `{}` depends on itself through `(not ({} ...))`: reasoning state by \
+                     state needs negation stratified by relation",
+                    r.pos,
+                    d.symbols.name(r.head.rel),
+                    d.symbols.name(a.rel)
+                ));
+            }
+        }
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); groups];
+        for (i, r) in d.rules.iter().enumerate() {
+            rules_of[scc[&r.head.relation()]].push(i);
+        }
+        // the groups each target needs, in the order of evaluation
+        let needs = |roots: &[Relation]| -> Vec<Vec<usize>> {
+            let mut seen = vec![false; groups];
+            let mut todo: Vec<Relation> = roots
+                .iter()
+                .filter(|r| scc.contains_key(*r))
+                .copied()
+                .collect();
+            while let Some(rel) = todo.pop() {
+                let c = scc[&rel];
+                if seen[c] {
+                    continue;
+                }
+                seen[c] = true;
+                for m in &members[c] {
+                    todo.extend(edges[m].iter().copied());
+                }
+            }
+            (0..groups)
+                .filter(|&c| seen[c] && dynamic[c] && !rules_of[c].is_empty())
+                .map(|c| rules_of[c].clone())
+                .collect()
+        };
+        let roles = d.roles.len();
+        let for_state = needs(&[(k.legal, 2), (k.goal, 2), (k.terminal, 0)]);
+        let for_next = needs(&[(k.next, 1)]);
+
+        let mut store = Store::default();
+        let mut model = Model::default();
+        for c in 0..groups {
+            if dynamic[c] || rules_of[c].is_empty() {
+                continue;
+            }
+            let rules: Vec<&Rule> = rules_of[c].iter().map(|&i| &d.rules[i]).collect();
+            saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, watch)?;
+        }
+        let mut first: Vec<Flat> = model
+            .facts
+            .get(&(k.init, 1))
+            .map(|f| {
+                f.atoms
+                    .iter()
+                    .map(|&a| flat(&store, store.args(a)[0]))
+                    .collect()
+            })
+            .unwrap_or_default();
+        first.sort();
+        first.dedup();
+        let goal_max = (0..roles)
+            .map(|r| {
+                goal_rules(d, r)
+                    .map(|(_, value)| match value {
+                        Term::Const(c) => d.symbols.name(*c).parse::<i32>().unwrap_or(0),
+                        _ => 100,
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut prover = Prover {
+            d: d.clone(),
+            store,
+            model,
+            for_state,
+            for_next,
+            start: Now::default(),
+            steps,
+            goal_max,
+            ids: (0..roles).map(|_| Mutex::default()).collect(),
+        };
+        watch.phase("reasoning about the first state")?;
+        prover.start = prover.now(first);
+        match &prover.start.error {
+            Some(e) => Err(format!("the first state: {e}")),
+            None => Ok(prover),
+        }
+    }
+
+    /// The first state.
+    pub fn first(&self) -> Now {
+        self.start.clone()
+    }
+
+    /// The highest goal `role` can get: the highest its goal rules write
+    /// (100 where a variable gives it).
+    pub fn goal_max(&self, role: usize) -> i32 {
+        self.goal_max[role]
+    }
+
+    /// The state whose `true` terms are `facts` (sorted, each once).
+    pub fn now(&self, facts: Vec<Flat>) -> Now {
+        let roles = self.d.roles.len();
+        let mut now = Now {
+            facts,
+            moves: vec![Vec::new(); roles],
+            terminal: false,
+            goals: vec![0; roles],
+            error: None,
+        };
+        let (store, model) = match self.derive(&now.facts, None, &self.for_state) {
+            Ok(derived) => derived,
+            Err(e) => {
+                now.error = Some(e);
+                return now;
+            }
+        };
+        let k = self.d.keys;
+        let role_of = |g: Gid| {
+            self.d
+                .roles
+                .iter()
+                .position(|&r| store.constant(r) == Some(g))
+        };
+        let atoms = |rel: Relation| model.facts.get(&rel).map_or(&[][..], |f| &f.atoms[..]);
+        for &legal in atoms((k.legal, 2)) {
+            let &[role, mv] = store.args(legal) else {
+                continue;
+            };
+            if let Some(r) = role_of(role) {
+                let flat = flat(&store, mv);
+                let id = {
+                    let mut ids = self.ids[r].lock().unwrap_or_else(|e| e.into_inner());
+                    let next = ids.len();
+                    *ids.entry(flat.clone()).or_insert(next)
+                };
+                now.moves[r].push(Move {
+                    flat,
+                    text: store.text(mv, &self.d),
+                    id,
+                });
+            }
+        }
+        for moves in &mut now.moves {
+            moves.sort_by(|a, b| a.flat.cmp(&b.flat));
+        }
+        now.terminal = store.constant(k.terminal).is_some_and(|t| model.holds(t));
+        // where several goals hold, the one whose first rule is written
+        // first counts
+        let mut best: Vec<Option<(usize, i32)>> = vec![None; roles];
+        for &goal in atoms((k.goal, 2)) {
+            let &[role, value] = store.args(goal) else {
+                continue;
+            };
+            let Some(r) = role_of(role) else { continue };
+            let text = store.text(value, &self.d);
+            let v = match text.parse::<i32>() {
+                Ok(v) if (0..=100).contains(&v) => v,
+                _ => {
+                    now.error = Some(format!(
+                        "a goal is a whole number from 0 to 100, but the rules give `{text}` \
+                         (GDL's own relations)"
+                    ));
+                    now.moves.iter_mut().for_each(Vec::clear);
+                    return now;
+                }
+            };
+            let rule = goal_rules(&self.d, r)
+                .find(|(_, value)| match value {
+                    Term::Const(c) => self.d.symbols.name(*c) == text,
+                    _ => true,
+                })
+                .map_or(usize::MAX, |(i, _)| i);
+            if best[r].is_none_or(|(first, _)| rule < first) {
+                best[r] = Some((rule, v));
+            }
+        }
+        for (goal, best) in now.goals.iter_mut().zip(best) {
+            *goal = best.map_or(0, |(_, v)| v);
+        }
+        now
+    }
+
+    /// The state after each role `r` plays its legal move `chosen[r]` in
+    /// `now`.
+    pub fn next(&self, now: &Now, chosen: &[usize]) -> Now {
+        let does: Vec<&[u32]> = chosen
+            .iter()
+            .zip(&now.moves)
+            .map(|(&m, moves)| &moves[m].flat[..])
+            .collect();
+        match self.derive(&now.facts, Some(&does), &self.for_next) {
+            Ok((store, model)) => {
+                let mut facts: Vec<Flat> = model
+                    .facts
+                    .get(&(self.d.keys.next, 1))
+                    .map(|f| {
+                        f.atoms
+                            .iter()
+                            .map(|&a| flat(&store, store.args(a)[0]))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                facts.sort();
+                facts.dedup();
+                self.now(facts)
+            }
+            Err(e) => Now {
+                facts: now.facts.clone(),
+                moves: vec![Vec::new(); now.moves.len()],
+                terminal: false,
+                goals: vec![0; now.moves.len()],
+                error: Some(e),
+            },
+        }
+    }
+
+    /// The static facts with `facts` true (and each role `r` doing
+    /// `does[r]`), saturated under the rule groups `groups` in turn.
+    fn derive(
+        &self,
+        facts: &[Flat],
+        does: Option<&[&[u32]]>,
+        groups: &[Vec<usize>],
+    ) -> Result<(Store, Model), String> {
+        let k = self.d.keys;
+        let mut store = self.store.clone();
+        let mut model = self.model.clone();
+        for f in facts {
+            let g = unflat(&mut store, f);
+            let atom = store.atom(k.truth, vec![g]);
+            model.add((k.truth, 1), atom, &store);
+        }
+        for (r, m) in does.unwrap_or_default().iter().enumerate() {
+            let role = store.intern(GTerm::Const(self.d.roles[r]));
+            let g = unflat(&mut store, m);
+            let atom = store.atom(k.does, vec![role, g]);
+            model.add((k.does, 2), atom, &store);
+        }
+        let mut watch = Watch::quiet(self.steps);
+        for group in groups {
+            let rules: Vec<&Rule> = group.iter().map(|&i| &self.d.rules[i]).collect();
+            if let Err(e) = saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, &mut watch) {
+                let e = if watch.too_large() && !watch.over_limit {
+                    let at = watch.rule.map(|p| format!("{p}: ")).unwrap_or_default();
+                    format!(
+                        "{at}reasoning about this state takes more than {} steps (the \
+                         grounding budget, `ground_steps` among the game's parameters)",
+                        self.steps
+                    )
+                } else {
+                    e
+                };
+                return Err(e);
+            }
+        }
+        Ok((store, model))
+    }
+
+    /// State `now` as a key for tables: two states with one key are the
+    /// same state.
+    pub fn key(&self, now: &Now) -> Box<[u64]> {
+        let mut key = Vec::with_capacity(now.facts.iter().map(|f| f.len() + 1).sum());
+        for f in &now.facts {
+            key.push(f.len() as u64);
+            key.extend(f.iter().map(|&w| u64::from(w)));
+        }
+        key.into_boxed_slice()
+    }
+
+    /// Term `flat` in KIF's normal form.
+    pub fn text(&self, flat: &[u32]) -> String {
+        fn write(flat: &[u32], at: &mut usize, d: &Description, out: &mut String) {
+            let t = flat[*at];
+            *at += 1;
+            if t & 1 == 0 {
+                out.push_str(d.symbols.name(t >> 1));
+                return;
+            }
+            let n = flat[*at];
+            *at += 1;
+            out.push('(');
+            out.push_str(d.symbols.name(t >> 1));
+            for _ in 0..n {
+                out.push(' ');
+                write(flat, at, d, out);
+            }
+            out.push(')');
+        }
+        let mut out = String::new();
+        write(flat, &mut 0, &self.d, &mut out);
+        out
+    }
+
+    /// The flat term a KIF term is, if every symbol in it is the
+    /// description's.
+    pub fn flat_of(&self, t: &super::kif::Sexp) -> Option<Flat> {
+        use super::kif::Sexp;
+        fn walk(t: &Sexp, d: &Description, out: &mut Vec<u32>) -> Option<()> {
+            match t {
+                Sexp::Symbol(s, _) => out.push(tag(d.symbols.get(s)?, false)),
+                Sexp::Var(..) => return None,
+                Sexp::List(items, _) => {
+                    let (Sexp::Symbol(f, _), args) = items.split_first()? else {
+                        return None;
+                    };
+                    out.push(tag(d.symbols.get(f)?, true));
+                    out.push(args.len() as u32);
+                    for a in args {
+                        walk(a, d, out)?;
+                    }
+                }
+            }
+            Some(())
+        }
+        let mut out = Vec::new();
+        walk(t, &self.d, &mut out)?;
+        Some(out.into_boxed_slice())
+    }
+}
+
+/// Role `role`'s goal rules, in the order written, with the value each
+/// head writes: those whose head's role is `role` or a variable.
+fn goal_rules(d: &Description, role: usize) -> impl Iterator<Item = (usize, &Term)> {
+    let (goal, me) = (d.keys.goal, d.roles[role]);
+    d.rules
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, r)| match &r.head.args[..] {
+            [who, value] if r.head.rel == goal => match who {
+                Term::Const(c) if *c != me => None,
+                _ => Some((i, value)),
+            },
+            _ => None,
+        })
+}
+
+/// Term `g` of `store`, flat.
+fn flat(store: &Store, g: Gid) -> Flat {
+    fn walk(store: &Store, g: Gid, out: &mut Vec<u32>) {
+        match store.get(g) {
+            GTerm::Const(c) => out.push(tag(c, false)),
+            GTerm::Fn(f, args) => {
+                out.push(tag(f, true));
+                out.push(args.len() as u32);
+                for &a in args {
+                    walk(store, a, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(store, g, &mut out);
+    out.into_boxed_slice()
+}
+
+/// Flat term `flat`, stored in `store`.
+fn unflat(store: &mut Store, flat: &[u32]) -> Gid {
+    fn walk(store: &mut Store, flat: &[u32], at: &mut usize) -> Gid {
+        let t = flat[*at];
+        *at += 1;
+        if t & 1 == 0 {
+            return store.intern(GTerm::Const(t >> 1));
+        }
+        let n = flat[*at] as usize;
+        *at += 1;
+        let args: Vec<Gid> = (0..n).map(|_| walk(store, flat, at)).collect();
+        store.intern(GTerm::Fn(t >> 1, &args))
+    }
+    walk(store, flat, &mut 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{path::Path, sync::Arc};
+
+    use rand::{Rng as _, SeedableRng};
+
+    use super::super::{kif, Gdl, Rules, DEFAULT_BUDGET};
+    use crate::core::{game::Game, seat::Seat};
+    use crate::Rng;
+
+    /// A state's terms, as a sorted list (the two reasoners list them in
+    /// different orders).
+    fn terms(g: &Gdl) -> Vec<String> {
+        let mut t: Vec<String> = kif::parse(&g.observation(Seat::First))
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        t.sort();
+        t
+    }
+
+    fn moves(g: &Gdl, r: usize) -> Vec<String> {
+        let mut m: Vec<String> = g
+            .legal_indices(r)
+            .into_iter()
+            .map(|i| g.move_of(r, i).0)
+            .collect();
+        m.sort();
+        m
+    }
+
+    /// Random games of every shipped description, played by the grounded
+    /// machine and by state-by-state reasoning in lockstep: the same state,
+    /// legal moves, `terminal` and goals at every step.
+    #[test]
+    fn state_by_state_reasoning_agrees_with_the_grounded_machine_on_every_shipped_description() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl");
+        let mut rng = Rng::seed_from_u64(11);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let ground = Arc::new(Rules::new(&name, &text).unwrap());
+            let demand = Arc::new(Rules::on_demand(&name, &text, DEFAULT_BUDGET).unwrap());
+            assert!(!ground.on_demand_reasoning() && demand.on_demand_reasoning());
+            let mut states = 0;
+            for game in 0..10 {
+                let (mut a, mut b) = (
+                    Gdl::start(Arc::clone(&ground)),
+                    Gdl::start(Arc::clone(&demand)),
+                );
+                loop {
+                    let at = format!("{name}, game {game}, state {states}: {:?}", terms(&a));
+                    states += 1;
+                    assert_eq!(terms(&a), terms(&b), "{at}");
+                    assert_eq!(a.terminal(), b.terminal(), "{at}");
+                    assert_eq!(a.goals(), b.goals(), "{at}");
+                    assert_eq!(a.over(), b.over(), "{at}");
+                    for r in 0..2 {
+                        assert_eq!(moves(&a, r), moves(&b, r), "{at}, role {r}");
+                    }
+                    if a.over() {
+                        break;
+                    }
+                    let (mut ca, mut cb) = ([0; 2], [0; 2]);
+                    for (r, (ma, mb)) in ca.iter_mut().zip(&mut cb).enumerate() {
+                        let legal = a.legal_indices(r);
+                        *ma = legal[rng.random_range(0..legal.len())];
+                        let text = a.move_of(r, *ma).0;
+                        *mb = b.legal_named(r, &text).expect("legal in both");
+                        assert_eq!(b.move_of(r, *mb).0, text);
+                    }
+                    a.advance(&ca);
+                    b.advance(&cb);
+                }
+            }
+            assert!(states > 10, "{name}: games were played");
+        }
+    }
+
+    /// A state past the budget is stuck: no role moves, the game is over
+    /// there, and the error says why.
+    #[test]
+    fn a_state_past_the_budget_is_stuck_and_says_why() {
+        let nums: Vec<String> = (0..40).map(|i| format!("(num {i})")).collect();
+        let text = format!(
+            "(role a) (role b) (init (p)) (legal a go) (legal b noop)\n\
+             (<= (next (q)) (does a go)) (<= terminal (true (q)) big)\n\
+             (goal a 0) (goal b 0) {}\n\
+             (<= big (true (q)) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
+            nums.join(" ")
+        );
+        let budget = super::super::budget::Budget {
+            steps: 100_000,
+            seconds: 60,
+        };
+        let rules = Arc::new(Rules::on_demand("stuck", &text, budget).unwrap());
+        let mut g = Gdl::start(rules);
+        assert!(!g.over() && g.error().is_none());
+        assert_eq!(g.move_of(0, 0).0, "go");
+        g.advance(&[0, 0]);
+        assert!(g.over());
+        assert_eq!(g.legal_indices(0), Vec::<usize>::new());
+        assert_eq!(g.goals(), [0, 0]);
+        assert_eq!(
+            g.error(),
+            Some(
+                "line 4, column 1: reasoning about this state takes more than 100000 steps \
+                 (the grounding budget, `ground_steps` among the game's parameters)"
+            )
+        );
+    }
+}
