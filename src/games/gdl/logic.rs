@@ -360,13 +360,13 @@ impl Description {
 
 /// Which relations each relation's rules use, and its strongly connected
 /// component (the relations recursive with it).
-struct Graph {
-    edges: HashMap<Relation, Vec<Relation>>,
-    scc: HashMap<Relation, usize>,
+pub(super) struct Graph {
+    pub(super) edges: HashMap<Relation, Vec<Relation>>,
+    pub(super) scc: HashMap<Relation, usize>,
 }
 
 impl Graph {
-    fn new(rules: &[Rule]) -> Graph {
+    pub(super) fn new(rules: &[Rule]) -> Graph {
         let mut edges: HashMap<Relation, Vec<Relation>> = HashMap::default();
         for r in rules {
             let from = r.head.relation();

@@ -35,7 +35,7 @@ use super::{
     budget::Watch,
     ground::saturate,
     join::Model,
-    logic::{strongly_connected, Description, Literal, Relation, Rule, Term},
+    logic::{Description, Graph, Literal, Relation, Rule, Sym, Term},
     machine::MAX_ATOMS,
     store::{tag, GTerm, Gid, Store},
 };
@@ -97,20 +97,7 @@ impl Prover {
         watch.phase("deriving the static relations")?;
         let k = d.keys;
         // each relation's rules, and the relations they read
-        let mut edges: HashMap<Relation, Vec<Relation>> = HashMap::default();
-        for r in &d.rules {
-            let to = edges.entry(r.head.relation()).or_default();
-            for l in &r.body {
-                if let Literal::Pos(a) | Literal::Neg(a) = l {
-                    to.push(a.relation());
-                }
-            }
-        }
-        let targets: Vec<Relation> = edges.values().flatten().copied().collect();
-        for t in targets {
-            edges.entry(t).or_default();
-        }
-        let scc = strongly_connected(&edges);
+        let Graph { edges, scc } = Graph::new(&d.rules);
         let groups = scc.values().max().map_or(0, |m| m + 1);
         // a relation is dynamic if it reaches `true` or `does`
         let mut dynamic = vec![false; groups];
@@ -179,18 +166,7 @@ impl Prover {
             let rules: Vec<&Rule> = rules_of[c].iter().map(|&i| &d.rules[i]).collect();
             saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, watch)?;
         }
-        let mut first: Vec<Flat> = model
-            .facts
-            .get(&(k.init, 1))
-            .map(|f| {
-                f.atoms
-                    .iter()
-                    .map(|&a| flat(&store, store.args(a)[0]))
-                    .collect()
-            })
-            .unwrap_or_default();
-        first.sort();
-        first.dedup();
+        let first = arguments(&store, &model, k.init);
         let goal_max = (0..roles)
             .map(|r| {
                 goal_rules(d, r)
@@ -324,21 +300,7 @@ impl Prover {
             .map(|(&m, moves)| &moves[m].flat[..])
             .collect();
         match self.derive(&now.facts, Some(&does), &self.for_next) {
-            Ok((store, model)) => {
-                let mut facts: Vec<Flat> = model
-                    .facts
-                    .get(&(self.d.keys.next, 1))
-                    .map(|f| {
-                        f.atoms
-                            .iter()
-                            .map(|&a| flat(&store, store.args(a)[0]))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                facts.sort();
-                facts.dedup();
-                self.now(facts)
-            }
+            Ok((store, model)) => self.now(arguments(&store, &model, self.d.keys.next)),
             Err(e) => Now {
                 facts: now.facts.clone(),
                 moves: vec![Vec::new(); now.moves.len()],
@@ -467,6 +429,20 @@ fn goal_rules(d: &Description, role: usize) -> impl Iterator<Item = (usize, &Ter
             },
             _ => None,
         })
+}
+
+/// The argument of every fact of the one-argument relation `rel` (`init`,
+/// `next`): a state's terms, flat, sorted, each once.
+fn arguments(store: &Store, model: &Model, rel: Sym) -> Vec<Flat> {
+    let mut terms: Vec<Flat> = model.facts.get(&(rel, 1)).map_or(Vec::new(), |f| {
+        f.atoms
+            .iter()
+            .map(|&a| flat(store, store.args(a)[0]))
+            .collect()
+    });
+    terms.sort();
+    terms.dedup();
+    terms
 }
 
 /// Term `g` of `store`, flat.
