@@ -69,7 +69,7 @@ pub enum Term {
 }
 
 impl Term {
-    fn vars(&self, out: &mut Vec<u32>) {
+    pub(super) fn vars(&self, out: &mut Vec<u32>) {
         match self {
             Term::Const(_) => {}
             Term::Var(v) => out.push(*v),

@@ -11,7 +11,10 @@
 //! relation's recursive group after the groups it depends on, so a `not`
 //! is judged against facts already complete), with the grounder's joins
 //! (`join.rs`, [`saturate`]). For a joint move, the same is done with its
-//! `does` facts for the rules that `next` needs.
+//! `does` facts for the rules that `next` needs. The rules are first
+//! rewritten so that only the bindings some rule asks for are derived
+//! ([`magic`], the magic-sets method): `merrills.kif` counts its stones
+//! from one starting count, not from all 71 x 71.
 //!
 //! A state is its `true` terms, each written flat ([`Flat`]) and sorted:
 //! terms compare by their symbols' order of first appearance in the
@@ -30,12 +33,12 @@
 
 use std::sync::Mutex;
 
-use super::hash::HashMap;
+use super::hash::{HashMap, HashSet};
 use super::{
     budget::Watch,
     ground::saturate,
     join::Model,
-    logic::{Description, Graph, Literal, Relation, Rule, Sym, Term},
+    logic::{Atom, Description, Graph, Literal, Relation, Rule, Sym, Term},
     machine::MAX_ATOMS,
     store::{tag, GTerm, Gid, Store},
 };
@@ -52,9 +55,9 @@ pub struct Prover {
     store: Store,
     model: Model,
     /// The groups of rules `legal`, `goal` and `terminal` need, and those
-    /// `next` needs, each in the order of evaluation.
-    for_state: Vec<Vec<usize>>,
-    for_next: Vec<Vec<usize>>,
+    /// `next` needs, each in the order of evaluation ([`magic`]).
+    for_state: Vec<Vec<Rule>>,
+    for_next: Vec<Vec<Rule>>,
     /// The first state.
     start: Now,
     /// Steps each state's reasoning may take.
@@ -130,8 +133,14 @@ impl Prover {
         for (i, r) in d.rules.iter().enumerate() {
             rules_of[scc[&r.head.relation()]].push(i);
         }
-        // the groups each target needs, in the order of evaluation
-        let needs = |roots: &[Relation]| -> Vec<Vec<usize>> {
+        // the groups each target needs, in the order of evaluation: the
+        // rules rewritten so that only the bindings asked for are derived
+        // (magic sets), where that keeps negation stratified by relation
+        let derived = |rel: &Relation| {
+            scc.get(rel)
+                .is_some_and(|&c| dynamic[c] && !rules_of[c].is_empty())
+        };
+        let needs = |roots: &[Relation]| -> Vec<Vec<Rule>> {
             let mut seen = vec![false; groups];
             let mut todo: Vec<Relation> = roots
                 .iter()
@@ -150,12 +159,16 @@ impl Prover {
             }
             (0..groups)
                 .filter(|&c| seen[c] && dynamic[c] && !rules_of[c].is_empty())
-                .map(|c| rules_of[c].clone())
+                .map(|c| rules_of[c].iter().map(|&i| d.rules[i].clone()).collect())
                 .collect()
         };
+        let mut symbols = d.symbols.clone();
+        let mut program = |roots: &[Relation]| {
+            strata(&magic(d, &mut symbols, &derived, roots)).unwrap_or_else(|| needs(roots))
+        };
         let roles = d.roles.len();
-        let for_state = needs(&[(k.legal, 2), (k.goal, 2), (k.terminal, 0)]);
-        let for_next = needs(&[(k.next, 1)]);
+        let for_state = program(&[(k.legal, 2), (k.goal, 2), (k.terminal, 0)]);
+        let for_next = program(&[(k.next, 1)]);
 
         let mut store = Store::default();
         let mut model = Model::default();
@@ -179,7 +192,10 @@ impl Prover {
             })
             .collect();
         let mut prover = Prover {
-            d: d.clone(),
+            d: Description {
+                symbols,
+                ..d.clone()
+            },
             store,
             model,
             for_state,
@@ -317,7 +333,7 @@ impl Prover {
         &self,
         facts: &[Flat],
         does: Option<&[&[u32]]>,
-        groups: &[Vec<usize>],
+        groups: &[Vec<Rule>],
     ) -> Result<(Store, Model), String> {
         let k = self.d.keys;
         let mut store = self.store.clone();
@@ -335,7 +351,7 @@ impl Prover {
         }
         let mut watch = Watch::quiet(self.steps);
         for group in groups {
-            let rules: Vec<&Rule> = group.iter().map(|&i| &self.d.rules[i]).collect();
+            let rules: Vec<&Rule> = group.iter().collect();
             if let Err(e) = saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, &mut watch) {
                 let e = if watch.too_large() && !watch.over_limit {
                     let at = watch.rule.map(|p| format!("{p}: ")).unwrap_or_default();
@@ -413,6 +429,152 @@ impl Prover {
         walk(t, &self.d, &mut out)?;
         Some(out.into_boxed_slice())
     }
+}
+
+/// `d`'s rules for the derived relations `roots` need, rewritten by the
+/// magic-sets method so that bottom-up evaluation derives only the
+/// bindings some rule asks for. Each literal of a derived relation (one
+/// with rules that depends on the state or the moves) is *adorned* by
+/// which of its arguments are bound when it is reached, reading the body
+/// in the order written: by the head's bound arguments and the positive
+/// literals before it. Where some are bound, the literal reads a copy of
+/// its relation (`rel#bf`) whose rules start with a *magic* literal
+/// (`magic#rel#bf`) holding the bound values asked for, and a magic rule
+/// derives those from the rule's own magic literal and the positive
+/// literals before it. A negated literal is adorned alike (its variables
+/// are bound by then where the rule is written in the usual order), and
+/// its copy is complete for every binding asked for before the rule reads
+/// it, where the rewritten rules stay stratified ([`strata`]; else the
+/// rules are used as written). A relation with nothing bound (the roots)
+/// keeps its name and is derived whole. New symbols
+/// go into `symbols`; the names cannot clash with a description's, which
+/// has no `#`.
+fn magic(
+    d: &Description,
+    symbols: &mut super::logic::Symbols,
+    derived: &dyn Fn(&Relation) -> bool,
+    roots: &[Relation],
+) -> Vec<Rule> {
+    type Adorned = (Relation, Vec<bool>);
+    let name = |symbols: &mut super::logic::Symbols, prefix: &str, (rel, bound): &Adorned| {
+        let pattern: String = bound.iter().map(|&b| if b { 'b' } else { 'f' }).collect();
+        symbols.intern(&format!("{prefix}{}#{pattern}", d.symbols.name(rel.0)))
+    };
+    // an adorned literal: the relation's copy, or itself with nothing bound
+    let adorned = |symbols: &mut super::logic::Symbols, a: &Atom, bound: &[bool]| -> Atom {
+        if bound.iter().any(|&b| b) {
+            Atom {
+                rel: name(symbols, "", &(a.relation(), bound.to_vec())),
+                args: a.args.clone(),
+            }
+        } else {
+            a.clone()
+        }
+    };
+    let magic_atom = |symbols: &mut super::logic::Symbols, a: &Atom, bound: &[bool]| Atom {
+        rel: name(symbols, "magic#", &(a.relation(), bound.to_vec())),
+        args: a
+            .args
+            .iter()
+            .zip(bound)
+            .filter(|(_, &b)| b)
+            .map(|(t, _)| t.clone())
+            .collect(),
+    };
+    let mut out = Vec::new();
+    let mut done: HashSet<Adorned> = HashSet::default();
+    let mut todo: Vec<Adorned> = roots
+        .iter()
+        .filter(|r| derived(r))
+        .map(|&r| (r, vec![false; r.1]))
+        .collect();
+    while let Some((rel, bound)) = todo.pop() {
+        if !done.insert((rel, bound.clone())) {
+            continue;
+        }
+        for rule in d.rules.iter().filter(|r| r.head.relation() == rel) {
+            let mut known: Vec<u32> = Vec::new();
+            for (t, _) in rule.head.args.iter().zip(&bound).filter(|(_, &b)| b) {
+                t.vars(&mut known);
+            }
+            let mut body = Vec::new();
+            if bound.iter().any(|&b| b) {
+                body.push(Literal::Pos(magic_atom(symbols, &rule.head, &bound)));
+            }
+            for l in &rule.body {
+                match l {
+                    Literal::Pos(a) | Literal::Neg(a) if derived(&a.relation()) => {
+                        let a_bound: Vec<bool> = a
+                            .args
+                            .iter()
+                            .map(|t| {
+                                let mut vars = Vec::new();
+                                t.vars(&mut vars);
+                                vars.iter().all(|v| known.contains(v))
+                            })
+                            .collect();
+                        if a_bound.iter().any(|&b| b) {
+                            // what this literal is asked for: the magic
+                            // literal and the positive literals before it
+                            let asks: Vec<Literal> = body
+                                .iter()
+                                .filter(|l| matches!(l, Literal::Pos(_)))
+                                .cloned()
+                                .collect();
+                            out.push(Rule {
+                                head: magic_atom(symbols, a, &a_bound),
+                                body: asks,
+                                vars: rule.vars.clone(),
+                                pos: rule.pos,
+                            });
+                        }
+                        let copy = adorned(symbols, a, &a_bound);
+                        todo.push((a.relation(), a_bound));
+                        if let Literal::Pos(_) = l {
+                            body.push(Literal::Pos(copy));
+                            a.args.iter().for_each(|t| t.vars(&mut known));
+                        } else {
+                            body.push(Literal::Neg(copy));
+                        }
+                    }
+                    Literal::Pos(a) => {
+                        body.push(l.clone());
+                        a.args.iter().for_each(|t| t.vars(&mut known));
+                    }
+                    Literal::Neg(_) | Literal::Distinct(..) | Literal::Same(..) => {
+                        body.push(l.clone())
+                    }
+                }
+            }
+            out.push(Rule {
+                head: adorned(symbols, &rule.head, &bound),
+                body,
+                vars: rule.vars.clone(),
+                pos: rule.pos,
+            });
+        }
+    }
+    out
+}
+
+/// `rules` in groups, each a relation's recursive group after the groups
+/// it depends on; `None` where a group depends on itself through `not`.
+fn strata(rules: &[Rule]) -> Option<Vec<Vec<Rule>>> {
+    let Graph { scc, .. } = Graph::new(rules);
+    let mut groups: Vec<Vec<Rule>> = vec![Vec::new(); scc.values().max().map_or(0, |m| m + 1)];
+    for r in rules {
+        let c = scc[&r.head.relation()];
+        let recursive_not = r.body.iter().any(|l| match l {
+            Literal::Neg(a) => scc[&a.relation()] == c,
+            _ => false,
+        });
+        if recursive_not {
+            return None;
+        }
+        groups[c].push(r.clone());
+    }
+    groups.retain(|g| !g.is_empty());
+    Some(groups)
 }
 
 /// Role `role`'s goal rules, in the order written, with the value each
@@ -512,9 +674,48 @@ mod tests {
         m
     }
 
-    /// Random games of every shipped description, played by the grounded
+    /// Random games of the description `text`, played by the grounded
     /// machine and by state-by-state reasoning in lockstep: the same state,
-    /// legal moves, `terminal` and goals at every step.
+    /// legal moves, `terminal` and goals at every step. The number of
+    /// states seen.
+    fn lockstep(name: &str, text: &str, games: usize, rng: &mut Rng) -> usize {
+        let ground = Arc::new(Rules::new(name, text).unwrap());
+        let demand = Arc::new(Rules::on_demand(name, text, DEFAULT_BUDGET).unwrap());
+        assert!(!ground.on_demand_reasoning() && demand.on_demand_reasoning());
+        let mut states = 0;
+        for game in 0..games {
+            let (mut a, mut b) = (
+                Gdl::start(Arc::clone(&ground)),
+                Gdl::start(Arc::clone(&demand)),
+            );
+            loop {
+                let at = format!("{name}, game {game}, state {states}: {:?}", terms(&a));
+                states += 1;
+                assert_eq!(terms(&a), terms(&b), "{at}");
+                assert_eq!(a.terminal(), b.terminal(), "{at}");
+                assert_eq!(a.goals(), b.goals(), "{at}");
+                assert_eq!(a.over(), b.over(), "{at}");
+                for r in 0..2 {
+                    assert_eq!(moves(&a, r), moves(&b, r), "{at}, role {r}");
+                }
+                if a.over() {
+                    break;
+                }
+                let (mut ca, mut cb) = ([0; 2], [0; 2]);
+                for (r, (ma, mb)) in ca.iter_mut().zip(&mut cb).enumerate() {
+                    let legal = a.legal_indices(r);
+                    *ma = legal[rng.random_range(0..legal.len())];
+                    let text = a.move_of(r, *ma).0;
+                    *mb = b.legal_named(r, &text).expect("legal in both");
+                    assert_eq!(b.move_of(r, *mb).0, text);
+                }
+                a.advance(&ca);
+                b.advance(&cb);
+            }
+        }
+        states
+    }
+
     #[test]
     fn state_by_state_reasoning_agrees_with_the_grounded_machine_on_every_shipped_description() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl");
@@ -527,42 +728,113 @@ mod tests {
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let ground = Arc::new(Rules::new(&name, &text).unwrap());
-            let demand = Arc::new(Rules::on_demand(&name, &text, DEFAULT_BUDGET).unwrap());
-            assert!(!ground.on_demand_reasoning() && demand.on_demand_reasoning());
-            let mut states = 0;
-            for game in 0..10 {
-                let (mut a, mut b) = (
-                    Gdl::start(Arc::clone(&ground)),
-                    Gdl::start(Arc::clone(&demand)),
-                );
-                loop {
-                    let at = format!("{name}, game {game}, state {states}: {:?}", terms(&a));
-                    states += 1;
-                    assert_eq!(terms(&a), terms(&b), "{at}");
-                    assert_eq!(a.terminal(), b.terminal(), "{at}");
-                    assert_eq!(a.goals(), b.goals(), "{at}");
-                    assert_eq!(a.over(), b.over(), "{at}");
-                    for r in 0..2 {
-                        assert_eq!(moves(&a, r), moves(&b, r), "{at}, role {r}");
-                    }
-                    if a.over() {
-                        break;
-                    }
-                    let (mut ca, mut cb) = ([0; 2], [0; 2]);
-                    for (r, (ma, mb)) in ca.iter_mut().zip(&mut cb).enumerate() {
-                        let legal = a.legal_indices(r);
-                        *ma = legal[rng.random_range(0..legal.len())];
-                        let text = a.move_of(r, *ma).0;
-                        *mb = b.legal_named(r, &text).expect("legal in both");
-                        assert_eq!(b.move_of(r, *mb).0, text);
-                    }
-                    a.advance(&ca);
-                    b.advance(&cb);
-                }
-            }
+            let states = lockstep(&name, &text, 10, &mut rng);
             assert!(states > 10, "{name}: games were played");
         }
+    }
+
+    /// A game in the style of the public `merrills.kif`: players in turn
+    /// put a stone on an empty cell of a row of `cells` or skip, until the
+    /// row is full or 30 turns have passed, and the stones are counted
+    /// with accumulators over the numbers `0..numbers` (`count_loop`), so
+    /// the relaxed model holds every count from every cell at once. More
+    /// stones win.
+    fn counting(cells: usize, numbers: usize) -> String {
+        let mut t =
+            String::from("(role white) (role black) (init (control white)) (init (step 0))\n");
+        for c in 1..=cells {
+            t.push_str(&format!("(init (cell {c} empty)) "));
+        }
+        t.push_str(
+            "\n(<= (legal ?p (place ?c)) (true (control ?p)) (true (cell ?c empty)))\n\
+             (<= (legal ?p skip) (true (control ?p)))\n\
+             (<= (legal white noop) (true (control black)))\n\
+             (<= (legal black noop) (true (control white)))\n\
+             (<= (next (cell ?c ?p)) (does ?p (place ?c)))\n\
+             (<= (next (cell ?c ?x)) (true (cell ?c ?x)) (does ?p (place ?d)) (distinct ?c ?d))\n\
+             (<= (next (cell ?c ?x)) (true (cell ?c ?x)) (does ?p skip))\n\
+             (<= (next (control black)) (true (control white)))\n\
+             (<= (next (control white)) (true (control black)))\n\
+             (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n\
+             (<= open (true (cell ?c empty)))\n\
+             (<= terminal (not open))\n\
+             (<= terminal (true (step 30)))\n\
+             (<= (count ?w ?b) (count_loop 1 0 0 ?w ?b))\n\
+             (<= (count_loop ?c ?w1 ?b1 ?w ?b) (last ?c) (count_one ?c ?w1 ?b1 ?w ?b))\n\
+             (<= (count_loop ?c ?w1 ?b1 ?w ?b) (count_one ?c ?w1 ?b1 ?w2 ?b2)\n\
+                 (next_cell ?c ?d) (count_loop ?d ?w2 ?b2 ?w ?b))\n\
+             (<= (count_one ?c ?w1 ?b ?w ?b) (true (cell ?c white)) (succ ?w1 ?w) (number ?b))\n\
+             (<= (count_one ?c ?w ?b1 ?w ?b) (true (cell ?c black)) (succ ?b1 ?b) (number ?w))\n\
+             (<= (count_one ?c ?w ?b ?w ?b) (true (cell ?c empty)) (number ?w) (number ?b))\n\
+             (<= (goal black 100) (count ?w ?b) (less ?w ?b))\n\
+             (<= (goal black 50) (count ?w ?w))\n\
+             (<= (goal black 0) (count ?w ?b) (less ?b ?w))\n\
+             (<= (goal white 100) (count ?w ?b) (less ?b ?w))\n\
+             (<= (goal white 50) (count ?w ?w))\n\
+             (<= (goal white 0) (count ?w ?b) (less ?w ?b))\n\
+             (<= (less ?a ?b) (succ ?a ?b))\n\
+             (<= (less ?a ?c) (succ ?a ?b) (less ?b ?c))\n",
+        );
+        for c in 1..cells {
+            t.push_str(&format!("(next_cell {c} {}) ", c + 1));
+        }
+        t.push_str(&format!("(last {cells}) "));
+        for n in 0..numbers.max(31) {
+            if n < numbers {
+                t.push_str(&format!("(number {n}) "));
+            }
+            t.push_str(&format!("(succ {n} {}) ", n + 1));
+        }
+        t.push('\n');
+        t
+    }
+
+    /// Where counting is small enough to ground whole, both reasoners
+    /// agree on it (the rules rewritten so only the counts asked for are
+    /// derived, [`magic`], included).
+    #[test]
+    fn state_by_state_reasoning_agrees_on_a_game_that_counts_with_accumulators() {
+        let mut rng = Rng::seed_from_u64(12);
+        let states = lockstep("counting", &counting(5, 6), 10, &mut rng);
+        assert!(states > 50, "{states}");
+    }
+
+    /// With counts up to 70 (as merrills), grounding whole is past the
+    /// default budget;
+    /// the game is reasoned about state by state, and every end state's
+    /// goals are those its stones give.
+    #[test]
+    fn a_game_too_large_to_ground_whole_plays_state_by_state_within_the_default_budget() {
+        let rules = Arc::new(Rules::new("counting", &counting(12, 71)).unwrap());
+        assert!(rules.on_demand_reasoning());
+        let mut rng = Rng::seed_from_u64(13);
+        let mut results = std::collections::BTreeSet::new();
+        for _ in 0..20 {
+            let mut g = Gdl::start(Arc::clone(&rules));
+            while !g.over() {
+                let chosen = [0, 1].map(|r| {
+                    let legal = g.legal_indices(r);
+                    legal[rng.random_range(0..legal.len())]
+                });
+                g.advance(&chosen);
+            }
+            assert!(g.terminal() && g.error().is_none());
+            let stones = |colour: &str| {
+                terms(&g)
+                    .iter()
+                    .filter(|t| t.starts_with("(cell ") && t.ends_with(&format!(" {colour})")))
+                    .count()
+            };
+            let (w, b) = (stones("white"), stones("black"));
+            let expected = match w.cmp(&b) {
+                std::cmp::Ordering::Greater => [100, 0],
+                std::cmp::Ordering::Equal => [50, 50],
+                std::cmp::Ordering::Less => [0, 100],
+            };
+            assert_eq!(g.goals(), expected, "{:?}", terms(&g));
+            results.insert(g.goals());
+        }
+        assert!(results.len() > 1, "games ended differently: {results:?}");
     }
 
     /// A state past the budget is stuck: no role moves, the game is over
