@@ -760,3 +760,48 @@ fn state_by_state_a_state_past_the_budget_is_refused_at_the_start_and_recursive_
         "{err}"
     );
 }
+
+#[test]
+fn a_state_past_its_reasoning_budget_ends_the_game_as_ill_formed_and_the_journal_says_why() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    // once a plays `go`, the state holds (q), and the rule at line 4 explodes
+    let text = format!(
+        "(role a) (role b) (init (p)) (legal a go) (legal b noop)\n\
+         (<= (next (q)) (does a go)) (<= terminal (true (q)) big)\n\
+         (goal a 0) (goal b 0) {}\n\
+         (<= big (true (q)) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
+        (0..40)
+            .map(|i| format!("(num {i})"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    std::fs::write(tmp.path().join("stuck.kif"), text).unwrap();
+    std::fs::write(
+        tmp.path().join("stuck.toml"),
+        "[season]\ngame = \"gdl\"\ngames_per_pair = 2\n[season.params]\nrules = \"stuck.kif\"\n\
+         ground_steps = 100000\n\
+         [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n[[bot]]\nname = \"s\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    let out = ladder_in(tmp.path(), &["run", "stuck.toml", "-q"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("ill-formed"), "{stdout}");
+    let season = tmp.path().join("reports/stuck");
+    let games = std::fs::read_to_string(season.join("games.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 2);
+    for line in games.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(g["moves"], serde_json::json!(["go"]), "{line}");
+        assert_eq!(g["termination"]["kind"], "ill-formed", "{line}");
+        assert_eq!(
+            g["termination"]["detail"],
+            "line 4, column 1: reasoning about this state takes more than 100000 steps \
+             (the grounding budget, `ground_steps` among the game's parameters)",
+            "{line}"
+        );
+        assert_eq!(g["goals"], serde_json::json!([0, 0]), "{line}");
+    }
+    let out = ladder_in(tmp.path(), &["verify", season.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+}

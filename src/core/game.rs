@@ -136,6 +136,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The goal value of each seat once the game is over.
     fn outcome(&self) -> Option<BySeat<i32>>;
 
+    /// Why the game ended without the rules saying how it goes on, where
+    /// it did: a GDL state past its reasoning budget (`gdl/prover.rs`).
+    /// Such an ending is journaled as `ill-formed`, with this reason.
+    fn ill_formed(&self) -> Option<String> {
+        None
+    }
+
     /// The largest goal value a seat can reach; a forfeit gives it to the winner.
     fn max_goal(&self) -> i32;
 

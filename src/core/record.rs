@@ -118,7 +118,9 @@ impl Scored {
             return Err(format!("goals {goals:?} outside the game's 0..={max}"));
         }
         let expected = match &self.termination {
-            Termination::Normal => (self.goals, GameResult::from_goals(self.goals)),
+            Termination::Normal | Termination::IllFormed { .. } => {
+                (self.goals, GameResult::from_goals(self.goals))
+            }
             Termination::Forfeit { seat, .. }
             | Termination::Adjudicated {
                 rule: AdjudicationRule::Resign,

@@ -89,6 +89,9 @@ pub enum Termination {
     },
     /// The referee stopped a game that reached the ply cap; a draw.
     PlyLimit,
+    /// The game ended where its rules could not say how it goes on
+    /// ([`Game::ill_formed`]), with the goals they gave there.
+    IllFormed { detail: String },
     /// The referee ended the game on the bots' own scores
     /// ([`Adjudication`]): a draw, or a loss for the seat that resigned.
     Adjudicated {
@@ -106,6 +109,7 @@ impl Termination {
         match self {
             Termination::Normal => "ended by the rules".to_string(),
             Termination::PlyLimit => "stopped at the ply cap".to_string(),
+            Termination::IllFormed { detail } => format!("the rules broke down: {detail}"),
             Termination::Adjudicated {
                 seat: Some(seat), ..
             } => format!("adjudicated: {} resigned", names[*seat]),
@@ -133,6 +137,7 @@ impl Termination {
                 ForfeitReason::BadOutput => "forfeit: bad output",
             },
             Termination::PlyLimit => "ply limit",
+            Termination::IllFormed { .. } => "ill-formed",
             Termination::Adjudicated { rule, .. } => match rule {
                 AdjudicationRule::Draw => "adjudicated: draw by move count",
                 AdjudicationRule::Resign => "adjudicated: resign",
@@ -314,7 +319,11 @@ impl<G: Game> Table<'_, '_, G> {
         }
         loop {
             if let Some(goals) = self.game.outcome() {
-                return (Termination::Normal, goals);
+                let termination = match self.game.ill_formed() {
+                    Some(detail) => Termination::IllFormed { detail },
+                    None => Termination::Normal,
+                };
+                return (termination, goals);
             }
             if turns.len() >= max_plies as usize {
                 let half = self.game.max_goal() / 2;

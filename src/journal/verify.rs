@@ -242,7 +242,24 @@ impl<G: Game> Check<'_, G> {
                 let goals = game
                     .outcome()
                     .ok_or("recorded as ended by the rules, but the game is not over")?;
+                if let Some(why) = game.ill_formed() {
+                    return Err(format!(
+                        "recorded as ended by the rules, but the rules broke down: {why}"
+                    ));
+                }
                 Ok((goals, GameResult::from_goals(goals)))
+            }
+            Termination::IllFormed { detail } => {
+                let goals = game
+                    .outcome()
+                    .ok_or("recorded as ill-formed, but the game is not over")?;
+                match game.ill_formed() {
+                    Some(why) if why == *detail => Ok((goals, GameResult::from_goals(goals))),
+                    Some(why) => Err(format!(
+                        "recorded as ill-formed ({detail}), but the rules broke down otherwise: {why}"
+                    )),
+                    None => Err("recorded as ill-formed, but the rules ended the game".into()),
+                }
             }
             Termination::PlyLimit => {
                 if game.outcome().is_some() {

@@ -188,6 +188,7 @@ pub fn termination_kind(t: &Termination) -> &'static str {
         Termination::Normal => "normal",
         Termination::Forfeit { .. } => "forfeit",
         Termination::PlyLimit => "ply-limit",
+        Termination::IllFormed { .. } => "ill-formed",
         Termination::Adjudicated { .. } => "adjudicated",
     }
 }

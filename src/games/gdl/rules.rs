@@ -35,7 +35,8 @@
 //! (`prover.rs`): its moves and a state's terms then come in the order of
 //! their symbols' first appearance in the description, and a state whose
 //! reasoning takes more than `ground_steps` steps is stuck (no legal
-//! moves: the game ends there, both goals 0).
+//! moves: the game ends there, both goals 0, journaled as `ill-formed`
+//! with the reason).
 
 use std::{
     collections::HashMap,
@@ -527,6 +528,10 @@ impl Game for Gdl {
 
     fn max_goal(&self) -> i32 {
         100
+    }
+
+    fn ill_formed(&self) -> Option<String> {
+        self.error().map(str::to_string)
     }
 
     fn observation(&self, _seat: Seat) -> String {
