@@ -5,6 +5,8 @@
 
 use std::process::Command;
 
+mod common;
+
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -210,13 +212,15 @@ fn the_package_has_a_name_of_its_own_and_installs_the_command_ladder() {
 fn cargo_install_installs_ladder_alone_and_it_runs_a_shipped_config() {
     let tmp = tempfile::TempDir::new().unwrap();
     let root = tmp.path().join("root");
-    // a target folder of its own, kept between runs: this cargo runs inside
-    // `cargo test`, which holds the package's own
+    // a target folder of its own, kept between runs (this cargo runs inside
+    // `cargo test`, which holds the package's own), seeded with this build's
+    // dependencies: those whose features are the same without the
+    // dev-dependencies are not compiled again
     let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-target");
-    let out = Command::new(env!("CARGO"))
+    common::cargo::seed(&target);
+    let out = common::cargo::command(&target)
         .args(["install", "--offline", "--locked", "--path", ROOT, "--root"])
         .arg(&root)
-        .env("CARGO_TARGET_DIR", &target)
         .output()
         .unwrap();
     assert!(

@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end test files (each uses some of them).
 #![allow(dead_code)]
 
+pub mod cargo;
 pub mod web;
 
 use std::{fs, path::Path};
