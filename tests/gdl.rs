@@ -557,14 +557,22 @@ fn refused(text: &str, extra: &str) -> String {
     stderr
 }
 
+/// The facts `(num 0) ... (num n-1)`, on one line: what the exploding rules
+/// below join many times over.
+fn nums(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("(num {i})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A description whose rule at line 5 has 40^7 bindings: past any budget.
 fn exploding() -> String {
-    let mut text = format!("{TWO_ROLES}(goal a 0) (goal b 0)\n");
-    for i in 0..40 {
-        text.push_str(&format!("(num {i}) "));
-    }
-    text.push_str("\n(<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n");
-    text
+    format!(
+        "{TWO_ROLES}(goal a 0) (goal b 0)\n{}\n\
+         (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n",
+        nums(40)
+    )
 }
 
 const TWO_ROLES: &str = "(role a) (role b) (init (p)) (<= terminal (true (p)))\n\
@@ -730,10 +738,7 @@ fn state_by_state_a_state_past_the_budget_is_refused_at_the_start_and_recursive_
         "(role a) (role b) (init (q)) (<= terminal (true (q)) big)\n\
          (legal a noop) (legal b noop) (<= (next (q)) (true (q)))\n(goal a 0) (goal b 0)\n{}\n\
          (<= big (true (q)) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
-        (0..40)
-            .map(|i| format!("(num {i})"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        nums(40)
     );
     let err = refused(&text, "ground_steps = 100000");
     assert!(err.contains("reasoning state by state"), "{err}");
@@ -749,10 +754,7 @@ fn state_by_state_a_state_past_the_budget_is_refused_at_the_start_and_recursive_
         "{TWO_ROLES}(goal b 0)\n(<= (goal a 100) (true (p)) (not (goal a 0)))\n\
          (<= (goal a 0) (true (p)) (not (goal a 100)) big)\n{}\n\
          (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
-        (0..40)
-            .map(|i| format!("(num {i})"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        nums(40)
     );
     let err = refused(&text, "ground_steps = 100000");
     assert!(
@@ -770,10 +772,7 @@ fn a_state_past_its_reasoning_budget_ends_the_game_as_ill_formed_and_the_journal
          (<= (next (q)) (does a go)) (<= terminal (true (q)) big)\n\
          (goal a 0) (goal b 0) {}\n\
          (<= big (true (q)) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f))\n",
-        (0..40)
-            .map(|i| format!("(num {i})"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        nums(40)
     );
     std::fs::write(tmp.path().join("stuck.kif"), text).unwrap();
     std::fs::write(

@@ -256,6 +256,12 @@ fn role(seat: Seat) -> usize {
     seat.index()
 }
 
+/// A state with its reasoner: what each of [`Gdl`]'s questions is asked of.
+enum At<'a> {
+    Ground(&'a Machine, &'a State),
+    Demand(&'a Prover, &'a Now),
+}
+
 impl Gdl {
     /// The first position of `rules`.
     pub fn start(rules: Arc<Rules>) -> Gdl {
@@ -264,6 +270,15 @@ impl Gdl {
             Reasoner::Demand(p) => Vals::Demand(Arc::new(p.first())),
         };
         Gdl { rules, vals }
+    }
+
+    /// The state with its reasoner (a state is always of its own).
+    fn at(&self) -> At<'_> {
+        match (&self.rules.reasoner, &self.vals) {
+            (Reasoner::Ground(m), Vals::Ground(s)) => At::Ground(m, s),
+            (Reasoner::Demand(p), Vals::Demand(now)) => At::Demand(p, now),
+            _ => unreachable!("a state of its own reasoner"),
+        }
     }
 
     /// The indices of `role`'s legal moves now.
@@ -275,40 +290,36 @@ impl Gdl {
 
     /// [`Gdl::legal_indices`] into `out`, without allocating.
     pub fn legal_into(&self, role: usize, out: &mut Vec<usize>) {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => m.legal_moves(s, role, out),
-            (_, Vals::Demand(now)) => {
+        match self.at() {
+            At::Ground(m, s) => m.legal_moves(s, role, out),
+            At::Demand(_, now) => {
                 out.clear();
                 out.extend(0..now.moves[role].len());
             }
-            _ => unreachable!("a state of its own reasoner"),
         }
     }
 
     /// Whether the description's `terminal` holds (see [`Gdl::over`]).
     pub fn terminal(&self) -> bool {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => m.terminal(s),
-            (_, Vals::Demand(now)) => now.terminal,
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(m, s) => m.terminal(s),
+            At::Demand(_, now) => now.terminal,
         }
     }
 
     /// The state as a key for tables: two positions with one key are the
     /// same state.
     pub fn key(&self) -> Box<[u64]> {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => m.key(s),
-            (Reasoner::Demand(p), Vals::Demand(now)) => p.key(now),
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(m, s) => m.key(s),
+            At::Demand(p, now) => p.key(now),
         }
     }
 
     fn stuck(&self) -> bool {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => (0..2).any(|r| !m.has_legal(s, r)),
-            (_, Vals::Demand(now)) => now.moves.iter().any(Vec::is_empty),
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(m, s) => (0..2).any(|r| !m.has_legal(s, r)),
+            At::Demand(_, now) => now.moves.iter().any(Vec::is_empty),
         }
     }
 
@@ -336,10 +347,9 @@ impl Gdl {
     }
 
     fn move_text(&self, role: usize, m: usize) -> &str {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(machine), _) => &machine.moves[role][m].text,
-            (_, Vals::Demand(now)) => &now.moves[role][m].text,
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(machine, _) => &machine.moves[role][m].text,
+            At::Demand(_, now) => &now.moves[role][m].text,
         }
     }
 
@@ -354,12 +364,9 @@ impl Gdl {
 
     /// The index of `role`'s move written `text` if it is legal now.
     pub fn legal_named(&self, role: usize, text: &str) -> Option<usize> {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => {
-                m.move_named(role, text).filter(|&i| m.legal(s, role, i))
-            }
-            (_, Vals::Demand(now)) => now.moves[role].iter().position(|m| m.text == text),
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(m, s) => m.move_named(role, text).filter(|&i| m.legal(s, role, i)),
+            At::Demand(_, now) => now.moves[role].iter().position(|m| m.text == text),
         }
     }
 
@@ -378,10 +385,9 @@ impl Gdl {
 
     /// Each role's goal now.
     pub fn goals(&self) -> [i32; 2] {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => [m.goal(s, 0), m.goal(s, 1)],
-            (_, Vals::Demand(now)) => [now.goals[0], now.goals[1]],
-            _ => unreachable!("a state of its own reasoner"),
+        match self.at() {
+            At::Ground(m, s) => [m.goal(s, 0), m.goal(s, 1)],
+            At::Demand(_, now) => [now.goals[0], now.goals[1]],
         }
     }
 
@@ -398,15 +404,12 @@ impl Gdl {
             }
             let mut chosen = [0usize; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
-                let m = match (&g.rules.reasoner, &g.vals) {
-                    (Reasoner::Ground(m), Vals::Ground(s)) => {
-                        m.pick_legal(s, r, |n| rng.random_range(0..n), &mut legal)
-                    }
-                    (_, Vals::Demand(now)) => {
+                let m = match g.at() {
+                    At::Ground(m, s) => m.pick_legal(s, r, |n| rng.random_range(0..n), &mut legal),
+                    At::Demand(_, now) => {
                         let n = now.moves[r].len();
                         (n > 0).then(|| rng.random_range(0..n))
                     }
-                    _ => unreachable!("a state of its own reasoner"),
                 };
                 let Some(m) = m else {
                     return g.goals();
@@ -535,8 +538,8 @@ impl Game for Gdl {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        match (&self.rules.reasoner, &self.vals) {
-            (Reasoner::Ground(m), Vals::Ground(s)) => m
+        match self.at() {
+            At::Ground(m, s) => m
                 .base_text
                 .iter()
                 .enumerate()
@@ -544,13 +547,12 @@ impl Game for Gdl {
                 .map(|(_, t)| t.as_str())
                 .collect::<Vec<_>>()
                 .join(" "),
-            (Reasoner::Demand(p), Vals::Demand(now)) => now
+            At::Demand(p, now) => now
                 .facts
                 .iter()
                 .map(|f| p.text(f))
                 .collect::<Vec<_>>()
                 .join(" "),
-            _ => unreachable!("a state of its own reasoner"),
         }
     }
 
