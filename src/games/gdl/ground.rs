@@ -160,12 +160,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         let positives = positives(rule);
         let ranges: Vec<(usize, usize)> = positives
             .iter()
-            .map(|a| {
-                (
-                    0,
-                    model.facts.get(&a.relation()).map_or(0, |f| f.atoms.len()),
-                )
-            })
+            .map(|a| (0, model.atoms(&a.relation()).len()))
             .collect();
         watch.rule = Some(rule.pos);
         let (_, _, negated) = &signatures[index];
@@ -180,7 +175,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         // a positive literal, once matched, is the fact it matched
         let facts_of: Vec<&[Gid]> = positives
             .iter()
-            .map(|a| model.facts.get(&a.relation()).map_or(&[][..], |f| &f.atoms))
+            .map(|a| model.atoms(&a.relation()))
             .collect();
         let complete = model.join(
             rule,
@@ -246,7 +241,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         store,
         rules,
         from,
-        model: model.facts.into_iter().map(|(r, f)| (r, f.atoms)).collect(),
+        model: model.into_atoms(),
     })
 }
 
@@ -273,12 +268,17 @@ pub(super) fn saturate(
     // rounds: the facts each relation had when the round before began, and when it ended
     let mut before: HashMap<Relation, usize> = HashMap::default();
     let mut first = true;
+    let mut firsts = Firsts::default();
+    // the relations the rules read
+    let mut read: Vec<Relation> = rules
+        .iter()
+        .flat_map(|rule| positives(rule).into_iter().map(|a| a.relation()))
+        .collect();
+    read.sort_unstable();
+    read.dedup();
     loop {
-        let now: HashMap<Relation, usize> = model
-            .facts
-            .iter()
-            .map(|(r, v)| (*r, v.atoms.len()))
-            .collect();
+        let now: HashMap<Relation, usize> =
+            read.iter().map(|r| (*r, model.atoms(r).len())).collect();
         // each atom once, in the order found: memory grows with the atoms,
         // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
@@ -314,9 +314,7 @@ pub(super) fn saturate(
                     continue;
                 }
                 watch.rule = Some(rule.pos);
-                // each new atom with the facts that first yield it (first
-                // in the order of nested loops over the literals as written)
-                let mut firsts: HashMap<Gid, Box<[u32]>> = HashMap::default();
+                firsts.start(positives.len());
                 let known = model.len() + found_once.len();
                 let complete = model.join(
                     rule,
@@ -332,7 +330,7 @@ pub(super) fn saturate(
                         if model.holds(head) || found_once.contains(&head) {
                             return true;
                         }
-                        keep_first(&mut firsts, head, facts);
+                        firsts.keep(head, facts);
                         known + firsts.len() <= limit
                     },
                 );
@@ -342,7 +340,7 @@ pub(super) fn saturate(
                 if !complete {
                     return Err(watch.error(Some(rule.pos)));
                 }
-                for head in in_found_order(firsts) {
+                for head in firsts.in_found_order() {
                     found_once.insert(head);
                     found.push((rule.head.relation(), head));
                 }
@@ -372,31 +370,57 @@ fn negated_hold(rule: &Rule, binds: &[Option<Gid>], store: &mut Store, model: &M
     })
 }
 
-/// Keeps, for `item`, the facts `facts` that yield it if they come before
-/// those kept so far (in the order of nested loops over the literals).
-fn keep_first<T: Eq + std::hash::Hash>(
-    firsts: &mut HashMap<T, Box<[u32]>>,
-    item: T,
-    facts: &[u32],
-) {
-    match firsts.get_mut(&item) {
-        Some(kept) => {
-            if facts < &kept[..] {
-                *kept = facts.into();
-            }
-        }
-        None => {
-            firsts.insert(item, facts.into());
-        }
-    }
+/// The atoms one join found, each with the facts that first yield it (first
+/// in the order of nested loops over the literals as written), kept flat:
+/// one buffer for every join of a saturation, no allocation per atom.
+#[derive(Default)]
+struct Firsts {
+    /// Each atom's place in `heads`.
+    index: HashMap<Gid, usize>,
+    heads: Vec<Gid>,
+    /// `width` facts per atom, in the order of `heads`.
+    facts: Vec<u32>,
+    width: usize,
 }
 
-/// The items a join found, in the order nested loops over the literals as
-/// written would have found them.
-fn in_found_order<T>(firsts: HashMap<T, Box<[u32]>>) -> Vec<T> {
-    let mut items: Vec<(Box<[u32]>, T)> = firsts.into_iter().map(|(t, f)| (f, t)).collect();
-    items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    items.into_iter().map(|(_, t)| t).collect()
+impl Firsts {
+    /// Empties it for a join whose bindings each match `width` facts.
+    fn start(&mut self, width: usize) {
+        self.index.clear();
+        self.heads.clear();
+        self.facts.clear();
+        self.width = width;
+    }
+
+    fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    /// Keeps `facts` for `head` if they come before those kept so far.
+    fn keep(&mut self, head: Gid, facts: &[u32]) {
+        match self.index.get(&head) {
+            Some(&k) => {
+                let kept = &mut self.facts[k * self.width..][..self.width];
+                if facts < &kept[..] {
+                    kept.copy_from_slice(facts);
+                }
+            }
+            None => {
+                self.index.insert(head, self.heads.len());
+                self.heads.push(head);
+                self.facts.extend_from_slice(facts);
+            }
+        }
+    }
+
+    /// The atoms found, in the order nested loops over the literals as
+    /// written would have found them.
+    fn in_found_order(&self) -> impl Iterator<Item = Gid> + '_ {
+        let facts = |k: usize| &self.facts[k * self.width..][..self.width];
+        let mut order: Vec<usize> = (0..self.heads.len()).collect();
+        order.sort_unstable_by(|&a, &b| facts(a).cmp(facts(b)));
+        order.into_iter().map(|k| self.heads[k])
+    }
 }
 
 /// What two rules must share to give the same ground rule: the head's

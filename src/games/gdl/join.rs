@@ -13,6 +13,10 @@
 //! can put what it finds in the order nested loops over the literals as
 //! written would have found it.
 
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
 use super::hash::HashMap;
 
 use super::{
@@ -32,28 +36,32 @@ const INDEX_DEPTH: usize = 3;
 #[derive(Clone, Default)]
 pub(super) struct Facts {
     pub(super) atoms: Vec<Gid>,
-    paths: HashMap<Box<[u8]>, u32>,
-    index: HashMap<(u32, Gid), Vec<u32>>,
+    /// Each position's number, by its parent position's number ([`TOP`] for
+    /// the atom itself) and its argument number there.
+    paths: HashMap<(u32, u8), u32>,
+    index: HashMap<(u32, Gid), SmallVec<[u32; 4]>>,
 }
+
+/// The parent of an atom's own arguments' positions.
+const TOP: u32 = u32::MAX;
 
 impl Facts {
     fn push(&mut self, atom: Gid, store: &Store) {
         let at = self.atoms.len() as u32;
         self.atoms.push(atom);
-        let mut path = Vec::new();
-        self.index_args(store.args(atom), &mut path, at, store);
+        self.index_args(store.args(atom), TOP, 1, at, store);
     }
 
-    fn index_args(&mut self, args: &[Gid], path: &mut Vec<u8>, at: u32, store: &Store) {
+    /// Indexes fact `at` by `args`, the arguments at position `parent`, at
+    /// depth `depth`.
+    fn index_args(&mut self, args: &[Gid], parent: u32, depth: usize, at: u32, store: &Store) {
         for (i, &g) in args.iter().enumerate().take(u8::MAX as usize) {
-            path.push(i as u8);
             let next = self.paths.len() as u32;
-            let id = *self.paths.entry(path.as_slice().into()).or_insert(next);
+            let id = *self.paths.entry((parent, i as u8)).or_insert(next);
             self.index.entry((id, g)).or_default().push(at);
-            if path.len() < INDEX_DEPTH {
-                self.index_args(store.args(g), path, at, store);
+            if depth < INDEX_DEPTH {
+                self.index_args(store.args(g), id, depth + 1, at, store);
             }
-            path.pop();
         }
     }
 
@@ -63,20 +71,20 @@ impl Facts {
         fn walk<'a>(
             facts: &Facts,
             args: &'a [Term],
-            path: &mut Vec<u8>,
+            parent: Option<u32>,
+            depth: usize,
             out: &mut Vec<(Option<u32>, &'a Term)>,
         ) {
             for (i, t) in args.iter().enumerate().take(u8::MAX as usize) {
-                path.push(i as u8);
-                out.push((facts.paths.get(path.as_slice()).copied(), t));
-                if let (Term::Fn(_, sub), true) = (t, path.len() < INDEX_DEPTH) {
-                    walk(facts, sub, path, out);
+                let id = parent.and_then(|p| facts.paths.get(&(p, i as u8)).copied());
+                out.push((id, t));
+                if let (Term::Fn(_, sub), true) = (t, depth < INDEX_DEPTH) {
+                    walk(facts, sub, id, depth + 1, out);
                 }
-                path.pop();
             }
         }
         let mut out = Vec::new();
-        walk(self, &atom.args, &mut Vec::new(), &mut out);
+        walk(self, &atom.args, Some(TOP), 1, &mut out);
         out
     }
 }
@@ -84,7 +92,12 @@ impl Facts {
 /// The facts derived so far, per relation, in the order found.
 #[derive(Clone, Default)]
 pub(super) struct Model {
-    pub(super) facts: HashMap<Relation, Facts>,
+    /// Each relation's facts, where this model has added to them.
+    facts: HashMap<Relation, Facts>,
+    /// Those of a model frozen before ([`Model::frozen`]), shared by every
+    /// copy: a state's reasoning starts from the static facts without
+    /// copying their indices. A relation added to is copied here first.
+    base: Option<Arc<HashMap<Relation, Facts>>>,
     /// Every fact's position among its relation's facts, by the fact's
     /// number (none for a term that is not a fact).
     at: NumberMap,
@@ -162,11 +175,56 @@ impl Model {
         if self.holds(atom) {
             return false;
         }
-        let facts = self.facts.entry(rel).or_default();
+        let base = &self.base;
+        let facts = self.facts.entry(rel).or_insert_with(|| {
+            base.as_ref()
+                .and_then(|b| b.get(&rel))
+                .cloned()
+                .unwrap_or_default()
+        });
         self.at.set(atom, facts.atoms.len() as u32);
         self.count += 1;
         facts.push(atom, store);
         true
+    }
+
+    /// Relation `rel`'s facts, if it has any.
+    pub(super) fn relation(&self, rel: &Relation) -> Option<&Facts> {
+        self.facts
+            .get(rel)
+            .or_else(|| self.base.as_ref().and_then(|b| b.get(rel)))
+    }
+
+    /// The atoms of relation `rel`, in the order found.
+    pub(super) fn atoms(&self, rel: &Relation) -> &[Gid] {
+        self.relation(rel).map_or(&[], |f| &f.atoms)
+    }
+
+    /// Every relation's facts, this model's and its base's.
+    fn merged(self) -> HashMap<Relation, Facts> {
+        let mut all = self.base.map(Arc::unwrap_or_clone).unwrap_or_default();
+        all.extend(self.facts);
+        all
+    }
+
+    /// The model, its facts shared from now on by every copy (which only
+    /// copies the relations it adds to).
+    pub(super) fn frozen(mut self) -> Model {
+        let (at, count) = (std::mem::take(&mut self.at), self.count);
+        Model {
+            facts: HashMap::default(),
+            base: Some(Arc::new(self.merged())),
+            at,
+            count,
+        }
+    }
+
+    /// Each relation's atoms, in the order found.
+    pub(super) fn into_atoms(self) -> HashMap<Relation, Vec<Gid>> {
+        self.merged()
+            .into_iter()
+            .map(|(r, f)| (r, f.atoms))
+            .collect()
     }
 
     /// Whether `atom` is a fact.
@@ -196,7 +254,7 @@ impl Model {
             .iter()
             .zip(ranges)
             .map(|(&atom, &range)| {
-                let facts = self.facts.get(&atom.relation());
+                let facts = self.relation(&atom.relation());
                 Lit {
                     atom,
                     facts,

@@ -197,7 +197,7 @@ impl Prover {
                 ..d.clone()
             },
             store,
-            model,
+            model: model.frozen(),
             for_state,
             for_next,
             start: Now::default(),
@@ -248,7 +248,7 @@ impl Prover {
                 .iter()
                 .position(|&r| store.constant(r) == Some(g))
         };
-        let atoms = |rel: Relation| model.facts.get(&rel).map_or(&[][..], |f| &f.atoms[..]);
+        let atoms = |rel: Relation| model.atoms(&rel);
         for &legal in atoms((k.legal, 2)) {
             let &[role, mv] = store.args(legal) else {
                 continue;
@@ -596,12 +596,11 @@ fn goal_rules(d: &Description, role: usize) -> impl Iterator<Item = (usize, &Ter
 /// The argument of every fact of the one-argument relation `rel` (`init`,
 /// `next`): a state's terms, flat, sorted, each once.
 fn arguments(store: &Store, model: &Model, rel: Sym) -> Vec<Flat> {
-    let mut terms: Vec<Flat> = model.facts.get(&(rel, 1)).map_or(Vec::new(), |f| {
-        f.atoms
-            .iter()
-            .map(|&a| flat(store, store.args(a)[0]))
-            .collect()
-    });
+    let mut terms: Vec<Flat> = model
+        .atoms(&(rel, 1))
+        .iter()
+        .map(|&a| flat(store, store.args(a)[0]))
+        .collect();
     terms.sort();
     terms.dedup();
     terms
