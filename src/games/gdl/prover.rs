@@ -14,7 +14,9 @@
 //! `does` facts for the rules that `next` needs. The rules are first
 //! rewritten so that only the bindings some rule asks for are derived
 //! ([`magic`], the magic-sets method): `merrills.kif` counts its stones
-//! from one starting count, not from all 71 x 71.
+//! from one starting count, not from all 71 x 71. Both ways are kept
+//! ([`Program`]): the one that takes fewer steps on the first state comes
+//! first, and the other takes over where it runs past the budget.
 //!
 //! A state is its `true` terms, each written flat ([`Flat`]) and sorted:
 //! terms compare by their symbols' order of first appearance in the
@@ -55,9 +57,9 @@ pub struct Prover {
     store: Store,
     model: Model,
     /// The groups of rules `legal`, `goal` and `terminal` need, and those
-    /// `next` needs, each in the order of evaluation ([`magic`]).
-    for_state: Vec<Vec<Rule>>,
-    for_next: Vec<Vec<Rule>>,
+    /// `next` needs, each in the order of evaluation.
+    for_state: Program,
+    for_next: Program,
     /// The first state.
     start: Now,
     /// Steps each state's reasoning may take.
@@ -67,6 +69,26 @@ pub struct Prover {
     /// A number for each move met, per role, the same for the same move in
     /// every state: what search bots learn moves by.
     ids: Vec<Mutex<HashMap<Flat, usize>>>,
+}
+
+/// The rule groups one target needs, in the order of evaluation, two
+/// ways: rewritten by [`magic`] sets and as written. Which comes first is
+/// chosen at load by the steps each takes on the first state (magic sets
+/// save a game like merrills from an explosion, and cost a small game a
+/// third more); the other is tried where the first runs past the budget,
+/// so a state is stuck only if both are. Steps, not time, decide: the
+/// choice does not depend on the machine.
+struct Program {
+    first: Vec<Vec<Rule>>,
+    other: Option<Vec<Vec<Rule>>>,
+}
+
+impl Program {
+    fn swap(&mut self) {
+        if let Some(other) = &mut self.other {
+            std::mem::swap(&mut self.first, other);
+        }
+    }
 }
 
 /// One state, with what holds in it.
@@ -163,9 +185,17 @@ impl Prover {
                 .collect()
         };
         let mut symbols = d.symbols.clone();
-        let mut program = |roots: &[Relation]| {
-            strata(&magic(d, &mut symbols, &derived, roots)).unwrap_or_else(|| needs(roots))
-        };
+        let mut program =
+            |roots: &[Relation]| match strata(&magic(d, &mut symbols, &derived, roots)) {
+                Some(rewritten) => Program {
+                    first: rewritten,
+                    other: Some(needs(roots)),
+                },
+                None => Program {
+                    first: needs(roots),
+                    other: None,
+                },
+            };
         let roles = d.roles.len();
         let for_state = program(&[(k.legal, 2), (k.goal, 2), (k.terminal, 0)]);
         let for_next = program(&[(k.next, 1)]);
@@ -207,10 +237,34 @@ impl Prover {
         };
         watch.phase("reasoning about the first state")?;
         prover.start = prover.now(first);
-        match &prover.start.error {
-            Some(e) => Err(format!("the first state: {e}")),
-            None => Ok(prover),
+        if let Some(e) = &prover.start.error {
+            return Err(format!("the first state: {e}"));
         }
+        // each target the way that takes fewer steps on the first state
+        // (and its first joint move)
+        let facts = prover.start.facts.clone();
+        if prover.fewer_steps_the_other_way(&facts, None, |p| &mut p.for_state) {
+            prover.for_state.swap();
+            prover.start = prover.now(facts.clone());
+        }
+        let first_moves: Option<Vec<&[u32]>> = (!prover.start.terminal)
+            .then(|| {
+                prover
+                    .start
+                    .moves
+                    .iter()
+                    .map(|m| m.first().map(|m| &m.flat[..]))
+                    .collect()
+            })
+            .flatten();
+        if let Some(does) = first_moves {
+            let does: Vec<Box<[u32]>> = does.into_iter().map(Box::from).collect();
+            let does: Vec<&[u32]> = does.iter().map(|m| &m[..]).collect();
+            if prover.fewer_steps_the_other_way(&facts, Some(&does), |p| &mut p.for_next) {
+                prover.for_next.swap();
+            }
+        }
+        Ok(prover)
     }
 
     /// The first state.
@@ -327,14 +381,64 @@ impl Prover {
         }
     }
 
+    /// Whether the program `which` picks takes fewer steps its other way
+    /// than its first on the state `facts` (with `does`).
+    fn fewer_steps_the_other_way(
+        &mut self,
+        facts: &[Flat],
+        does: Option<&[&[u32]]>,
+        which: impl Fn(&mut Prover) -> &mut Program,
+    ) -> bool {
+        let Some(other) = which(self).other.take() else {
+            return false;
+        };
+        let first = std::mem::take(&mut which(self).first);
+        let steps = |groups, budget| {
+            self.derive_with(facts, does, groups, budget)
+                .map(|(_, _, n)| n)
+        };
+        // the other way within the steps the first took: no more is needed
+        let fewer = match steps(&first, self.steps) {
+            Ok(a) => steps(&other, a).is_ok_and(|b| b < a),
+            Err(_) => steps(&other, self.steps).is_ok(),
+        };
+        let program = which(self);
+        program.first = first;
+        program.other = Some(other);
+        fewer
+    }
+
     /// The static facts with `facts` true (and each role `r` doing
-    /// `does[r]`), saturated under the rule groups `groups` in turn.
+    /// `does[r]`), saturated under `program`'s rule groups: its first way,
+    /// or where that runs past the budget, its other (the first way's
+    /// error if both do).
     fn derive(
         &self,
         facts: &[Flat],
         does: Option<&[&[u32]]>,
-        groups: &[Vec<Rule>],
+        program: &Program,
     ) -> Result<(Store, Model), String> {
+        match self.derive_with(facts, does, &program.first, self.steps) {
+            Ok((store, model, _)) => Ok((store, model)),
+            Err(e) => match &program.other {
+                Some(other) => self
+                    .derive_with(facts, does, other, self.steps)
+                    .map(|(store, model, _)| (store, model))
+                    .map_err(|_| e),
+                None => Err(e),
+            },
+        }
+    }
+
+    /// [`Prover::derive`] under the rule groups `groups` in turn, within
+    /// `steps` steps, and the steps it took.
+    fn derive_with(
+        &self,
+        facts: &[Flat],
+        does: Option<&[&[u32]]>,
+        groups: &[Vec<Rule>],
+        steps: u64,
+    ) -> Result<(Store, Model, u64), String> {
         let k = self.d.keys;
         let mut store = self.store.clone();
         let mut model = self.model.clone();
@@ -349,7 +453,7 @@ impl Prover {
             let atom = store.atom(k.does, vec![role, g]);
             model.add((k.does, 2), atom, &store);
         }
-        let mut watch = Watch::quiet(self.steps);
+        let mut watch = Watch::quiet(steps);
         for group in groups {
             let rules: Vec<&Rule> = group.iter().collect();
             if let Err(e) = saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, &mut watch) {
@@ -366,7 +470,7 @@ impl Prover {
                 return Err(e);
             }
         }
-        Ok((store, model))
+        Ok((store, model, watch.spent_steps()))
     }
 
     /// State `now` as a key for tables: two states with one key are the
@@ -648,6 +752,7 @@ mod tests {
     use rand::{Rng as _, SeedableRng};
 
     use super::super::{kif, Gdl, Rules, DEFAULT_BUDGET};
+    use super::*;
     use crate::core::{game::Game, seat::Seat};
     use crate::Rng;
 
@@ -834,6 +939,49 @@ mod tests {
             results.insert(g.goals());
         }
         assert!(results.len() > 1, "games ended differently: {results:?}");
+    }
+
+    /// Each target is reasoned about the way chosen at load (fewer steps on
+    /// the first state), and the other way where that one runs past the
+    /// budget: with counts up to 70, the rules as written explode, and a
+    /// prover made to try them first still reasons about the states, to
+    /// the same moves and goals.
+    #[test]
+    fn a_state_past_the_budget_one_way_is_reasoned_about_the_other_way() {
+        use super::super::budget::Watch;
+        let d = Description::parse(&counting(12, 71)).unwrap();
+        // the rewritten rules take hundreds of steps on the first state,
+        // the rules as written millions
+        let steps = 1_000_000;
+        let mut prover = Prover::new(&d, steps, &mut Watch::quiet(steps)).unwrap();
+        let start = prover.first();
+        let written = prover
+            .for_state
+            .other
+            .as_ref()
+            .expect("the rules as written");
+        assert!(
+            prover
+                .derive_with(&start.facts, None, written, steps)
+                .is_err(),
+            "the rules as written explode (so the rewritten ones came first)"
+        );
+        let texts = |now: &Now| -> Vec<Vec<String>> {
+            now.moves
+                .iter()
+                .map(|m| m.iter().map(|m| m.text.clone()).collect())
+                .collect()
+        };
+        prover.for_state.swap();
+        let again = prover.now(start.facts.clone());
+        assert!(again.error.is_none(), "{:?}", again.error);
+        assert_eq!(texts(&again), texts(&start));
+        assert_eq!(
+            (again.terminal, &again.goals),
+            (start.terminal, &start.goals)
+        );
+        let next = prover.next(&again, &[1, 0]);
+        assert!(next.error.is_none() && !texts(&next)[1].is_empty());
     }
 
     /// A state past the budget is stuck: no role moves, the game is over
