@@ -242,27 +242,25 @@ impl Prover {
         }
         // each target the way that takes fewer steps on the first state
         // (and its first joint move)
-        let facts = prover.start.facts.clone();
-        if prover.fewer_steps_the_other_way(&facts, None, |p| &mut p.for_state) {
+        if prover.fewer_steps_the_other_way(&prover.for_state, &prover.start.facts, None) {
             prover.for_state.swap();
-            prover.start = prover.now(facts.clone());
+            prover.start = prover.now(prover.start.facts.clone());
         }
-        let first_moves: Option<Vec<&[u32]>> = (!prover.start.terminal)
+        let start = &prover.start;
+        let first_moves: Option<Vec<&[u32]>> = (!start.terminal)
             .then(|| {
-                prover
-                    .start
+                start
                     .moves
                     .iter()
                     .map(|m| m.first().map(|m| &m.flat[..]))
                     .collect()
             })
             .flatten();
-        if let Some(does) = first_moves {
-            let does: Vec<Box<[u32]>> = does.into_iter().map(Box::from).collect();
-            let does: Vec<&[u32]> = does.iter().map(|m| &m[..]).collect();
-            if prover.fewer_steps_the_other_way(&facts, Some(&does), |p| &mut p.for_next) {
-                prover.for_next.swap();
-            }
+        let swap_next = first_moves.is_some_and(|does| {
+            prover.fewer_steps_the_other_way(&prover.for_next, &start.facts, Some(&does))
+        });
+        if swap_next {
+            prover.for_next.swap();
         }
         Ok(prover)
     }
@@ -381,31 +379,26 @@ impl Prover {
         }
     }
 
-    /// Whether the program `which` picks takes fewer steps its other way
-    /// than its first on the state `facts` (with `does`).
+    /// Whether `program` takes fewer steps its other way than its first on
+    /// the state `facts` (with `does`).
     fn fewer_steps_the_other_way(
-        &mut self,
+        &self,
+        program: &Program,
         facts: &[Flat],
         does: Option<&[&[u32]]>,
-        which: impl Fn(&mut Prover) -> &mut Program,
     ) -> bool {
-        let Some(other) = which(self).other.take() else {
+        let Some(other) = &program.other else {
             return false;
         };
-        let first = std::mem::take(&mut which(self).first);
         let steps = |groups, budget| {
             self.derive_with(facts, does, groups, budget)
                 .map(|(_, _, n)| n)
         };
         // the other way within the steps the first took: no more is needed
-        let fewer = match steps(&first, self.steps) {
-            Ok(a) => steps(&other, a).is_ok_and(|b| b < a),
-            Err(_) => steps(&other, self.steps).is_ok(),
-        };
-        let program = which(self);
-        program.first = first;
-        program.other = Some(other);
-        fewer
+        match steps(&program.first, self.steps) {
+            Ok(a) => steps(other, a).is_ok_and(|b| b < a),
+            Err(_) => steps(other, self.steps).is_ok(),
+        }
     }
 
     /// The static facts with `facts` true (and each role `r` doing
