@@ -1,8 +1,8 @@
 //! A finished game in its three shapes, each for a reason:
 //!
 //! - [`Finished`]: a game just played, with its moves still typed. It
-//!   serializes to a journal line straight from the typed moves, with no
-//!   string per move: this is the season runner's hot path.
+//!   writes its journal line straight from the typed moves, with no string
+//!   per move: this is the season runner's hot path.
 //! - [`Record`]: a journal line as read back, with owned strings: what resume,
 //!   tools and tests read.
 //! - [`Scored`]: what the standings keep of a game (bot indices, result,
@@ -198,9 +198,9 @@ impl Record {
     }
 }
 
-/// A game just played, with its place in the schedule. It serializes to the
-/// same JSON as [`Record`], writing each move's wire form straight from the
-/// typed move (no string per move: this is the season runner's hot path).
+/// A game just played, with its place in the schedule. Its journal line
+/// ([`Finished::write_line`]) is the JSON of the same [`Record`], with each
+/// move's wire form written straight from the typed move.
 pub struct Finished<'a, G: Game> {
     pub index: u64,
     pub pair: usize,
@@ -228,63 +228,121 @@ impl<G: Game> Finished<'_, G> {
     }
 }
 
-impl<G: Game> Serialize for Finished<'_, G> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
+impl<G: Game> Finished<'_, G> {
+    /// Appends the game's journal line, without its line end: the JSON that
+    /// [`Record`] serializes to, written by hand because this is the season
+    /// runner's hot path. Numbers go through `itoa`, a move's text is
+    /// written straight into `out` and only a text that needs escaping
+    /// (never a shipped game's) goes through serde_json. A unit test holds
+    /// it to `Record`'s own serialization.
+    pub fn write_line(&self, out: &mut Vec<u8>) {
         let p = self.played;
-        let mut st = s.serialize_struct("Record", 10)?;
-        st.serialize_field("index", &self.index)?;
-        st.serialize_field("pair", &self.pair)?;
-        let names = self.seats.map(|b| self.names[b].as_str());
-        st.serialize_field("seats", &[names.first, names.second])?;
-        st.serialize_field("seed", &self.seed)?;
-        st.serialize_field("seed_text", &self.seed.to_string())?;
+        let mut n = itoa::Buffer::new();
+        out.extend_from_slice(b"{\"index\":");
+        out.extend_from_slice(n.format(self.index).as_bytes());
+        out.extend_from_slice(b",\"pair\":");
+        out.extend_from_slice(n.format(self.pair).as_bytes());
+        out.extend_from_slice(b",\"seats\":[");
+        json_str(out, &self.names[self.seats.first]);
+        out.push(b',');
+        json_str(out, &self.names[self.seats.second]);
+        let seed = n.format(self.seed).as_bytes();
+        out.extend_from_slice(b"],\"seed\":");
+        out.extend_from_slice(seed);
+        out.extend_from_slice(b",\"seed_text\":\"");
+        out.extend_from_slice(seed);
+        out.push(b'"');
         if let Some(opening) = self.opening {
-            st.serialize_field("opening", opening)?;
+            out.extend_from_slice(b",\"opening\":");
+            json_str(out, opening);
         }
-        st.serialize_field("result", &p.result)?;
-        st.serialize_field("goals", &p.goals)?;
-        st.serialize_field("termination", &p.termination)?;
-        st.serialize_field("plies", &(p.turns.len() as u32))?;
-        st.serialize_field("moves", &Moves::<G>(&p.turns))?;
-        st.end()
-    }
-}
-
-/// The turns of a game in the journal's form: `"b2c3"` or `["12","15"]`.
-struct Moves<'a, G: Game>(&'a [BySeat<Option<G::Move>>]);
-
-struct Wire<'a, M>(&'a M);
-
-thread_local! {
-    /// Reused text of one move: formatting into it and writing it as one string
-    /// is several times faster than serde_json's `collect_str` for short moves.
-    static MOVE_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-impl<M: std::fmt::Display> Serialize for Wire<'_, M> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        MOVE_TEXT.with_borrow_mut(|text| {
-            use std::fmt::Write as _;
-            text.clear();
-            write!(text, "{}", self.0).expect("formatting into a String");
-            s.serialize_str(text)
-        })
-    }
-}
-
-impl<G: Game> Serialize for Moves<'_, G> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for turn in self.0 {
-            match (&turn.first, &turn.second) {
-                (Some(a), Some(b)) => seq.serialize_element(&[Wire(a), Wire(b)])?,
-                (Some(m), None) | (None, Some(m)) => seq.serialize_element(&Wire(m))?,
-                (None, None) => {}
+        out.extend_from_slice(b",\"result\":");
+        serde_json::to_writer(&mut *out, &p.result).expect("results serialize");
+        out.extend_from_slice(b",\"goals\":[");
+        out.extend_from_slice(n.format(p.goals.first).as_bytes());
+        out.push(b',');
+        out.extend_from_slice(n.format(p.goals.second).as_bytes());
+        out.extend_from_slice(b"],\"termination\":");
+        match &p.termination {
+            Termination::Normal => out.extend_from_slice(b"{\"kind\":\"normal\"}"),
+            other => serde_json::to_writer(&mut *out, other).expect("terminations serialize"),
+        }
+        out.extend_from_slice(b",\"plies\":");
+        out.extend_from_slice(n.format(p.turns.len() as u32).as_bytes());
+        out.extend_from_slice(b",\"moves\":[");
+        let mut first = true;
+        for turn in &p.turns {
+            let (a, b) = match (&turn.first, &turn.second) {
+                (Some(a), Some(b)) => (a, Some(b)),
+                (Some(m), None) | (None, Some(m)) => (m, None),
+                (None, None) => continue,
+            };
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            match b {
+                Some(b) => {
+                    out.push(b'[');
+                    move_str(out, a);
+                    out.push(b',');
+                    move_str(out, b);
+                    out.push(b']');
+                }
+                None => move_str(out, a),
             }
         }
-        seq.end()
+        out.extend_from_slice(b"]}");
+    }
+
+    /// The game's journal line, without its line end.
+    pub fn line(&self) -> String {
+        let mut out = Vec::new();
+        self.write_line(&mut out);
+        String::from_utf8(out).expect("journal lines are UTF-8")
+    }
+}
+
+/// Whether serde_json escapes this byte in a string: control characters,
+/// the quote and the backslash.
+fn escaped(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Appends `s` as a JSON string.
+fn json_str(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().any(escaped) {
+        serde_json::to_writer(out, s).expect("strings serialize");
+    } else {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    }
+}
+
+/// Appends a move's wire form as a JSON string, formatted straight into
+/// `out`.
+fn move_str<M: std::fmt::Display>(out: &mut Vec<u8>, mv: &M) {
+    use std::fmt::Write as _;
+    out.push(b'"');
+    let start = out.len();
+    write!(Append(out), "{mv}").expect("formatting into a Vec");
+    if out[start..].iter().copied().any(escaped) {
+        let text = String::from_utf8(out.split_off(start)).expect("Display writes UTF-8");
+        out.pop();
+        json_str(out, &text);
+    } else {
+        out.push(b'"');
+    }
+}
+
+/// `fmt::Write` into a byte buffer.
+struct Append<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for Append<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
 }
 
@@ -309,7 +367,7 @@ pub struct Lines {
 impl Lines {
     /// Formats one game's journal and timing lines.
     pub fn push<G: Game>(&mut self, game: &Finished<G>, ms: f64) {
-        serde_json::to_writer(&mut self.games, game).expect("records serialize");
+        game.write_line(&mut self.games);
         self.games.push(b'\n');
         self.ends.push((game.index, self.games.len()));
         let timing = Timing {
@@ -333,5 +391,136 @@ impl Lines {
     pub fn game(&self, k: usize) -> &[u8] {
         let start = if k == 0 { 0 } else { self.ends[k - 1].1 };
         &self.games[start..self.ends[k].1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::adjudication::AdjudicationRule;
+    use crate::core::referee::ForfeitReason;
+    use crate::core::seat::Seat;
+    use crate::games::{bidding::Bid, breakthrough::Step, Bidding, Breakthrough};
+
+    /// The same game as the journal reads it back.
+    fn record<G: Game>(f: &Finished<G>) -> Record {
+        let text = |m: &G::Move| m.to_string();
+        Record {
+            index: f.index,
+            pair: f.pair,
+            seats: f.seats.map(|b| f.names[b].clone()),
+            seed: f.seed,
+            seed_text: Some(f.seed.to_string()),
+            opening: f.opening.map(str::to_string),
+            result: f.played.result,
+            goals: f.played.goals,
+            termination: f.played.termination.clone(),
+            plies: f.played.turns.len() as u32,
+            moves: f
+                .played
+                .turns
+                .iter()
+                .filter_map(|t| match (&t.first, &t.second) {
+                    (Some(a), Some(b)) => Some(Turn::Both(BySeat::new(text(a), text(b)))),
+                    (Some(m), None) | (None, Some(m)) => Some(Turn::One(text(m))),
+                    (None, None) => None,
+                })
+                .collect(),
+        }
+    }
+
+    fn check<G: Game>(f: &Finished<G>) {
+        let line = f.line();
+        assert_eq!(line, serde_json::to_string(&record(f)).unwrap());
+        let back: Record = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, record(f));
+    }
+
+    #[test]
+    fn a_line_written_by_hand_is_the_records_json() {
+        let terminations = [
+            Termination::Normal,
+            Termination::PlyLimit,
+            Termination::IllFormed {
+                detail: "two \"goals\"\n".into(),
+            },
+            Termination::Forfeit {
+                seat: Seat::Second,
+                reason: ForfeitReason::Timeout,
+                detail: "no move\\".into(),
+                overrun_ms: Some(12),
+            },
+            Termination::Adjudicated {
+                rule: AdjudicationRule::Resign,
+                seat: Some(Seat::First),
+            },
+        ];
+        let names = [
+            "plain".to_string(),
+            "a \"quoted\"\tname \u{e9}\u{1}".to_string(),
+        ];
+        for (k, termination) in terminations.into_iter().enumerate() {
+            let played = Played::<Bidding> {
+                turns: (0..k as u32)
+                    .map(|i| BySeat::new(Some(Bid(i * 7)), Some(Bid(u32::MAX - i))))
+                    .collect(),
+                goals: BySeat::new(-3, i32::MAX),
+                result: GameResult::Second,
+                termination: termination.clone(),
+                delay: Default::default(),
+            };
+            check(&Finished {
+                index: u64::MAX - k as u64,
+                pair: k,
+                seats: BySeat::new(k % 2, 1 - k % 2),
+                names: &names,
+                seed: u64::MAX / (k as u64 + 1),
+                opening: (k % 2 == 1).then_some("an \"opening\"\n"),
+                played: &played,
+            });
+            let played = Played::<Breakthrough> {
+                turns: ["b2c3", "g7f6", "a2a3"][..k.min(3)]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        let step = Some(m.parse::<Step>().unwrap());
+                        if i % 2 == 0 {
+                            BySeat::new(step, None)
+                        } else {
+                            BySeat::new(None, step)
+                        }
+                    })
+                    .collect(),
+                goals: BySeat::new(100, 0),
+                result: GameResult::First,
+                termination,
+                delay: Default::default(),
+            };
+            check(&Finished {
+                index: k as u64,
+                pair: 0,
+                seats: BySeat::new(0, 1),
+                names: &names,
+                seed: 0,
+                opening: None,
+                played: &played,
+            });
+        }
+    }
+
+    #[test]
+    fn a_move_text_that_needs_escaping_is_escaped() {
+        for text in [
+            "(move 1 2)",
+            "say \"hi\"",
+            "back\\slash",
+            "line\nend",
+            "\u{7f}\u{e9}",
+        ] {
+            let mut out = b"[".to_vec();
+            move_str(&mut out, &text);
+            let expected = format!("[{}", serde_json::to_string(text).unwrap());
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
+        }
     }
 }

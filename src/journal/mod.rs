@@ -641,7 +641,7 @@ pub(crate) mod tests {
     fn record_json_shape() {
         let names = names();
         let p = played(2);
-        let json = serde_json::to_string(&finished(3, &p, &names)).unwrap();
+        let json = finished(3, &p, &names).line();
         assert_eq!(
             json,
             r#"{"index":3,"pair":0,"seats":["a","b"],"seed":9,"seed_text":"9","result":"second","goals":[0,100],"termination":{"kind":"forfeit","seat":"first","reason":"illegal-move","detail":"x"},"plies":2,"moves":[["1","2"],["2","2"]]}"#
@@ -674,7 +674,7 @@ pub(crate) mod tests {
             opening: None,
             played: &p,
         };
-        let json = serde_json::to_string(&f).unwrap();
+        let json = f.line();
         assert!(
             json.ends_with(
                 r#""termination":{"kind":"ply-limit"},"plies":2,"moves":["b2c3","g7f6"]}"#
@@ -784,7 +784,7 @@ pub(crate) mod tests {
         let names = names();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(GAMES);
-        let good = serde_json::to_string(&finished(0, &played(1), &names)).unwrap();
+        let good = finished(0, &played(1), &names).line();
         fs::write(&path, format!("{good}\nnonsense\n{good}\n")).unwrap();
         let err = read_records(&path).unwrap_err().to_string();
         assert!(err.contains(":2:"), "{err}");

@@ -125,15 +125,19 @@ pub struct Step {
     pub to: u8,
 }
 
+/// Every square's name, `a1` to `h8`, by index: a move's text is two of
+/// them (every journal line writes each move, so no text is built).
+const SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = [
-            b'a' + self.from % 8,
-            b'1' + self.from / 8,
-            b'a' + self.to % 8,
-            b'1' + self.to / 8,
-        ];
-        f.write_str(std::str::from_utf8(&text).expect("ascii"))
+        f.write_str(SQUARE_NAMES[self.from as usize])?;
+        f.write_str(SQUARE_NAMES[self.to as usize])
     }
 }
 
@@ -684,6 +688,19 @@ impl Show for Breakthrough {
 mod tests {
     use super::*;
     use crate::show::paint::Paint;
+
+    #[test]
+    fn every_step_is_written_as_column_and_row_twice_and_reads_back() {
+        for from in 0..64u8 {
+            for to in 0..64u8 {
+                let step = Step { from, to };
+                let square = |s: u8| format!("{}{}", (b'a' + s % 8) as char, s / 8 + 1);
+                let text = step.to_string();
+                assert_eq!(text, square(from) + &square(to));
+                assert_eq!(text.parse::<Step>(), Ok(step));
+            }
+        }
+    }
 
     #[test]
     fn the_scene_is_drawn_from_the_persons_side_with_the_last_move_marked() {
