@@ -370,12 +370,14 @@ impl Lines {
         game.write_line(&mut self.games);
         self.games.push(b'\n');
         self.ends.push((game.index, self.games.len()));
-        let timing = Timing {
-            index: game.index,
-            ms,
-        };
-        serde_json::to_writer(&mut self.timing, &timing).expect("timings serialize");
-        self.timing.push(b'\n');
+        // a Timing's JSON, by hand as the game's line is
+        self.timing.extend_from_slice(b"{\"index\":");
+        let mut n = itoa::Buffer::new();
+        self.timing
+            .extend_from_slice(n.format(game.index).as_bytes());
+        self.timing.extend_from_slice(b",\"ms\":");
+        serde_json::to_writer(&mut self.timing, &ms).expect("numbers serialize");
+        self.timing.extend_from_slice(b"}\n");
     }
 
     /// How many games these lines hold.
@@ -434,6 +436,14 @@ mod tests {
         assert_eq!(line, serde_json::to_string(&record(f)).unwrap());
         let back: Record = serde_json::from_str(&line).unwrap();
         assert_eq!(back, record(f));
+        for ms in [0.0, 1.0, 0.1234, 1e-7, 12345.678, f64::NAN] {
+            let mut lines = Lines::default();
+            lines.push(f, ms);
+            assert_eq!(lines.game(0), format!("{line}\n").as_bytes());
+            let timing = Timing { index: f.index, ms };
+            let expected = serde_json::to_string(&timing).unwrap() + "\n";
+            assert_eq!(String::from_utf8(lines.timing).unwrap(), expected);
+        }
     }
 
     #[test]

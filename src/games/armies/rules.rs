@@ -90,8 +90,9 @@ pub struct Armies {
 pub struct Commitment(pub u32);
 
 impl fmt::Display for Commitment {
+    // itoa, not `write!`: every journal line writes each move
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        f.write_str(itoa::Buffer::new().format(self.0))
     }
 }
 
@@ -289,6 +290,14 @@ mod tests {
         play(&mut g, 20, 0);
         assert_eq!(g.armies, BySeat::new(40, 20));
         assert!(g.check(Seat::First, &Commitment(40)).is_ok());
+    }
+
+    #[test]
+    fn a_commitment_is_written_as_its_number_and_reads_back() {
+        for n in [0, 7, 40, u32::MAX] {
+            assert_eq!(Commitment(n).to_string(), format!("{n}"));
+            assert_eq!(Commitment(n).to_string().parse(), Ok(Commitment(n)));
+        }
     }
 
     #[test]

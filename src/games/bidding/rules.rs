@@ -62,8 +62,9 @@ impl Default for BiddingParams {
 pub struct Bid(pub u32);
 
 impl fmt::Display for Bid {
+    // itoa, not `write!`: every journal line writes each move
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        f.write_str(itoa::Buffer::new().format(self.0))
     }
 }
 
@@ -492,6 +493,9 @@ mod tests {
         assert!("-1".parse::<Bid>().is_err());
         assert!("x".parse::<Bid>().is_err());
         assert_eq!(" 7".trim().parse::<Bid>(), Ok(Bid(7)));
+        for bid in [0, 7, 100, u32::MAX] {
+            assert_eq!(Bid(bid).to_string(), format!("{bid}"));
+        }
     }
 
     #[test]

@@ -52,9 +52,15 @@ impl Default for TroopsParams {
 pub struct Split(pub [u32; 3]);
 
 impl fmt::Display for Split {
+    // itoa, not `write!`: every journal line writes each move
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut n = itoa::Buffer::new();
         let [a, b, c] = self.0;
-        write!(f, "{a},{b},{c}")
+        f.write_str(n.format(a))?;
+        f.write_str(",")?;
+        f.write_str(n.format(b))?;
+        f.write_str(",")?;
+        f.write_str(n.format(c))
     }
 }
 
