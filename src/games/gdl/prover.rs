@@ -226,7 +226,7 @@ impl Prover {
                 symbols,
                 ..d.clone()
             },
-            store,
+            store: store.frozen(),
             model: model.frozen(),
             for_state,
             for_next,

@@ -57,6 +57,15 @@ impl Store {
         r
     }
 
+    /// This store's terms, shared from now on: clones of the store
+    /// returned copy none of them (see [`Interner::frozen`]).
+    pub fn frozen(self) -> Store {
+        Store {
+            terms: self.terms.frozen(),
+            ..self
+        }
+    }
+
     /// Term `id`'s key.
     fn key(&self, id: Gid) -> &[u32] {
         self.terms.get(id)
