@@ -66,6 +66,11 @@ impl Store {
         }
     }
 
+    /// How many terms there are.
+    pub fn count(&self) -> usize {
+        self.terms.len()
+    }
+
     /// Term `id`'s key.
     fn key(&self, id: Gid) -> &[u32] {
         self.terms.get(id)
