@@ -155,13 +155,13 @@ impl Watch {
         true
     }
 
-    /// Whether the last failure was the game's size: the steps spent, or
-    /// the atom or ground-rule limit passed (not the clock).
     /// The steps spent so far.
     pub(super) fn spent_steps(&self) -> u64 {
         self.budget.steps - self.left
     }
 
+    /// Whether the last failure was the game's size: the steps spent, or
+    /// the atom or ground-rule limit passed (not the clock).
     pub fn too_large(&self) -> bool {
         self.over_limit || self.spent == Some(Spent::Steps)
     }
