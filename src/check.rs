@@ -352,6 +352,9 @@ impl<G: Game> Bot<G> for Timed<'_, G> {
     fn observe(&mut self, game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
         self.inner.observe(game, moves)
     }
+    fn observes(&self) -> bool {
+        self.inner.observes()
+    }
     fn game_over(&mut self, game: &G, goals: BySeat<i32>) -> Result<(), BotError> {
         self.inner.game_over(game, goals)
     }

@@ -163,6 +163,13 @@ pub trait Bot<G: Game>: Send {
         Ok(())
     }
 
+    /// Whether this bot is told the moves ([`Bot::observe`]). A bot that
+    /// ignores them may say no, once per game, and the referee calls
+    /// `observe` no more: three calls a turn become one.
+    fn observes(&self) -> bool {
+        true
+    }
+
     /// Called once with the final goal values. A bot that fails here (a
     /// program that wrote more than it was asked for, or does not confirm
     /// the end of the game) forfeits the game it just finished, unless it
@@ -287,6 +294,10 @@ impl<G: Game> Bot<G> for RandomBot {
 
     fn choose(&mut self, game: &G, seat: Seat, _: TimeLeft) -> Result<Answer<G::Move>, BotError> {
         Ok(Answer::from(game.random_move(seat, &mut self.rng)))
+    }
+
+    fn observes(&self) -> bool {
+        false
     }
 }
 

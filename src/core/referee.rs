@@ -317,6 +317,8 @@ impl<G: Game> Table<'_, '_, G> {
                 return bot_failed(seat, &e, self.other[seat].budget, &mut self.aborted);
             }
         }
+        // asked once the bot has its seat
+        let observes = BySeat::from_fn(|s| self.bots[s].observes());
         loop {
             if let Some(goals) = self.game.outcome() {
                 let termination = match self.game.ill_formed() {
@@ -339,7 +341,7 @@ impl<G: Game> Table<'_, '_, G> {
             }
             self.game.apply(&moves);
             let adjudicated = self.adjudicate(&moves, turns.len() as u32 + 1);
-            for seat in Seat::ALL {
+            for seat in Seat::ALL.into_iter().filter(|&s| observes[s]) {
                 let (game, bot) = (&self.game, &mut *self.bots[seat]);
                 if let Err(e) = call(self.watch, self.other_ms[seat], || {
                     bot.observe(game, &moves)
@@ -614,11 +616,13 @@ mod tests {
         }
     }
 
-    /// Remembers every move it was shown, and what it could see when choosing.
+    /// Remembers every move it was shown, and what it could see when
+    /// choosing; `blind`, it says it does not observe.
     #[derive(Default)]
     struct Spy {
         seen_when_choosing: Vec<usize>,
         observed: Vec<BySeat<Option<Side>>>,
+        blind: bool,
     }
     impl Bot<Coordination> for Spy {
         fn choose(
@@ -633,6 +637,9 @@ mod tests {
         fn observe(&mut self, _: &Coordination, m: &BySeat<Option<Side>>) -> Result<(), BotError> {
             self.observed.push(*m);
             Ok(())
+        }
+        fn observes(&self) -> bool {
+            !self.blind
         }
     }
 
@@ -864,6 +871,7 @@ mod tests {
     #[test]
     fn simultaneous_moves_are_shown_only_after_both_chose() {
         let (mut a, mut b) = (Spy::default(), Spy::default());
+        b.blind = true;
         let played = Referee::new(1000)
             .play(
                 &Coordination::new(&CoordinationParams::default()).unwrap(),
@@ -874,14 +882,15 @@ mod tests {
             .unwrap();
         assert_eq!(played.goals, BySeat::new(100, 100));
         assert_eq!(played.result, GameResult::Draw);
-        for spy in [&a, &b] {
-            assert_eq!(spy.seen_when_choosing, (0..20).collect::<Vec<_>>());
-            assert_eq!(spy.observed.len(), 20);
-            assert!(spy
-                .observed
-                .iter()
-                .all(|m| m.first.is_some() && m.second.is_some()));
-        }
+        assert_eq!(a.seen_when_choosing, (0..20).collect::<Vec<_>>());
+        assert_eq!(a.observed.len(), 20);
+        assert!(a
+            .observed
+            .iter()
+            .all(|m| m.first.is_some() && m.second.is_some()));
+        // a bot that says it does not observe is never told
+        assert_eq!(b.seen_when_choosing, vec![0; 20]);
+        assert!(b.observed.is_empty());
     }
 
     /// Sleeps `ms` before every bid of 1; `None` sleeps forever.

@@ -502,4 +502,8 @@ impl<B: FromParams + Bot<Bidding>> Bot<Bidding> for Lazy<B> {
             None => Ok(()),
         }
     }
+
+    fn observes(&self) -> bool {
+        self.bot.as_ref().is_none_or(|bot| bot.observes())
+    }
 }
