@@ -1,7 +1,8 @@
 //! Random playouts of every game, checked against invariants (the idea of
 //! OpenSpiel's `RandomSimTest`): thousands of seeded games per game, where
 //! every random move must be legal and listed, every listed move must pass
-//! `check`, goals must lie in range, and each game must end in bounded time.
+//! `check`, read back from its text and be written the same into a journal
+//! line, goals must lie in range, and each game must end in bounded time.
 
 use ladder::show::Show;
 use std::collections::HashMap;
@@ -73,6 +74,9 @@ fn playouts<G: Game>(
                             Some(m),
                             "{text} round-trips"
                         );
+                        let mut written = b"x".to_vec();
+                        G::write_move(m, &mut written);
+                        assert_eq!(written, format!("x{text}").as_bytes(), "journal text");
                     }
                 }
                 let m = game.random_move(seat, &mut rng);

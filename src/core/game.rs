@@ -123,6 +123,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves[rng.random_range(0..moves.len())].clone()
     }
 
+    /// Appends `mv`'s wire form, its `Display` text, to `out`: each move of
+    /// a journal line is written so. A game may write the same text
+    /// faster by hand, without `core::fmt`.
+    fn write_move(mv: &Self::Move, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        write!(out, "{mv}").expect("writing into a Vec");
+    }
+
     /// Whether `seat` may play `mv` now.
     fn check(&self, seat: Seat, mv: &Self::Move) -> Result<(), IllegalMove>;
 

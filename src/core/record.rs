@@ -284,12 +284,12 @@ impl<G: Game> Finished<'_, G> {
             match b {
                 Some(b) => {
                     out.push(b'[');
-                    move_str(out, a);
+                    move_str(out, |out| G::write_move(a, out));
                     out.push(b',');
-                    move_str(out, b);
+                    move_str(out, |out| G::write_move(b, out));
                     out.push(b']');
                 }
-                None => move_str(out, a),
+                None => move_str(out, |out| G::write_move(a, out)),
             }
         }
         out.extend_from_slice(b"]}");
@@ -320,29 +320,18 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// Appends a move's wire form as a JSON string, formatted straight into
-/// `out`.
-fn move_str<M: std::fmt::Display>(out: &mut Vec<u8>, mv: &M) {
-    use std::fmt::Write as _;
+/// Appends a move's wire form as a JSON string: `write` puts the text
+/// straight into `out`, and it is escaped only if it needs to be.
+fn move_str(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
     out.push(b'"');
     let start = out.len();
-    write!(Append(out), "{mv}").expect("formatting into a Vec");
+    write(out);
     if out[start..].iter().copied().any(escaped) {
         let text = String::from_utf8(out.split_off(start)).expect("Display writes UTF-8");
         out.pop();
         json_str(out, &text);
     } else {
         out.push(b'"');
-    }
-}
-
-/// `fmt::Write` into a byte buffer.
-struct Append<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for Append<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
     }
 }
 
@@ -528,7 +517,7 @@ mod tests {
             "\u{7f}\u{e9}",
         ] {
             let mut out = b"[".to_vec();
-            move_str(&mut out, &text);
+            move_str(&mut out, |out| out.extend_from_slice(text.as_bytes()));
             let expected = format!("[{}", serde_json::to_string(text).unwrap());
             assert_eq!(String::from_utf8(out).unwrap(), expected);
         }

@@ -89,10 +89,17 @@ pub struct Armies {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Commitment(pub u32);
 
+impl Commitment {
+    /// Hands its wire form to `put`: the one text of `Display` and of
+    /// journal lines ([`Game::write_move`]), by itoa, not `write!`.
+    fn text<R>(&self, put: impl FnOnce(&str) -> R) -> R {
+        put(itoa::Buffer::new().format(self.0))
+    }
+}
+
 impl fmt::Display for Commitment {
-    // itoa, not `write!`: every journal line writes each move
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(itoa::Buffer::new().format(self.0))
+        self.text(|s| f.write_str(s))
     }
 }
 
@@ -148,6 +155,10 @@ impl Game for Armies {
 
     fn random_move(&self, seat: Seat, rng: &mut Rng) -> Commitment {
         Commitment(rng.random_range(0..=self.armies[seat]))
+    }
+
+    fn write_move(mv: &Commitment, out: &mut Vec<u8>) {
+        mv.text(|s| out.extend_from_slice(s.as_bytes()))
     }
 
     fn check(&self, seat: Seat, mv: &Commitment) -> Result<(), IllegalMove> {

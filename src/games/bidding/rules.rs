@@ -61,10 +61,17 @@ impl Default for BiddingParams {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Bid(pub u32);
 
+impl Bid {
+    /// Hands its wire form to `put`: the one text of `Display` and of
+    /// journal lines ([`Game::write_move`]), by itoa, not `write!`.
+    fn text<R>(&self, put: impl FnOnce(&str) -> R) -> R {
+        put(itoa::Buffer::new().format(self.0))
+    }
+}
+
 impl fmt::Display for Bid {
-    // itoa, not `write!`: every journal line writes each move
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(itoa::Buffer::new().format(self.0))
+        self.text(|s| f.write_str(s))
     }
 }
 
@@ -151,6 +158,10 @@ impl Game for Bidding {
 
     fn random_move(&self, seat: Seat, rng: &mut Rng) -> Bid {
         Bid(rng.random_range(Bidding::bid_range(self.money[seat])))
+    }
+
+    fn write_move(bid: &Bid, out: &mut Vec<u8>) {
+        bid.text(|s| out.extend_from_slice(s.as_bytes()))
     }
 
     fn check(&self, seat: Seat, bid: &Bid) -> Result<(), IllegalMove> {

@@ -395,6 +395,11 @@ impl Game for Breakthrough {
         unreachable!("a side with pieces always has a move")
     }
 
+    fn write_move(step: &Step, out: &mut Vec<u8>) {
+        out.extend_from_slice(SQUARE_NAMES[step.from as usize].as_bytes());
+        out.extend_from_slice(SQUARE_NAMES[step.to as usize].as_bytes());
+    }
+
     fn check(&self, seat: Seat, step: &Step) -> Result<(), IllegalMove> {
         if self.winner.is_some() {
             return Err(IllegalMove::new("the game is over"));
@@ -698,6 +703,9 @@ mod tests {
                 let text = step.to_string();
                 assert_eq!(text, square(from) + &square(to));
                 assert_eq!(text.parse::<Step>(), Ok(step));
+                let mut written = Vec::new();
+                Breakthrough::write_move(&step, &mut written);
+                assert_eq!(written, text.as_bytes());
             }
         }
     }

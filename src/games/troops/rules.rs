@@ -51,16 +51,24 @@ impl Default for TroopsParams {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Split(pub [u32; 3]);
 
-impl fmt::Display for Split {
-    // itoa, not `write!`: every journal line writes each move
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Split {
+    /// Hands its wire form to `put`, piece by piece: the one text of
+    /// `Display` and of journal lines ([`Game::write_move`]), by itoa, not
+    /// `write!`. Stops at the first piece `put` fails.
+    fn text<E>(&self, mut put: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
         let mut n = itoa::Buffer::new();
         let [a, b, c] = self.0;
-        f.write_str(n.format(a))?;
-        f.write_str(",")?;
-        f.write_str(n.format(b))?;
-        f.write_str(",")?;
-        f.write_str(n.format(c))
+        put(n.format(a))?;
+        put(",")?;
+        put(n.format(b))?;
+        put(",")?;
+        put(n.format(c))
+    }
+}
+
+impl fmt::Display for Split {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.text(|s| f.write_str(s))
     }
 }
 
@@ -154,6 +162,13 @@ impl Game for Troops {
         }
         let (lo, hi) = (p.min(q), p.max(q));
         Split([lo, hi - lo - 1, slots - 1 - hi])
+    }
+
+    fn write_move(mv: &Split, out: &mut Vec<u8>) {
+        let _ = mv.text(|s| {
+            out.extend_from_slice(s.as_bytes());
+            Ok::<(), ()>(())
+        });
     }
 
     fn check(&self, _seat: Seat, mv: &Split) -> Result<(), IllegalMove> {
