@@ -53,12 +53,20 @@ pub enum Side {
     Right,
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Side {
+    /// Its wire form: the one text of `Display` and of journal lines
+    /// ([`Game::write_move`]).
+    fn text(self) -> &'static str {
+        match self {
             Side::Left => "left",
             Side::Right => "right",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
     }
 }
 
@@ -126,6 +134,10 @@ impl Game for Coordination {
         } else {
             Side::Right
         }
+    }
+
+    fn write_move(mv: &Side, out: &mut Vec<u8>) {
+        out.extend_from_slice(mv.text().as_bytes());
     }
 
     fn check(&self, _seat: Seat, _mv: &Side) -> Result<(), IllegalMove> {
