@@ -311,7 +311,12 @@ fn solve_game_help_shows_that_games_options() {
         .args(["solve", "--help"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("The game to solve"));
+        .stdout(predicate::str::contains("The game to solve"))
+        // GAME is required, as the error for a missing one says (it showed
+        // `ladder solve [OPTIONS] [GAME] [OPTIONS]...`)
+        .stdout(predicate::str::contains(
+            "Usage: ladder solve <GAME> [OPTIONS]...\n",
+        ));
 }
 
 #[test]

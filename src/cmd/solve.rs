@@ -10,8 +10,13 @@ use super::out;
 
 /// The options of `ladder solve`. `--help` after a game's name shows that
 /// game's options, so clap's own help flag is replaced by one that does.
+/// GAME may be left out only for that help, so the usage says it as the
+/// error for a missing GAME does (clap's own would show `[GAME]`).
 #[derive(Debug, clap::Args)]
-#[command(disable_help_flag = true)]
+#[command(
+    disable_help_flag = true,
+    override_usage = "ladder solve <GAME> [OPTIONS]..."
+)]
 pub struct Args {
     /// Print help; after GAME, that game's options (`ladder solve bidding --help`).
     #[arg(short = 'h', long = "help", action = clap::ArgAction::SetTrue)]
