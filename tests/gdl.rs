@@ -575,6 +575,17 @@ fn exploding() -> String {
     )
 }
 
+/// A rule with no binding at all (the `distinct` never holds) that a join
+/// can only learn by trying each of 40^7 ways.
+fn exploding_without_bindings() -> String {
+    format!(
+        "{TWO_ROLES}(goal a 0) (goal b 0)\n{}\n\
+         (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g) \
+         (distinct (f ?a ?b ?c ?d ?e ?f ?g) (f ?a ?b ?c ?d ?e ?f ?g)))\n",
+        nums(40)
+    )
+}
+
 const TWO_ROLES: &str = "(role a) (role b) (init (p)) (<= terminal (true (p)))\n\
     (legal a noop) (legal b noop) (<= (next (p)) (true (p)))\n";
 
@@ -620,7 +631,7 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
 #[test]
 fn loading_past_the_time_budget_is_refused_and_says_what_it_does_while_it_runs() {
     // past any second of budget on any machine
-    let text = exploding();
+    let text = exploding_without_bindings();
     let err = refused(&text, "ground_steps = 1000000000000000\nground_seconds = 2");
     assert!(
         err.contains(
@@ -634,6 +645,27 @@ fn loading_past_the_time_budget_is_refused_and_says_what_it_does_while_it_runs()
         err.lines().any(|l| l.starts_with(
             "ladder: loading bad: grounding the rule at line 5, column 1, 47 atoms so far ("
         )),
+        "{err}"
+    );
+    // a rule with 40^7 bindings is known too large to ground whole at
+    // once (its 40^7 ground rules are counted, not made), and reasoning
+    // state by state then runs past the time budget on its static relations
+    let err = refused(
+        &exploding(),
+        "ground_steps = 1000000000000000\nground_seconds = 2",
+    );
+    assert!(
+        err.starts_with(
+            "ladder: loading bad: too large to ground whole (line 5, column 1: the game has \
+             more than 2000000 ground rules: too large to ground); reasoning state by state\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "line 5, column 1: loading the description (deriving the static relations) takes \
+             more than 2 s"
+        ),
         "{err}"
     );
 }

@@ -132,14 +132,6 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     relaxed.push(link(k.truth, k.next, 1));
     relaxed.push(link(k.does, k.legal, 2));
 
-    watch.phase("grounding")?;
-    let mut model = Model::default();
-    let relaxed: Vec<&Rule> = relaxed.iter().collect();
-    saturate(&mut model, &relaxed, false, &mut store, limit, watch)?;
-
-    // every rule instantiated over the model
-    let mut rules = GroundRules::default();
-    let mut from = Vec::new();
     // Each ground rule is kept once, as written (before repeated literals
     // and negated atoms the model lacks are dropped); its key is its head,
     // its count of positive literals, its positive literals and its negated
@@ -153,6 +145,24 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     for s in &signatures {
         *alike.entry(s).or_default() += 1;
     }
+    // so every binding the relaxed model's joins find is a ground rule to
+    // come, of the first rule of each alike set at least (not of the links)
+    let mut seen = HashSet::default();
+    let counted: Vec<bool> = signatures
+        .iter()
+        .map(|s| seen.insert(s))
+        .chain([false; 3])
+        .collect();
+
+    watch.phase("grounding")?;
+    let mut model = Model::default();
+    let relaxed: Vec<&Rule> = relaxed.iter().collect();
+    let count = Some(counted.as_slice());
+    saturate(&mut model, &relaxed, false, count, &mut store, limit, watch)?;
+
+    // every rule instantiated over the model
+    let mut rules = GroundRules::default();
+    let mut from = Vec::new();
     let mut met = Interner::default();
     let mut key = Vec::new();
     let mut negs = Vec::new();
@@ -177,12 +187,12 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             .iter()
             .map(|a| model.atoms(&a.relation()))
             .collect();
-        let complete = model.join(
+        let joined = model.join(
             rule,
-            &positives,
             &ranges,
             &mut store,
             watch,
+            u64::MAX,
             &mut |store, binds, facts| {
                 key.clear();
                 key.push(instantiate_atom(&rule.head, binds, store));
@@ -213,7 +223,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
                 rule.pos
             ));
         }
-        if !complete {
+        if !joined.complete {
             return Err(watch.error(Some(rule.pos)));
         }
         // in the order nested loops over the literals as written find them
@@ -253,10 +263,16 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
 /// model (which must then be complete for their relations: stratified
 /// evaluation); without, `not` is ignored (the relaxed model). Fails past
 /// `limit` atoms or the budget of `watch`.
+///
+/// With `ground_rules`, the relaxed model of grounding: every binding of a
+/// rule marked there is a ground rule grounding will make (the model only
+/// grows, and a rule's join over it finds every binding found here), so it
+/// fails past `limit` of those too, as grounding would, but sooner.
 pub(super) fn saturate(
     model: &mut Model,
     rules: &[&Rule],
     negation: bool,
+    ground_rules: Option<&[bool]>,
     store: &mut Store,
     limit: usize,
     watch: &mut Watch,
@@ -265,6 +281,7 @@ pub(super) fn saturate(
         watch.over_limit = true;
         format!("the game has more than {limit} ground atoms: too large to ground")
     };
+    let mut promised = 0usize;
     // rounds: the facts each relation had when the round before began, and when it ended
     let mut before: HashMap<Relation, usize> = HashMap::default();
     let mut first = true;
@@ -283,7 +300,8 @@ pub(super) fn saturate(
         // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
         let mut found_once: HashSet<Gid> = HashSet::default();
-        for &rule in rules {
+        for (r, &rule) in rules.iter().enumerate() {
+            let counted = ground_rules.is_some_and(|c| c[r]);
             let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
             // before it over older facts, those after over all
@@ -316,12 +334,16 @@ pub(super) fn saturate(
                 watch.rule = Some(rule.pos);
                 firsts.start(positives.len());
                 let known = model.len() + found_once.len();
-                let complete = model.join(
+                let cap = match counted {
+                    true => (limit - promised) as u64,
+                    false => u64::MAX,
+                };
+                let joined = model.join(
                     rule,
-                    &positives,
                     &ranges,
                     store,
                     watch,
+                    cap,
                     &mut |store, binds, facts| {
                         if negation && negated_hold(rule, binds, store, model) {
                             return true;
@@ -337,7 +359,17 @@ pub(super) fn saturate(
                 if known + firsts.len() > limit {
                     return Err(too_many(watch));
                 }
-                if !complete {
+                if counted {
+                    promised = promised.saturating_add(joined.bindings as usize);
+                }
+                if promised > limit {
+                    watch.over_limit = true;
+                    return Err(format!(
+                        "{}: the game has more than {limit} ground rules: too large to ground",
+                        rule.pos
+                    ));
+                }
+                if !joined.complete {
                     return Err(watch.error(Some(rule.pos)));
                 }
                 for head in firsts.in_found_order() {
@@ -558,6 +590,71 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(found, expected);
+    }
+
+    /// A description whose rule on line 2 has `?a` and `?b` each in one
+    /// literal alone (loose), written before and between the others.
+    fn loose_literals(points: usize, colours: usize) -> Description {
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        text += "(<= (h ?x ?y ?a ?b) (c ?a) (p ?x) (c ?b) (p ?y) (distinct ?x ?y) (c2 ?a ?a))\n";
+        for i in 0..points {
+            text += &format!(" (p {i})");
+        }
+        for i in 0..colours {
+            // half the `c2` facts repeat their term
+            text += &format!(" (c {i}) (c2 {i} {}) ", i - i % 2);
+        }
+        Description::parse(&text).unwrap()
+    }
+
+    #[test]
+    fn loose_literals_give_every_binding_in_the_order_written() {
+        let d = loose_literals(3, 4);
+        let budget = Budget {
+            steps: 1_000_000,
+            seconds: 60,
+        };
+        let g = ground(&d, 10_000, &mut Watch::new("test", budget)).unwrap();
+        let h = d.symbols.get("h").unwrap();
+        let found: Vec<String> = g.model[&(h, 4)]
+            .iter()
+            .map(|&a| g.store.text(a, &d))
+            .collect();
+        // nested loops over the literals as written: ?a, ?x, ?b, ?y, and
+        // `(c2 ?a ?a)` holds for the even colours only
+        let mut expected = Vec::new();
+        for a in [0, 2] {
+            for x in 0..3 {
+                for b in 0..4 {
+                    for y in (0..3).filter(|&y| y != x) {
+                        expected.push(format!("(h {x} {y} {a} {b})"));
+                    }
+                }
+            }
+        }
+        assert_eq!(found, expected);
+        let line_2 = d.rules.iter().position(|r| r.pos.line == 2).unwrap();
+        assert_eq!(g.from.iter().filter(|&&f| f == line_2).count(), 48);
+    }
+
+    #[test]
+    fn a_rule_past_the_ground_rule_limit_is_refused_before_its_bindings_are_made() {
+        // 40 * 39 pairs of points times 30 colours (15 of them in `c2`)
+        // times 30: 702,000 ground rules. Counting them takes a few
+        // thousand steps; making 10,000 of them would take more than the
+        // budget.
+        let d = loose_literals(40, 30);
+        let budget = Budget {
+            steps: 5_000,
+            seconds: 60,
+        };
+        let mut watch = Watch::new("test", budget);
+        let e = ground(&d, 10_000, &mut watch).err().expect("refused");
+        assert_eq!(
+            e,
+            "line 2, column 1: the game has more than 10000 ground rules: too large to ground"
+        );
+        assert!(watch.over_limit, "{e}");
     }
 
     #[test]

@@ -12,6 +12,11 @@
 //! are written in. Each binding comes with the facts it matched, so the caller
 //! can put what it finds in the order nested loops over the literals as
 //! written would have found it.
+//!
+//! A literal whose variables are in no other literal (*loose*) is matched
+//! last: its matches multiply the others' bindings. Under a cap (grounding's
+//! limit of ground rules), such a join counts its bindings before it makes
+//! them, so a rule too large to ground is known at once.
 
 use std::sync::Arc;
 
@@ -148,6 +153,24 @@ struct Join<'a> {
     /// Every fact's position among its relation's facts.
     at: &'a NumberMap,
     lits: Vec<Lit<'a>>,
+    /// Whether each literal is loose: none of its variables is in another
+    /// positive literal or a `distinct` ([`loose`]). The loose literals
+    /// are matched last.
+    loose: Vec<bool>,
+    /// How many literals are not loose, and how many of them are not
+    /// matched yet.
+    tight: usize,
+    tight_left: usize,
+    /// How many bindings the loose literals give each binding of the
+    /// others: the product of their matches, counted when first needed.
+    ahead: Option<u64>,
+    /// The bindings found so far (those the loose literals will give
+    /// counted as soon as only they are left), and where the join stops.
+    found: u64,
+    cap: u64,
+    /// Whether it only counts the bindings (up to the cap), without
+    /// matching the loose literals or giving any.
+    count_only: bool,
     /// Each `distinct`'s terms, and whether they must differ (`false`: a
     /// `(not (distinct a b))`, they must be the same).
     distincts: Vec<(&'a Term, &'a Term, bool)>,
@@ -238,18 +261,29 @@ impl Model {
     }
 
     /// Calls `emit` with every binding of `rule`'s variables under which
-    /// each positive literal `positives[i]` matches a fact in `ranges[i]`
-    /// and every `distinct` holds. False when it stopped early: the budget
-    /// ran out, or `emit` said to stop.
+    /// its `i`th positive literal (as written) matches a fact in `ranges[i]`
+    /// and every `distinct` holds. It stops early when the budget runs out,
+    /// when `emit` says to stop, or once it knows of more than `cap`
+    /// bindings (before it has given them all: a loose literal's matches
+    /// multiply the bindings of the others at once). Bindings are counted
+    /// only under a cap (`u64::MAX`: none).
     pub(super) fn join(
         &self,
         rule: &Rule,
-        positives: &[&Atom],
         ranges: &[(usize, usize)],
         store: &mut Store,
         watch: &mut Watch,
+        cap: u64,
         emit: &mut Emit,
-    ) -> bool {
+    ) -> Joined {
+        let positives: SmallVec<[&Atom; 8]> = rule
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                Literal::Pos(a) => Some(a),
+                _ => None,
+            })
+            .collect();
         let lits: Vec<Lit> = positives
             .iter()
             .zip(ranges)
@@ -273,9 +307,17 @@ impl Model {
             })
             .collect();
         let n = lits.len();
+        let loose = loose(&positives, &distincts);
         let mut join = Join {
             at: &self.at,
             lits,
+            tight: loose.iter().filter(|&&l| !l).count(),
+            tight_left: loose.iter().filter(|&&l| !l).count(),
+            loose,
+            ahead: None,
+            found: 0,
+            cap,
+            count_only: false,
             distincts,
             binds: vec![None; rule.vars.len()],
             trail: Vec::new(),
@@ -285,8 +327,46 @@ impl Model {
             lists: Vec::new(),
             common: vec![Vec::new(); n],
         };
-        join.step(0, store, watch, emit)
+        // Loose literals that multiply the others' bindings: the bindings
+        // are counted first (the others' times theirs), and a join that
+        // would pass its cap stops before it gives any. Under a cap of
+        // millions, that is the difference between matching the others
+        // once and giving every binding up to the cap.
+        if cap < u64::MAX && join.tight < n {
+            let Some(ahead) = join.loose_matches(store, watch) else {
+                return Joined {
+                    complete: false,
+                    bindings: 0,
+                };
+            };
+            join.ahead = Some(ahead);
+            if ahead > 1 {
+                join.count_only = true;
+                if !join.step(0, store, watch, emit) {
+                    // over the cap, or out of budget
+                    return Joined {
+                        complete: false,
+                        bindings: join.found,
+                    };
+                }
+                join.count_only = false;
+                join.found = 0;
+            }
+        }
+        let complete = join.step(0, store, watch, emit) || join.ahead == Some(0);
+        Joined {
+            complete,
+            bindings: join.found,
+        }
     }
+}
+
+/// How a join ended.
+pub(super) struct Joined {
+    /// Whether it found every binding.
+    pub(super) complete: bool,
+    /// The bindings it found, or knew of (past its cap, more than given).
+    pub(super) bindings: u64,
 }
 
 impl<'a> Join<'a> {
@@ -306,12 +386,43 @@ impl<'a> Join<'a> {
                 return true;
             }
         }
+        if depth == self.tight && self.cap < u64::MAX {
+            // only loose literals are left (or none): they give `ahead` each
+            let ahead = match self.ahead {
+                Some(a) => a,
+                None => {
+                    let Some(a) = self.loose_matches(store, watch) else {
+                        return false;
+                    };
+                    self.ahead = Some(a);
+                    a
+                }
+            };
+            if ahead == 0 {
+                // no binding at all (`join` knows it is complete)
+                return false;
+            }
+            self.found = self.found.saturating_add(ahead);
+            if self.found > self.cap {
+                return false;
+            }
+            if self.count_only {
+                return true;
+            }
+        }
         if depth == self.lits.len() {
             return watch.spend() && emit(store, &self.binds, &self.chosen);
         }
         let mut best: Option<(usize, Candidates<'a>, usize)> = None;
         for i in 0..self.lits.len() {
             if self.done[i] {
+                continue;
+            }
+            // a loose literal multiplies what the others yield: it is
+            // matched last (its candidates never change: an empty one is
+            // seen at the start)
+            let postponed = self.loose[i] && self.tight_left > 0;
+            if postponed && depth > 0 {
                 continue;
             }
             let c = self.candidates(i, store);
@@ -325,6 +436,9 @@ impl<'a> Join<'a> {
             }
             if size == 0 {
                 return true;
+            }
+            if postponed {
+                continue;
             }
             if best.is_none_or(|(_, _, b)| size < b) {
                 best = Some((i, c, size));
@@ -361,6 +475,8 @@ impl<'a> Join<'a> {
             .expect("a literal with candidates has facts");
         let atom = self.lits[i].atom;
         self.done[i] = true;
+        let tight = !self.loose[i] as usize;
+        self.tight_left -= tight;
         let mut go_on = true;
         for c in 0..cands.len() {
             if !watch.spend() {
@@ -388,8 +504,49 @@ impl<'a> Join<'a> {
             }
         }
         self.done[i] = false;
+        self.tight_left += tight;
         self.common[depth] = common;
         go_on
+    }
+
+    /// The product of the loose literals' matches (`None`: the budget ran
+    /// out).
+    fn loose_matches(&mut self, store: &Store, watch: &mut Watch) -> Option<u64> {
+        let mut product = 1u64;
+        for i in 0..self.lits.len() {
+            if self.loose[i] {
+                product = product.saturating_mul(self.matches_alone(i, store, watch)?);
+            }
+        }
+        Some(product)
+    }
+
+    /// How many facts loose literal `i` matches, whatever else is bound
+    /// (`None`: the budget ran out).
+    fn matches_alone(&mut self, i: usize, store: &Store, watch: &mut Watch) -> Option<u64> {
+        let cands = self.candidates(i, store);
+        let lit = &self.lits[i];
+        let Some(facts) = lit.facts else {
+            return Some(0);
+        };
+        let (mut count, mark) = (0, self.trail.len());
+        for c in 0..cands.len() {
+            if !watch.spend() {
+                return None;
+            }
+            let fact = facts.atoms[cands.get(c) as usize];
+            let ok = lit
+                .atom
+                .args
+                .iter()
+                .zip(store.args(fact))
+                .all(|(t, &g)| matches(t, g, &mut self.binds, &mut self.trail, store));
+            count += ok as u64;
+            for v in self.trail.drain(mark..) {
+                self.binds[v as usize] = None;
+            }
+        }
+        Some(count)
     }
 
     /// The facts literal `i` may match under the variables bound so far:
@@ -453,6 +610,43 @@ impl<'a> Join<'a> {
         }
         best
     }
+}
+
+/// Which of `positives` are loose: each of their variables is in no other
+/// positive literal and no `distinct`. A loose literal's matches are the same
+/// whatever else is bound, so the join's bindings are the others' times its
+/// matches: matched earlier, it would only repeat the others' work for each
+/// of its matches.
+fn loose(positives: &[&Atom], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
+    // each literal's variables as bits (a variable past the 63rd makes
+    // its literal count as not loose)
+    fn bits(t: &Term, all: &mut u64, wide: &mut bool) {
+        match t {
+            Term::Const(_) => {}
+            Term::Var(v) if *v < 64 => *all |= 1 << v,
+            Term::Var(_) => *wide = true,
+            Term::Fn(_, args) => args.iter().for_each(|a| bits(a, all, wide)),
+        }
+    }
+    let of = |terms: &mut dyn Iterator<Item = &Term>| {
+        let (mut all, mut wide) = (0, false);
+        terms.for_each(|t| bits(t, &mut all, &mut wide));
+        (all, wide)
+    };
+    let (in_distincts, _) = of(&mut distincts.iter().flat_map(|(a, b, _)| [*a, *b]));
+    let vars: SmallVec<[(u64, bool); 8]> =
+        positives.iter().map(|a| of(&mut a.args.iter())).collect();
+    (0..vars.len())
+        .map(|i| {
+            let (mine, wide) = vars[i];
+            let others = vars
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(in_distincts, |acc, (_, &(v, _))| acc | v);
+            !wide && mine & others == 0
+        })
+        .collect()
 }
 
 /// The longest list whose facts in common with a literal's other lists are

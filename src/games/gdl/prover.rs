@@ -214,7 +214,7 @@ impl Prover {
                 continue;
             }
             let rules: Vec<&Rule> = rules_of[c].iter().map(|&i| &d.rules[i]).collect();
-            saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, watch)?;
+            saturate(&mut model, &rules, true, None, &mut store, MAX_ATOMS, watch)?;
         }
         let first = arguments(&store, &model, k.init);
         let goal_max = (0..roles)
@@ -460,7 +460,9 @@ impl Prover {
         let mut watch = Watch::quiet(steps);
         for group in groups {
             let rules: Vec<&Rule> = group.iter().collect();
-            if let Err(e) = saturate(&mut model, &rules, true, &mut store, MAX_ATOMS, &mut watch) {
+            if let Err(e) = saturate(
+                &mut model, &rules, true, None, &mut store, MAX_ATOMS, &mut watch,
+            ) {
                 let e = if watch.too_large() && !watch.over_limit {
                     let at = watch.rule.map(|p| format!("{p}: ")).unwrap_or_default();
                     format!(
