@@ -327,7 +327,8 @@ fn move_str(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
     let start = out.len();
     write(out);
     if out[start..].iter().copied().any(escaped) {
-        let text = String::from_utf8(out.split_off(start)).expect("Display writes UTF-8");
+        let text = String::from_utf8(out.split_off(start))
+            .expect("write_move writes UTF-8 (tests/games.rs: as Display does)");
         out.pop();
         json_str(out, &text);
     } else {

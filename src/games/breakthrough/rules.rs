@@ -134,10 +134,21 @@ const SQUARE_NAMES: [&str; 64] = [
     "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
 ];
 
+impl Step {
+    /// The names of its two squares: its text is the one then the other.
+    fn names(self) -> [&'static str; 2] {
+        [
+            SQUARE_NAMES[self.from as usize],
+            SQUARE_NAMES[self.to as usize],
+        ]
+    }
+}
+
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(SQUARE_NAMES[self.from as usize])?;
-        f.write_str(SQUARE_NAMES[self.to as usize])
+        let [from, to] = self.names();
+        f.write_str(from)?;
+        f.write_str(to)
     }
 }
 
@@ -396,8 +407,9 @@ impl Game for Breakthrough {
     }
 
     fn write_move(step: &Step, out: &mut Vec<u8>) {
-        out.extend_from_slice(SQUARE_NAMES[step.from as usize].as_bytes());
-        out.extend_from_slice(SQUARE_NAMES[step.to as usize].as_bytes());
+        let [from, to] = step.names();
+        out.extend_from_slice(from.as_bytes());
+        out.extend_from_slice(to.as_bytes());
     }
 
     fn check(&self, seat: Seat, step: &Step) -> Result<(), IllegalMove> {

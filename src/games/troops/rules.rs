@@ -165,9 +165,9 @@ impl Game for Troops {
     }
 
     fn write_move(mv: &Split, out: &mut Vec<u8>) {
-        let _ = mv.text(|s| {
+        let Ok(()) = mv.text(|s| {
             out.extend_from_slice(s.as_bytes());
-            Ok::<(), ()>(())
+            Ok::<(), std::convert::Infallible>(())
         });
     }
 
