@@ -488,6 +488,14 @@ mod tests {
     use super::*;
     use crate::games::gdl::logic::Description;
 
+    /// A budget of `n` steps and a minute.
+    fn steps(n: u64) -> Budget {
+        Budget {
+            steps: n,
+            seconds: 60,
+        }
+    }
+
     #[test]
     fn flat_ground_rules_give_back_each_rule_and_renumber_rule_by_rule() {
         let mut rules = GroundRules::default();
@@ -522,10 +530,7 @@ mod tests {
         )
         .unwrap();
         let on_line = |line| d.rules.iter().position(|r| r.pos.line == line).unwrap();
-        let budget = Budget {
-            steps: 1_000_000,
-            seconds: 60,
-        };
+        let budget = steps(1_000_000);
         let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
         let legal: Vec<usize> = (0..g.rules.len())
             .filter(|&i| [2, 3, 4].map(on_line).contains(&g.from[i]))
@@ -569,10 +574,7 @@ mod tests {
         text += " (pair 1 2) (pair 2 2) (pair 7 3) (pair 9 9)";
         text += " (<= (hit ?a ?b ?c) (pair ?a ?b) (tri ?a ?b ?c))";
         let d = Description::parse(&text).unwrap();
-        let budget = Budget {
-            steps: 1_000_000,
-            seconds: 60,
-        };
+        let budget = steps(1_000_000);
         let g = ground(&d, 100_000, &mut Watch::new("test", budget)).unwrap();
         let hit = d.symbols.get("hit").unwrap();
         let mut found: Vec<String> = g.model[&(hit, 3)]
@@ -610,10 +612,7 @@ mod tests {
     #[test]
     fn loose_literals_give_every_binding_in_the_order_written() {
         let d = loose_literals(3, 4);
-        let budget = Budget {
-            steps: 1_000_000,
-            seconds: 60,
-        };
+        let budget = steps(1_000_000);
         let g = ground(&d, 10_000, &mut Watch::new("test", budget)).unwrap();
         let h = d.symbols.get("h").unwrap();
         let found: Vec<String> = g.model[&(h, 4)]
@@ -644,10 +643,7 @@ mod tests {
         // thousand steps; making 10,000 of them would take more than the
         // budget.
         let d = loose_literals(40, 30);
-        let budget = Budget {
-            steps: 5_000,
-            seconds: 60,
-        };
+        let budget = steps(5_000);
         let mut watch = Watch::new("test", budget);
         let e = ground(&d, 10_000, &mut watch).err().expect("refused");
         assert_eq!(
@@ -668,10 +664,7 @@ mod tests {
              (<= (either ?x) (num ?x) (or (not (distinct ?x 1)) (not (distinct ?x 3))))",
         )
         .unwrap();
-        let budget = Budget {
-            steps: 1_000_000,
-            seconds: 60,
-        };
+        let budget = steps(1_000_000);
         let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
         let atoms = |name: &str, arity: usize| {
             let rel = d.symbols.get(name).unwrap();
