@@ -722,6 +722,71 @@ fn mcts_with_a_playout_budget_beyond_its_move_time_stops_in_time_and_forfeits_no
 }
 
 #[test]
+fn a_rule_whose_loose_literals_multiply_past_the_limit_is_known_at_once_and_its_game_is_played() {
+    // A race to 8 in the style of the competitions' games, with a rule like
+    // chess's `threatened_with_capture`: seven variables that appear in one
+    // literal each. Its relaxed bindings (from the first state alone, 2
+    // positions times 8^7) pass the 2,000,000 ground rules grounding
+    // allows; they are counted, not made.
+    let mut text = String::from(
+        "(role a)\n(role b)\n(init (pos a 0))\n(init (pos b 0))\n(init (control a))\n\
+         (<= (legal ?r (step 1)) (true (control ?r)))\n\
+         (<= (legal ?r (step 2)) (true (control ?r)))\n\
+         (<= (legal a noop) (true (control b)))\n\
+         (<= (legal b noop) (true (control a)))\n\
+         (<= (next (pos ?r ?y)) (does ?r (step ?n)) (true (pos ?r ?x)) (plus ?x ?n ?y))\n\
+         (<= (next (pos ?r ?x)) (does ?r noop) (true (pos ?r ?x)))\n\
+         (<= (next (control a)) (true (control b)))\n\
+         (<= (next (control b)) (true (control a)))\n\
+         (<= (done ?r) (true (pos ?r ?x)) (far ?x))\n\
+         (<= terminal (done ?r))\n\
+         (<= (goal ?r 100) (done ?r))\n\
+         (<= (goal ?r 0) (role ?r) (not (done ?r)))\n\
+         (<= (seen ?r ?x ?a ?b ?c ?d ?e ?f ?g) (true (pos ?r ?x)) (coord ?a) (coord ?b) \
+         (coord ?c) (coord ?d) (coord ?e) (coord ?f) (coord ?g))\n\
+         (far 8) (far 9)\n",
+    );
+    for x in 0..8 {
+        text += &format!("(plus {x} 1 {}) (plus {x} 2 {})\n", x + 1, x + 2);
+    }
+    for c in 1..=8 {
+        text += &format!("(coord {c}) ");
+    }
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("(<= (seen"))
+        .unwrap();
+    let tmp = tempfile::TempDir::new().unwrap();
+    std::fs::write(tmp.path().join("race.kif"), &text).unwrap();
+    std::fs::write(
+        tmp.path().join("race.toml"),
+        "[season]\ngame = \"gdl\"\ngames_per_pair = 4\nseed = 5\n[season.params]\n\
+         rules = \"race.kif\"\n\
+         [[bot]]\nname = \"one\"\nbuiltin = \"random\"\n[[bot]]\nname = \"two\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    let out = ladder_in(tmp.path(), &["run", "race.toml", "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "ladder: loading race: too large to ground whole (line {line}, column 1: the game \
+             has more than 2000000 ground rules: too large to ground); reasoning state by state"
+        )),
+        "{stderr}"
+    );
+    let games = std::fs::read_to_string(tmp.path().join("reports/race/games.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 4, "{games}");
+    for g in games.lines() {
+        let g: serde_json::Value = serde_json::from_str(g).unwrap();
+        assert_eq!(g["termination"]["kind"], "normal", "{g}");
+        let goals = g["goals"].as_array().unwrap();
+        assert_eq!(goals.iter().filter(|&v| v == 100).count(), 1, "{g}");
+        assert!(g["moves"].to_string().contains("(step "), "{g}");
+    }
+}
+
+#[test]
 fn a_description_too_large_to_ground_whole_is_played_state_by_state_and_the_same_at_any_jobs() {
     let tmp = tempfile::TempDir::new().unwrap();
     let kif = std::fs::read_to_string(

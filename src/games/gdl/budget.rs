@@ -167,11 +167,14 @@ impl Watch {
     }
 
     /// The steps budget afresh (the clock goes on): for a second way of
-    /// loading after the first was too large.
+    /// loading after the first was too large. What it reports starts
+    /// afresh too: the first way's atoms are not the second's.
     pub fn fresh_steps(&mut self) {
         self.left = self.budget.steps;
         self.spent = None;
         self.over_limit = false;
+        self.atoms = 0;
+        self.rule = None;
     }
 
     /// The error for a spent budget, naming the rule being grounded.
