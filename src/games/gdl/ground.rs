@@ -594,11 +594,13 @@ mod tests {
         assert_eq!(found, expected);
     }
 
-    /// A description whose rule on line 2 has `?a` and `?b` each in one
-    /// literal alone (loose), written before and between the others.
+    /// A description whose rule on line 2 has `?b` and `?e` each in one
+    /// literal alone (loose; `?e` twice in it), written between and after
+    /// the others.
     fn loose_literals(points: usize, colours: usize) -> Description {
         let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
-        text += "(<= (h ?x ?y ?a ?b) (c ?a) (p ?x) (c ?b) (p ?y) (distinct ?x ?y) (c2 ?a ?a))\n";
+        text += "(<= (h ?x ?y ?a ?b ?e) (c ?a) (p ?x) (c ?b) (p ?y) (distinct ?x ?y) (c2 ?a ?a) \
+                 (c2 ?e ?e))\n";
         for i in 0..points {
             text += &format!(" (p {i})");
         }
@@ -615,33 +617,35 @@ mod tests {
         let budget = steps(1_000_000);
         let g = ground(&d, 10_000, &mut Watch::new("test", budget)).unwrap();
         let h = d.symbols.get("h").unwrap();
-        let found: Vec<String> = g.model[&(h, 4)]
+        let found: Vec<String> = g.model[&(h, 5)]
             .iter()
             .map(|&a| g.store.text(a, &d))
             .collect();
-        // nested loops over the literals as written: ?a, ?x, ?b, ?y, and
-        // `(c2 ?a ?a)` holds for the even colours only
+        // nested loops over the literals as written: ?a, ?x, ?b, ?y, ?e;
+        // `(c2 ?a ?a)` and `(c2 ?e ?e)` hold for the even colours only
         let mut expected = Vec::new();
         for a in [0, 2] {
             for x in 0..3 {
                 for b in 0..4 {
                     for y in (0..3).filter(|&y| y != x) {
-                        expected.push(format!("(h {x} {y} {a} {b})"));
+                        for e in [0, 2] {
+                            expected.push(format!("(h {x} {y} {a} {b} {e})"));
+                        }
                     }
                 }
             }
         }
         assert_eq!(found, expected);
         let line_2 = d.rules.iter().position(|r| r.pos.line == 2).unwrap();
-        assert_eq!(g.from.iter().filter(|&&f| f == line_2).count(), 48);
+        assert_eq!(g.from.iter().filter(|&&f| f == line_2).count(), 96);
     }
 
     #[test]
     fn a_rule_past_the_ground_rule_limit_is_refused_before_its_bindings_are_made() {
-        // 40 * 39 pairs of points times 30 colours (15 of them in `c2`)
-        // times 30: 702,000 ground rules. Counting them takes a few
-        // thousand steps; making 10,000 of them would take more than the
-        // budget.
+        // 40 * 39 pairs of points, times 15 colours for `?a` (those `c2`
+        // repeats), 30 for `?b` and 15 for `?e`: 10,530,000 ground rules.
+        // Counting past 10,000 of them takes a few hundred steps; making
+        // 10,000 would take more than the budget.
         let d = loose_literals(40, 30);
         let budget = steps(5_000);
         let mut watch = Watch::new("test", budget);
