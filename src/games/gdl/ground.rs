@@ -168,9 +168,9 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     let mut negs = Vec::new();
     for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
-        let ranges: Vec<(usize, usize)> = positives
+        let literals: Vec<(&Atom, (usize, usize))> = positives
             .iter()
-            .map(|a| (0, model.atoms(&a.relation()).len()))
+            .map(|&a| (a, (0, model.atoms(&a.relation()).len())))
             .collect();
         watch.rule = Some(rule.pos);
         let (_, _, negated) = &signatures[index];
@@ -189,7 +189,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             .collect();
         let joined = model.join(
             rule,
-            &ranges,
+            &literals,
             &mut store,
             watch,
             u64::MAX,
@@ -217,11 +217,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             },
         );
         if known + found.len() / stride > limit {
-            watch.over_limit = true;
-            return Err(format!(
-                "{}: the game has more than {limit} ground rules: too large to ground",
-                rule.pos
-            ));
+            return Err(too_many_rules(rule, limit, watch));
         }
         if !joined.complete {
             return Err(watch.error(Some(rule.pos)));
@@ -307,14 +303,14 @@ pub(super) fn saturate(
             // before it over older facts, those after over all
             let variants = if first { 1 } else { positives.len() };
             for j in 0..variants {
-                let ranges: Vec<(usize, usize)> = positives
+                let literals: Vec<(&Atom, (usize, usize))> = positives
                     .iter()
                     .enumerate()
-                    .map(|(i, a)| {
+                    .map(|(i, &a)| {
                         let r = a.relation();
                         let old = before.get(&r).copied().unwrap_or(0);
                         let all = now.get(&r).copied().unwrap_or(0);
-                        if first {
+                        let range = if first {
                             (0, all)
                         } else if i < j {
                             (0, old)
@@ -322,11 +318,16 @@ pub(super) fn saturate(
                             (old, all)
                         } else {
                             (0, all)
-                        }
+                        };
+                        (a, range)
                     })
                     .collect();
-                if !first && ranges[j].0 == ranges[j].1 {
-                    continue;
+                if !first {
+                    // no new facts for literal j: nothing new to join
+                    let (from, to) = literals[j].1;
+                    if from == to {
+                        continue;
+                    }
                 }
                 if positives.is_empty() && !first {
                     continue;
@@ -340,7 +341,7 @@ pub(super) fn saturate(
                 };
                 let joined = model.join(
                     rule,
-                    &ranges,
+                    &literals,
                     store,
                     watch,
                     cap,
@@ -361,13 +362,9 @@ pub(super) fn saturate(
                 }
                 if counted {
                     promised = promised.saturating_add(joined.bindings as usize);
-                }
-                if promised > limit {
-                    watch.over_limit = true;
-                    return Err(format!(
-                        "{}: the game has more than {limit} ground rules: too large to ground",
-                        rule.pos
-                    ));
+                    if promised > limit {
+                        return Err(too_many_rules(rule, limit, watch));
+                    }
                 }
                 if !joined.complete {
                     return Err(watch.error(Some(rule.pos)));
@@ -392,6 +389,15 @@ pub(super) fn saturate(
             return Ok(());
         }
     }
+}
+
+/// The error for more than `limit` ground rules, found at `rule`.
+fn too_many_rules(rule: &Rule, limit: usize, watch: &mut Watch) -> String {
+    watch.over_limit = true;
+    format!(
+        "{}: the game has more than {limit} ground rules: too large to ground",
+        rule.pos
+    )
 }
 
 /// Whether one of `rule`'s negated atoms, under `binds`, is in `model`.

@@ -261,7 +261,8 @@ impl Model {
     }
 
     /// Calls `emit` with every binding of `rule`'s variables under which
-    /// its `i`th positive literal (as written) matches a fact in `ranges[i]`
+    /// each of its positive literals (`literals`, as written) matches a fact
+    /// in the range beside it
     /// and every `distinct` holds. It stops early when the budget runs out,
     /// when `emit` says to stop, or once it knows of more than `cap`
     /// bindings (before it has given them all: a loose literal's matches
@@ -270,24 +271,15 @@ impl Model {
     pub(super) fn join(
         &self,
         rule: &Rule,
-        ranges: &[(usize, usize)],
+        literals: &[(&Atom, (usize, usize))],
         store: &mut Store,
         watch: &mut Watch,
         cap: u64,
         emit: &mut Emit,
     ) -> Joined {
-        let positives: SmallVec<[&Atom; 8]> = rule
-            .body
+        let lits: Vec<Lit> = literals
             .iter()
-            .filter_map(|l| match l {
-                Literal::Pos(a) => Some(a),
-                _ => None,
-            })
-            .collect();
-        let lits: Vec<Lit> = positives
-            .iter()
-            .zip(ranges)
-            .map(|(&atom, &range)| {
+            .map(|&(atom, range)| {
                 let facts = self.relation(&atom.relation());
                 Lit {
                     atom,
@@ -307,12 +299,13 @@ impl Model {
             })
             .collect();
         let n = lits.len();
-        let loose = loose(&positives, &distincts);
+        let loose = loose(literals, &distincts);
+        let tight = loose.iter().filter(|&&l| !l).count();
         let mut join = Join {
             at: &self.at,
             lits,
-            tight: loose.iter().filter(|&&l| !l).count(),
-            tight_left: loose.iter().filter(|&&l| !l).count(),
+            tight,
+            tight_left: tight,
             loose,
             ahead: None,
             found: 0,
@@ -487,11 +480,13 @@ impl<'a> Join<'a> {
             let fact = facts.atoms[at as usize];
             let mark = self.trail.len();
             let s: &Store = store;
-            let ok = atom
-                .args
-                .iter()
-                .zip(s.args(fact))
-                .all(|(t, &g)| matches(t, g, &mut self.binds, &mut self.trail, s));
+            let ok = matches_all(
+                &atom.args,
+                s.args(fact),
+                &mut self.binds,
+                &mut self.trail,
+                s,
+            );
             if ok {
                 self.chosen[i] = at;
                 go_on = self.step(depth + 1, store, watch, emit);
@@ -535,12 +530,13 @@ impl<'a> Join<'a> {
                 return None;
             }
             let fact = facts.atoms[cands.get(c) as usize];
-            let ok = lit
-                .atom
-                .args
-                .iter()
-                .zip(store.args(fact))
-                .all(|(t, &g)| matches(t, g, &mut self.binds, &mut self.trail, store));
+            let ok = matches_all(
+                &lit.atom.args,
+                store.args(fact),
+                &mut self.binds,
+                &mut self.trail,
+                store,
+            );
             count += ok as u64;
             for v in self.trail.drain(mark..) {
                 self.binds[v as usize] = None;
@@ -612,12 +608,12 @@ impl<'a> Join<'a> {
     }
 }
 
-/// Which of `positives` are loose: each of their variables is in no other
-/// positive literal and no `distinct`. A loose literal's matches are the same
+/// Which of the positive `literals` are loose: each of their variables is
+/// in no other positive literal and no `distinct`. A loose literal's matches are the same
 /// whatever else is bound, so the join's bindings are the others' times its
 /// matches: matched earlier, it would only repeat the others' work for each
 /// of its matches.
-fn loose(positives: &[&Atom], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
+fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
     // each literal's variables as bits (a variable past the 63rd makes
     // its literal count as not loose)
     fn bits(t: &Term, all: &mut u64, wide: &mut bool) {
@@ -634,8 +630,10 @@ fn loose(positives: &[&Atom], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
         (all, wide)
     };
     let (in_distincts, _) = of(&mut distincts.iter().flat_map(|(a, b, _)| [*a, *b]));
-    let vars: SmallVec<[(u64, bool); 8]> =
-        positives.iter().map(|a| of(&mut a.args.iter())).collect();
+    let vars: SmallVec<[(u64, bool); 8]> = literals
+        .iter()
+        .map(|(a, _)| of(&mut a.args.iter()))
+        .collect();
     (0..vars.len())
         .map(|i| {
             let (mine, wide) = vars[i];
@@ -746,13 +744,27 @@ fn matches(
         },
         Term::Const(c) => store.get(g) == GTerm::Const(*c),
         Term::Fn(f, args) => match store.get(g) {
-            GTerm::Fn(gf, gargs) if gf == *f && gargs.len() == args.len() => args
-                .iter()
-                .zip(gargs.iter())
-                .all(|(t, &g)| matches(t, g, binds, trail, store)),
+            GTerm::Fn(gf, gargs) if gf == *f && gargs.len() == args.len() => {
+                matches_all(args, gargs, binds, trail, store)
+            }
             _ => false,
         },
     }
+}
+
+/// Whether each pattern of `terms` matches the ground term beside it in
+/// `gs` (an atom's or a function's arguments), binding free variables.
+fn matches_all(
+    terms: &[Term],
+    gs: &[Gid],
+    binds: &mut [Option<Gid>],
+    trail: &mut Vec<u32>,
+    store: &Store,
+) -> bool {
+    terms
+        .iter()
+        .zip(gs)
+        .all(|(t, &g)| matches(t, g, binds, trail, store))
 }
 
 #[cfg(test)]
