@@ -104,7 +104,7 @@ fn play_hosted<G: Game>(
 /// Games a worker plays before handing them to the writer: enough to keep
 /// channel traffic and flushes rare, few enough to keep every thread busy.
 fn chunk_size(games: u64, jobs: usize) -> usize {
-    (games / (jobs as u64 * 8)).clamp(1, 64) as usize
+    (games / (jobs as u64 * 8)).clamp(1, 256) as usize
 }
 
 /// What the workers share: the season, its bots and the queue of chunks.
