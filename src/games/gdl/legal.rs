@@ -144,7 +144,7 @@ impl Legal {
     /// Calls `f` with each legal move (a move may come more than once)
     /// until it returns true; whether it did. `held` has a bit for each
     /// numbered rule whose counted literals hold; `rule_move` gives its move.
-    fn each(
+    pub fn each(
         &self,
         vals: &[bool],
         held: &[u64],

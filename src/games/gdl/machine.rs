@@ -109,6 +109,8 @@ pub struct Machine {
     /// The listed move rules that hold in the first state, a bit each.
     start_held: Vec<u64>,
     move_index: Vec<HashMap<String, usize>>,
+    /// Each role's move `noop`, if it has one.
+    noop: Vec<Option<usize>>,
     terminal: Option<Prop>,
     /// Each role's goal propositions and their values.
     goals: Vec<Vec<(Prop, i32)>>,
@@ -480,7 +482,7 @@ impl Machine {
             });
         }
         let cycle_readers = readers;
-        let move_index = moves
+        let move_index: Vec<HashMap<String, usize>> = moves
             .iter()
             .map(|ms| {
                 ms.iter()
@@ -489,6 +491,7 @@ impl Machine {
                     .collect()
             })
             .collect();
+        let noop = move_index.iter().map(|i| i.get("noop").copied()).collect();
         let base_text = trues
             .iter()
             .map(|&t| store.text(store.args(t)[0], d))
@@ -505,6 +508,7 @@ impl Machine {
             start_diff: Vec::new(),
             moves,
             move_index,
+            noop,
             terminal,
             goals,
             start,
@@ -720,6 +724,22 @@ impl Machine {
     /// Whether `role` has a legal move in state `s`.
     pub fn has_legal(&self, s: &State, role: usize) -> bool {
         self.legal[role].any(&s.vals, &s.held, &self.rule_move)
+    }
+
+    /// `role`'s move `noop`, if it has one.
+    pub fn noop(&self, role: usize) -> Option<usize> {
+        self.noop[role]
+    }
+
+    /// Whether `m` is `role`'s one legal move in state `s`, found without
+    /// listing the moves: it stops at the first other move.
+    pub fn only_legal(&self, s: &State, role: usize, m: usize) -> bool {
+        let mut seen = false;
+        let other = self.legal[role].each(&s.vals, &s.held, &self.rule_move, |k| {
+            seen |= k == m;
+            k != m
+        });
+        seen && !other
     }
 
     /// The index of `role`'s move written `text`, if it is one of its moves.

@@ -391,11 +391,39 @@ impl Gdl {
         }
     }
 
+    /// A uniformly random legal move of `role` now, its index: the one the
+    /// ascending list of legal moves has at the index drawn with
+    /// `rng.random_range(0..n)` from their number `n` (listed into
+    /// `legal` only where it must be); `None` if `role` has none.
+    fn random_index(
+        &self,
+        role: usize,
+        rng: &mut crate::Rng,
+        legal: &mut Vec<usize>,
+    ) -> Option<usize> {
+        use rand::Rng as _;
+        match self.at() {
+            At::Ground(m, s) => m.pick_legal(s, role, |n| rng.random_range(0..n), legal),
+            At::Demand(_, now) => {
+                let n = now.moves[role].len();
+                (n > 0).then(|| rng.random_range(0..n))
+            }
+        }
+    }
+
+    /// Whether `role`'s one legal move now is `noop`: a role with nothing
+    /// to choose, which is not asked for a move.
+    fn only_noop(&self, role: usize) -> bool {
+        match self.at() {
+            At::Ground(m, s) => m.noop(role).is_some_and(|i| m.only_legal(s, role, i)),
+            At::Demand(_, now) => matches!(&now.moves[role][..], [only] if only.text == "noop"),
+        }
+    }
+
     /// Plays uniformly random legal moves to the end (at most `max_turns`
     /// turns) and returns the goals there: the playouts of search bots and
     /// of the benchmark, with no move text.
     pub fn random_playout(&self, rng: &mut crate::Rng, max_turns: u32) -> [i32; 2] {
-        use rand::Rng as _;
         let mut g = self.clone();
         let mut legal = Vec::new();
         for _ in 0..max_turns {
@@ -404,14 +432,7 @@ impl Gdl {
             }
             let mut chosen = [0usize; 2];
             for (r, pick) in chosen.iter_mut().enumerate() {
-                let m = match g.at() {
-                    At::Ground(m, s) => m.pick_legal(s, r, |n| rng.random_range(0..n), &mut legal),
-                    At::Demand(_, now) => {
-                        let n = now.moves[r].len();
-                        (n > 0).then(|| rng.random_range(0..n))
-                    }
-                };
-                let Some(m) = m else {
+                let Some(m) = g.random_index(r, rng, &mut legal) else {
                     return g.goals();
                 };
                 *pick = m;
@@ -472,11 +493,7 @@ impl Game for Gdl {
         if self.over() {
             return BySeat::new(false, false);
         }
-        let choice = |r: usize| match &self.legal_indices(r)[..] {
-            [only] => self.move_text(r, *only) != "noop",
-            _ => true,
-        };
-        match (choice(0), choice(1)) {
+        match (!self.only_noop(0), !self.only_noop(1)) {
             (false, false) => BySeat::new(true, true),
             (a, b) => BySeat::new(a, b),
         }
@@ -490,6 +507,17 @@ impl Game for Gdl {
             .into_iter()
             .map(|i| self.move_of(role(seat), i))
             .collect()
+    }
+
+    /// The move the default would draw (the same draw from the ascending
+    /// list of legal moves), without listing the moves and writing each
+    /// one's text where the reasoner can tell it at once.
+    fn random_move(&self, seat: Seat, rng: &mut crate::Rng) -> GdlMove {
+        let r = role(seat);
+        let m = self
+            .random_index(r, rng, &mut Vec::new())
+            .expect("a role asked for a move has a legal move");
+        self.move_of(r, m)
     }
 
     fn check(&self, seat: Seat, mv: &GdlMove) -> Result<(), IllegalMove> {
@@ -686,6 +714,83 @@ pub(super) mod tests {
                 }
             }
             assert!(states > 20, "{file}: games were played");
+        }
+    }
+
+    /// A game of one turn where `a` may pass (`noop`) or go, and `b` only
+    /// passes.
+    const PASS: &str = "(role a) (role b) (init (step 0))
+        (legal a noop) (<= (legal a go) (true (step 0))) (legal b noop)
+        (<= (next (step 1)) (true (step 0))) (<= terminal (true (step 1)))
+        (<= (next went) (does a go))
+        (<= (goal a 100) (true went)) (<= (goal a 0) (not (true went)))
+        (goal b 50)";
+
+    /// The shortcuts a season takes through the `Game` interface (who is
+    /// asked for a move, told without listing the moves; a random move
+    /// drawn without listing them) agree with the move lists, in every
+    /// state of random games of every shipped description, and of
+    /// tic-tac-toe reasoned about state by state.
+    #[test]
+    fn whose_turn_and_a_random_move_agree_with_the_move_lists() {
+        use rand::{Rng as _, RngCore};
+        let mut games: Vec<(String, Gdl)> =
+            std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"))
+                .unwrap()
+                .map(|entry| {
+                    let file = entry.unwrap().file_name().into_string().unwrap();
+                    let g = shipped(&file);
+                    (file, g)
+                })
+                .collect();
+        let by_state = Gdl::new(&GdlParams {
+            ground_steps: Some(1000),
+            ..shipped_params("tictactoe.kif")
+        })
+        .unwrap();
+        assert!(matches!(by_state.rules.reasoner, Reasoner::Demand(_)));
+        games.push(("tictactoe.kif, state by state".to_string(), by_state));
+        // `noop` beside another move is a choice: that role is asked
+        let pass = Gdl::new(&GdlParams {
+            rules: PathBuf::from("pass.kif"),
+            text: Some(PASS.to_string()),
+            ground_steps: None,
+            ground_seconds: None,
+        })
+        .unwrap();
+        assert_eq!(pass.to_act(), BySeat::new(true, false));
+        games.push(("pass.kif".to_string(), pass));
+        let mut rng = Rng::seed_from_u64(9);
+        for (name, start) in &games {
+            let (mut asked, mut not_asked) = (0, 0);
+            for _ in 0..10 {
+                let mut g = start.clone();
+                while g.outcome().is_none() {
+                    let to_act = g.to_act();
+                    for seat in Seat::ALL {
+                        let r = role(seat);
+                        let legal = g.legal_indices(r);
+                        let noop = matches!(&legal[..], [m] if g.move_text(r, *m) == "noop");
+                        assert_eq!(g.only_noop(r), noop, "{name}");
+                        if !to_act[seat] {
+                            not_asked += 1;
+                            continue;
+                        }
+                        asked += 1;
+                        let listed = g.legal_moves(seat);
+                        let mut same = rng.clone();
+                        let expected = &listed[same.random_range(0..listed.len())];
+                        assert_eq!(&g.random_move(seat, &mut rng), expected, "{name}");
+                        assert_eq!(rng.next_u64(), same.next_u64(), "{name}: one draw");
+                    }
+                    let moves = BySeat::from_fn(|s| to_act[s].then(|| g.random_move(s, &mut rng)));
+                    g.apply(&moves);
+                }
+            }
+            assert!(asked >= 10, "{name}: moves were asked for");
+            if name.starts_with("breakthrough") {
+                assert!(not_asked > 10, "{name}: the side not to move is not asked");
+            }
         }
     }
 
