@@ -47,30 +47,41 @@ fn params(game: &str) -> GdlParams {
     .unwrap()
 }
 
-/// One random playout through the reasoner, per iteration.
+/// Random playouts per timed iteration: random games differ in length
+/// (breakthrough's from about 30 plies to over 100), so with one playout a
+/// sample the median is a matter of luck. The generator goes on from
+/// sample to sample, so no two samples replay the same games (which the
+/// processor's branch predictor could learn).
+const PLAYOUTS: u64 = 64;
+
+/// Random playouts through the reasoner, [`PLAYOUTS`] per iteration.
 #[divan::bench(args = DESCRIPTIONS)]
 fn gdl_playout(bencher: Bencher, game: &str) {
     let start = Gdl::new(&params(game)).unwrap();
     let mut rng = Rng::seed_from_u64(1);
-    bencher
-        .counter(ItemsCount::new(1usize))
-        .bench_local(|| start.random_playout(&mut rng, 1000));
+    bencher.counter(ItemsCount::new(PLAYOUTS)).bench_local(|| {
+        for _ in 0..PLAYOUTS {
+            divan::black_box(start.random_playout(&mut rng, 1000));
+        }
+    });
 }
 
-/// Baseline: one random playout of each native game with a GDL twin, with
-/// its default parameters (the twins describe those).
+/// Baseline: [`PLAYOUTS`] random playouts of each native game with a GDL
+/// twin, with its default parameters (the twins describe those).
 #[divan::bench(types = [Breakthrough, Bidding, Armies, Troops, Coordination])]
 fn native_playout<G: Game>(bencher: Bencher) {
     let params: G::Params = toml::Table::new().try_into().unwrap();
     let start = G::new(&params).unwrap();
     let mut rng = Rng::seed_from_u64(1);
-    bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
-        let mut g = start.clone();
-        while g.outcome().is_none() {
-            let moves = random_turn(&g, &mut rng);
-            g.apply(&moves);
+    bencher.counter(ItemsCount::new(PLAYOUTS)).bench_local(|| {
+        for _ in 0..PLAYOUTS {
+            let mut g = start.clone();
+            while g.outcome().is_none() {
+                let moves = random_turn(&g, &mut rng);
+                g.apply(&moves);
+            }
+            divan::black_box(g.outcome());
         }
-        g.outcome()
     });
 }
 
