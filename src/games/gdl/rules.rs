@@ -509,9 +509,10 @@ impl Game for Gdl {
             .collect()
     }
 
-    /// The move the default would draw (the same draw from the ascending
-    /// list of legal moves), without listing the moves and writing each
-    /// one's text where the reasoner can tell it at once.
+    /// The move the default would draw (the same one draw, from the
+    /// ascending list of legal moves), found without writing every legal
+    /// move's text, and without listing the moves where the reasoner can
+    /// pick one directly.
     fn random_move(&self, seat: Seat, rng: &mut crate::Rng) -> GdlMove {
         let r = role(seat);
         let m = self
