@@ -647,17 +647,34 @@ pub(super) mod tests {
     use crate::core::game::random_turn;
     use crate::Rng;
 
+    /// The folder of the shipped descriptions.
+    fn shipped_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl")
+    }
+
     /// A description shipped in `games/gdl/`.
     pub fn shipped(file: &str) -> Gdl {
         Gdl::new(&shipped_params(file)).unwrap()
     }
 
     fn shipped_params(file: &str) -> GdlParams {
-        GdlParams::read(
-            file,
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"),
-        )
-        .unwrap()
+        GdlParams::read(file, &shipped_dir()).unwrap()
+    }
+
+    /// Every shipped description, by file name, in the order of the names.
+    fn every_shipped() -> Vec<(String, Gdl)> {
+        let mut files: Vec<String> = std::fs::read_dir(shipped_dir())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        files
+            .into_iter()
+            .map(|file| {
+                let g = shipped(&file);
+                (file, g)
+            })
+            .collect()
     }
 
     fn play(g: &mut Gdl, first: Option<&str>, second: Option<&str>) {
@@ -679,11 +696,7 @@ pub(super) mod tests {
     fn a_move_picked_without_a_list_is_the_listed_move_at_that_index() {
         use rand::Rng as _;
         let mut rng = Rng::seed_from_u64(5);
-        for entry in
-            std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl")).unwrap()
-        {
-            let file = entry.unwrap().file_name().into_string().unwrap();
-            let mut g = shipped(&file);
+        for (file, mut g) in every_shipped() {
             let (mut listed, mut states) = (Vec::new(), 0);
             for _ in 0..20 {
                 g = Gdl::start(Arc::clone(&g.rules));
@@ -735,15 +748,7 @@ pub(super) mod tests {
     #[test]
     fn whose_turn_and_a_random_move_agree_with_the_move_lists() {
         use rand::{Rng as _, RngCore};
-        let mut games: Vec<(String, Gdl)> =
-            std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl"))
-                .unwrap()
-                .map(|entry| {
-                    let file = entry.unwrap().file_name().into_string().unwrap();
-                    let g = shipped(&file);
-                    (file, g)
-                })
-                .collect();
+        let mut games = every_shipped();
         let by_state = Gdl::new(&GdlParams {
             ground_steps: Some(1000),
             ..shipped_params("tictactoe.kif")
