@@ -262,12 +262,11 @@ impl Model {
 
     /// Calls `emit` with every binding of `rule`'s variables under which
     /// each of its positive literals (`literals`, as written) matches a fact
-    /// in the range beside it
-    /// and every `distinct` holds. It stops early when the budget runs out,
-    /// when `emit` says to stop, or once it knows of more than `cap`
-    /// bindings (before it has given them all: a loose literal's matches
-    /// multiply the bindings of the others at once). Bindings are counted
-    /// only under a cap (`u64::MAX`: none).
+    /// in the range beside it and every `distinct` holds. It stops early
+    /// when the budget runs out, when `emit` says to stop, or once it knows
+    /// of more than `cap` bindings (before it has given them all: a loose
+    /// literal's matches multiply the bindings of the others at once).
+    /// Bindings are counted only under a cap (`u64::MAX`: none).
     pub(super) fn join(
         &self,
         rule: &Rule,
@@ -609,10 +608,10 @@ impl<'a> Join<'a> {
 }
 
 /// Which of the positive `literals` are loose: each of their variables is
-/// in no other positive literal and no `distinct`. A loose literal's matches are the same
-/// whatever else is bound, so the join's bindings are the others' times its
-/// matches: matched earlier, it would only repeat the others' work for each
-/// of its matches.
+/// in no other positive literal and no `distinct`. A loose literal's
+/// matches are the same whatever else is bound, so the join's bindings are
+/// the others' times its matches: matched earlier, it would only repeat
+/// the others' work for each of its matches.
 fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
     // each literal's variables as bits (a variable past the 63rd makes
     // its literal count as not loose)
