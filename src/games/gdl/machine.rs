@@ -21,6 +21,12 @@
 //! settled. Between calls every value and count is consistent with the
 //! state and with no move being played.
 //!
+//! Before counting, propositions that only pass a value on are folded into
+//! the rules that read them (`fold_disjunctions`): a copy or a negation is
+//! read through what it copies, and an `or` of single literals that few
+//! rules read under `not` becomes a conjunction in each. Fewer propositions
+//! change in a turn.
+//!
 //! Two bit sets spare a turn the scans of whole tables: the move rules that
 //! hold, numbered gate by gate (legal.rs), which give the legal moves; and
 //! the base propositions whose `next` differs from them, kept as each
@@ -349,9 +355,27 @@ impl Machine {
             }
         }
         code_start[n] = code.len() as u32;
+        let recursive = |g: &Vec<Prop>| g.len() > 1 || edges.of(g[0] as usize).contains(&g[0]);
+        // copies, negations and some disjunctions that the machine does not
+        // read directly are folded into the rules that read them
+        let mut read_directly = vec![false; n];
+        let observed = base.iter().chain(next_of_base.iter().flatten());
+        let observed = observed.chain(moves.iter().flatten().map(|m| &m.does));
+        let observed = observed.chain(legal_props.iter().flatten());
+        let observed = observed.chain(goals.iter().flatten().map(|(p, _)| p));
+        for &p in observed.chain(&terminal) {
+            read_directly[p as usize] = true;
+        }
+        for g in groups.iter().filter(|g| recursive(g)) {
+            for &p in g {
+                read_directly[p as usize] = true;
+            }
+        }
+        let readers_first = groups.iter().rev().flatten().copied();
+        let (code_start, code, folded) =
+            fold_disjunctions(&code_start, &code, &read_directly, readers_first);
         let block = |g: &Vec<Prop>| {
-            let recursive = g.len() > 1 || edges.of(g[0] as usize).contains(&g[0]);
-            if recursive {
+            if recursive(g) {
                 Block::Cycle(g.clone())
             } else {
                 Block::One(g[0])
@@ -361,6 +385,7 @@ impl Machine {
         let dynamic_groups: Vec<&Vec<Prop>> = groups
             .iter()
             .filter(|g| dynamic[g[0] as usize] && g.iter().any(|&p| is_derived(p)))
+            .filter(|g| !folded[g[0] as usize])
             .collect();
         let blocks: Vec<Block> = dynamic_groups.iter().map(|g| block(g)).collect();
         // `legal` propositions no rule reads, outside recursive groups, are
@@ -838,6 +863,136 @@ fn for_each_rule(code: &[u32], mut f: impl FnMut(&[Prop], &[Prop]) -> bool) -> b
     false
 }
 
+/// The most rules that may read a disjunction folded into them (below).
+const FOLD_READERS: u32 = 2;
+
+/// The rules `code` (per proposition, from `code_start`) with propositions
+/// that are an `or` of single literals folded into the rules that read
+/// them, and whether each proposition was so folded. A copy or a negation
+/// (one rule of one literal) is read through what it copies: a change of
+/// `empty` in `(<= (empty ?x ?y) (not (occupied ?x ?y)))` is then no step
+/// of its own, `occupied` reaches the rules that read `empty`. A
+/// disjunction of several literals read only under `not`, by at most
+/// [`FOLD_READERS`] rules, becomes their conjunction in each: `(not
+/// (occupied ?x ?y))` reads `(not (true (cell ?x ?y white)))` and `(not
+/// (true (cell ?x ?y black)))`. Fewer propositions change in a turn; a
+/// change of a disjunct reaches at most as many rules as it did through the
+/// disjunction when that changed with it.
+///
+/// Propositions the machine reads directly (`read`: the state, the moves,
+/// `legal`, `goal`, `terminal`, recursive groups) keep their value. Folded
+/// ones keep no rules, and no value is kept for them. `order` lists every
+/// proposition, each after those that read it.
+fn fold_disjunctions(
+    code_start: &[u32],
+    code: &[u32],
+    read: &[bool],
+    order: impl Iterator<Item = Prop>,
+) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
+    let n = read.len();
+    let rules = |p: usize| &code[code_start[p] as usize..code_start[p + 1] as usize];
+    // how many times each proposition is read, in effect, plainly and under
+    // `not` (through the folded propositions that read it)
+    let mut reads = vec![[0u32; 2]; n];
+    // each folded proposition's disjuncts: (proposition, positive)
+    let mut folded: Vec<Option<Vec<(Prop, bool)>>> = vec![None; n];
+    let order: Vec<Prop> = order.collect();
+    for &p in &order {
+        let p = p as usize;
+        let mut disjuncts = Some(Vec::new());
+        for_each_rule(rules(p), |pos, neg| {
+            match (pos, neg, &mut disjuncts) {
+                (&[q], &[], Some(d)) => d.push((q, true)),
+                (&[], &[q], Some(d)) => d.push((q, false)),
+                _ => disjuncts = None,
+            }
+            false
+        });
+        let [plain, negated] = reads[p];
+        let fold = disjuncts.filter(|d| {
+            !read[p] && (d.len() == 1 || (!d.is_empty() && plain == 0 && negated <= FOLD_READERS))
+        });
+        match &fold {
+            // read where `p` is read: plainly where the literal is read as `p` is
+            Some(d) => {
+                for &(q, positive) in d {
+                    let r = &mut reads[q as usize];
+                    let (same, other) = if positive { (0, 1) } else { (1, 0) };
+                    r[same] = r[same].saturating_add(plain);
+                    r[other] = r[other].saturating_add(negated);
+                }
+            }
+            None => {
+                for_each_rule(rules(p), |pos, neg| {
+                    pos.iter().for_each(|&q| reads[q as usize][0] += 1);
+                    neg.iter().for_each(|&q| reads[q as usize][1] += 1);
+                    false
+                });
+            }
+        }
+        folded[p] = fold;
+    }
+    // each copy's literal followed to the end of its chain of copies,
+    // dependencies first, so that a chain however long (a step counter's
+    // copies can be thousands) is followed in one step
+    for &p in order.iter().rev() {
+        if let Some(d) = folded[p as usize].take() {
+            let through = |(q, s): (Prop, bool)| match &folded[q as usize] {
+                Some(e) if e.len() == 1 => (e[0].0, e[0].1 == s),
+                _ => (q, s),
+            };
+            folded[p as usize] = Some(d.into_iter().map(through).collect());
+        }
+    }
+    /// Literal `q` (`positive` or negated) as the conjunction it stands
+    /// for, into `out` (positive literals, negated ones); `stack` is scratch.
+    fn expand(
+        q: Prop,
+        positive: bool,
+        folded: &[Option<Vec<(Prop, bool)>>],
+        stack: &mut Vec<(Prop, bool)>,
+        out: &mut [Vec<Prop>; 2],
+    ) {
+        stack.push((q, positive));
+        while let Some((q, positive)) = stack.pop() {
+            match &folded[q as usize] {
+                None => out[usize::from(!positive)].push(q),
+                Some(d) if d.len() == 1 => stack.push((d[0].0, d[0].1 == positive)),
+                Some(d) => {
+                    debug_assert!(!positive, "a disjunction is folded only under `not`");
+                    stack.extend(d.iter().rev().map(|&(r, s)| (r, !s)));
+                }
+            }
+        }
+    }
+    let mut new_start = vec![0u32; n + 1];
+    let mut new_code = Vec::with_capacity(code.len());
+    let (mut lits, mut stack) = ([Vec::new(), Vec::new()], Vec::new());
+    for p in 0..n {
+        new_start[p] = new_code.len() as u32;
+        if folded[p].is_some() {
+            continue;
+        }
+        for_each_rule(rules(p), |pos, neg| {
+            lits.iter_mut().for_each(Vec::clear);
+            let lits_of = pos.iter().map(|&q| (q, true));
+            for (q, positive) in lits_of.chain(neg.iter().map(|&q| (q, false))) {
+                expand(q, positive, &folded, &mut stack, &mut lits);
+            }
+            new_code.extend([lits[0].len() as u32, lits[1].len() as u32]);
+            new_code.extend(&lits[0]);
+            new_code.extend(&lits[1]);
+            false
+        });
+    }
+    new_start[n] = new_code.len() as u32;
+    (
+        new_start,
+        new_code,
+        folded.iter().map(Option::is_some).collect(),
+    )
+}
+
 /// Marks groups `ranks` for evaluation.
 fn mark(dirty: &mut [u64], ranks: &[u32]) {
     for &r in ranks {
@@ -887,5 +1042,107 @@ impl Props {
 
     fn get(&self, g: Gid) -> Option<Prop> {
         self.of.get(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `code` and `code_start` for `rules[p]`, each rule its positive and
+    /// its negated literals.
+    fn encode(rules: &[Vec<(Vec<Prop>, Vec<Prop>)>]) -> (Vec<u32>, Vec<u32>) {
+        let mut start = Vec::new();
+        let mut code = Vec::new();
+        for of_p in rules {
+            start.push(code.len() as u32);
+            for (pos, neg) in of_p {
+                code.extend([pos.len() as u32, neg.len() as u32]);
+                code.extend(pos.iter().chain(neg));
+            }
+        }
+        start.push(code.len() as u32);
+        (start, code)
+    }
+
+    /// Each proposition's rules as written by `encode`.
+    fn decode(start: &[u32], code: &[u32]) -> Vec<Vec<(Vec<Prop>, Vec<Prop>)>> {
+        (0..start.len() - 1)
+            .map(|p| {
+                let mut rules = Vec::new();
+                for_each_rule(
+                    &code[start[p] as usize..start[p + 1] as usize],
+                    |pos, neg| {
+                        rules.push((pos.to_vec(), neg.to_vec()));
+                        false
+                    },
+                );
+                rules
+            })
+            .collect()
+    }
+
+    #[test]
+    fn copies_negations_and_disjunctions_under_not_are_folded_into_their_readers() {
+        let rule = |pos: &[Prop], neg: &[Prop]| (pos.to_vec(), neg.to_vec());
+        // 0, 1 and 4 are state propositions; they, 15 and the readers that
+        // nothing reads are read directly (`legal`, `goal`, `terminal`, ...)
+        let rules = vec![
+            vec![],                                 // 0
+            vec![],                                 // 1
+            vec![rule(&[0], &[]), rule(&[1], &[])], // 2 = 0 or 1: folded
+            vec![rule(&[], &[2])],                  // 3 = not 2: folded
+            vec![],                                 // 4
+            vec![rule(&[4], &[2])],                 // 5 reads (not 2)
+            vec![rule(&[3], &[])],                  // 6 = 3: folded
+            vec![rule(&[6, 4], &[])],               // 7 reads 6, that is (not 2)
+            vec![rule(&[0], &[]), rule(&[4], &[])], // 8 = 0 or 4, read plainly: kept
+            vec![rule(&[8], &[1])],                 // 9
+            vec![rule(&[0], &[]), rule(&[], &[4])], // 10 = 0 or not 4, read under
+            vec![rule(&[1], &[10])],                // not three times: kept
+            vec![rule(&[], &[10])],                 // 12
+            vec![rule(&[4], &[10])],                // 13
+            vec![rule(&[], &[15])],                 // 14 reads (not 15)
+            vec![rule(&[], &[1])],                  // 15 = not 1, read directly: kept
+        ];
+        let mut read = vec![false; rules.len()];
+        for p in [0, 1, 4, 5, 7, 9, 11, 12, 13, 14, 15] {
+            read[p] = true;
+        }
+        // every proposition after those that read it
+        let order = [14, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 3, 2, 4, 1, 0];
+        let (start, code) = encode(&rules);
+        let (start, code, folded) = fold_disjunctions(&start, &code, &read, order.into_iter());
+        let folded: Vec<usize> = (0..rules.len()).filter(|&p| folded[p]).collect();
+        assert_eq!(folded, [2, 3, 6]);
+        let mut expected = rules.clone();
+        for p in folded {
+            expected[p].clear();
+        }
+        // (not 2) reads as (not 0) and (not 1), twice: in 5 and in 7
+        expected[5] = vec![rule(&[4], &[0, 1])];
+        expected[7] = vec![rule(&[4], &[0, 1])];
+        assert_eq!(decode(&start, &code), expected);
+    }
+
+    /// A step counter's ground atoms can be a chain of copies thousands
+    /// long (`(<= (count 5) (count 4))`, ...): it is followed without a
+    /// recursion as deep (a stack overflow would abort the process).
+    #[test]
+    fn a_long_chain_of_copies_is_followed_to_its_start() {
+        const N: u32 = 300_000;
+        // 0 is a state proposition, k + 1 = k, and N + 1 reads (not N)
+        let mut rules: Vec<Vec<(Vec<Prop>, Vec<Prop>)>> = vec![vec![]];
+        rules.extend((0..N).map(|k| vec![(vec![k], vec![])]));
+        rules.push(vec![(vec![], vec![N])]);
+        let mut read = vec![false; rules.len()];
+        read[0] = true;
+        read[N as usize + 1] = true;
+        let (start, code) = encode(&rules);
+        let order = (0..=N + 1).rev();
+        let (start, code, folded) = fold_disjunctions(&start, &code, &read, order);
+        assert_eq!(folded.iter().filter(|&&f| f).count(), N as usize);
+        let rules = decode(&start, &code);
+        assert_eq!(rules[N as usize + 1], [(vec![], vec![0])]);
     }
 }

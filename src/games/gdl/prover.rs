@@ -843,6 +843,45 @@ mod tests {
         }
     }
 
+    /// Propositions folded into the rules that read them (machine.rs's
+    /// `fold_disjunctions`) are worked out as the rules say: a disjunction
+    /// (`occupied`) read through a negation (`free`) by a move rule, a
+    /// recursive group (`run`) and `terminal` (through `open`, itself a
+    /// disjunction read under `not`), and a disjunction of moves (`changed`)
+    /// read under `not` by the frame rules.
+    #[test]
+    fn folded_propositions_are_read_as_the_rules_say() {
+        let text = "(role white) (role black) (init (control white)) (init (step 0))\n\
+            (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (first 1)\n\
+            (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n\
+            (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)\n\
+            (<= (occupied ?c) (true (cell ?c white)))\n\
+            (<= (occupied ?c) (true (cell ?c black)))\n\
+            (<= (free ?c) (index ?c) (not (occupied ?c)))\n\
+            (<= (run ?c) (first ?c) (free ?c))\n\
+            (<= (run ?d) (run ?c) (succ ?c ?d) (free ?d))\n\
+            (<= open (free ?c))\n\
+            (<= (legal ?p (mark ?c)) (true (control ?p)) (free ?c))\n\
+            (<= (legal ?p pass) (true (control ?p)) (run 2))\n\
+            (<= (legal white noop) (true (control black)))\n\
+            (<= (legal black noop) (true (control white)))\n\
+            (<= (changed ?c) (does ?p (mark ?c)))\n\
+            (<= (next (cell ?c ?p)) (does ?p (mark ?c)))\n\
+            (<= (next (cell ?c ?x)) (true (cell ?c ?x)) (not (changed ?c)))\n\
+            (<= (next (control black)) (true (control white)))\n\
+            (<= (next (control white)) (true (control black)))\n\
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n\
+            (<= terminal (not open))\n\
+            (<= terminal (true (step 9)))\n\
+            (<= (goal white 100) (true (cell 1 white)))\n\
+            (<= (goal white 0) (not (true (cell 1 white))))\n\
+            (<= (goal black 100) (run 3))\n\
+            (<= (goal black 0) (not (run 3)))\n";
+        let mut rng = Rng::seed_from_u64(14);
+        let states = lockstep("folded", text, 40, &mut rng);
+        assert!(states > 200, "{states}");
+    }
+
     /// A game in the style of the public `merrills.kif`: players in turn
     /// put a stone on an empty cell of a row of `cells` or skip, until the
     /// row is full or 30 turns have passed, and the stones are counted
