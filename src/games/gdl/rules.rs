@@ -411,6 +411,22 @@ impl Gdl {
         }
     }
 
+    /// `to_act()[seat]`, without asking about the other seat where this
+    /// one has a choice.
+    fn acts(&self, seat: Seat) -> bool {
+        let r = role(seat);
+        !self.over() && (!self.only_noop(r) || self.only_noop(1 - r))
+    }
+
+    /// The index of `role`'s move `noop`, if it has one (now, for a
+    /// description reasoned about state by state).
+    fn noop_index(&self, role: usize) -> Option<usize> {
+        match self.at() {
+            At::Ground(m, _) => m.noop(role),
+            At::Demand(_, now) => now.moves[role].iter().position(|m| m.text == "noop"),
+        }
+    }
+
     /// Whether `role`'s one legal move now is `noop`: a role with nothing
     /// to choose, which is not asked for a move.
     fn only_noop(&self, role: usize) -> bool {
@@ -500,7 +516,7 @@ impl Game for Gdl {
     }
 
     fn legal_moves(&self, seat: Seat) -> Vec<GdlMove> {
-        if !self.to_act()[seat] {
+        if !self.acts(seat) {
             return Vec::new();
         }
         self.legal_indices(role(seat))
@@ -522,7 +538,7 @@ impl Game for Gdl {
     }
 
     fn check(&self, seat: Seat, mv: &GdlMove) -> Result<(), IllegalMove> {
-        if !self.to_act()[seat] {
+        if !self.acts(seat) {
             return Err(IllegalMove::new("it is not this player's turn"));
         }
         let r = role(seat);
@@ -544,7 +560,9 @@ impl Game for Gdl {
             match &moves[seat] {
                 Some(mv) => self.legal_named(r, &mv.0).expect("checked move"),
                 // a seat that was not asked has one legal move, `noop`
-                None => self.legal_indices(r)[0],
+                None => self
+                    .noop_index(r)
+                    .unwrap_or_else(|| self.legal_indices(r)[0]),
             }
         };
         let chosen = [pick(Seat::First), pick(Seat::Second)];
@@ -778,7 +796,10 @@ pub(super) mod tests {
                         let legal = g.legal_indices(r);
                         let noop = matches!(&legal[..], [m] if g.move_text(r, *m) == "noop");
                         assert_eq!(g.only_noop(r), noop, "{name}");
+                        assert_eq!(g.acts(seat), to_act[seat], "{name}");
                         if !to_act[seat] {
+                            // `apply` plays the seat's one move by its index
+                            assert_eq!(g.noop_index(r), Some(legal[0]), "{name}");
                             not_asked += 1;
                             continue;
                         }
