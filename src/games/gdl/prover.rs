@@ -845,21 +845,24 @@ mod tests {
 
     /// Propositions folded into the rules that read them (machine.rs's
     /// `fold_disjunctions`) are worked out as the rules say: a disjunction
-    /// (`occupied`) read through a negation (`free`) by a move rule, a
-    /// recursive group (`run`) and `terminal` (through `open`, itself a
-    /// disjunction read under `not`), and a disjunction of moves (`changed`)
-    /// read under `not` by the frame rules.
+    /// (`occupied`) read through a negation (`free`) by move rules, by a
+    /// recursive group (`run`: the free cells joined to the first, whose
+    /// ground atoms read each other both ways) and by `terminal` (through
+    /// `open`, itself a disjunction read under `not`), and a disjunction of
+    /// moves (`changed`) read under `not` by the frame rules.
     #[test]
     fn folded_propositions_are_read_as_the_rules_say() {
         let text = "(role white) (role black) (init (control white)) (init (step 0))\n\
             (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (first 1)\n\
             (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n\
             (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)\n\
+            (<= (adjacent ?c ?d) (succ ?c ?d) (index ?c) (index ?d))\n\
+            (<= (adjacent ?d ?c) (succ ?c ?d) (index ?c) (index ?d))\n\
             (<= (occupied ?c) (true (cell ?c white)))\n\
             (<= (occupied ?c) (true (cell ?c black)))\n\
             (<= (free ?c) (index ?c) (not (occupied ?c)))\n\
             (<= (run ?c) (first ?c) (free ?c))\n\
-            (<= (run ?d) (run ?c) (succ ?c ?d) (free ?d))\n\
+            (<= (run ?d) (run ?c) (adjacent ?c ?d) (free ?d))\n\
             (<= open (free ?c))\n\
             (<= (legal ?p (mark ?c)) (true (control ?p)) (free ?c))\n\
             (<= (legal ?p pass) (true (control ?p)) (run 2))\n\
