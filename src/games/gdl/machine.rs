@@ -924,8 +924,11 @@ fn fold_disjunctions(
             }
             None => {
                 for_each_rule(rules(p), |pos, neg| {
-                    pos.iter().for_each(|&q| reads[q as usize][0] += 1);
-                    neg.iter().for_each(|&q| reads[q as usize][1] += 1);
+                    let plainly = pos.iter().map(|&q| (q, 0));
+                    for (q, how) in plainly.chain(neg.iter().map(|&q| (q, 1))) {
+                        let r = &mut reads[q as usize][how];
+                        *r = r.saturating_add(1);
+                    }
                     false
                 });
             }
