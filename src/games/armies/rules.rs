@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, Game, IllegalMove},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -210,15 +210,17 @@ impl Game for Armies {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "round {} of {} armies {} {} score {} {}",
-            self.round + 1,
-            self.rounds,
-            self.armies.first,
-            self.armies.second,
-            self.score.first,
-            self.score.second
-        )
+        Words::new("round")
+            .number(self.round + 1)
+            .word("of")
+            .number(self.rounds)
+            .word("armies")
+            .number(self.armies.first)
+            .number(self.armies.second)
+            .word("score")
+            .number(self.score.first)
+            .number(self.score.second)
+            .done()
     }
 }
 

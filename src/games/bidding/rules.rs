@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, Game, IllegalMove},
+        game::{check_range, fields, not_over, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     show::Show,
@@ -241,13 +241,14 @@ impl Game for Bidding {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "position {} money {} {} advantage {}",
-            self.position,
-            self.money.first,
-            self.money.second,
-            self.advantage.number()
-        )
+        Words::new("position")
+            .number(self.position)
+            .word("money")
+            .number(self.money.first)
+            .number(self.money.second)
+            .word("advantage")
+            .number(self.advantage.number())
+            .done()
     }
 }
 

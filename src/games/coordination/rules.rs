@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove},
+        game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     show::scene::{rounds_scene, View},
@@ -175,12 +175,13 @@ impl Game for Coordination {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "round {} of {} score {}",
-            self.round + 1,
-            self.rounds,
-            self.score
-        )
+        Words::new("round")
+            .number(self.round + 1)
+            .word("of")
+            .number(self.rounds)
+            .word("score")
+            .number(self.score)
+            .done()
     }
 }
 

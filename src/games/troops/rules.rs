@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, Game, IllegalMove},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -215,13 +215,14 @@ impl Game for Troops {
     }
 
     fn observation(&self, _seat: Seat) -> String {
-        format!(
-            "round {} of {} score {} {}",
-            self.round + 1,
-            self.rounds,
-            self.score.first,
-            self.score.second
-        )
+        Words::new("round")
+            .number(self.round + 1)
+            .word("of")
+            .number(self.rounds)
+            .word("score")
+            .number(self.score.first)
+            .number(self.score.second)
+            .done()
     }
 }
 
