@@ -2,10 +2,14 @@
 //! - a move through the line protocol (`LineBot::choose`) against a raw pipe
 //!   ping-pong with the same compiled bot: the same request and move
 //!   (`raw_pipe_turn`) and a plain echo (`raw_pipe_round_trip`), and what
-//!   ladder's reader adds between them (`polled_pipe_*`);
+//!   ladder's reader adds between them (`reader_round_trip*`, and
+//!   `polled_pipe_round_trip_untimed` for what a poll before the read costs);
 //! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
 //!   against a raw spawn-and-wait of the same program;
 //! - a season of external bots at `--jobs 1` and `--jobs 2`;
+//! - the pieces of a move's wait: the look for unrequested output
+//!   (`look_on_an_empty_pipe_*`) and a read armed with the alarm thread
+//!   against a raw one (`pipe_byte_read_*`);
 //! - the same moves in the bwrap sandbox (skipped where bwrap cannot run).
 //!
 //! Bots start through the ladder binary's exec helper, as in a season.
@@ -29,7 +33,7 @@ use ladder::{
     core::{clock::TimeControl, referee::Referee},
     external::{
         line::LineBot,
-        process::{child::StdoutLines, Log, Mode, Sandbox},
+        process::{lines::StdoutLines, Log, Mode, Sandbox},
         Command, Launch,
     },
     games::{
@@ -338,23 +342,23 @@ fn raw_pipe_turn(bencher: Bencher) {
     ping_pong(bencher, child, stdin, stdout, turn.as_bytes());
 }
 
-/// The echo round trip read by ladder's reader (`StdoutLines`: a poll with
-/// the deadline, then a read) instead of a blocking read.
+/// The echo round trip read by ladder's reader (`StdoutLines`: a blocking
+/// read whose deadline the alarm thread keeps) instead of std's.
 #[divan::bench]
-fn polled_pipe_round_trip(bencher: Bencher) {
-    polled(bencher, false);
+fn reader_round_trip(bencher: Bencher) {
+    read_by_ladder(bencher, false);
 }
 
-/// `polled_pipe_round_trip` with the look for unrequested output that
-/// comes before every line-protocol request (`StdoutLines::next(None)`: a
-/// read that does not wait).
+/// `reader_round_trip` with the look for unrequested output that comes
+/// before every line-protocol request (`StdoutLines::next(None)`: how much
+/// is there, and no wait).
 #[divan::bench]
-fn polled_pipe_round_trip_checked(bencher: Bencher) {
-    polled(bencher, true);
+fn reader_round_trip_checked(bencher: Bencher) {
+    read_by_ladder(bencher, true);
 }
 
 /// The echo round trip read by ladder's reader, after a look if `look`.
-fn polled(bencher: Bencher, look: bool) {
+fn read_by_ladder(bencher: Bencher, look: bool) {
     let (mut child, mut stdin, stdout) = echo_bot();
     let mut lines = StdoutLines::new(stdout);
     bencher.bench_local(|| {
@@ -369,7 +373,8 @@ fn polled(bencher: Bencher, look: bool) {
 }
 
 /// The echo round trip read by a poll with no deadline, then a read: what
-/// the deadline's timer costs in `polled_pipe_round_trip`.
+/// a poll before each read costs (ladder's reader did this, with the
+/// deadline as the poll's timeout, until it read with the alarm).
 #[divan::bench]
 fn polled_pipe_round_trip_untimed(bencher: Bencher) {
     use rustix::event::{poll, PollFd, PollFlags};
@@ -382,4 +387,50 @@ fn polled_pipe_round_trip_untimed(bencher: Bencher) {
     });
     drop(stdin);
     child.wait().unwrap();
+}
+
+/// The look for unrequested output on an empty pipe, as ladder makes it
+/// (`FIONREAD`: how much is there), one system call.
+#[divan::bench]
+fn look_on_an_empty_pipe_fionread(bencher: Bencher) {
+    let (read, _write) = std::io::pipe().unwrap();
+    bencher.bench_local(|| rustix::io::ioctl_fionread(&read).unwrap());
+}
+
+/// The same look as a poll that does not wait, as ladder made it before.
+#[divan::bench]
+fn look_on_an_empty_pipe_poll(bencher: Bencher) {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let (read, _write) = std::io::pipe().unwrap();
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    bencher.bench_local(|| poll(&mut [PollFd::new(&read, PollFlags::IN)], Some(&now)).unwrap());
+}
+
+/// A byte written and read back on one thread with a raw read: the
+/// baseline of `pipe_byte_read_by_the_alarm`.
+#[divan::bench]
+fn pipe_byte_read_raw(bencher: Bencher) {
+    let (read, mut write) = std::io::pipe().unwrap();
+    let mut buf = [0u8; 8];
+    bencher.bench_local(|| {
+        write.write_all(b"x").unwrap();
+        rustix::io::read(&read, &mut buf[..]).unwrap()
+    });
+}
+
+/// The same byte read with a deadline kept by the alarm thread
+/// (`alarm::read_by`): what arming and disarming a read costs.
+#[divan::bench]
+fn pipe_byte_read_by_the_alarm(bencher: Bencher) {
+    use ladder::external::process::alarm;
+    let (read, mut write) = std::io::pipe().unwrap();
+    let mut buf = [0u8; 8];
+    let deadline = Instant::now() + Duration::from_secs(3600);
+    bencher.bench_local(|| {
+        write.write_all(b"x").unwrap();
+        alarm::read_by(&read, &mut buf[..], deadline).unwrap()
+    });
 }

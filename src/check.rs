@@ -280,8 +280,9 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> std::result::Resul
     };
     let hello = protocol::hello(&launch.game, &launch.time, &launch.params);
     let answer = child
-        .send(&hello, start + launch.time.startup)
-        .and_then(|()| line::answer(&mut child, start, launch.time.startup, "`ready`"));
+        .send(&hello, start, start + launch.time.startup)
+        .and_then(|()| line::answer(&mut child, start, launch.time.startup, "`ready`"))
+        .map(|(line, _)| line);
     match answer {
         Ok(line) if protocol::is_ready(&line) => findings.push(Finding {
             ok: true,
@@ -312,7 +313,8 @@ fn handshake(launch: &Launch, findings: &mut Vec<Finding>) -> std::result::Resul
             return Err(child.recent.text());
         }
     }
-    let _ = child.send(protocol::QUIT, Instant::now() + Duration::from_millis(200));
+    let now = Instant::now();
+    let _ = child.send(protocol::QUIT, now, now + Duration::from_millis(200));
     child.close_stdin();
     let exited = child
         .wait_until(Instant::now() + Duration::from_secs(1))

@@ -68,8 +68,8 @@ impl LineBot {
         // kept at once, so a failed handshake's lines reach the forfeit's log entry
         let child = self.child.insert(child);
         let started = Instant::now();
-        child.send(&self.hello, started + self.startup)?;
-        let line = answer(child, started, self.startup, "`ready` at start-up")?;
+        child.send(&self.hello, started, started + self.startup)?;
+        let (line, _) = answer(child, started, self.startup, "`ready` at start-up")?;
         if !protocol::is_ready(&line) {
             return Err(BotError::BadOutput(BadOutput::NotReady(shorten(&line))));
         }
@@ -109,17 +109,18 @@ impl LineBot {
     }
 }
 
-/// The next line that is not a comment, within `limit` after `started`.
+/// The next line that is not a comment, within `limit` after `started`,
+/// and when it was read.
 pub fn answer(
     child: &mut Child,
     started: Instant,
     limit: Duration,
     what: &str,
-) -> Result<String, BotError> {
+) -> Result<(String, Instant), BotError> {
     for _ in 0..=MAX_COMMENTS {
-        let line = child.recv(started, limit, what)?;
+        let (line, at) = child.recv(started, limit, what)?;
         if !protocol::is_comment(&line) {
-            return Ok(line);
+            return Ok((line, at));
         }
     }
     Err(BotError::BadOutput(BadOutput::Flood(MAX_COMMENTS)))
@@ -147,7 +148,8 @@ impl<G: Game> Bot<G> for LineBot {
             }
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
-            child.send(&protocol::new_game(seat, seed), Instant::now() + startup)
+            let now = Instant::now();
+            child.send(&protocol::new_game(seat, seed), now, now + startup)
         })
     }
 
@@ -160,14 +162,14 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| {
             let child = bot.child()?;
             LineBot::no_unrequested_output(child)?;
-            child.send(
-                &protocol::turn(&game.observation(seat)),
-                Instant::now() + time.limit,
-            )?;
-            // the bot's time starts once its request is written
+            // the bot's time starts as its request is written; the clock
+            // is read twice a move, here and as the answer is read
             let started = Instant::now();
-            let line = answer(child, started, time.limit, "move")?;
-            let spent = Some(started.elapsed());
+            let observation = game.observation(seat);
+            let request = protocol::turn_parts(&observation);
+            child.send_parts(&request, started, started + time.limit)?;
+            let (line, answered) = answer(child, started, time.limit, "move")?;
+            let spent = Some(answered.saturating_duration_since(started));
             let (mv, score) = protocol::split_score(&line);
             let mv = protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)?;
             Ok(Answer { mv, score, spent })
@@ -175,8 +177,9 @@ impl<G: Game> Bot<G> for LineBot {
     }
 
     fn observe(&mut self, _game: &G, moves: &BySeat<Option<G::Move>>) -> Result<(), BotError> {
-        let deadline = Instant::now() + self.startup;
-        self.guard(|bot| bot.child()?.send(&protocol::played(moves), deadline))
+        let now = Instant::now();
+        let deadline = now + self.startup;
+        self.guard(|bot| bot.child()?.send(&protocol::played(moves), now, deadline))
     }
 
     /// Says `over` and waits for the bot's `ready`: every line it wrote
@@ -188,8 +191,8 @@ impl<G: Game> Bot<G> for LineBot {
         self.guard(|bot| {
             let child = bot.child()?;
             let started = Instant::now();
-            child.send(&protocol::over(goals, seat), started + limit)?;
-            let line = answer(child, started, limit, "`ready` after `over`")?;
+            child.send(&protocol::over(goals, seat), started, started + limit)?;
+            let (line, _) = answer(child, started, limit, "`ready` after `over`")?;
             if protocol::is_ready(&line) {
                 Ok(())
             } else {
@@ -237,8 +240,9 @@ impl Drop for LineBot {
     /// Says `quit` and gives the bot a moment to exit before its group is killed.
     fn drop(&mut self) {
         if let Some(mut child) = self.child.take() {
-            let deadline = Instant::now() + Duration::from_millis(200);
-            if child.send(protocol::QUIT, deadline).is_ok() {
+            let now = Instant::now();
+            let deadline = now + Duration::from_millis(200);
+            if child.send(protocol::QUIT, now, deadline).is_ok() {
                 child.close_stdin();
                 child.wait_until(deadline);
             }

@@ -81,7 +81,13 @@ pub fn new_game(seat: Seat, seed: u64) -> String {
 
 /// A request for a move, carrying everything the seat may see.
 pub fn turn(observation: &str) -> String {
-    format!("turn {observation}")
+    turn_parts(observation).concat()
+}
+
+/// [`turn`]'s line in the pieces it is written from (no line of its own
+/// is built per move: [`crate::external::process::Child::send_parts`]).
+pub fn turn_parts(observation: &str) -> [&str; 2] {
+    ["turn ", observation]
 }
 
 /// What each seat played this turn, first seat first; `-` for a seat that did not move.

@@ -11,9 +11,9 @@
 //! ladder itself dies.
 
 use std::{
-    io::{self, Read, Write},
+    io,
     path::Path,
-    process::{ChildStdin, ChildStdout, Stdio},
+    process::{ChildStdin, Stdio},
     sync::{mpsc, Mutex, OnceLock},
     thread,
     time::{Duration, Instant},
@@ -22,6 +22,7 @@ use std::{
 use super::{
     cleanup,
     io_log::Recent,
+    lines::{Next, StdoutLines, MAX_LINE},
     log::{drain, SharedLog},
     sandbox::Sandbox,
     wait::wait_ready,
@@ -29,135 +30,8 @@ use super::{
 use crate::core::bot::{BadOutput, BotError, Crash, Exit};
 use rustix::{event::PollFlags, io::Errno, process::Signal};
 
-/// The longest line a bot may write; longer is a forfeit (`bad output`).
-pub const MAX_LINE: usize = 64 * 1024;
 /// How long a terminated bot gets to exit before SIGKILL.
 const GRACE: Duration = Duration::from_millis(100);
-
-/// What reading a bot's stdout gave.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Next {
-    Line(String),
-    TooLong,
-    Closed,
-    Timeout,
-}
-
-/// A bot's stdout, read line by line in the caller's thread, waiting with
-/// poll(2) until a deadline: no reader thread, so an answer costs no more
-/// wake-ups than a raw pipe round trip. The buffer never holds much more
-/// than [`MAX_LINE`] bytes, whatever the bot writes.
-pub struct StdoutLines {
-    stdout: ChildStdout,
-    buf: Vec<u8>,
-    /// What one read takes, kept between reads (not 8 KiB zeroed per read).
-    chunk: Box<[u8]>,
-    /// Whether reads return at once when nothing is there (`O_NONBLOCK` on
-    /// ladder's end of the pipe): then a look without waiting is one read,
-    /// not a poll and a read.
-    nonblocking: bool,
-    eof: bool,
-}
-
-/// Bytes read from a bot's stdout at a time.
-const CHUNK: usize = 8192;
-
-impl StdoutLines {
-    pub fn new(stdout: ChildStdout) -> StdoutLines {
-        // only ladder's end of the pipe: the bot's end is its own
-        let nonblocking = rustix::io::ioctl_fionbio(&stdout, true).is_ok();
-        StdoutLines {
-            stdout,
-            buf: Vec::new(),
-            chunk: vec![0; CHUNK].into_boxed_slice(),
-            nonblocking,
-            eof: false,
-        }
-    }
-
-    /// A whole line already read, a too-long line, or end of file.
-    fn buffered(&mut self) -> Option<Next> {
-        if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
-            if end > MAX_LINE {
-                return Some(Next::TooLong);
-            }
-            let mut len = end;
-            while len > 0 && self.buf[len - 1] == b'\r' {
-                len -= 1;
-            }
-            let line = String::from_utf8_lossy(&self.buf[..len]).into_owned();
-            self.buf.drain(..=end);
-            return Some(Next::Line(line));
-        }
-        if self.buf.len() > MAX_LINE {
-            return Some(Next::TooLong);
-        }
-        if self.eof {
-            // a last line without a line end still counts (HackerRank bots print just a number)
-            if self.buf.is_empty() {
-                return Some(Next::Closed);
-            }
-            let line = String::from_utf8_lossy(&self.buf).trim_end().to_string();
-            self.buf.clear();
-            return Some(Next::Line(line));
-        }
-        None
-    }
-
-    /// Skips lines until the bot closes stdout (normally: it exits) or
-    /// `deadline` passes; whether it closed it.
-    pub fn skip_until_closed(&mut self, deadline: Instant) -> bool {
-        loop {
-            match self.next(Some(deadline)) {
-                Next::Line(_) => continue,
-                Next::TooLong | Next::Closed => return true,
-                Next::Timeout => return false,
-            }
-        }
-    }
-
-    /// The next line, waiting until `deadline` (`None`: only what is there now).
-    pub fn next(&mut self, deadline: Option<Instant>) -> Next {
-        loop {
-            if let Some(next) = self.buffered() {
-                return next;
-            }
-            // a look without waiting reads at once where reads do not block
-            if deadline.is_some() || !self.nonblocking {
-                let left = deadline.map_or(Duration::ZERO, |d| {
-                    d.saturating_duration_since(Instant::now())
-                });
-                let ready = match wait_ready(&self.stdout, PollFlags::IN, Some(left)) {
-                    Ok(ready) => ready,
-                    Err(Errno::INTR) => continue,
-                    Err(_) => {
-                        self.eof = true;
-                        continue;
-                    }
-                };
-                if ready == 0 {
-                    if deadline.is_none_or(|d| Instant::now() >= d) {
-                        return Next::Timeout;
-                    }
-                    continue;
-                }
-            }
-            match self.stdout.read(&mut self.chunk) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.buf.extend_from_slice(&self.chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                // nothing there yet: the look without waiting is done; a
-                // wait polls again (a poll can wake with nothing to read)
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if deadline.is_none() {
-                        return Next::Timeout;
-                    }
-                }
-                Err(_) => self.eof = true,
-            }
-        }
-    }
-}
 
 /// A running bot process.
 pub struct Child {
@@ -175,6 +49,8 @@ pub struct Child {
     /// Whether the lines ladder sends and receives go to [`Child::recent`]
     /// (not when they only carry the bot's: [`super::move_host`]).
     pub record: bool,
+    /// The line being written, kept between lines (no allocation per line).
+    out: String,
 }
 
 impl Child {
@@ -257,29 +133,52 @@ impl Child {
             limits: sandbox.limits.describe(),
             recent,
             record: true,
+            out: String::new(),
         })
     }
 
-    /// Keeps a line exchanged in [`Child::recent`], if lines are recorded.
-    fn note(&mut self, dir: char, line: &str) {
+    /// Keeps a line exchanged at `at` in [`Child::recent`], if lines are recorded.
+    fn note(&mut self, dir: char, line: &str, at: Instant) {
         if self.record {
-            self.recent.push(dir, line);
+            self.recent.push_at(dir, line, at);
         }
     }
 
-    /// Writes one line (a newline is added), by `deadline`.
-    pub fn send(&mut self, line: &str, deadline: Instant) -> Result<(), BotError> {
-        let mut text = String::with_capacity(line.len() + 1);
-        text.push_str(line);
-        text.push('\n');
-        self.send_text(&text, deadline)
+    /// Writes one line (a newline is added), noted as sent at `at` (a time
+    /// the caller has read), by `deadline`.
+    pub fn send(&mut self, line: &str, at: Instant, deadline: Instant) -> Result<(), BotError> {
+        self.send_parts(&[line], at, deadline)
     }
 
-    /// Writes `text` exactly as it is, by `deadline`: a bot that does not
-    /// read its input times out as it would waiting for its answer.
-    pub fn send_text(&mut self, text: &str, deadline: Instant) -> Result<(), BotError> {
+    /// [`Child::send`] of the line that `parts` make one after another.
+    pub fn send_parts(
+        &mut self,
+        parts: &[&str],
+        at: Instant,
+        deadline: Instant,
+    ) -> Result<(), BotError> {
+        let mut text = std::mem::take(&mut self.out);
+        text.clear();
+        for part in parts {
+            text.push_str(part);
+        }
+        text.push('\n');
+        let sent = self.send_text(&text, at, deadline);
+        self.out = text;
+        sent
+    }
+
+    /// Writes `text` exactly as it is, noted as sent at `at`, by
+    /// `deadline`: a bot that does not read its input times out as it
+    /// would waiting for its answer.
+    pub fn send_text(
+        &mut self,
+        text: &str,
+        at: Instant,
+        deadline: Instant,
+    ) -> Result<(), BotError> {
         for line in text.lines() {
-            self.note('>', line);
+            self.note('>', line, at);
         }
         let stdin = self
             .stdin
@@ -291,6 +190,7 @@ impl Child {
                 self.note(
                     '>',
                     &format!("(the bot read none of it for {} ms)", waited.as_millis()),
+                    Instant::now(),
                 );
                 Err(BotError::Timeout {
                     waiting_for: "read of its input".to_string(),
@@ -305,7 +205,7 @@ impl Child {
     /// bots that answer elsewhere (GGP players answer over HTTP) and may
     /// print freely.
     pub fn drain_stdout(&self, log: &SharedLog) {
-        if let Ok(fd) = rustix::io::dup(&self.lines.stdout) {
+        if let Ok(fd) = rustix::io::dup(self.lines.stdout()) {
             let out = std::fs::File::from(fd);
             let log = SharedLog::clone(log);
             thread::spawn(move || drain(out, &log));
@@ -317,29 +217,33 @@ impl Child {
         self.stdin = None;
     }
 
-    /// The next line from stdout, waiting until `limit` after `started`.
+    /// The next line from stdout, waiting until `limit` after `started`,
+    /// and when it was read.
     pub fn recv(
         &mut self,
         started: Instant,
         limit: Duration,
         what: &str,
-    ) -> Result<String, BotError> {
+    ) -> Result<(String, Instant), BotError> {
         match self.lines.next(Some(started + limit)) {
             Next::Line(line) => {
-                self.note('<', &line);
-                Ok(line)
+                let at = Instant::now();
+                self.note('<', &line, at);
+                Ok((line, at))
             }
             Next::TooLong => {
-                self.note('<', &format!("(a line longer than {MAX_LINE} bytes)"));
+                let text = format!("(a line longer than {MAX_LINE} bytes)");
+                self.note('<', &text, Instant::now());
                 Err(too_long())
             }
             Next::Closed => {
-                self.note('<', "(output closed)");
+                self.note('<', "(output closed)", Instant::now());
                 Err(self.crashed(&format!("while ladder waited for its {what}")))
             }
             Next::Timeout => {
                 let waited = started.elapsed();
-                self.note('<', &format!("(no {what} after {} ms)", waited.as_millis()));
+                let text = format!("(no {what} after {} ms)", waited.as_millis());
+                self.note('<', &text, Instant::now());
                 Err(BotError::Timeout {
                     waiting_for: what.to_string(),
                     waited,
@@ -361,7 +265,7 @@ impl Child {
     pub fn try_recv(&mut self) -> Option<Result<String, BotError>> {
         match self.lines.next(None) {
             Next::Line(line) => {
-                self.note('<', &line);
+                self.note('<', &line, Instant::now());
                 Some(Ok(line))
             }
             Next::TooLong => Some(Err(too_long())),
@@ -481,11 +385,12 @@ fn write_by(
 ) -> io::Result<Option<Duration>> {
     let mut blocked: Option<Instant> = None;
     while !bytes.is_empty() {
-        match stdin.write(bytes) {
+        // a raw write(2) (rustix): not libc's, which is a cancellation point
+        match rustix::io::write(&*stdin, bytes) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
             Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+            Err(Errno::INTR) => {}
+            Err(Errno::AGAIN) => {
                 let now = Instant::now();
                 let since = *blocked.get_or_insert(now);
                 let left = deadline.saturating_duration_since(now);
@@ -497,7 +402,7 @@ fn write_by(
                     Err(e) => return Err(e.into()),
                 }
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(None)
@@ -617,35 +522,5 @@ mod tests {
             &text[..text.len().min(200)]
         );
         assert!(text.contains("stdout-line-1999-"));
-    }
-
-    #[test]
-    fn a_look_without_waiting_returns_at_once_and_loses_no_line() {
-        let mut cat = std::process::Command::new("cat")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = cat.stdin.take().unwrap();
-        let lines = StdoutLines::new(cat.stdout.take().unwrap());
-        // on another thread, so a look that blocked fails the test instead of hanging it
-        let (tx, rx) = mpsc::channel();
-        let looker = thread::spawn(move || {
-            let mut lines = lines;
-            tx.send(lines.next(None)).unwrap();
-            lines
-        });
-        let looked = rx.recv_timeout(Duration::from_secs(20));
-        assert_eq!(looked, Ok(Next::Timeout), "nothing written: nothing read");
-        let mut lines = looker.join().unwrap();
-        let wait = || Some(Instant::now() + Duration::from_secs(20));
-        stdin.write_all(b"one\r\ntwo\n").unwrap();
-        assert_eq!(lines.next(wait()), Next::Line("one".to_string()));
-        // the second line came in the same read: a look finds it
-        assert_eq!(lines.next(None), Next::Line("two".to_string()));
-        assert_eq!(lines.next(None), Next::Timeout);
-        drop(stdin);
-        assert_eq!(lines.next(wait()), Next::Closed);
-        cat.wait().unwrap();
     }
 }

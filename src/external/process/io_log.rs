@@ -74,6 +74,11 @@ impl IoLog {
     }
 }
 
+/// How long after ladder started `at` is, as the logs show it.
+fn since_epoch(at: Instant) -> Duration {
+    at.saturating_duration_since(epoch())
+}
+
 /// One line as a log shows it: `   0.004512 game 3 mybot > turn ...`.
 pub fn format_line(at: Duration, game: Option<u64>, bot: &str, dir: char, line: &str) -> String {
     let game = game.map_or(String::new(), |g| format!("game {g} "));
@@ -84,7 +89,7 @@ pub fn format_line(at: Duration, game: Option<u64>, bot: &str, dir: char, line: 
 pub struct Recent {
     /// Each line with its time and the game it was exchanged in (a ring
     /// holds the end of the game before too).
-    lines: VecDeque<(Duration, Option<u64>, char, String)>,
+    lines: VecDeque<(Instant, Option<u64>, char, String)>,
     /// The bot's name in log lines.
     pub bot: String,
     /// The game being played (its index in the schedule), once known.
@@ -96,6 +101,8 @@ pub struct Recent {
 impl Recent {
     /// A ring for bot `bot`; `log` receives every line if its level is `All`.
     pub fn new(bot: &str, log: Option<&SharedIoLog>) -> Self {
+        // the logs' clock starts before the first line it times
+        epoch();
         let every_line = log
             .filter(|l| l.lock().unwrap_or_else(|e| e.into_inner()).level == Level::All)
             .cloned();
@@ -109,7 +116,12 @@ impl Recent {
 
     /// Records one line: `>` sent, `<` received.
     pub fn push(&mut self, dir: char, line: &str) {
-        let at = epoch().elapsed();
+        self.push_at(dir, line, Instant::now());
+    }
+
+    /// Records one line exchanged at `when` (a time the caller has read
+    /// anyway: a move reads the clock twice, not once more per line).
+    pub fn push_at(&mut self, dir: char, line: &str, at: Instant) {
         let mut text = if self.lines.len() == RECENT {
             self.lines
                 .pop_front()
@@ -121,7 +133,7 @@ impl Recent {
         text.clear();
         text.push_str(line);
         if let Some(log) = &self.every_line {
-            let entry = format_line(at, self.game, &self.bot, dir, line);
+            let entry = format_line(since_epoch(at), self.game, &self.bot, dir, line);
             log.lock().unwrap_or_else(|e| e.into_inner()).write(&entry);
         }
         self.lines.push_back((at, self.game, dir, text));
@@ -131,7 +143,9 @@ impl Recent {
     pub fn text(&self) -> String {
         self.lines
             .iter()
-            .map(|(at, game, dir, line)| format_line(*at, *game, &self.bot, *dir, line))
+            .map(|(at, game, dir, line)| {
+                format_line(since_epoch(*at), *game, &self.bot, *dir, line)
+            })
             .collect()
     }
 }

@@ -92,9 +92,8 @@ impl Log {
 }
 
 /// Copies a bot's output (stderr, or stdout where it answers elsewhere)
-/// into the log until end of file; never blocks the bot. The descriptor
-/// may be non-blocking (stdout's is: [`super::child::StdoutLines`]): then
-/// the thread waits in poll(2) until there is something to read.
+/// into the log until end of file; never blocks the bot. A non-blocking
+/// descriptor is waited for in poll(2).
 pub(super) fn drain(mut from: impl Read + AsFd, log: &Mutex<Log>) {
     let mut buf = [0u8; 8192];
     loop {

@@ -32,8 +32,9 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
-    child::{until, Next, StdoutLines},
+    child::until,
     exec::{self, Limits},
+    lines::{Next, StdoutLines},
 };
 
 /// How long a program that closed its output without an answer has to
@@ -159,7 +160,9 @@ fn one_move(program: &OsString, args: &[OsString], limits: Limits, request: &Req
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(request.input.as_bytes());
     }
-    let mut lines = StdoutLines::new(child.stdout.take().expect("piped stdout"));
+    // no alarm thread here: the host's threads count against the bot's
+    // process limit
+    let mut lines = StdoutLines::polling(child.stdout.take().expect("piped stdout"));
     let answer = lines.next(Some(deadline));
     // after its answer it may exit by itself until the deadline, the rest of
     // its output skipped; one that closed its output without an answer gets

@@ -122,8 +122,8 @@ impl HackerRankBot {
             input: input.to_string(),
         };
         let request = serde_json::to_string(&request).expect("a request is JSON");
-        host.send(&request, started + limit + HOST_GRACE)?;
-        let reply = host
+        host.send(&request, Instant::now(), started + limit + HOST_GRACE)?;
+        let (reply, _) = host
             .recv(started, limit + HOST_GRACE, "bid")
             .inspect_err(|_| {
                 host.recent
@@ -188,11 +188,11 @@ impl HackerRankBot {
         child.recent.game = self.game;
         // a program may answer without reading its input and be gone before
         // ladder writes it: what it printed still counts
-        let _ = child.send_text(input, deadline);
+        let _ = child.send_text(input, Instant::now(), deadline);
         child.close_stdin();
         let answer = child.recv(started, limit, "bid");
         self.last = child.recent.text();
-        Ok((answer?, child))
+        Ok((answer?.0, child))
     }
 
     /// The four input lines for `seat` in `game`.
