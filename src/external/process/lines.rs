@@ -164,17 +164,29 @@ impl StdoutLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::{io::Write, process::Stdio, sync::mpsc, thread, time::Duration};
+    use std::{
+        io::Write,
+        process::{Child, ChildStdin, Stdio},
+        sync::mpsc,
+        thread,
+        time::Duration,
+    };
 
-    #[test]
-    fn a_look_without_waiting_returns_at_once_and_loses_no_line() {
+    /// `cat` with both pipes: what is written to it comes back.
+    fn cat() -> (Child, ChildStdin, ChildStdout) {
         let mut cat = std::process::Command::new("cat")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut stdin = cat.stdin.take().unwrap();
-        let lines = StdoutLines::new(cat.stdout.take().unwrap());
+        let (stdin, stdout) = (cat.stdin.take().unwrap(), cat.stdout.take().unwrap());
+        (cat, stdin, stdout)
+    }
+
+    #[test]
+    fn a_look_without_waiting_returns_at_once_and_loses_no_line() {
+        let (mut cat, mut stdin, stdout) = cat();
+        let lines = StdoutLines::new(stdout);
         // on another thread, so a look that blocked fails the test instead of hanging it
         let (tx, rx) = mpsc::channel();
         let looker = thread::spawn(move || {
@@ -202,13 +214,7 @@ mod tests {
     #[test]
     fn a_read_waits_for_its_line_until_its_deadline_either_way() {
         for polling in [false, true] {
-            let mut cat = std::process::Command::new("cat")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let mut stdin = cat.stdin.take().unwrap();
-            let stdout = cat.stdout.take().unwrap();
+            let (mut cat, mut stdin, stdout) = cat();
             let mut lines = if polling {
                 StdoutLines::polling(stdout)
             } else {
