@@ -12,12 +12,14 @@
 //! out. A signal can come just before its read starts, and would then be
 //! lost: the alarm sends it again every millisecond until that read has
 //! ended. No signal is sent for a read that has ended: the read leaves the
-//! alarm's list under the lock the alarm sends under.
+//! alarm's list under the lock the alarm sends under. A thread unblocks
+//! the signal for itself before its first read, whatever mask it inherited.
 //!
 //! The alarm wakes at deadlines, not per read: a read whose deadline comes
 //! after the one the alarm sleeps until costs a lock and no system call.
 
 use std::{
+    cell::Cell,
     os::fd::AsFd,
     sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError},
     thread,
@@ -136,8 +138,30 @@ struct Armed {
     id: u64,
 }
 
+/// Lets [`SIGNAL`] reach this thread, once per thread: a thread that
+/// inherited a mask blocking it would never have a late read interrupted.
+fn unblock_signal() {
+    thread_local! {
+        static UNBLOCKED: Cell<bool> = const { Cell::new(false) };
+    }
+    UNBLOCKED.with(|done| {
+        if !done.get() {
+            // SAFETY: a signal set built by sigemptyset and sigaddset, and
+            // pthread_sigmask on the calling thread
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, SIGNAL);
+                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            }
+            done.set(true);
+        }
+    });
+}
+
 impl Armed {
     fn new(deadline: Instant) -> Armed {
+        unblock_signal();
         let alarm = alarm();
         let mut state = lock(alarm);
         let id = state.next_id;
@@ -266,6 +290,29 @@ mod tests {
                 assert!(past, "reader {k} ended before its deadline");
             }
         }
+    }
+
+    /// A thread that blocks the alarm's signal (a mask inherited from
+    /// whoever started it) still has its late read interrupted.
+    #[test]
+    fn a_thread_that_blocked_the_signal_still_times_out() {
+        // the answer comes over a channel, so a read that is never
+        // interrupted fails the test instead of hanging it
+        let (tx, rx) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            // SAFETY: as in unblock_signal, with SIG_BLOCK
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, SIGNAL);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            }
+            let (read, _write) = pipe();
+            let mut buf = [0u8; 4];
+            let deadline = Instant::now() + Duration::from_millis(30);
+            tx.send(read_by(&read, &mut buf, deadline).unwrap())
+        });
+        assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(None));
     }
 
     /// A read that got its answer is not interrupted later: a blocking
