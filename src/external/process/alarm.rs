@@ -21,7 +21,7 @@
 use std::{
     cell::Cell,
     os::fd::AsFd,
-    sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError},
+    sync::{Condvar, Mutex, MutexGuard, Once, PoisonError},
     thread,
     time::{Duration, Instant},
 };
@@ -42,7 +42,6 @@ struct Alarm {
     wake: Condvar,
 }
 
-#[derive(Default)]
 struct State {
     reads: Vec<Reading>,
     /// When the alarm wakes next (`None`: only when told).
@@ -57,23 +56,27 @@ struct Reading {
     deadline: Instant,
 }
 
-/// The process's alarm, started (and its signal's handler installed) on
+/// The process's alarm.
+static ALARM: Alarm = Alarm {
+    state: Mutex::new(State {
+        reads: Vec::new(),
+        next_wake: None,
+        next_id: 0,
+    }),
+    wake: Condvar::new(),
+};
+
+/// The alarm's thread started, and its signal's handler installed, on
 /// first use.
-fn alarm() -> &'static Alarm {
-    static ALARM: OnceLock<Alarm> = OnceLock::new();
-    static STARTED: OnceLock<()> = OnceLock::new();
-    let alarm = ALARM.get_or_init(|| Alarm {
-        state: Mutex::new(State::default()),
-        wake: Condvar::new(),
-    });
-    STARTED.get_or_init(|| {
+fn start() {
+    static STARTED: Once = Once::new();
+    STARTED.call_once(|| {
         install_handler();
         thread::Builder::new()
             .name("ladder-alarm".to_string())
-            .spawn(move || keep(alarm))
+            .spawn(|| keep(&ALARM))
             .expect("a thread for the read deadlines");
     });
-    alarm
 }
 
 /// The handler of [`SIGNAL`]: nothing; its only effect is the `EINTR` of
@@ -134,8 +137,20 @@ fn keep(alarm: &Alarm) {
 
 /// A read on the alarm's list; it leaves the list when dropped.
 struct Armed {
-    alarm: &'static Alarm,
     id: u64,
+}
+
+/// Blocks or unblocks (`how`: `SIG_BLOCK`, `SIG_UNBLOCK`) [`SIGNAL`] for
+/// the calling thread.
+fn mask_signal(how: libc::c_int) {
+    // SAFETY: a signal set built by sigemptyset and sigaddset, and
+    // pthread_sigmask on the calling thread
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, SIGNAL);
+        libc::pthread_sigmask(how, &set, std::ptr::null_mut());
+    }
 }
 
 /// Lets [`SIGNAL`] reach this thread, once per thread: a thread that
@@ -146,14 +161,7 @@ fn unblock_signal() {
     }
     UNBLOCKED.with(|done| {
         if !done.get() {
-            // SAFETY: a signal set built by sigemptyset and sigaddset, and
-            // pthread_sigmask on the calling thread
-            unsafe {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                libc::sigaddset(&mut set, SIGNAL);
-                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            }
+            mask_signal(libc::SIG_UNBLOCK);
             done.set(true);
         }
     });
@@ -162,7 +170,8 @@ fn unblock_signal() {
 impl Armed {
     fn new(deadline: Instant) -> Armed {
         unblock_signal();
-        let alarm = alarm();
+        start();
+        let alarm = &ALARM;
         let mut state = lock(alarm);
         let id = state.next_id;
         state.next_id += 1;
@@ -176,13 +185,13 @@ impl Armed {
             state.next_wake = Some(deadline);
             alarm.wake.notify_one();
         }
-        Armed { alarm, id }
+        Armed { id }
     }
 }
 
 impl Drop for Armed {
     fn drop(&mut self) {
-        let mut state = lock(self.alarm);
+        let mut state = lock(&ALARM);
         if let Some(k) = state.reads.iter().position(|r| r.id == self.id) {
             state.reads.swap_remove(k);
         }
@@ -300,13 +309,7 @@ mod tests {
         // interrupted fails the test instead of hanging it
         let (tx, rx) = std::sync::mpsc::channel();
         thread::spawn(move || {
-            // SAFETY: as in unblock_signal, with SIG_BLOCK
-            unsafe {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                libc::sigaddset(&mut set, SIGNAL);
-                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-            }
+            mask_signal(libc::SIG_BLOCK);
             let (read, _write) = pipe();
             let mut buf = [0u8; 4];
             let deadline = Instant::now() + Duration::from_millis(30);

@@ -119,7 +119,7 @@ impl Recent {
         self.push_at(dir, line, Instant::now());
     }
 
-    /// Records one line exchanged at `when` (a time the caller has read
+    /// Records one line exchanged at `at` (a time the caller has read
     /// anyway: a move reads the clock twice, not once more per line).
     pub fn push_at(&mut self, dir: char, line: &str, at: Instant) {
         let mut text = if self.lines.len() == RECENT {

@@ -4,14 +4,11 @@
 use std::{
     fs::{File, OpenOptions},
     io::{self, Read, Write},
-    os::fd::AsFd,
     path::Path,
     sync::{Arc, Mutex},
 };
 
-use rustix::{event::PollFlags, io::Errno};
-
-use super::{io_log::SharedIoLog, wait::wait_ready};
+use super::io_log::SharedIoLog;
 
 /// What a bot's stderr log may grow to; the rest is dropped, with a note.
 pub const MAX_LOG: u64 = 1024 * 1024;
@@ -92,9 +89,8 @@ impl Log {
 }
 
 /// Copies a bot's output (stderr, or stdout where it answers elsewhere)
-/// into the log until end of file; never blocks the bot. A non-blocking
-/// descriptor is waited for in poll(2).
-pub(super) fn drain(mut from: impl Read + AsFd, log: &Mutex<Log>) {
+/// into the log until end of file; never blocks the bot.
+pub(super) fn drain(mut from: impl Read, log: &Mutex<Log>) {
     let mut buf = [0u8; 8192];
     loop {
         match from.read(&mut buf) {
@@ -104,12 +100,6 @@ pub(super) fn drain(mut from: impl Read + AsFd, log: &Mutex<Log>) {
                 .unwrap_or_else(|e| e.into_inner())
                 .write(&buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                match wait_ready(&from, PollFlags::IN, None) {
-                    Ok(_) | Err(Errno::INTR) => {}
-                    Err(_) => return,
-                }
-            }
             Err(_) => return,
         }
     }

@@ -1,7 +1,6 @@
-//! Waiting for one descriptor in poll(2), for a bot's pipes: its stdout
-//! read with a deadline, its stdin written with one, and its output drained
-//! into the log. A module of its own so that both `child` and `log`, which
-//! `child` uses, can call it.
+//! Waiting for one descriptor in poll(2), for a bot's pipes: its stdin
+//! written with a deadline (`child`), and its stdout read with one where no
+//! alarm thread may start (`lines`, for the move host).
 
 use std::{os::fd::AsFd, time::Duration};
 
