@@ -370,6 +370,13 @@ impl Lines {
         self.timing.extend_from_slice(b"}\n");
     }
 
+    /// Empties the lines, keeping their buffers.
+    pub fn clear(&mut self) {
+        self.games.clear();
+        self.ends.clear();
+        self.timing.clear();
+    }
+
     /// How many games these lines hold.
     pub fn len(&self) -> usize {
         self.ends.len()

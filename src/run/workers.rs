@@ -33,7 +33,7 @@ use std::{
 use indicatif::ProgressBar;
 
 use crate::{
-    core::record::{Finished, Lines},
+    core::record::Finished,
     core::{
         bot::Bot,
         clock::{Delay, Watch},
@@ -51,7 +51,7 @@ use crate::{
     run::pool::{Maker, Pool},
     run::progress,
     run::to_play::{Chunk, Queue, ToPlay},
-    run::writer::{Msg, Piece, Writer},
+    run::writer::{Msg, Piece, Spares, Writer},
     stats::sprt::InOrder,
     stats::standings::Standings,
 };
@@ -125,6 +125,8 @@ pub struct Shared<G: Game> {
     delay: Mutex<Delay>,
     /// Set when the writer fails: workers stop.
     stop: AtomicBool,
+    /// Written pieces, emptied, for the workers to fill again.
+    spares: Arc<Spares>,
     bar: ProgressBar,
     /// Progress lines for a log, taken by the writing loop.
     lines: Mutex<Option<progress::Lines>>,
@@ -154,6 +156,7 @@ impl<G: Game> Shared<G> {
             most: jobs,
             delay: Mutex::new(Delay::default()),
             stop: AtomicBool::new(false),
+            spares: Arc::default(),
             bar,
             lines: Mutex::new(lines),
         }
@@ -243,10 +246,7 @@ fn play_chunk<G: Game>(
     tx: &mpsc::SyncSender<Msg>,
 ) -> bool {
     let plan = &shared.plan;
-    let new_piece = || Piece {
-        lines: Lines::default(),
-        scored: Vec::new(),
-    };
+    let new_piece = || shared.spares.take();
     let mut piece = new_piece();
     let mut piece_start = Instant::now();
     let mut delay = Delay::default();
@@ -408,6 +408,7 @@ pub fn play_all<G: Game>(
         resumed,
         standings,
         in_order,
+        Arc::clone(&shared.spares),
     )?;
     let mut lines = shared
         .lines

@@ -4,7 +4,10 @@
 //! a kill loses no finished game; games an earlier run left there join in
 //! their turn; a game that comes twice (a replayed chunk) counts once.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::{
+    collections::{BTreeMap, VecDeque},
+    sync::{Arc, Mutex},
+};
 
 use crate::{
     core::record::{Lines, Scored},
@@ -20,9 +23,42 @@ use crate::{
 /// Consecutive games of one chunk, played: their journal lines and scores.
 /// A worker sends a piece when its chunk is done, and at least every
 /// half a second while it plays, so every finished game reaches a file soon.
+#[derive(Default)]
 pub struct Piece {
     pub lines: Lines,
     pub scored: Vec<Scored>,
+}
+
+/// Written pieces on their way back to the workers, emptied: a piece's
+/// buffers are grown once and filled again, instead of grown from nothing
+/// by a worker and freed by the writer for every piece (a free on another
+/// thread's heap waits for that heap's lock, and wakes the worker that
+/// holds it).
+#[derive(Default)]
+pub struct Spares(Mutex<Vec<Piece>>);
+
+impl Spares {
+    /// The most pieces kept: a few for each worker.
+    const MOST: usize = 16;
+
+    /// An empty piece, with the buffers of a written one if there is one.
+    pub fn take(&self) -> Piece {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// Keeps `piece`'s buffers for a later [`Spares::take`].
+    fn give(&self, mut piece: Piece) {
+        piece.lines.clear();
+        piece.scored.clear();
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if spares.len() < Spares::MOST {
+            spares.push(piece);
+        }
+    }
 }
 
 /// What a worker tells the writer.
@@ -56,6 +92,8 @@ pub struct Writer {
     /// Games of this run's pieces written to `games.jsonl`.
     pub written: u64,
     names: Vec<String>,
+    /// Where written pieces go back to the workers.
+    spares: Arc<Spares>,
 }
 
 /// Game indices received ahead of their turn: a bit each from `base` (a
@@ -139,6 +177,7 @@ impl Writer {
         resumed: Vec<(u64, String)>,
         standings: Standings,
         in_order: Option<InOrder>,
+        spares: Arc<Spares>,
     ) -> Result<Self> {
         let to_play: Box<dyn Iterator<Item = u64> + Send> = Box::new(to_play);
         let mut writer = Writer {
@@ -154,6 +193,7 @@ impl Writer {
             standings,
             in_order,
             written: 0,
+            spares,
         };
         // pending games from an earlier run at the head of the order go in now
         writer.advance()?;
@@ -281,6 +321,8 @@ impl Writer {
                 .append_games(&piece.lines.games[start..piece.lines.ends[k - 1].1])?;
             if k < piece.lines.len() && !self.decided() {
                 self.waiting.insert(piece.lines.ends[k].0, (piece, k));
+            } else {
+                self.spares.give(piece);
             }
         }
         Ok(())
@@ -362,6 +404,7 @@ mod tests {
             Vec::new(),
             Standings::empty(&names),
             None,
+            Default::default(),
         )
         .unwrap();
         for p in [&[3, 4][..], &[5], &[0, 1]] {
@@ -399,6 +442,7 @@ mod tests {
             from_file,
             Standings::empty(&names),
             None,
+            Default::default(),
         )
         .unwrap();
         w.accept(piece(&[2])).unwrap();
@@ -445,6 +489,7 @@ mod tests {
             Vec::new(),
             Standings::empty(&names),
             None,
+            Default::default(),
         )
         .unwrap();
         w.accept(piece(&[2])).unwrap();
@@ -456,5 +501,39 @@ mod tests {
         assert!(w.is_complete());
         w.journal.finish().unwrap();
         assert_eq!(indices(&dir.path().join("games.jsonl")), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_written_piece_goes_back_emptied_and_a_waiting_one_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = NAMES.map(String::from).to_vec();
+        let season = serde_json::json!({"name": "t"});
+        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
+        let spares = Arc::new(Spares::default());
+        let kept = |spares: &Spares| spares.0.lock().unwrap().len();
+        let mut w = Writer::new(
+            journal,
+            vec![0, 1, 2].into_iter(),
+            Vec::new(),
+            Standings::empty(&names),
+            None,
+            Arc::clone(&spares),
+        )
+        .unwrap();
+        w.accept(piece(&[1, 2])).unwrap();
+        assert_eq!(kept(&spares), 0, "its games wait for game 0");
+        w.accept(piece(&[0])).unwrap();
+        assert_eq!(kept(&spares), 2, "both pieces are written");
+        let again = spares.take();
+        assert!(again.lines.is_empty() && again.scored.is_empty());
+        assert!(again.lines.timing.is_empty());
+        assert!(again.lines.games.capacity() > 0, "its buffer is kept");
+        assert_eq!(kept(&spares), 1);
+        w.journal.finish().unwrap();
+        assert_eq!(indices(&dir.path().join("games.jsonl")), [0, 1, 2]);
+        for _ in 0..2 * Spares::MOST {
+            spares.give(piece(&[7]));
+        }
+        assert_eq!(kept(&spares), Spares::MOST, "no more than a few are kept");
     }
 }
