@@ -11,6 +11,7 @@
 //! past its limit, recording by how much it overran.
 
 use std::{
+    cell::Cell,
     fmt,
     panic::{catch_unwind, AssertUnwindSafe},
     time::{Duration, Instant},
@@ -241,8 +242,15 @@ impl Referee {
             runs: BySeat::default(),
             scores: BySeat::default(),
         };
-        let mut turns = Vec::new();
+        thread_local! {
+            /// The length of the last game on this thread (at most 4,096
+            /// turns): room for a game's turns is allocated once, not each
+            /// time the list doubles.
+            static LAST_TURNS: Cell<usize> = const { Cell::new(0) };
+        }
+        let mut turns = Vec::with_capacity(LAST_TURNS.get());
         let ending = table.run(seeds, self.max_plies, &mut turns);
+        LAST_TURNS.set(turns.len().min(4096));
         match table.aborted.take() {
             Some(why) => Err(Aborted(why)),
             None => Ok(table.finish(turns, ending)),
@@ -460,12 +468,7 @@ impl<G: Game> Table<'_, '_, G> {
     fn checked(&self, seat: Seat, mv: G::Move) -> Result<G::Move, Ending> {
         match self.game.check(seat, &mv) {
             Ok(()) => Ok(mv),
-            Err(why) => Err(forfeit(
-                seat,
-                ForfeitReason::IllegalMove,
-                format!("{mv}: {why}"),
-                None,
-            )),
+            Err(why) => Err(illegal(seat, &mv, why)),
         }
     }
 
@@ -568,6 +571,14 @@ fn bot_failed(seat: Seat, e: &BotError, budget: Duration, aborted: &mut Option<S
             forfeit(seat, ForfeitReason::Crash, e.detail(), None)
         }
     }
+}
+
+/// The forfeit of `seat` for playing `mv`, which the rules refuse for `why`;
+/// out of the referee's loop, which seldom needs it.
+#[cold]
+fn illegal(seat: Seat, mv: &impl fmt::Display, why: impl fmt::Display) -> Ending {
+    let detail = format!("{mv}: {why}");
+    forfeit(seat, ForfeitReason::IllegalMove, detail, None)
 }
 
 /// A forfeit by `seat`; the goals are filled in by [`Table::finish`].
