@@ -82,7 +82,11 @@ fn playouts<G: Game>(
                 let m = game.random_move(seat, &mut rng);
                 assert_eq!(game.check(seat, &m), Ok(()), "random move {m} is legal");
                 assert!(legal.contains(&m), "random move {m} is listed");
-                assert!(!game.observation(seat).is_empty());
+                let observation = game.observation(seat);
+                assert!(!observation.is_empty());
+                let mut written = "x".to_string();
+                game.write_observation(seat, &mut written);
+                assert_eq!(written, format!("x{observation}"), "written in place");
                 moves[seat] = Some(m);
             }
             let before = game.clone();

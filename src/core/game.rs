@@ -157,6 +157,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Everything `seat` may see now, as one line of words (the protocol's state line).
     fn observation(&self, seat: Seat) -> String;
 
+    /// Appends [`Game::observation`] to `out`: a bot program is sent one
+    /// every move, and a game that writes it in place (with [`Words`])
+    /// spares the move a `String` of its own.
+    fn write_observation(&self, seat: Seat, out: &mut String) {
+        out.push_str(&self.observation(seat));
+    }
+
     /// The position `text` describes, in the form [`Game::position`]
     /// writes, in a game with `params`: a start other than the first
     /// position (a season's openings). A position that is over is refused.
@@ -256,39 +263,42 @@ pub fn list_moves<M: fmt::Display>(moves: &[M]) -> String {
     out
 }
 
-/// A line of words and whole numbers separated by single blanks, built
-/// without `format!`'s machinery: an observation is built for every move a
-/// bot program is asked for, and three numbers through `format!` cost as
-/// much as a third of what ladder adds to a pipe round trip.
+/// A line of words and whole numbers separated by single blanks, written
+/// into a caller's `String` without `format!`'s machinery: an observation
+/// is written for every move a bot program is asked for, and three
+/// numbers through `format!` cost as much as a third of what ladder adds
+/// to a pipe round trip.
 ///
-/// `Words::new("round").number(3).word("of").number(20).done()` is
-/// `"round 3 of 20"`.
-pub struct Words(String);
+/// `Words::on(&mut out, "round").number(3).word("of").number(20)` appends
+/// `"round 3 of 20"` to `out`.
+pub struct Words<'a>(&'a mut String);
 
-impl Words {
-    /// A line that starts with `first`.
-    pub fn new(first: &str) -> Words {
-        let mut line = String::with_capacity(64);
-        line.push_str(first);
-        Words(line)
+impl<'a> Words<'a> {
+    /// Appends `first` to `out`, the start of the words.
+    pub fn on(out: &'a mut String, first: &str) -> Words<'a> {
+        out.push_str(first);
+        Words(out)
     }
 
     /// A blank, then `word`.
-    pub fn word(mut self, word: &str) -> Words {
+    pub fn word(self, word: &str) -> Words<'a> {
         self.0.push(' ');
         self.0.push_str(word);
         self
     }
 
     /// A blank, then `n` in decimal.
-    pub fn number(self, n: impl itoa::Integer) -> Words {
+    pub fn number(self, n: impl itoa::Integer) -> Words<'a> {
         self.word(itoa::Buffer::new().format(n))
     }
+}
 
-    /// The line.
-    pub fn done(self) -> String {
-        self.0
-    }
+/// The `String` that `write` writes: a game's [`Game::observation`] when
+/// its [`Game::write_observation`] writes in place.
+pub fn written(write: impl FnOnce(&mut String)) -> String {
+    let mut line = String::with_capacity(64);
+    write(&mut line);
+    line
 }
 
 /// How a finished game counts in the standings.
@@ -334,18 +344,23 @@ mod tests {
 
     #[test]
     fn words_are_joined_by_single_blanks_and_numbers_written_in_decimal() {
-        assert_eq!(Words::new("round").done(), "round");
+        let first = written(|out| {
+            Words::on(out, "round");
+        });
+        assert_eq!(first, "round");
+        let mut out = "turn ".to_string();
+        Words::on(&mut out, "round")
+            .number(3u32)
+            .word("of")
+            .number(20u32)
+            .word("score")
+            .number(-7i32)
+            .number(0i64)
+            .number(u64::MAX);
         assert_eq!(
-            Words::new("round")
-                .number(3u32)
-                .word("of")
-                .number(20u32)
-                .word("score")
-                .number(-7i32)
-                .number(0i64)
-                .number(u64::MAX)
-                .done(),
-            format!("round 3 of 20 score -7 0 {}", u64::MAX)
+            out,
+            format!("turn round 3 of 20 score -7 0 {}", u64::MAX),
+            "appended to what was there"
         );
     }
 

@@ -165,14 +165,19 @@ impl<G: Game> Bot<G> for LineBot {
             // the bot's time starts as its request is written; the clock
             // is read twice a move, here and as the answer is read
             let started = Instant::now();
-            let observation = game.observation(seat);
-            let request = protocol::turn_parts(&observation);
-            child.send_parts(&request, started, started + time.limit)?;
+            child.send_written(started, started + time.limit, |out| {
+                protocol::write_turn(out, |out| game.write_observation(seat, out))
+            })?;
             let (line, answered) = answer(child, started, time.limit, "move")?;
             let spent = Some(answered.saturating_duration_since(started));
             let (mv, score) = protocol::split_score(&line);
-            let mv = protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput)?;
-            Ok(Answer { mv, score, spent })
+            let mv = protocol::parse_move::<G::Move>(mv).map_err(BotError::BadOutput);
+            child.recycle(line);
+            Ok(Answer {
+                mv: mv?,
+                score,
+                spent,
+            })
         })
     }
 

@@ -81,13 +81,17 @@ pub fn new_game(seat: Seat, seed: u64) -> String {
 
 /// A request for a move, carrying everything the seat may see.
 pub fn turn(observation: &str) -> String {
-    turn_parts(observation).concat()
+    let mut line = String::new();
+    write_turn(&mut line, |out| out.push_str(observation));
+    line
 }
 
-/// [`turn`]'s line in the pieces it is written from (no line of its own
-/// is built per move: [`crate::external::process::Child::send_parts`]).
-pub fn turn_parts(observation: &str) -> [&str; 2] {
-    ["turn ", observation]
+/// Appends [`turn`]'s line to `out`, the observation written by
+/// `observation` in place (a move builds no line of its own:
+/// [`crate::external::process::Child::send_written`]).
+pub fn write_turn(out: &mut String, observation: impl FnOnce(&mut String)) {
+    out.push_str("turn ");
+    observation(out);
 }
 
 /// What each seat played this turn, first seat first; `-` for a seat that did not move.

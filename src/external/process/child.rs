@@ -147,21 +147,20 @@ impl Child {
     /// Writes one line (a newline is added), noted as sent at `at` (a time
     /// the caller has read), by `deadline`.
     pub fn send(&mut self, line: &str, at: Instant, deadline: Instant) -> Result<(), BotError> {
-        self.send_parts(&[line], at, deadline)
+        self.send_written(at, deadline, |out| out.push_str(line))
     }
 
-    /// [`Child::send`] of the line that `parts` make one after another.
-    pub fn send_parts(
+    /// [`Child::send`] of the line `write` writes, into a buffer kept
+    /// between lines.
+    pub fn send_written(
         &mut self,
-        parts: &[&str],
         at: Instant,
         deadline: Instant,
+        write: impl FnOnce(&mut String),
     ) -> Result<(), BotError> {
         let mut text = std::mem::take(&mut self.out);
         text.clear();
-        for part in parts {
-            text.push_str(part);
-        }
+        write(&mut text);
         text.push('\n');
         let sent = self.send_text(&text, at, deadline);
         self.out = text;
@@ -259,6 +258,12 @@ impl Child {
             // stdout is closed: the exit is a moment away
             self.wait_until(deadline);
         }
+    }
+
+    /// Gives back a line [`Child::recv`] returned, once it is read (see
+    /// [`StdoutLines::recycle`]).
+    pub fn recycle(&mut self, line: String) {
+        self.lines.recycle(line);
     }
 
     /// A line already written, if any, without waiting.

@@ -34,6 +34,9 @@ pub struct StdoutLines {
     /// Whether a read with a deadline waits in poll(2) first instead of
     /// blocking with the alarm thread ([`StdoutLines::polling`]).
     polls: bool,
+    /// A line given back ([`StdoutLines::recycle`]): the next line is
+    /// copied into it, not into a new allocation.
+    spare: String,
 }
 
 /// Bytes read from a bot's stdout at a time.
@@ -47,6 +50,7 @@ impl StdoutLines {
             chunk: vec![0; CHUNK].into_boxed_slice(),
             eof: false,
             polls: false,
+            spare: String::new(),
         }
     }
 
@@ -59,6 +63,12 @@ impl StdoutLines {
             polls: true,
             ..StdoutLines::new(stdout)
         }
+    }
+
+    /// Takes back a line [`StdoutLines::next`] gave, once it is read, to
+    /// hold the next line: an answer a move costs no allocation.
+    pub fn recycle(&mut self, line: String) {
+        self.spare = line;
     }
 
     /// The pipe itself (to hand a copy of it to a log).
@@ -90,7 +100,9 @@ impl StdoutLines {
             while len > 0 && self.buf[len - 1] == b'\r' {
                 len -= 1;
             }
-            let line = String::from_utf8_lossy(&self.buf[..len]).into_owned();
+            let mut line = std::mem::take(&mut self.spare);
+            line.clear();
+            line.push_str(&String::from_utf8_lossy(&self.buf[..len]));
             self.buf.drain(..=end);
             return Some(Next::Line(line));
         }
@@ -238,5 +250,30 @@ mod tests {
             assert_eq!(lines.next(Some(wait)), Next::Closed, "{polling}");
             cat.wait().unwrap();
         }
+    }
+
+    #[test]
+    fn a_line_given_back_holds_the_next_line_and_nothing_of_its_own() {
+        let (mut cat, mut stdin, stdout) = cat();
+        let mut lines = StdoutLines::new(stdout);
+        let wait = || Some(Instant::now() + Duration::from_secs(20));
+        stdin.write_all(b"a long first line\nb\r\n\nlast").unwrap();
+        drop(stdin);
+        let Next::Line(first) = lines.next(wait()) else {
+            panic!("a line")
+        };
+        assert_eq!(first, "a long first line");
+        let room = first.capacity();
+        lines.recycle(first);
+        let Next::Line(second) = lines.next(wait()) else {
+            panic!("a line")
+        };
+        assert_eq!(second, "b");
+        assert_eq!(second.capacity(), room, "the same buffer");
+        lines.recycle(second);
+        assert_eq!(lines.next(wait()), Next::Line(String::new()));
+        assert_eq!(lines.next(wait()), Next::Line("last".to_string()));
+        assert_eq!(lines.next(wait()), Next::Closed);
+        cat.wait().unwrap();
     }
 }

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, round_of, written, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -209,8 +209,12 @@ impl Game for Armies {
         })
     }
 
-    fn observation(&self, _seat: Seat) -> String {
-        Words::new("round")
+    fn observation(&self, seat: Seat) -> String {
+        written(|out| self.write_observation(seat, out))
+    }
+
+    fn write_observation(&self, _seat: Seat, out: &mut String) {
+        Words::on(out, "round")
             .number(self.round + 1)
             .word("of")
             .number(self.rounds)
@@ -219,8 +223,7 @@ impl Game for Armies {
             .number(self.armies.second)
             .word("score")
             .number(self.score.first)
-            .number(self.score.second)
-            .done()
+            .number(self.score.second);
     }
 }
 

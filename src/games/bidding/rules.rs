@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, written, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     show::Show,
@@ -240,15 +240,18 @@ impl Game for Bidding {
         })
     }
 
-    fn observation(&self, _seat: Seat) -> String {
-        Words::new("position")
+    fn observation(&self, seat: Seat) -> String {
+        written(|out| self.write_observation(seat, out))
+    }
+
+    fn write_observation(&self, _seat: Seat, out: &mut String) {
+        Words::on(out, "position")
             .number(self.position)
             .word("money")
             .number(self.money.first)
             .number(self.money.second)
             .word("advantage")
-            .number(self.advantage.number())
-            .done()
+            .number(self.advantage.number());
     }
 }
 

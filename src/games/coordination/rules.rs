@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove, Words},
+        game::{
+            check_range, fields, list_moves, not_over, round_of, written, Game, IllegalMove, Words,
+        },
         seat::{BySeat, Seat},
     },
     show::scene::{rounds_scene, View},
@@ -174,14 +176,17 @@ impl Game for Coordination {
         })
     }
 
-    fn observation(&self, _seat: Seat) -> String {
-        Words::new("round")
+    fn observation(&self, seat: Seat) -> String {
+        written(|out| self.write_observation(seat, out))
+    }
+
+    fn write_observation(&self, _seat: Seat, out: &mut String) {
+        Words::on(out, "round")
             .number(self.round + 1)
             .word("of")
             .number(self.rounds)
             .word("score")
-            .number(self.score)
-            .done()
+            .number(self.score);
     }
 }
 
