@@ -384,6 +384,23 @@ mod tests {
         p
     }
 
+    /// A writer of a new season in `dir` whose games to play are `to_play`.
+    fn fresh_writer(dir: &std::path::Path, to_play: Vec<u64>, spares: Arc<Spares>) -> Writer {
+        let names: Vec<String> = NAMES.map(String::from).to_vec();
+        let season = serde_json::json!({"name": "t"});
+        let (journal, _) = crate::journal::tests::open(dir, &season, false, &names).unwrap();
+        let standings = Standings::empty(&names);
+        Writer::new(
+            journal,
+            to_play.into_iter(),
+            Vec::new(),
+            standings,
+            None,
+            spares,
+        )
+        .unwrap()
+    }
+
     fn indices(path: &std::path::Path) -> Vec<u64> {
         read_records(path)
             .unwrap()
@@ -480,18 +497,7 @@ mod tests {
     #[test]
     fn a_replayed_chunk_repeats_no_game() {
         let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let season = serde_json::json!({"name": "t"});
-        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(
-            journal,
-            vec![0, 1, 2].into_iter(),
-            Vec::new(),
-            Standings::empty(&names),
-            None,
-            Default::default(),
-        )
-        .unwrap();
+        let mut w = fresh_writer(dir.path(), vec![0, 1, 2], Default::default());
         w.accept(piece(&[2])).unwrap();
         w.accept(piece(&[0])).unwrap();
         // the abandoned worker had sent games 2 (waiting for its turn) and 0
@@ -506,20 +512,9 @@ mod tests {
     #[test]
     fn a_written_piece_goes_back_emptied_and_a_waiting_one_stays() {
         let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let season = serde_json::json!({"name": "t"});
-        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
         let spares = Arc::new(Spares::default());
         let kept = |spares: &Spares| spares.0.lock().unwrap().len();
-        let mut w = Writer::new(
-            journal,
-            vec![0, 1, 2].into_iter(),
-            Vec::new(),
-            Standings::empty(&names),
-            None,
-            Arc::clone(&spares),
-        )
-        .unwrap();
+        let mut w = fresh_writer(dir.path(), vec![0, 1, 2], Arc::clone(&spares));
         w.accept(piece(&[1, 2])).unwrap();
         assert_eq!(kept(&spares), 0, "its games wait for game 0");
         w.accept(piece(&[0])).unwrap();
