@@ -86,7 +86,11 @@ fn playouts<G: Game>(
                 assert!(!observation.is_empty());
                 let mut written = "x".to_string();
                 game.write_observation(seat, &mut written);
-                assert_eq!(written, format!("x{observation}"), "written in place");
+                assert_eq!(
+                    written,
+                    format!("x{observation}"),
+                    "appended to what was there"
+                );
                 moves[seat] = Some(m);
             }
             let before = game.clone();

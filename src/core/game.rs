@@ -154,14 +154,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The largest goal value a seat can reach; a forfeit gives it to the winner.
     fn max_goal(&self) -> i32;
 
-    /// Everything `seat` may see now, as one line of words (the protocol's state line).
-    fn observation(&self, seat: Seat) -> String;
+    /// Appends everything `seat` may see now, as one line of words (the
+    /// protocol's state line), to `out`: a bot program is sent one every
+    /// move, written straight into the request's buffer ([`Words`] helps).
+    fn write_observation(&self, seat: Seat, out: &mut String);
 
-    /// Appends [`Game::observation`] to `out`: a bot program is sent one
-    /// every move, and a game that writes it in place (with [`Words`])
-    /// spares the move a `String` of its own.
-    fn write_observation(&self, seat: Seat, out: &mut String) {
-        out.push_str(&self.observation(seat));
+    /// [`Game::write_observation`]'s line as a `String` of its own.
+    fn observation(&self, seat: Seat) -> String {
+        let mut line = String::with_capacity(64);
+        self.write_observation(seat, &mut line);
+        line
     }
 
     /// The position `text` describes, in the form [`Game::position`]
@@ -280,6 +282,16 @@ impl<'a> Words<'a> {
         Words(out)
     }
 
+    /// Appends `round R of N` to `out`, for the round to play (`round`,
+    /// counted from 0) of `rounds`: the start of the observations of the
+    /// games played in rounds, which [`round_of`] checks when read back.
+    pub fn round_of(out: &'a mut String, round: u32, rounds: u32) -> Words<'a> {
+        Words::on(out, "round")
+            .number(round + 1)
+            .word("of")
+            .number(rounds)
+    }
+
     /// A blank, then `word`.
     pub fn word(self, word: &str) -> Words<'a> {
         self.0.push(' ');
@@ -291,14 +303,6 @@ impl<'a> Words<'a> {
     pub fn number(self, n: impl itoa::Integer) -> Words<'a> {
         self.word(itoa::Buffer::new().format(n))
     }
-}
-
-/// The `String` that `write` writes: a game's [`Game::observation`] when
-/// its [`Game::write_observation`] writes in place.
-pub fn written(write: impl FnOnce(&mut String)) -> String {
-    let mut line = String::with_capacity(64);
-    write(&mut line);
-    line
 }
 
 /// How a finished game counts in the standings.
@@ -344,9 +348,8 @@ mod tests {
 
     #[test]
     fn words_are_joined_by_single_blanks_and_numbers_written_in_decimal() {
-        let first = written(|out| {
-            Words::on(out, "round");
-        });
+        let mut first = String::new();
+        Words::on(&mut first, "round");
         assert_eq!(first, "round");
         let mut out = "turn ".to_string();
         Words::on(&mut out, "round")
@@ -362,6 +365,9 @@ mod tests {
             format!("turn round 3 of 20 score -7 0 {}", u64::MAX),
             "appended to what was there"
         );
+        let mut round = String::new();
+        Words::round_of(&mut round, 0, 20).word("score");
+        assert_eq!(round, "round 1 of 20 score", "the round to play, from 1");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, written, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -209,15 +209,8 @@ impl Game for Armies {
         })
     }
 
-    fn observation(&self, seat: Seat) -> String {
-        written(|out| self.write_observation(seat, out))
-    }
-
     fn write_observation(&self, _seat: Seat, out: &mut String) {
-        Words::on(out, "round")
-            .number(self.round + 1)
-            .word("of")
-            .number(self.rounds)
+        Words::round_of(out, self.round, self.rounds)
             .word("armies")
             .number(self.armies.first)
             .number(self.armies.second)

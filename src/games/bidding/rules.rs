@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, written, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     show::Show,
@@ -238,10 +238,6 @@ impl Game for Bidding {
             advantage,
             ..start
         })
-    }
-
-    fn observation(&self, seat: Seat) -> String {
-        written(|out| self.write_observation(seat, out))
     }
 
     fn write_observation(&self, _seat: Seat, out: &mut String) {

@@ -524,18 +524,16 @@ impl Game for Breakthrough {
         ))
     }
 
-    fn observation(&self, _seat: Seat) -> String {
-        let mut s = String::with_capacity(80);
-        s.push_str(match self.to_move {
+    fn write_observation(&self, _seat: Seat, out: &mut String) {
+        out.push_str(match self.to_move {
             Seat::First => "side white board ",
             Seat::Second => "side black board ",
         });
         for row in (0..self.board.height).rev() {
             for col in 0..self.board.width {
-                s.push(self.cell(row, col));
+                out.push(self.cell(row, col));
             }
         }
-        s
     }
 }
 

@@ -584,22 +584,22 @@ impl Game for Gdl {
         self.error().map(str::to_string)
     }
 
-    fn observation(&self, _seat: Seat) -> String {
+    fn write_observation(&self, _seat: Seat, out: &mut String) {
+        let mut blank_before = false;
+        let mut add = |fact: &str| {
+            if std::mem::replace(&mut blank_before, true) {
+                out.push(' ');
+            }
+            out.push_str(fact);
+        };
         match self.at() {
             At::Ground(m, s) => m
                 .base_text
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| m.holds(s, *i))
-                .map(|(_, t)| t.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-            At::Demand(p, now) => now
-                .facts
-                .iter()
-                .map(|f| p.text(f))
-                .collect::<Vec<_>>()
-                .join(" "),
+                .for_each(|(_, t)| add(t)),
+            At::Demand(p, now) => now.facts.iter().for_each(|f| add(&p.text(f))),
         }
     }
 

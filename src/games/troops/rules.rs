@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, written, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -214,15 +214,8 @@ impl Game for Troops {
         })
     }
 
-    fn observation(&self, seat: Seat) -> String {
-        written(|out| self.write_observation(seat, out))
-    }
-
     fn write_observation(&self, _seat: Seat, out: &mut String) {
-        Words::on(out, "round")
-            .number(self.round + 1)
-            .word("of")
-            .number(self.rounds)
+        Words::round_of(out, self.round, self.rounds)
             .word("score")
             .number(self.score.first)
             .number(self.score.second);
