@@ -950,15 +950,15 @@ mod tests {
     #[test]
     fn a_hosted_bot_that_never_answers_forfeits_on_time() {
         let referee = timed(50, None);
+        // the sleeper never returns: that the game ends at all shows it was
+        // not waited for
         let mut sleeper = Hosted::new(Box::new(Sleeps(None)), Duration::from_secs(1));
-        let start = Instant::now();
         let played = bidding_under(&referee, &mut RandomBot::new(), &mut sleeper);
         assert_forfeit(&played, Seat::Second, ForfeitReason::Timeout, "no move");
         let Termination::Forfeit { overrun_ms, .. } = played.termination else {
             unreachable!()
         };
         assert!(overrun_ms.unwrap() >= 20, "{overrun_ms:?}");
-        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
