@@ -418,7 +418,11 @@ impl<G: Game> Table<'_, '_, G> {
     /// One seat's move, timed when a game clock runs or a program plays it,
     /// and checked against the rules.
     fn ask(&mut self, seat: Seat) -> Result<G::Move, Ending> {
-        let (time, limit_ms, started) = match self.fixed[seat] {
+        // `time` is a reference, copied once into the call: a copy of the
+        // fixed time on the stack first was read back in pieces of other
+        // sizes than it was written in, a stall the processor cannot forward
+        let on_clock;
+        let (time, limit_ms, started) = match &self.fixed[seat] {
             // a program keeps its own deadline; timing it measures ladder's delay
             Some(time) => (
                 time,
@@ -426,15 +430,17 @@ impl<G: Game> Table<'_, '_, G> {
                 self.slack[seat].then(Instant::now),
             ),
             None if !self.timed[seat] => {
-                (self.clocks[seat].time_left(seat.index()), u64::MAX, None)
+                on_clock = self.clocks[seat].time_left(seat.index());
+                (&on_clock, u64::MAX, None)
             }
             None => {
-                let time = self.clocks[seat].time_left(seat.index());
-                (time, watched(time, self.slack[seat]), Some(Instant::now()))
+                on_clock = self.clocks[seat].time_left(seat.index());
+                let ms = watched(on_clock, self.slack[seat]);
+                (&on_clock, ms, Some(Instant::now()))
             }
         };
         let (game, bot) = (&self.game, &mut *self.bots[seat]);
-        let answer = call(self.watch, limit_ms, || bot.choose(game, seat, time))
+        let answer = call(self.watch, limit_ms, || bot.choose(game, seat, *time))
             .map_err(|e| bot_failed(seat, &e, time.budget, &mut self.aborted))?;
         self.scores[seat] = answer.score;
         if let Some(started) = started {
