@@ -127,28 +127,29 @@ pub struct Step {
 
 /// Every square's name, `a1` to `h8`, by index: a move's text is two of
 /// them (every journal line writes each move, so no text is built).
-const SQUARE_NAMES: [&str; 64] = [
-    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
-    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
-    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
-    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
-];
+const SQUARE_NAMES: [[u8; 2]; 64] = {
+    let mut names = [[0; 2]; 64];
+    let mut i = 0;
+    while i < 64 {
+        names[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
+        i += 1;
+    }
+    names
+};
 
 impl Step {
-    /// The names of its two squares: its text is the one then the other.
-    fn names(self) -> [&'static str; 2] {
-        [
-            SQUARE_NAMES[self.from as usize],
-            SQUARE_NAMES[self.to as usize],
-        ]
+    /// Its text, the names of its two squares: four bytes, so a journal
+    /// line takes it in one copy of a known size.
+    fn text(self) -> [u8; 4] {
+        let [a, b] = SQUARE_NAMES[self.from as usize];
+        let [c, d] = SQUARE_NAMES[self.to as usize];
+        [a, b, c, d]
     }
 }
 
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [from, to] = self.names();
-        f.write_str(from)?;
-        f.write_str(to)
+        f.write_str(std::str::from_utf8(&self.text()).expect("square names are ASCII"))
     }
 }
 
@@ -407,9 +408,7 @@ impl Game for Breakthrough {
     }
 
     fn write_move(step: &Step, out: &mut Vec<u8>) {
-        let [from, to] = step.names();
-        out.extend_from_slice(from.as_bytes());
-        out.extend_from_slice(to.as_bytes());
+        out.extend_from_slice(&step.text());
     }
 
     fn check(&self, seat: Seat, step: &Step) -> Result<(), IllegalMove> {
