@@ -257,7 +257,12 @@ impl<G: Game> Finished<'_, G> {
             json_str(out, opening);
         }
         out.extend_from_slice(b",\"result\":");
-        serde_json::to_writer(&mut *out, &p.result).expect("results serialize");
+        let result: &[u8] = match p.result {
+            GameResult::First => b"\"first\"",
+            GameResult::Second => b"\"second\"",
+            GameResult::Draw => b"\"draw\"",
+        };
+        out.extend_from_slice(result);
         out.extend_from_slice(b",\"goals\":[");
         out.extend_from_slice(n.format(p.goals.first).as_bytes());
         out.push(b',');
@@ -529,7 +534,7 @@ mod tests {
                     .map(|i| BySeat::new(Some(Bid(i * 7)), Some(Bid(u32::MAX - i))))
                     .collect(),
                 goals: BySeat::new(-3, i32::MAX),
-                result: GameResult::Second,
+                result: [GameResult::First, GameResult::Second, GameResult::Draw][k % 3],
                 termination: termination.clone(),
                 delay: Default::default(),
             };
