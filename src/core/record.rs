@@ -360,26 +360,26 @@ fn moves_with<M>(
 }
 
 /// Whether `moves`, `texts` move texts each written between two quotes
-/// with the array's commas and brackets, is valid JSON as it stands: it
-/// holds no control character or backslash, and no quote but the texts'
-/// own two each. Counted in blocks of 32 bytes with no early exit, which
-/// the compiler turns into vector instructions.
+/// with the array's commas and brackets, is valid JSON as it stands: the
+/// only [`escaped`] bytes in it are quotes, the texts' own two each.
+/// Counted in blocks of 32 bytes with no early exit, which the compiler
+/// turns into vector instructions.
 fn plain(moves: &[u8], texts: usize) -> bool {
-    let mut quotes = 0;
-    let mut other = 0u8;
+    let (mut quotes, mut escapes) = (0, 0);
     let mut look = |block: &[u8]| {
-        let mut q = 0u8;
+        let (mut q, mut e) = (0u8, 0u8);
         for &b in block {
             q += u8::from(b == b'"');
-            other |= u8::from(b < 0x20) | u8::from(b == b'\\');
+            e += u8::from(escaped(b));
         }
         quotes += usize::from(q);
+        escapes += usize::from(e);
     };
     let blocks = moves.chunks_exact(32);
     let rest = blocks.remainder();
     blocks.for_each(&mut look);
     look(rest);
-    quotes == 2 * texts && other == 0
+    quotes == 2 * texts && escapes == quotes
 }
 
 /// Appends a move's wire form as a JSON string: `write` puts the text

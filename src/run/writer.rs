@@ -414,16 +414,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let season = serde_json::json!({"name": "t"});
         let names: Vec<String> = NAMES.map(String::from).to_vec();
-        let (journal, _) = crate::journal::tests::open(dir.path(), &season, false, &names).unwrap();
-        let mut w = Writer::new(
-            journal,
-            vec![0, 1, 2, 3, 4, 5].into_iter(),
-            Vec::new(),
-            Standings::empty(&names),
-            None,
-            Default::default(),
-        )
-        .unwrap();
+        let mut w = fresh_writer(dir.path(), vec![0, 1, 2, 3, 4, 5], Default::default());
         for p in [&[3, 4][..], &[5], &[0, 1]] {
             w.accept(piece(p)).unwrap();
             w.journal.flush().unwrap();
