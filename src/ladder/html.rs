@@ -227,12 +227,11 @@ pub fn rating_history_svg(state: &State) -> String {
 
 /// Writes `index.html` and `rating-history.svg` into the ladder's folder.
 pub fn write_files(dir: &Path, state: &State) -> Result<()> {
-    for (name, text) in [
-        ("index.html", ladder_page(state)),
-        ("rating-history.svg", rating_history_svg(state)),
-    ] {
-        let path = dir.join(name);
-        files::replace(&path, text.as_bytes())?;
-    }
-    Ok(())
+    files::replace_all(
+        dir,
+        &[
+            ("index.html", ladder_page(state)),
+            ("rating-history.svg", rating_history_svg(state)),
+        ],
+    )
 }

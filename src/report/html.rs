@@ -8,7 +8,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use crate::{core::error::Result, core::files, plan::Header, report, stats::standings::Standings};
+use crate::{plan::Header, report, stats::standings::Standings};
 
 /// `text` safe inside HTML or SVG text and attributes.
 pub fn escape(text: &str) -> String {
@@ -357,17 +357,14 @@ pub fn lengths_svg(s: &Standings) -> String {
     svg
 }
 
-/// Writes `index.html`, `crosstable.svg` and `lengths.svg` into `dir`.
-pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
-    for (name, text) in [
+/// The HTML report of the season in `dir`: `index.html`, `crosstable.svg`
+/// and `lengths.svg`, each a name and its text.
+pub fn files(dir: &Path, h: &Header, s: &Standings) -> [(&'static str, String); 3] {
+    [
         ("index.html", season_page(h, s, &Place::of(dir))),
         ("crosstable.svg", heatmap_svg(s)),
         ("lengths.svg", lengths_svg(s)),
-    ] {
-        let path = dir.join(name);
-        files::replace(&path, text.as_bytes())?;
-    }
-    Ok(())
+    ]
 }
 
 #[cfg(test)]

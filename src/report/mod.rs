@@ -353,18 +353,23 @@ pub fn json(h: &Header, s: &Standings) -> String {
 }
 
 /// Writes every report into `dir`: `leaderboard.md`, `standings.csv`,
-/// `standings.json` and the HTML report ([`html::write_files`]).
+/// `standings.json` and the HTML report ([`html::files`]).
 pub fn write_files(dir: &Path, h: &Header, s: &Standings) -> Result<()> {
-    html::write_files(dir, h, s)?;
-    for (name, text) in [
-        ("leaderboard.md", markdown(h, s)),
-        ("standings.csv", csv(s)),
-        ("standings.json", json(h, s)),
-    ] {
-        let path = dir.join(name);
-        files::replace(&path, text.as_bytes())?;
+    rendered(dir, h, s, &ReportFormat::ALL)
+}
+
+/// Writes the reports in `formats` into `dir`, together ([`files::replace_all`]).
+fn rendered(dir: &Path, h: &Header, s: &Standings, formats: &[ReportFormat]) -> Result<()> {
+    let mut texts = Vec::new();
+    for format in formats {
+        match format {
+            ReportFormat::Markdown => texts.push(("leaderboard.md", markdown(h, s))),
+            ReportFormat::Csv => texts.push(("standings.csv", csv(s))),
+            ReportFormat::Json => texts.push(("standings.json", json(h, s))),
+            ReportFormat::Html => texts.extend(html::files(dir, h, s)),
+        }
     }
-    Ok(())
+    files::replace_all(dir, &texts)
 }
 
 /// Which reports to write.
@@ -391,19 +396,7 @@ pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standin
     let recorded = Recorded::read(dir)?;
     let header = recorded.header();
     let standings = recorded.standings(dir)?;
-    for format in formats {
-        let (name, text) = match format {
-            ReportFormat::Markdown => ("leaderboard.md", markdown(&header, &standings)),
-            ReportFormat::Csv => ("standings.csv", csv(&standings)),
-            ReportFormat::Json => ("standings.json", json(&header, &standings)),
-            ReportFormat::Html => {
-                html::write_files(dir, &header, &standings)?;
-                continue;
-            }
-        };
-        let path = dir.join(name);
-        files::replace(&path, text.as_bytes())?;
-    }
+    rendered(dir, &header, &standings, formats)?;
     Ok((header, standings))
 }
 

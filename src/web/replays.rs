@@ -31,11 +31,18 @@ pub fn write<G: Show>(dir: &Path) -> Result<u64> {
     let simultaneous = acting.first && acting.second;
     let out = dir.join(FOLDER);
     std::fs::create_dir_all(&out).map_err(Error::io("creating", &out))?;
-    files::replace(&out.join("app.js"), super::pages::APP_JS.as_bytes())?;
-    files::replace(&out.join("style.css"), super::pages::STYLE_CSS.as_bytes())?;
+    files::replace_all(
+        &out,
+        &[
+            ("app.js", super::pages::APP_JS),
+            ("style.css", super::pages::STYLE_CSS),
+        ],
+    )?;
     let journal = dir.join(crate::journal::GAMES);
     let mut list = String::new();
     let mut count = 0;
+    // pages are written in groups, the folder synced once a group
+    let mut pages: Vec<(String, String)> = Vec::new();
     for_each_record(&journal, |_, record| {
         let positions = plies::<G>(&params, &record)?;
         let json = game_json(&record, None, &recorded.game, positions, simultaneous);
@@ -44,7 +51,11 @@ pub fn write<G: Show>(dir: &Path) -> Result<u64> {
             record.index, record.seats.first, record.seats.second
         );
         let page = static_page(&title, &escape_json(&json.to_string()), &recorded.name);
-        files::replace(&out.join(format!("{}.html", record.index)), page.as_bytes())?;
+        pages.push((format!("{}.html", record.index), page));
+        if pages.len() == PAGES_AT_ONCE {
+            files::replace_all(&out, &pages)?;
+            pages.clear();
+        }
         let ending = record
             .termination
             .describe(&record.seats.as_ref().map(String::as_str));
@@ -70,9 +81,13 @@ pub fn write<G: Show>(dir: &Path) -> Result<u64> {
          </main>\n</body>\n</html>\n",
         name = escape(&recorded.name)
     );
-    files::replace(&out.join("index.html"), index.as_bytes())?;
+    pages.push(("index.html".to_string(), index));
+    files::replace_all(&out, &pages)?;
     Ok(count)
 }
+
+/// Replay pages written at once: few enough to hold in memory.
+const PAGES_AT_ONCE: usize = 64;
 
 /// A replay page that holds its game (`data` is its JSON, safe inside a
 /// script element).
