@@ -86,14 +86,18 @@ impl Gate {
     }
 }
 
-/// The number of cores ladder may use.
+/// The number of cores ladder may use, read once (the standard library reads
+/// the process's affinity and its cgroup's quota, four files, each time).
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The CPU time ladder and every process it started (its bots, theirs, the
 /// sandbox's) have used, against the time all cores had: read from
-/// `/proc/PID/stat` of ladder's process tree.
+/// `/proc/PID/stat` of ladder's process tree, which is found through each
+/// thread's `children` file ([`tree_pids`]) rather than by reading every
+/// process of the machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuTime {
     /// Clock ticks the tree spent: each live process's own and its reaped
@@ -110,7 +114,7 @@ impl CpuTime {
         let start = *START.get_or_init(std::time::Instant::now);
         let hz = rustix::param::clock_ticks_per_second() as f64;
         let mut procs: Vec<(u32, u32, u64)> = Vec::new();
-        let pids = cleanup::pids();
+        let pids = tree_pids().unwrap_or_else(cleanup::pids);
         if pids.is_empty() {
             return None;
         }
@@ -148,6 +152,36 @@ impl CpuTime {
         let busy = self.busy.checked_sub(earlier.busy)?;
         (total > 0).then(|| (busy as f64 / total as f64).min(1.0))
     }
+}
+
+/// Ladder's process and every process below it, found through
+/// `/proc/PID/task/TID/children` (the children each thread started);
+/// `None` where the kernel offers no such file, and then every process the
+/// machine lists is read instead. A process that starts or ends meanwhile
+/// may be missed, as it may be by reading the whole of `/proc`.
+fn tree_pids() -> Option<Vec<u32>> {
+    let me = std::process::id();
+    if !std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
+        return None;
+    }
+    let mut tree = vec![me];
+    let mut next = 0;
+    while let Some(&pid) = tree.get(next) {
+        next += 1;
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue; // it ended
+        };
+        for task in tasks.flatten() {
+            if let Ok(children) = std::fs::read_to_string(task.path().join("children")) {
+                tree.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<u32>().ok()),
+                );
+            }
+        }
+    }
+    Some(tree)
 }
 
 /// The ticks of `root` and every process below it, of `(pid, ppid, ticks)`.
@@ -240,9 +274,8 @@ impl Auto {
     /// under way now). Returns the new number of games allowed when it changes.
     pub fn tick(&mut self, in_flight: usize, starts: u64, starting: usize) -> Option<usize> {
         let now = std::time::Instant::now();
-        let cpu = CpuTime::now()?;
         let Some((since, cpu0, starts0)) = self.window_start else {
-            self.window_start = Some((now, cpu, starts));
+            self.window_start = Some((now, CpuTime::now()?, starts));
             return None;
         };
         self.in_flight.0 += in_flight as u64;
@@ -250,6 +283,8 @@ impl Auto {
         if now - since < Self::WINDOW {
             return None;
         }
+        // read at a window's ends only: a reading opens a file per process
+        let cpu = CpuTime::now()?;
         let (sum, samples) = std::mem::take(&mut self.in_flight);
         self.window_start = Some((now, cpu, starts));
         let mean_in_flight = sum as f64 / samples.max(1) as f64;
@@ -376,6 +411,34 @@ mod tests {
         assert_eq!(b.busy_since(&a), Some(0.5));
         assert_eq!(a.busy_since(&b), None);
         assert!(CpuTime::now().is_some());
+    }
+
+    #[test]
+    fn the_process_tree_holds_children_and_grandchildren_and_nothing_else() {
+        // a shell that starts a sleep of its own: a child and a grandchild
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!; wait"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let grandchild: u32 = line.trim().parse().unwrap();
+        let tree = tree_pids().expect("this kernel has children files");
+        let _ = child.kill();
+        let _ = rustix::process::kill_process(
+            rustix::process::Pid::from_raw(grandchild as i32).unwrap(),
+            rustix::process::Signal::KILL,
+        );
+        let _ = child.wait();
+        assert_eq!(tree[0], std::process::id());
+        assert!(tree.contains(&child.id()), "{tree:?}");
+        assert!(tree.contains(&grandchild), "{tree:?}");
+        assert!(!tree.contains(&1), "{tree:?}");
     }
 
     #[test]
