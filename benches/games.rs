@@ -1,6 +1,7 @@
 //! Games per second for random vs random in each game: the bare engine loop
 //! (game + bots, no referee, journal or reports) against the full season runner
-//! (schedule, referee, journal, standings and report files) on one thread.
+//! (schedule, referee, journal, standings and report files) on one thread,
+//! and the runner's fixed cost: a season of two games.
 //! `docs/PERFORMANCE.md` records the figures and their ratio.
 //!
 //! Run with `cargo bench --bench games`.
@@ -75,7 +76,7 @@ fn bare_loop<G: Game>(bencher: Bencher) {
     });
 }
 
-fn random_plan<G: Game>() -> Plan<G> {
+fn random_plan<G: Game>(games: u32) -> Plan<G> {
     let bots = ["random".to_string(), "random".to_string()];
     // the generic `random` needs no game's own entry
     let roster = Roster::<G> {
@@ -88,7 +89,7 @@ fn random_plan<G: Game>() -> Plan<G> {
         &roster,
         ladder::plan::Match {
             bots: bots.clone(),
-            games: GAMES,
+            games,
             seed: 1,
             sprt: None,
             openings: None,
@@ -109,7 +110,20 @@ fn random_plan<G: Game>() -> Plan<G> {
     sample_count = 20
 )]
 fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
-    let plan = random_plan::<G>();
+    season::<G>(bencher, GAMES, jobs);
+}
+
+/// What a season costs whatever its games: the runner on a season of two
+/// coordination games (its folder, season file, threads, CPU meter, reports),
+/// to be read beside `season_runner`'s 20,000 games of the same run.
+#[divan::bench(sample_count = 50)]
+fn season_of_two_games(bencher: Bencher) {
+    season::<Coordination>(bencher, 2, 1);
+}
+
+/// Plays a fresh season of `games` random games with `jobs` workers.
+fn season<G: Game>(bencher: Bencher, games: u32, jobs: usize) {
+    let plan = random_plan::<G>(games);
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         jobs: Some(Jobs::Fixed(jobs)),
@@ -122,7 +136,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
         shard: None,
         strict: false,
     };
-    bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
+    bencher.counter(ItemsCount::new(games)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
     });
 }
@@ -132,7 +146,7 @@ fn season_runner<G: Game>(bencher: Bencher, jobs: usize) {
 /// second. The baseline beside it reads the same file and counts its lines.
 #[divan::bench(types = [Armies, Breakthrough], sample_count = 10)]
 fn resume_complete_season<G: Game>(bencher: Bencher) {
-    let plan = random_plan::<G>();
+    let plan = random_plan::<G>(GAMES);
     let dir = tempfile::tempdir().unwrap();
     let mut opts = Options {
         jobs: Some(Jobs::Fixed(2)),
@@ -160,7 +174,7 @@ fn resume_complete_season<G: Game>(bencher: Bencher) {
 #[divan::bench(types = [Armies, Breakthrough], sample_count = 10)]
 fn read_journal_lines<G: Game>(bencher: Bencher) {
     use std::io::BufRead;
-    let plan = random_plan::<G>();
+    let plan = random_plan::<G>(GAMES);
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         jobs: Some(Jobs::Fixed(2)),
