@@ -13,7 +13,7 @@
 //! The flush is `fdatasync`, not `fsync`: for a file just written it still
 //! flushes what reading the data back needs (its size, its blocks), and
 //! leaves out its times. With one folder sync per group, a season's six
-//! reports cost about half the disk waits they did (docs/PERFORMANCE.md).
+//! reports cost seven disk waits, not twelve (docs/PERFORMANCE.md).
 //!
 //! A season folder (and a ladder's) is held by one ladder at a time: a
 //! [`FolderLock`] is an advisory lock (`flock`) on a `.lock` file in it,
