@@ -1617,3 +1617,35 @@ fn a_bot_can_have_its_own_time_control() {
             .and(predicate::str::contains("`fast` is not a number")),
     );
 }
+
+#[test]
+fn report_replays_writes_a_page_for_every_game_of_a_season_longer_than_a_group() {
+    // replay pages are written 64 at a time: 150 games make three groups
+    let tmp = TempDir::new().unwrap();
+    run(
+        &config("coordination"),
+        tmp.path(),
+        &["-q", "--max-games", "150"],
+    )
+    .success();
+    let season = tmp.path().join("coordination");
+    ladder()
+        .args(["report", "--replays"])
+        .arg(&season)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("wrote 150 replay pages"));
+    let folder = season.join("replays");
+    let list = fs::read_to_string(folder.join("index.html")).unwrap();
+    for game in 0..150 {
+        let page = fs::read_to_string(folder.join(format!("{game}.html"))).unwrap();
+        assert!(page.contains(&format!("Game {game}:")), "page {game}");
+        assert!(list.contains(&format!("href=\"{game}.html\"")), "{game}");
+    }
+    let names: Vec<String> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 153, "150 pages, the index, app.js, style.css");
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+}
