@@ -165,6 +165,8 @@ fn tree_pids() -> Option<Vec<u32>> {
         return None;
     }
     let mut tree = vec![me];
+    // a process handed to a new parent meanwhile is listed once
+    let mut seen = std::collections::HashSet::from([me]);
     let mut next = 0;
     while let Some(&pid) = tree.get(next) {
         next += 1;
@@ -173,11 +175,11 @@ fn tree_pids() -> Option<Vec<u32>> {
         };
         for task in tasks.flatten() {
             if let Ok(children) = std::fs::read_to_string(task.path().join("children")) {
-                tree.extend(
-                    children
-                        .split_whitespace()
-                        .filter_map(|c| c.parse::<u32>().ok()),
-                );
+                for child in children.split_whitespace().filter_map(|c| c.parse().ok()) {
+                    if seen.insert(child) {
+                        tree.push(child);
+                    }
+                }
             }
         }
     }
