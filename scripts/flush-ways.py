@@ -46,20 +46,20 @@ def one_by_one(d):
         sync_folder(d)
 
 
-def one_folder_sync(d):
+def all_then_one_folder_sync(d, flush):
     for i in range(FILES):
-        write(d, i, os.fsync)
+        write(d, i, flush)
     for i in range(FILES):
         rename(d, i)
     sync_folder(d)
+
+
+def one_folder_sync(d):
+    all_then_one_folder_sync(d, os.fsync)
 
 
 def fdatasync_and_one_folder_sync(d):
-    for i in range(FILES):
-        write(d, i, os.fdatasync)
-    for i in range(FILES):
-        rename(d, i)
-    sync_folder(d)
+    all_then_one_folder_sync(d, os.fdatasync)
 
 
 def one_syncfs(d):
