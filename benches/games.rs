@@ -1,7 +1,8 @@
 //! Games per second for random vs random in each game: the bare engine loop
 //! (game + bots, no referee, journal or reports) against the full season runner
 //! (schedule, referee, journal, standings and report files) on one thread,
-//! and the runner's fixed cost: a season of two games.
+//! the referee alone between them, and the runner's fixed cost: a season of
+//! two games.
 //! `docs/PERFORMANCE.md` records the figures and their ratio.
 //!
 //! Run with `cargo bench --bench games`.
@@ -13,7 +14,10 @@ use divan::{
     Bencher,
 };
 use ladder::{
-    core::{bot::RandomBot, referee::Referee},
+    core::{
+        bot::RandomBot,
+        referee::{play_game, Referee},
+    },
     games::{Armies, Bidding, Breakthrough, Coordination, Troops},
     plan::jobs::Jobs,
     plan::schedule::bot_seeds,
@@ -72,6 +76,32 @@ fn bare_loop<G: Game>(bencher: Bencher) {
         for _ in 0..GAMES {
             seed += 1;
             divan::black_box(bare_game::<G>(&params, &mut bots, seed));
+        }
+    });
+}
+
+/// The referee alone, between the bare loop and the season runner: the same
+/// games through `play_game` (bots behind `dyn Bot`, every call published
+/// and caught, every move checked and kept, `game_over` to both), with no
+/// schedule, journal, standings or threads.
+#[divan::bench(types = [Bidding, Armies, Troops, Coordination, Breakthrough], sample_count = 20)]
+fn referee_alone<G: Game>(bencher: Bencher) {
+    let params: G::Params = toml::Table::new().try_into().unwrap();
+    let start = G::new(&params).unwrap();
+    let mut seed = 0u64;
+    bencher.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        for _ in 0..GAMES {
+            seed += 1;
+            let mut bots: BySeat<Box<dyn Bot<G>>> =
+                BySeat::new(Box::new(RandomBot::new()), Box::new(RandomBot::new()));
+            let (first, second) = (&mut bots.first, &mut bots.second);
+            let played = play_game(
+                &start,
+                BySeat::new(&mut **first, &mut **second),
+                bot_seeds(seed),
+                Referee::DEFAULT_MAX_PLIES,
+            );
+            divan::black_box(played.goals);
         }
     });
 }
