@@ -31,10 +31,7 @@ use super::error::{Error, Result};
 
 /// Replaces `path` with `contents` atomically (see the module's comment).
 pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
-    let tmp = temporary(path);
-    replace_with(path, |out| {
-        out.write_all(contents).map_err(Error::io("writing", &tmp))
-    })
+    replace_with(path, contents_of(path, contents))
 }
 
 /// Replaces `path` atomically with what `write` writes, streamed: a file of
@@ -53,10 +50,7 @@ pub fn replace_all<N: AsRef<str>, T: AsRef<[u8]>>(dir: &Path, files: &[(N, T)]) 
     let mut written = Vec::with_capacity(files.len());
     for (name, contents) in files {
         let path = dir.join(name.as_ref());
-        let tmp = flushed(&path, |out| {
-            out.write_all(contents.as_ref())
-                .map_err(Error::io("writing", &temporary(&path)))
-        })?;
+        let tmp = flushed(&path, contents_of(&path, contents.as_ref()))?;
         written.push((tmp, path));
     }
     for (tmp, path) in &written {
@@ -66,6 +60,18 @@ pub fn replace_all<N: AsRef<str>, T: AsRef<[u8]>>(dir: &Path, files: &[(N, T)]) 
         sync_folder(Some(dir));
     }
     Ok(())
+}
+
+/// What writes `contents` whole into the temporary file of `path`; an error
+/// names that file.
+fn contents_of<'a>(
+    path: &'a Path,
+    contents: &'a [u8],
+) -> impl FnOnce(&mut dyn Write) -> Result<()> + 'a {
+    move |out| {
+        out.write_all(contents)
+            .map_err(|e| Error::io("writing", temporary(path))(e))
+    }
 }
 
 /// Writes the temporary file of `path` with `write` and flushes its data to
