@@ -7,7 +7,7 @@
 //!
 //! Run with `cargo bench --bench games`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use divan::{
     counter::{BytesCount, ItemsCount},
@@ -151,21 +151,27 @@ fn season_of_two_games(bencher: Bencher) {
     season::<Coordination>(bencher, 2, 1);
 }
 
-/// Plays a fresh season of `games` random games with `jobs` workers.
-fn season<G: Game>(bencher: Bencher, games: u32, jobs: usize) {
-    let plan = random_plan::<G>(games);
-    let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
+/// Options for a fresh season with its reports in `dir`, `jobs` workers
+/// and nothing shown.
+fn fresh(dir: &Path, jobs: usize) -> Options {
+    Options {
         jobs: Some(Jobs::Fixed(jobs)),
         fresh: true,
-        reports: PathBuf::from(dir.path()),
+        reports: PathBuf::from(dir),
         progress: None,
         progress_every: None,
         max_games: None,
         log: None,
         shard: None,
         strict: false,
-    };
+    }
+}
+
+/// Plays a fresh season of `games` random games with `jobs` workers.
+fn season<G: Game>(bencher: Bencher, games: u32, jobs: usize) {
+    let plan = random_plan::<G>(games);
+    let dir = tempfile::tempdir().unwrap();
+    let opts = fresh(dir.path(), jobs);
     bencher.counter(ItemsCount::new(games)).bench_local(|| {
         divan::black_box(tournament::run(&plan, &opts).unwrap().played);
     });
@@ -178,17 +184,7 @@ fn season<G: Game>(bencher: Bencher, games: u32, jobs: usize) {
 fn resume_complete_season<G: Game>(bencher: Bencher) {
     let plan = random_plan::<G>(GAMES);
     let dir = tempfile::tempdir().unwrap();
-    let mut opts = Options {
-        jobs: Some(Jobs::Fixed(2)),
-        fresh: true,
-        reports: PathBuf::from(dir.path()),
-        progress: None,
-        progress_every: None,
-        max_games: None,
-        log: None,
-        shard: None,
-        strict: false,
-    };
+    let mut opts = fresh(dir.path(), 2);
     tournament::run(&plan, &opts).unwrap();
     opts.fresh = false;
     let journal = dir.path().join(&plan.name).join("games.jsonl");
@@ -206,17 +202,7 @@ fn read_journal_lines<G: Game>(bencher: Bencher) {
     use std::io::BufRead;
     let plan = random_plan::<G>(GAMES);
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        jobs: Some(Jobs::Fixed(2)),
-        fresh: true,
-        reports: PathBuf::from(dir.path()),
-        progress: None,
-        progress_every: None,
-        max_games: None,
-        log: None,
-        shard: None,
-        strict: false,
-    };
+    let opts = fresh(dir.path(), 2);
     tournament::run(&plan, &opts).unwrap();
     let journal = dir.path().join(&plan.name).join("games.jsonl");
     let bytes = std::fs::metadata(&journal).unwrap().len();
