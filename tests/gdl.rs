@@ -5,7 +5,7 @@
 //! disagreement names the game's seed and the moves that lead to it.
 //! Breakthrough's perft through the reasoner matches the native count.
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
 use ladder::{
     core::game::random_turn,
@@ -14,7 +14,7 @@ use ladder::{
         bidding::{Bidding, BiddingParams},
         breakthrough::{Breakthrough, BreakthroughParams},
         coordination::{Coordination, CoordinationParams},
-        gdl::{Gdl, GdlMove, GdlParams},
+        gdl::{budget::Budget, logic::Description, Gdl, GdlMove, GdlParams, Rules},
         troops::{Troops, TroopsParams},
     },
     BySeat, Game, Rng, Seat,
@@ -158,6 +158,103 @@ fn breakthrough_written_with_competition_style_frame_axioms_agrees_with_the_nati
     let twin = twin("breakthrough-frames.kif");
     let states = lockstep(&native, &twin, breakthrough_move, 500);
     assert!(states > 25_000, "{states}");
+}
+
+/// A description of `text`, loaded as ladder loads a file.
+fn loaded(name: &str, text: &str) -> Gdl {
+    Gdl::start(Arc::new(
+        Rules::new(name, text).unwrap_or_else(|e| panic!("{name}: {e}")),
+    ))
+}
+
+/// Whether GDL's checks, strictly applied, refuse `text` as unsafe.
+fn unsafe_as_written(text: &str) -> bool {
+    Description::parse(text).is_err_and(|e| e.to_string().contains("GDL's safety restriction"))
+}
+
+#[test]
+fn frame_axioms_whose_helper_leaves_its_cells_to_the_caller_agree_with_the_native_game() {
+    // `distinctcell` as the public minichess writes `distpair`: each rule
+    // leaves two of the four cells' coordinates for the caller to bind
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl/breakthrough-frames.kif"),
+    )
+    .unwrap()
+    .replace("(cell ?x1 ?y1) (cell ?x2 ?y2) (distinct", "(distinct");
+    assert!(text.contains("(<= (distinctcell ?x1 ?y1 ?x2 ?y2) (distinct ?y1 ?y2))"));
+    assert!(unsafe_as_written(&text));
+    let native = Breakthrough::new(&BreakthroughParams::default()).unwrap();
+    let states = lockstep(&native, &loaded("frames", &text), breakthrough_move, 300);
+    assert!(states > 15_000, "{states}");
+}
+
+/// Two kings on a 4x4 board, written as some published descriptions are:
+/// `kingmove` leaves the king's column (or row) to its caller, `free` and
+/// `threat` leave the player, and `blocked` passes its player on to
+/// `threat` under a `not`. With `bound`, each of those variables is bound
+/// by a literal of its own: the same game in valid GDL.
+fn kings(bound: bool) -> String {
+    let [col, row, role] = if bound {
+        [" (col ?u)", " (row ?v)", " (role ?p)"]
+    } else {
+        [""; 3]
+    };
+    format!(
+        "(role white) (role black)
+        (init (at white 1 1)) (init (at black 4 4)) (init (control white)) (init (step 0))
+        (opponent white black) (opponent black white)
+        (col 1) (col 2) (col 3) (col 4) (row 1) (row 2) (row 3) (row 4)
+        (adj 1 2) (adj 2 3) (adj 3 4) (adj 2 1) (adj 3 2) (adj 4 3)
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+        (<= (kingmove ?u ?v ?u ?y) (adj ?v ?y){col})
+        (<= (kingmove ?u ?v ?x ?v) (adj ?u ?x){row})
+        (<= (kingmove ?u ?v ?x ?y) (adj ?u ?x) (adj ?v ?y))
+        (<= (occupied ?x ?y) (true (at ?q ?x ?y)))
+        (<= (free ?x ?y ?p) (col ?x) (row ?y) (not (occupied ?x ?y)){role})
+        (<= (threat ?p ?x ?y) (true (at ?q ?u ?v)) (kingmove ?u ?v ?x ?y) (distinct ?p ?q){role})
+        (<= (blocked ?p ?x ?y) (threat ?p ?x ?y))
+        (<= (legal ?p (move ?x ?y)) (true (control ?p)) (true (at ?p ?u ?v))
+            (kingmove ?u ?v ?x ?y) (free ?x ?y ?p) (not (blocked ?p ?x ?y)))
+        (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+        (<= (next (at ?p ?x ?y)) (does ?p (move ?x ?y)))
+        (<= (next (at ?p ?x ?y)) (true (at ?p ?x ?y)) (does ?p noop))
+        (<= (next (control ?o)) (true (control ?p)) (opponent ?p ?o))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= (canmove ?p) (legal ?p (move ?x ?y)))
+        (<= stuck (true (control ?p)) (not (canmove ?p)))
+        (<= terminal stuck)
+        (<= terminal (true (step 8)))
+        (<= (goal ?p 0) (true (control ?p)) stuck)
+        (<= (goal ?o 100) (true (control ?p)) (opponent ?p ?o) stuck)
+        (<= (goal ?p 50) (role ?p) (not stuck))"
+    )
+}
+
+#[test]
+fn rules_that_leave_variables_for_their_callers_play_as_the_same_game_in_valid_gdl() {
+    assert!(unsafe_as_written(&kings(false)));
+    assert!(!unsafe_as_written(&kings(true)));
+    let valid = loaded("kings", &kings(true));
+    let states = lockstep(
+        &valid,
+        &loaded("kings", &kings(false)),
+        |m| m.to_string(),
+        500,
+    );
+    assert!(states > 2_000, "{states}");
+    // and the same state by state, where a description is too large to ground
+    let budget = Budget {
+        steps: 1_000_000,
+        seconds: 60,
+    };
+    let on_demand = Rules::on_demand("kings", &kings(false), budget).unwrap();
+    assert!(on_demand.on_demand_reasoning());
+    lockstep(
+        &valid,
+        &Gdl::start(Arc::new(on_demand)),
+        |m| m.to_string(),
+        100,
+    );
 }
 
 #[test]

@@ -29,7 +29,7 @@ pub use super::store::{GTerm, Gid, Store};
 use super::{
     join::Model,
     kif::Pos,
-    logic::{Atom, Description, Literal, Relation, Rule, Sym, Term},
+    logic::{Atom, Description, Keywords, Literal, Relation, Rule, Sym, Term},
     store::instantiate_atom,
 };
 
@@ -112,25 +112,9 @@ pub struct Grounded {
 /// grounding ran past the budget of `watch` (naming the rule's line and
 /// column).
 pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Grounded, String> {
-    let k = d.keys;
     let mut store = Store::default();
-    // the relaxed program: the rules, plus true <= init, true <= next, does <= legal
     let mut relaxed: Vec<Rule> = d.rules.clone();
-    let link = |head: Sym, body: Sym, arity: usize| Rule {
-        head: Atom {
-            rel: head,
-            args: (0..arity as u32).map(Term::Var).collect(),
-        },
-        body: vec![Literal::Pos(Atom {
-            rel: body,
-            args: (0..arity as u32).map(Term::Var).collect(),
-        })],
-        vars: (0..arity).map(|i| format!("v{i}")).collect(),
-        pos: Pos { line: 0, column: 0 },
-    };
-    relaxed.push(link(k.truth, k.init, 1));
-    relaxed.push(link(k.truth, k.next, 1));
-    relaxed.push(link(k.does, k.legal, 2));
+    relaxed.extend(relaxed_links(&d.keys));
 
     // Each ground rule is kept once, as written (before repeated literals
     // and negated atoms the model lacks are dropped); its key is its head,
@@ -249,6 +233,28 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         from,
         model: model.into_atoms(),
     })
+}
+
+/// What makes a description's rules its relaxed program: `true <= init`,
+/// `true <= next`, `does <= legal`.
+pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
+    let link = |head: Sym, body: Sym, arity: usize| Rule {
+        head: Atom {
+            rel: head,
+            args: (0..arity as u32).map(Term::Var).collect(),
+        },
+        body: vec![Literal::Pos(Atom {
+            rel: body,
+            args: (0..arity as u32).map(Term::Var).collect(),
+        })],
+        vars: (0..arity).map(|i| format!("v{i}")).collect(),
+        pos: Pos { line: 0, column: 0 },
+    };
+    [
+        link(k.truth, k.init, 1),
+        link(k.truth, k.next, 1),
+        link(k.does, k.legal, 2),
+    ]
 }
 
 /// Adds to `model` everything `rules` derive from it, by semi-naive

@@ -148,6 +148,15 @@ pub struct Description {
 impl Description {
     /// Reads and checks a rules text.
     pub fn parse(text: &str) -> Result<Description, KifError> {
+        let d = Description::read(text)?;
+        d.check()?;
+        d.with_roles()
+    }
+
+    /// Reads a rules text, without checking that it is valid GDL
+    /// ([`Description::check`]) or naming its roles
+    /// ([`Description::with_roles`]).
+    pub fn read(text: &str) -> Result<Description, KifError> {
         let sexps = kif::parse(text)?;
         let mut symbols = Symbols::default();
         let keys = Keywords {
@@ -165,30 +174,35 @@ impl Description {
         for s in &sexps {
             rules.extend(read_rule(s, &mut symbols)?);
         }
-        let mut d = Description {
+        Ok(Description {
             symbols,
             keys,
             rules,
             roles: Vec::new(),
-        };
-        d.check()?;
+        })
+    }
+
+    /// The description with its roles named, in the order their facts are
+    /// written; an error if it has none.
+    pub fn with_roles(mut self) -> Result<Description, KifError> {
         let mut seen = HashSet::default();
-        for r in &d.rules {
-            if r.head.rel == keys.role {
+        self.roles.clear();
+        for r in &self.rules {
+            if r.head.rel == self.keys.role {
                 if let [Term::Const(c)] = r.head.args[..] {
                     if seen.insert(c) {
-                        d.roles.push(c);
+                        self.roles.push(c);
                     }
                 }
             }
         }
-        if d.roles.is_empty() {
+        if self.roles.is_empty() {
             return Err(KifError::at(
                 Pos { line: 1, column: 1 },
                 "the description has no `(role NAME)`",
             ));
         }
-        Ok(d)
+        Ok(self)
     }
 
     /// A relation's name and arity as text: `cell/3`.
@@ -196,7 +210,9 @@ impl Description {
         format!("{}/{arity}", self.symbols.name(rel))
     }
 
-    fn check(&self) -> Result<(), KifError> {
+    /// Checks that the rules are valid GDL (the module's text lists what
+    /// is checked); the first rule that breaks a restriction is the error.
+    pub fn check(&self) -> Result<(), KifError> {
         for r in &self.rules {
             self.check_keywords(r)?;
             check_safety(r, self)?;
@@ -495,7 +511,24 @@ fn check_safety(r: &Rule, d: &Description) -> Result<(), KifError> {
         })
         .flatten()
         .collect();
-    let mut needed: Vec<(u32, &str)> = r.head.vars().into_iter().map(|v| (v, "the head")).collect();
+    match needed_vars(r).into_iter().find(|(v, _)| !bound.contains(v)) {
+        Some((v, place)) => Err(KifError::at(
+            r.pos,
+            format!(
+                "unsafe rule for `{}`: the variable ?{} of {place} appears in no positive literal of the body (GDL's safety restriction)",
+                d.symbols.name(r.head.rel),
+                r.vars[v as usize]
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The variables GDL's safety restriction asks a positive literal of `r`'s
+/// body to bind, with where each is: the head's, a `not`'s, a `distinct`'s.
+pub(super) fn needed_vars(r: &Rule) -> Vec<(u32, &'static str)> {
+    let mut needed: Vec<(u32, &'static str)> =
+        r.head.vars().into_iter().map(|v| (v, "the head")).collect();
     for l in &r.body {
         match l {
             Literal::Neg(a) => needed.extend(a.vars().into_iter().map(|v| (v, "a `not`"))),
@@ -508,17 +541,7 @@ fn check_safety(r: &Rule, d: &Description) -> Result<(), KifError> {
             Literal::Pos(_) => {}
         }
     }
-    match needed.into_iter().find(|(v, _)| !bound.contains(v)) {
-        Some((v, place)) => Err(KifError::at(
-            r.pos,
-            format!(
-                "unsafe rule for `{}`: the variable ?{} of {place} appears in no positive literal of the body (GDL's safety restriction)",
-                d.symbols.name(r.head.rel),
-                r.vars[v as usize]
-            ),
-        )),
-        None => Ok(()),
-    }
+    needed
 }
 
 /// One expression of the text as rules: a fact, or a rule with one

@@ -3,6 +3,9 @@
 //!
 //! - `kif.rs`: the syntax (symbols, variables, lists), with line and column;
 //! - `logic.rs`: rules and their literals, and GDL's restrictions checked;
+//! - `demand.rs`: rules that leave a variable unbound where every use binds
+//!   it (not valid GDL, played by top-down provers), given the values
+//!   their uses can pass;
 //! - `store.rs`: ground terms, each stored once, by number;
 //! - `join.rs`: a rule's literals matched against facts, through indexes;
 //! - `budget.rs`: what loading may cost, and what it says while it takes long;
@@ -32,6 +35,7 @@
 
 mod bots;
 pub mod budget;
+mod demand;
 pub mod ground;
 mod hash;
 mod join;

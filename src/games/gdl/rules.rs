@@ -49,10 +49,12 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
+    demand,
     ground::{Budget, Watch},
     kif,
+    kif::KifError,
     logic::Description,
-    machine::{Machine, State, DEFAULT_GROUND_SECONDS, DEFAULT_GROUND_STEPS},
+    machine::{Machine, State, DEFAULT_GROUND_SECONDS, DEFAULT_GROUND_STEPS, MAX_ATOMS},
     prover::{Now, Prover},
 };
 use crate::core::{
@@ -170,7 +172,15 @@ impl Rules {
 
     fn load(name: &str, text: &str, budget: Budget, demand: bool) -> Result<Rules, Invalid> {
         let mut watch = Watch::new(name, budget);
-        let d = Description::parse(text).map_err(|e| Invalid::new(e.to_string()))?;
+        let invalid = |e: KifError| Invalid::new(e.to_string());
+        let d = Description::read(text).map_err(invalid)?;
+        let d = match d.check() {
+            Ok(()) => d,
+            // rules that leave a variable unbound where every use binds it
+            // are given the values their uses pass (`demand.rs`)
+            Err(e) => demand::bind_unsafe(&d, MAX_ATOMS, &mut watch).ok_or_else(|| invalid(e))?,
+        };
+        let d = d.with_roles().map_err(invalid)?;
         if d.roles.len() != 2 {
             return Err(Invalid::new(format!(
                 "the description has {} role(s); ladder plays games of two roles",
