@@ -3,7 +3,7 @@
 //!
 //! - `kif.rs`: the syntax (symbols, variables, lists), with line and column;
 //! - `logic.rs`: rules and their literals, and GDL's restrictions checked;
-//! - `demand.rs`: rules that leave a variable unbound where every use binds
+//! - `callers.rs`: rules that leave a variable unbound where every use binds
 //!   it (not valid GDL, played by top-down provers), given the values
 //!   their uses can pass;
 //! - `store.rs`: ground terms, each stored once, by number;
@@ -35,7 +35,7 @@
 
 mod bots;
 pub mod budget;
-mod demand;
+mod callers;
 pub mod ground;
 mod hash;
 mod join;

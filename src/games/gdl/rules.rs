@@ -49,7 +49,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 use super::{
-    demand,
+    callers,
     ground::{Budget, Watch},
     kif,
     kif::KifError,
@@ -177,8 +177,8 @@ impl Rules {
         let d = match d.check() {
             Ok(()) => d,
             // rules that leave a variable unbound where every use binds it
-            // are given the values their uses pass (`demand.rs`)
-            Err(e) => demand::bind_unsafe(&d, MAX_ATOMS, &mut watch).ok_or_else(|| invalid(e))?,
+            // are given the values their uses pass (`callers.rs`)
+            Err(e) => callers::bind_unsafe(&d, MAX_ATOMS, &mut watch).ok_or_else(|| invalid(e))?,
         };
         let d = d.with_roles().map_err(invalid)?;
         if d.roles.len() != 2 {

@@ -17,9 +17,12 @@
 //!    values from the uses where a rule leaves a variable of its head there
 //!    unbound, or where a rule passes on to such a place a variable only
 //!    its own head gives (`attacked` passes its ?p to `clearcolumn`, whose
-//!    first rule leaves ?p unbound). A variable counts as bound where a
-//!    positive literal has it at a place that does not need its values.
-//!    This is repeated until no place is added. A variable that is unbound
+//!    first rule leaves ?p unbound). A rule's body is read as a top-down
+//!    prover evaluates it: a positive literal can be evaluated once the
+//!    variables at its places that need values are bound (by the head, or
+//!    by literals evaluated before it), and then binds the rest of its
+//!    variables; a literal never binds what it needs itself. This is
+//!    repeated until no place is added. A variable that is unbound
 //!    and not a top-level argument of its rule's head, or a place of one of
 //!    GDL's own relations (`legal`, `next`, ... are asked with their
 //!    arguments free), leaves the description invalid.
