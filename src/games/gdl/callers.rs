@@ -122,9 +122,13 @@ fn head_place(r: &Rule, v: u32) -> Option<Place> {
 
 /// `d` with every rule that breaks the safety restriction where its uses
 /// bind it given its values (see the module's text), checked; `None` where
-/// that cannot be done, or its values pass `limit` atoms or the budget of
-/// `watch`.
-pub(super) fn bind_unsafe(d: &Description, limit: usize, watch: &mut Watch) -> Option<Description> {
+/// that cannot be done, and `Some(Err(why))` where it could, but working
+/// out the values passes `limit` atoms or the budget of `watch`.
+pub(super) fn bind_unsafe(
+    d: &Description,
+    limit: usize,
+    watch: &mut Watch,
+) -> Option<Result<Description, String>> {
     let (needy, given) = needy_places(d)?;
     if needy.is_empty() {
         return None;
@@ -203,10 +207,12 @@ pub(super) fn bind_unsafe(d: &Description, limit: usize, watch: &mut Watch) -> O
     let relaxed: Vec<&Rule> = relaxed.iter().collect();
     let mut model = Model::default();
     let mut store = Store::default();
-    watch
+    let worked_out = watch
         .phase("finding the values rules that leave a variable unbound are asked with")
-        .ok()?;
-    saturate(&mut model, &relaxed, false, None, &mut store, limit, watch).ok()?;
+        .and_then(|()| saturate(&mut model, &relaxed, false, None, &mut store, limit, watch));
+    if let Err(why) = worked_out {
+        return Some(Err(why));
+    }
     // the values as facts, place by place in the order the places were found
     out.rules = guarded;
     for place in &needy {
@@ -224,7 +230,7 @@ pub(super) fn bind_unsafe(d: &Description, limit: usize, watch: &mut Watch) -> O
         }
     }
     out.check().ok()?;
-    Some(out)
+    Some(Ok(out))
 }
 
 /// 1. The places that need their values from their uses, in the order
@@ -281,7 +287,7 @@ mod tests {
     fn bound(rules: &str) -> Option<Description> {
         let d = Description::read(&format!("{GAME}{rules}")).unwrap();
         assert!(d.check().is_err(), "the rules are not valid GDL as written");
-        bind_unsafe(&d, 10_000, &mut Watch::quiet(1_000_000))
+        bind_unsafe(&d, 10_000, &mut Watch::quiet(1_000_000)).map(|d| d.unwrap())
     }
 
     /// The values found for each place, as `relation/arity at index: values`.
@@ -337,6 +343,18 @@ mod tests {
             bound("(<= (pair ?x ?y) (n ?y)) (<= (q ?x) (pair ?x ?x)) (<= (r ?y) (n ?y) (q ?y))")
                 .unwrap();
         assert_eq!(values(&d), ["pair/2 at 0: 1 2 3 4", "q/1 at 0: 1 2 3 4"]);
+    }
+
+    #[test]
+    fn values_past_the_atom_limit_are_an_error_of_their_own() {
+        let d = Description::read(&format!(
+            "{GAME}(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))"
+        ))
+        .unwrap();
+        let Some(Err(why)) = bind_unsafe(&d, 5, &mut Watch::quiet(1_000_000)) else {
+            panic!("an error");
+        };
+        assert!(why.contains("more than 5 ground atoms"), "{why}");
     }
 
     #[test]

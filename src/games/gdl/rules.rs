@@ -178,7 +178,16 @@ impl Rules {
             Ok(()) => d,
             // rules that leave a variable unbound where every use binds it
             // are given the values their uses pass (`callers.rs`)
-            Err(e) => callers::bind_unsafe(&d, MAX_ATOMS, &mut watch).ok_or_else(|| invalid(e))?,
+            Err(e) => match callers::bind_unsafe(&d, MAX_ATOMS, &mut watch) {
+                Some(Ok(d)) => d,
+                Some(Err(why)) => {
+                    return Err(Invalid::new(format!(
+                        "{e}; ladder plays such a rule where its uses bind the variable, \
+                         but working out the values they pass failed: {why}"
+                    )))
+                }
+                None => return Err(invalid(e)),
+            },
         };
         let d = d.with_roles().map_err(invalid)?;
         if d.roles.len() != 2 {
