@@ -12,7 +12,7 @@
 //! grounder instantiates each rule on its own, and cannot.
 //!
 //! So the values a rule's unbound variable can take are worked out from its
-//! uses, as a top-down prover would receive them (the *demand*):
+//! uses, as a top-down prover would receive them:
 //! 1. An argument of a relation (a *place*: `(attacked, 0)`) needs its
 //!    values from the uses where a rule leaves a variable of its head there
 //!    unbound, or where a rule passes on to such a place a variable only
@@ -37,7 +37,8 @@
 //!    what they meant for every value that can be asked.
 //!
 //! Anything else keeps the error the safety check gives, and so does a
-//! rule that leaves a variable unbound and is never used.
+//! rule that leaves a variable unbound and is never used; values past the
+//! atom limit or the load's budget add why to that error.
 
 use super::hash::{HashMap, HashSet};
 
