@@ -176,11 +176,10 @@ fn unsafe_as_written(text: &str) -> bool {
 fn frame_axioms_whose_helper_leaves_its_cells_to_the_caller_agree_with_the_native_game() {
     // `distinctcell` as the public minichess writes `distpair`: each rule
     // leaves two of the four cells' coordinates for the caller to bind
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gdl/breakthrough-frames.kif"),
-    )
-    .unwrap()
-    .replace("(cell ?x1 ?y1) (cell ?x2 ?y2) (distinct", "(distinct");
+    let text = shipped("breakthrough-frames.kif")
+        .text
+        .unwrap()
+        .replace("(cell ?x1 ?y1) (cell ?x2 ?y2) (distinct", "(distinct");
     assert!(text.contains("(<= (distinctcell ?x1 ?y1 ?x2 ?y2) (distinct ?y1 ?y2))"));
     assert!(unsafe_as_written(&text));
     let native = Breakthrough::new(&BreakthroughParams::default()).unwrap();

@@ -202,10 +202,8 @@ pub(super) fn bind_unsafe(
     if values.values().any(|rel| !asked.contains(rel)) {
         return None;
     }
-    let mut relaxed: Vec<Rule> = guarded.clone();
-    relaxed.extend(uses);
-    relaxed.extend(relaxed_links(&d.keys));
-    let relaxed: Vec<&Rule> = relaxed.iter().collect();
+    let links = relaxed_links(&d.keys);
+    let relaxed: Vec<&Rule> = guarded.iter().chain(&uses).chain(&links).collect();
     let mut model = Model::default();
     let mut store = Store::default();
     let worked_out = watch

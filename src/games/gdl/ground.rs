@@ -113,8 +113,7 @@ pub struct Grounded {
 /// column).
 pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Grounded, String> {
     let mut store = Store::default();
-    let mut relaxed: Vec<Rule> = d.rules.clone();
-    relaxed.extend(relaxed_links(&d.keys));
+    let links = relaxed_links(&d.keys);
 
     // Each ground rule is kept once, as written (before repeated literals
     // and negated atoms the model lacks are dropped); its key is its head,
@@ -140,7 +139,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
 
     watch.phase("grounding")?;
     let mut model = Model::default();
-    let relaxed: Vec<&Rule> = relaxed.iter().collect();
+    let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
     let count = Some(counted.as_slice());
     saturate(&mut model, &relaxed, false, count, &mut store, limit, watch)?;
 
