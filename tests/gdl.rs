@@ -190,8 +190,10 @@ fn frame_axioms_whose_helper_leaves_its_cells_to_the_caller_agree_with_the_nativ
 /// Two kings on a 4x4 board, written as some published descriptions are:
 /// `kingmove` leaves the king's column (or row) to its caller, `free` and
 /// `threat` leave the player, and `blocked` passes its player on to
-/// `threat` under a `not`. With `bound`, each of those variables is bound
-/// by a literal of its own: the same game in valid GDL.
+/// `threat` under a `not`; the waiting player's `legal` and the goal of a
+/// game not stuck leave the role to whoever asks. With `bound`, each of
+/// those variables is bound by a literal of its own: the same game in
+/// valid GDL.
 fn kings(bound: bool) -> String {
     let [col, row, role] = if bound {
         [" (col ?u)", " (row ?v)", " (role ?p)"]
@@ -214,7 +216,7 @@ fn kings(bound: bool) -> String {
         (<= (blocked ?p ?x ?y) (threat ?p ?x ?y))
         (<= (legal ?p (move ?x ?y)) (true (control ?p)) (true (at ?p ?u ?v))
             (kingmove ?u ?v ?x ?y) (free ?x ?y ?p) (not (blocked ?p ?x ?y)))
-        (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+        (<= (legal ?p noop){role} (not (true (control ?p))))
         (<= (next (at ?p ?x ?y)) (does ?p (move ?x ?y)))
         (<= (next (at ?p ?x ?y)) (true (at ?p ?x ?y)) (does ?p noop))
         (<= (next (control ?o)) (true (control ?p)) (opponent ?p ?o))
@@ -225,7 +227,7 @@ fn kings(bound: bool) -> String {
         (<= terminal (true (step 8)))
         (<= (goal ?p 0) (true (control ?p)) stuck)
         (<= (goal ?o 100) (true (control ?p)) (opponent ?p ?o) stuck)
-        (<= (goal ?p 50) (role ?p) (not stuck))"
+        (<= (goal ?p 50){role} (not stuck))"
     )
 }
 

@@ -24,8 +24,13 @@
 //!    variables; a literal never binds what it needs itself. This is
 //!    repeated until no place is added. A variable that is unbound
 //!    and not a top-level argument of its rule's head, or a place of one of
-//!    GDL's own relations (`legal`, `next`, ... are asked with their
-//!    arguments free), leaves the description invalid.
+//!    GDL's own relations (`next`, `terminal`, ... are asked with their
+//!    arguments free), leaves the description invalid. The exception is
+//!    the role of `legal` and `goal`: a game manager asks each role's
+//!    moves and goal with the role given, so a rule such as
+//!    `(<= (goal ?p 0) (not (true (gameOver))))` (the public
+//!    `gt_attrition_breaks_propnet`) holds for every role, and gets the
+//!    literal `(role ?p)`.
 //! 2. Each such place gets a relation of its values, defined from each use:
 //!    the used argument, with the literals of the using rule that bind its
 //!    variables. Its values are taken from the relaxed model (as grounding
@@ -47,7 +52,7 @@ use super::{
     ground::{relaxed_links, saturate},
     join::Model,
     kif::Pos,
-    logic::{needed_vars, Atom, Description, Literal, Relation, Rule, Sym, Term},
+    logic::{needed_vars, Atom, Description, Keywords, Literal, Relation, Rule, Sym, Term},
     store::{GTerm, Gid, Store},
 };
 
@@ -131,7 +136,7 @@ pub(super) fn bind_unsafe(
     watch: &mut Watch,
 ) -> Option<Result<Description, String>> {
     let (needy, given) = needy_places(d)?;
-    if needy.is_empty() {
+    if given.iter().all(Vec::is_empty) {
         return None;
     }
     let known: HashSet<Place> = needy.iter().copied().collect();
@@ -147,7 +152,7 @@ pub(super) fn bind_unsafe(
     let guard = |r: &Rule, v: u32| -> Literal {
         let place = head_place(r, v).expect("a variable the head gives is a head's argument");
         Literal::Pos(Atom {
-            rel: values[&place],
+            rel: values.get(&place).copied().unwrap_or(d.keys.role),
             args: vec![Term::Var(v)],
         })
     };
@@ -250,10 +255,13 @@ fn needy_places(d: &Description) -> Option<(Vec<Place>, Vec<Vec<u32>>)> {
             // order binds the rest
             while let Some(v) = Order::of(r, &known, given).unbound(r, &known) {
                 let place = head_place(r, v)?;
+                given.push(v);
+                if asked_by_role(place, k) {
+                    continue;
+                }
                 if own.contains(&place.0 .0) {
                     return None;
                 }
-                given.push(v);
                 if known.insert(place) {
                     needy.push(place);
                     added = true;
@@ -264,6 +272,12 @@ fn needy_places(d: &Description) -> Option<(Vec<Place>, Vec<Vec<u32>>)> {
             return Some((needy, given));
         }
     }
+}
+
+/// Whether `place` is the role of `legal` or `goal`, which a game manager
+/// asks with each role given.
+fn asked_by_role(((rel, arity), at): Place, k: &Keywords) -> bool {
+    (rel == k.legal || rel == k.goal) && arity == 2 && at == 0
 }
 
 /// A ground term of `store` as a term of the rules.
@@ -345,6 +359,28 @@ mod tests {
     }
 
     #[test]
+    fn the_role_of_legal_and_goal_is_given_by_whoever_asks() {
+        // each role's goal and moves are asked with the role given
+        let d = bound(
+            "(<= (goal ?p 10) (true (at 4))) (<= (legal ?r wait) (not (true (at 4))))
+             (<= (pair ?x ?y) (n ?y)) (<= (goal ?p 90) (true (at 3)) (pair ?p 3))",
+        )
+        .unwrap();
+        // pair's ?x is asked with the roles, through goal's
+        assert_eq!(values(&d), ["pair/2 at 0: a b"]);
+        for r in &d.rules {
+            let head = d.symbols.name(r.head.rel);
+            if (head == "goal" || head == "legal") && !r.body.is_empty() {
+                let last = r.body.last().unwrap();
+                let Literal::Pos(a) = last else {
+                    panic!("a positive literal")
+                };
+                assert_eq!(d.symbols.name(a.rel), "role", "{head}");
+            }
+        }
+    }
+
+    #[test]
     fn values_past_the_atom_limit_are_an_error_of_their_own() {
         let d = Description::read(&format!(
             "{GAME}(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))"
@@ -371,7 +407,10 @@ mod tests {
             // one of GDL's own relations: asked with its arguments free
             "(<= (legal a (m ?x)) (true (at 2)))",
             // a use in one of GDL's own relations that only its head binds
-            "(<= (pair ?x ?y) (n ?y)) (<= (goal ?x 50) (pair ?x 1))",
+            "(<= (pair ?x ?y) (n ?y)) (<= (next (at ?x)) (pair ?x 1))",
+            // goal's value and legal's move are asked free, not given
+            "(<= (goal a ?x) (true (at 2)))",
+            "(<= (legal b ?m) (true (at 3)))",
         ];
         for rules in cases {
             assert!(bound(rules).is_none(), "{rules}");
