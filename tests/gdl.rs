@@ -191,14 +191,16 @@ fn frame_axioms_whose_helper_leaves_its_cells_to_the_caller_agree_with_the_nativ
 /// `kingmove` leaves the king's column (or row) to its caller, `free` and
 /// `threat` leave the player, and `blocked` passes its player on to
 /// `threat` under a `not`; the waiting player's `legal` and the goal of a
-/// game not stuck leave the role to whoever asks. With `bound`, each of
-/// those variables is bound by a literal of its own: the same game in
-/// valid GDL.
+/// game not stuck leave the role to whoever asks; `same`, as the public
+/// attritionWar writes `(<= (sum ?x 0 ?x) (succ 0 1))`, is asked with its
+/// first argument given (the step counter) and with its second (the
+/// limit). With `bound`, each of those variables is bound by a literal of
+/// its own: the same game in valid GDL.
 fn kings(bound: bool) -> String {
-    let [col, row, role] = if bound {
-        [" (col ?u)", " (row ?v)", " (role ?p)"]
+    let [col, row, role, num] = if bound {
+        [" (col ?u)", " (row ?v)", " (role ?p)", " (num ?x)"]
     } else {
-        [""; 3]
+        [""; 4]
     };
     format!(
         "(role white) (role black)
@@ -220,11 +222,13 @@ fn kings(bound: bool) -> String {
         (<= (next (at ?p ?x ?y)) (does ?p (move ?x ?y)))
         (<= (next (at ?p ?x ?y)) (true (at ?p ?x ?y)) (does ?p noop))
         (<= (next (control ?o)) (true (control ?p)) (opponent ?p ?o))
-        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?k) (same ?k ?n))
+        (<= (same ?x ?x) (succ 0 1){num})
+        (num 0) (num 1) (num 2) (num 3) (num 4) (num 5) (num 6) (num 7) (num 8) (limit 8)
         (<= (canmove ?p) (legal ?p (move ?x ?y)))
         (<= stuck (true (control ?p)) (not (canmove ?p)))
         (<= terminal stuck)
-        (<= terminal (true (step 8)))
+        (<= terminal (limit ?l) (same ?m ?l) (true (step ?m)))
         (<= (goal ?p 0) (true (control ?p)) stuck)
         (<= (goal ?o 100) (true (control ?p)) (opponent ?p ?o) stuck)
         (<= (goal ?p 50){role} (not stuck))"

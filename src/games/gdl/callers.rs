@@ -1,49 +1,49 @@
-//! Rules that break GDL's safety restriction where every use binds them,
-//! given the values their uses can pass.
+//! Rules that break GDL's safety restriction where every question asked
+//! of them binds them, given the values those questions can pass.
 //!
 //! Some published descriptions leave a variable of a rule's head unbound,
 //! trusting that whoever asks binds it. The public minichess writes
 //! `(<= (kingmove ?u ?v ?u ?y) (adj ?v ?y))` (?u is the king's column,
 //! given by the caller), `(<= (safe ?x ?y ?p) (true (cell ?x ?y b)))` (an
 //! empty cell is safe for any ?p) and passes ?p on through `clearcolumn`
-//! and `attacked` to `(not (attacked bk ?x ?y))`. That is not valid GDL
+//! and `attacked` to `(not (attacked bk ?x ?y))`; the public attritionWar
+//! writes `(<= (sum ?x 0 ?x) (succ 0 1))`, asked sometimes with the first
+//! argument given and sometimes with the last. That is not valid GDL
 //! (ggp-base's validator refuses it), but a top-down prover such as
-//! ggp-base's plays it: it evaluates each rule with its arguments bound. A
-//! grounder instantiates each rule on its own, and cannot.
+//! ggp-base's plays it: it evaluates each rule with the arguments its
+//! question gives bound. A grounder instantiates each rule on its own, and
+//! cannot.
 //!
-//! So the values a rule's unbound variable can take are worked out from its
-//! uses, as a top-down prover would receive them:
-//! 1. An argument of a relation (a *place*: `(attacked, 0)`) needs its
-//!    values from the uses where a rule leaves a variable of its head there
-//!    unbound, or where a rule passes on to such a place a variable only
-//!    its own head gives (`attacked` passes its ?p to `clearcolumn`, whose
-//!    first rule leaves ?p unbound). A rule's body is read as a top-down
-//!    prover evaluates it: a positive literal can be evaluated once the
-//!    variables at its places that need values are bound (by the head, or
-//!    by literals evaluated before it), and then binds the rest of its
-//!    variables; a literal never binds what it needs itself. This is
-//!    repeated until no place is added. A variable that is unbound
-//!    and not a top-level argument of its rule's head, or a place of one of
-//!    GDL's own relations (`next`, `terminal`, ... are asked with their
-//!    arguments free), leaves the description invalid. The exception is
-//!    the role of `legal` and `goal`: a game manager asks each role's
-//!    moves and goal with the role given, so a rule such as
-//!    `(<= (goal ?p 0) (not (true (gameOver))))` (the public
-//!    `gt_attrition_breaks_propnet`) holds for every role, and gets the
-//!    literal `(role ?p)`.
-//! 2. Each such place gets a relation of its values, defined from each use:
-//!    the used argument, with the literals of the using rule that bind its
-//!    variables. Its values are taken from the relaxed model (as grounding
-//!    computes it: `true` for every `init` and `next`, `does` for every
-//!    `legal`, `not` ignored), so they include every value any reachable
-//!    state can pass.
-//! 3. Each rule gets, for every variable it left unbound, a literal of its
-//!    place's values, which are facts: the rules are then safe and mean
-//!    what they meant for every value that can be asked.
+//! So the questions are worked out as a top-down prover would meet them:
+//! 1. A *call* is a relation asked with some of its top-level arguments
+//!    given (`(sum, {1, 2})`). The game asks `init`, `next` and `terminal`
+//!    with nothing given, and `legal` and `goal` with the role given (a
+//!    game manager asks each role's moves and goal). A rule answers a call
+//!    if its body, read as a top-down prover reads it, binds every
+//!    variable of its head, of its `not`s and of its `distinct`s: a
+//!    positive literal is evaluated once the call it makes (the arguments
+//!    bound so far) is one its relation answers, and then binds all its
+//!    variables; `true`, `does` and relations of facts answer anything. A
+//!    relation answers a call if all its rules do; this is decided for
+//!    every call the game's questions lead to, assuming each answered until
+//!    shown otherwise, to a fixpoint.
+//! 2. A rule that breaks the safety restriction gets, for each call of its
+//!    relation, a literal for each variable only its head gives: the values
+//!    that can be asked at the first given argument holding the variable
+//!    (a *place*, `(sum, 2)`). A place's values are defined from each
+//!    literal that asks it: the argument, with the literal that binds each
+//!    of its variables (or, for a variable its own rule's head gives, that
+//!    place's values in turn). They are taken from the relaxed model (as
+//!    grounding computes it: `true` for every `init` and `next`, `does` for
+//!    every `legal`, `not` ignored), so they include every value any
+//!    reachable state can ask. The rules are then safe and mean what they
+//!    meant for every question that can be asked.
 //!
-//! Anything else keeps the error the safety check gives, and so does a
-//! rule that leaves a variable unbound and is never used; values past the
-//! atom limit or the load's budget add why to that error.
+//! The description stays invalid, with the error the safety check gives,
+//! where a question of the game cannot be answered so (a variable no
+//! literal binds, two literals that each need what only the other binds),
+//! or where a rule that breaks the restriction is never asked; values past
+//! the atom limit or the load's budget add why to that error.
 
 use super::hash::{HashMap, HashSet};
 
@@ -52,163 +52,354 @@ use super::{
     ground::{relaxed_links, saturate},
     join::Model,
     kif::Pos,
-    logic::{needed_vars, Atom, Description, Keywords, Literal, Relation, Rule, Sym, Term},
+    logic::{needed_vars, Atom, Description, Literal, Relation, Rule, Sym, Term},
     store::{GTerm, Gid, Store},
 };
 
 /// A relation's top-level argument, by its index.
 type Place = (Relation, usize);
 
-/// How a rule's variables get their values, as a top-down prover would
-/// evaluate its body: each variable's first binder, a positive literal
-/// (by its index in the body) that could be evaluated with what the
-/// literals before it in that order bound, or `None` where only the head
-/// gives it.
-struct Order {
-    by: HashMap<u32, Option<usize>>,
+/// A relation asked with the top-level arguments whose bits are set given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Call {
+    rel: Relation,
+    given: u64,
 }
 
-impl Order {
-    /// The order of `r`'s body given the places that need their values
-    /// from their uses, and the variables its head gives.
-    fn of(r: &Rule, needy: &HashSet<Place>, given: &[u32]) -> Order {
-        let mut by: HashMap<u32, Option<usize>> = given.iter().map(|&v| (v, None)).collect();
+impl Call {
+    fn gives(&self, at: usize) -> bool {
+        self.given & (1 << at) != 0
+    }
+}
+
+/// The variables of a term.
+fn vars_of(t: &Term) -> Vec<u32> {
+    let mut vars = Vec::new();
+    t.vars(&mut vars);
+    vars
+}
+
+/// The call `a` makes once the variables of `bound` are bound.
+fn call_of(a: &Atom, bound: &HashMap<u32, Option<usize>>) -> Call {
+    let given = a.args.iter().enumerate().fold(0, |given, (i, t)| {
+        match vars_of(t).iter().all(|v| bound.contains_key(v)) {
+            true => given | 1 << i,
+            false => given,
+        }
+    });
+    Call {
+        rel: a.relation(),
+        given,
+    }
+}
+
+/// How a top-down prover reads a rule asked with a call: the calls its
+/// literals make (by their index in the body), each variable's first
+/// binder (a positive literal, or `None` where the head gives it), and
+/// whether it binds everything it must.
+struct Reading {
+    calls: Vec<(usize, Call)>,
+    by: HashMap<u32, Option<usize>>,
+    answers: bool,
+}
+
+impl Reading {
+    fn of(r: &Rule, given: u64, answered: &impl Fn(Call) -> bool) -> Reading {
+        let mut by: HashMap<u32, Option<usize>> = HashMap::default();
+        for (i, t) in r.head.args.iter().enumerate() {
+            if given & (1 << i) != 0 {
+                for v in vars_of(t) {
+                    by.insert(v, None);
+                }
+            }
+        }
+        let mut calls = Vec::new();
         let mut done = vec![false; r.body.len()];
         loop {
             let mut progress = false;
             for (j, l) in r.body.iter().enumerate() {
                 let Literal::Pos(a) = l else { continue };
-                if done[j] || !needs(a, needy).iter().all(|v| by.contains_key(v)) {
+                let call = call_of(a, &by);
+                if done[j] || !answered(call) {
                     continue;
                 }
                 done[j] = true;
                 progress = true;
+                calls.push((j, call));
                 for v in a.vars() {
                     by.entry(v).or_insert(Some(j));
                 }
             }
             if !progress {
-                return Order { by };
+                break;
             }
         }
-    }
-
-    /// The first variable `r` needs bound and this order does not bind:
-    /// of a literal's argument at a place in `needy` first (once the head
-    /// gives it, the literal may bind the rest), then of the head, a `not`
-    /// or a `distinct`.
-    fn unbound(&self, r: &Rule, needy: &HashSet<Place>) -> Option<u32> {
-        let mut vars = Vec::new();
-        for l in &r.body {
-            if let Literal::Pos(a) | Literal::Neg(a) = l {
-                vars.extend(needs(a, needy));
+        let mut answers = r
+            .body
+            .iter()
+            .zip(&done)
+            .all(|(l, done)| *done || !matches!(l, Literal::Pos(_)));
+        answers &= needed_vars(r).iter().all(|(v, _)| by.contains_key(v));
+        // a `not` asks its atom with everything given
+        for (j, l) in r.body.iter().enumerate() {
+            if let Literal::Neg(a) = l {
+                let call = call_of(a, &by);
+                answers &= answered(call);
+                calls.push((j, call));
             }
         }
-        vars.extend(needed_vars(r).into_iter().map(|(v, _)| v));
-        vars.into_iter().find(|v| !self.by.contains_key(v))
+        Reading { calls, by, answers }
     }
 }
 
-/// The variables of `a`'s arguments at places in `needy`.
-fn needs(a: &Atom, needy: &HashSet<Place>) -> Vec<u32> {
-    let mut vars = Vec::new();
-    for (i, t) in a.args.iter().enumerate() {
-        if needy.contains(&(a.relation(), i)) {
-            t.vars(&mut vars);
+/// The variables `r` needs bound that no positive literal of its body
+/// binds, against GDL's safety restriction, each once.
+fn unsafe_vars(r: &Rule) -> Vec<u32> {
+    let mut bound = HashSet::default();
+    for l in &r.body {
+        if let Literal::Pos(a) = l {
+            bound.extend(a.vars());
+        }
+    }
+    let mut vars: Vec<u32> = Vec::new();
+    for (v, _) in needed_vars(r) {
+        if !bound.contains(&v) && !vars.contains(&v) {
+            vars.push(v);
         }
     }
     vars
 }
 
-/// Where `v` is a top-level argument of `r`'s head, first.
-fn head_place(r: &Rule, v: u32) -> Option<Place> {
-    let at = r.head.args.iter().position(|t| *t == Term::Var(v))?;
+/// A call, with the reading of each rule it asks (by the rule's index).
+type Asked = (Call, Vec<(usize, Reading)>);
+
+/// The calls the game's questions lead to, in the order met, each with the
+/// readings of the rules it asks (by rule index); `None` where a question
+/// of the game cannot be answered.
+fn calls_asked(d: &Description) -> Option<Vec<Asked>> {
+    let k = &d.keys;
+    let mut rules_of: HashMap<Relation, Vec<usize>> = HashMap::default();
+    for (i, r) in d.rules.iter().enumerate() {
+        rules_of.entry(r.head.relation()).or_default().push(i);
+    }
+    let asks = |rel, given| Call { rel, given };
+    let game = [
+        asks((k.init, 1), 0),
+        asks((k.next, 1), 0),
+        asks((k.terminal, 0), 0),
+        asks((k.legal, 2), 1),
+        asks((k.goal, 2), 1),
+    ];
+    let mut unanswered: HashSet<Call> = HashSet::default();
+    loop {
+        let answered = |c: Call| !unanswered.contains(&c);
+        let mut met: Vec<Call> = game.to_vec();
+        let mut seen: HashSet<Call> = met.iter().copied().collect();
+        let mut read = Vec::new();
+        let mut changed = false;
+        let mut at = 0;
+        while at < met.len() {
+            let call = met[at];
+            at += 1;
+            let mut readings = Vec::new();
+            for &i in rules_of.get(&call.rel).map_or(&[][..], |v| &v[..]) {
+                let reading = Reading::of(&d.rules[i], call.given, &answered);
+                if !reading.answers && !unanswered.contains(&call) {
+                    changed = true;
+                }
+                for &(_, c) in &reading.calls {
+                    if seen.insert(c) {
+                        met.push(c);
+                    }
+                }
+                readings.push((i, reading));
+            }
+            read.push((call, readings));
+        }
+        if !changed {
+            return match game.iter().any(|c| unanswered.contains(c)) {
+                true => None,
+                false => Some(read),
+            };
+        }
+        for (call, readings) in &read {
+            if readings.iter().any(|(_, r)| !r.answers) {
+                unanswered.insert(*call);
+            }
+        }
+    }
+}
+
+/// Where a variable only the head gives is taken from, for a rule asked
+/// with `call`: the first given argument that is that variable, or holds it.
+fn place_of(r: &Rule, call: Call, v: u32) -> Option<Place> {
+    let holds = |t: &Term| vars_of(t).contains(&v);
+    let at = (r.head.args.iter().enumerate())
+        .filter(|(i, _)| call.gives(*i))
+        .find(|(_, t)| **t == Term::Var(v))
+        .or_else(|| (r.head.args.iter().enumerate()).find(|(i, t)| call.gives(*i) && holds(t)))?
+        .0;
     Some((r.head.relation(), at))
 }
 
-/// `d` with every rule that breaks the safety restriction where its uses
-/// bind it given its values (see the module's text), checked; `None` where
-/// that cannot be done, and `Some(Err(why))` where it could, but working
-/// out the values passes `limit` atoms or the budget of `watch`.
+/// `d` with every rule that breaks the safety restriction where every
+/// question asked of it binds it given its values (see the module's text),
+/// checked; `None` where that cannot be done, and `Some(Err(why))` where it
+/// could, but working out the values passes `limit` atoms or the budget of
+/// `watch`.
 pub(super) fn bind_unsafe(
     d: &Description,
     limit: usize,
     watch: &mut Watch,
 ) -> Option<Result<Description, String>> {
-    let (needy, given) = needy_places(d)?;
-    if given.iter().all(Vec::is_empty) {
+    let unsafe_rules: Vec<Vec<u32>> = d.rules.iter().map(unsafe_vars).collect();
+    let wide = |a: &Atom| a.args.len() > 64;
+    let atoms = d.rules.iter().flat_map(|r| {
+        let body = r.body.iter().filter_map(|l| match l {
+            Literal::Pos(a) | Literal::Neg(a) => Some(a),
+            _ => None,
+        });
+        std::iter::once(&r.head).chain(body)
+    });
+    if unsafe_rules.iter().all(Vec::is_empty) || atoms.clone().any(wide) {
         return None;
     }
-    let known: HashSet<Place> = needy.iter().copied().collect();
+    let asked = calls_asked(d)?;
+    // 2. the places each unsafe rule's variables are taken from, per call
+    let mut places: Vec<Place> = Vec::new();
+    let mut guards: Vec<Vec<Vec<(u32, Place)>>> = vec![Vec::new(); d.rules.len()];
+    for (call, readings) in &asked {
+        for (i, reading) in readings {
+            if unsafe_rules[*i].is_empty() || !reading.answers {
+                continue;
+            }
+            let r = &d.rules[*i];
+            let mut guard = Vec::new();
+            for &v in &unsafe_rules[*i] {
+                guard.push((v, place_of(r, *call, v)?));
+            }
+            places.extend(guard.iter().map(|(_, p)| *p));
+            if !guards[*i].contains(&guard) {
+                guards[*i].push(guard);
+            }
+        }
+    }
+    // a rule no question asks is not evaluated by a top-down prover
+    // either: it stays an error, as GDL has it
+    if (unsafe_rules.iter().zip(&guards)).any(|(vars, g)| !vars.is_empty() && g.is_empty()) {
+        return None;
+    }
+    // the places the values of those places are taken from, in turn
+    let mut uses: Vec<(Place, &Term, &Rule, Call, &Reading)> = Vec::new();
+    let mut known: HashSet<Place> = HashSet::default();
+    let mut at = 0;
+    while at < places.len() {
+        let place = places[at];
+        at += 1;
+        if !known.insert(place) {
+            continue;
+        }
+        for (call, readings) in &asked {
+            for (i, reading) in readings.iter().filter(|(_, r)| r.answers) {
+                let r = &d.rules[*i];
+                for &(j, c) in &reading.calls {
+                    let (Literal::Pos(a) | Literal::Neg(a)) = &r.body[j] else {
+                        continue;
+                    };
+                    if c.rel != place.0 || !c.gives(place.1) {
+                        continue;
+                    }
+                    let arg = &a.args[place.1];
+                    for v in vars_of(arg) {
+                        if reading.by[&v].is_none() {
+                            places.push(place_of(r, *call, v)?);
+                        }
+                    }
+                    uses.push((place, arg, r, *call, reading));
+                }
+            }
+        }
+    }
+    places.retain({
+        let mut once = HashSet::default();
+        move |p| once.insert(*p)
+    });
     let mut out = d.clone();
     // each place's relation of values, named so no description can name it
-    let values: HashMap<Place, Sym> = needy
+    let values: HashMap<Place, Sym> = places
         .iter()
         .map(|&((rel, arity), i)| {
             let name = format!("values of {}/{arity} at {i}", d.symbols.name(rel));
             (((rel, arity), i), out.symbols.intern(&name))
         })
         .collect();
-    let guard = |r: &Rule, v: u32| -> Literal {
-        let place = head_place(r, v).expect("a variable the head gives is a head's argument");
+    let value = |place: Place, t: &Term| {
         Literal::Pos(Atom {
-            rel: values.get(&place).copied().unwrap_or(d.keys.role),
-            args: vec![Term::Var(v)],
+            rel: values[&place],
+            args: vec![t.clone()],
         })
     };
-    let mut guarded = Vec::with_capacity(d.rules.len());
-    let mut uses = Vec::new();
-    for (r, given) in d.rules.iter().zip(&given) {
-        let order = Order::of(r, &known, given);
-        // 2. each place's values from its uses: the argument, with the
-        // literal that binds each of its variables
-        for l in &r.body {
-            let (Literal::Pos(a) | Literal::Neg(a)) = l else {
-                continue;
-            };
-            for (i, t) in a.args.iter().enumerate() {
-                let Some(&rel) = values.get(&(a.relation(), i)) else {
-                    continue;
-                };
-                let mut vars = Vec::new();
-                t.vars(&mut vars);
-                let mut body: Vec<Literal> = Vec::new();
-                for v in vars {
-                    let binder = match order.by[&v] {
-                        Some(j) => r.body[j].clone(),
-                        None => guard(r, v),
-                    };
-                    if !body.contains(&binder) {
-                        body.push(binder);
-                    }
+    let k = &d.keys;
+    let mut defined: Vec<Rule> = Vec::new();
+    // the game gives each role to `legal` and `goal`
+    for rel in [(k.legal, 2), (k.goal, 2)] {
+        if values.contains_key(&(rel, 0)) {
+            defined.push(Rule {
+                head: Atom {
+                    rel: values[&(rel, 0)],
+                    args: vec![Term::Var(0)],
+                },
+                body: vec![Literal::Pos(Atom {
+                    rel: k.role,
+                    args: vec![Term::Var(0)],
+                })],
+                vars: vec!["?r".to_string()],
+                pos: Pos { line: 0, column: 0 },
+            });
+        }
+    }
+    for (place, arg, r, call, reading) in uses {
+        let mut body: Vec<Literal> = Vec::new();
+        for v in vars_of(arg) {
+            let binder = match reading.by[&v] {
+                Some(j) => r.body[j].clone(),
+                None => {
+                    let from = place_of(r, call, v)?;
+                    value(from, &r.head.args[from.1])
                 }
-                uses.push(Rule {
-                    head: Atom {
-                        rel,
-                        args: vec![t.clone()],
-                    },
-                    body,
-                    vars: r.vars.clone(),
-                    pos: r.pos,
-                });
+            };
+            if !body.contains(&binder) {
+                body.push(binder);
             }
         }
-        // 3. each variable the head gives limited to its place's values
-        let mut r = r.clone();
-        for &v in given {
-            let g = guard(&r, v);
-            r.body.push(g);
+        defined.push(Rule {
+            head: Atom {
+                rel: values[&place],
+                args: vec![arg.clone()],
+            },
+            body,
+            vars: r.vars.clone(),
+            pos: r.pos,
+        });
+    }
+    // each unsafe rule once for each way it is asked, its variables
+    // limited to the values of their places
+    let mut guarded = Vec::with_capacity(d.rules.len());
+    for (r, guards) in d.rules.iter().zip(&guards) {
+        if guards.is_empty() {
+            guarded.push(r.clone());
         }
-        guarded.push(r);
+        for guard in guards {
+            let mut r = r.clone();
+            for &(_, place) in guard {
+                let g = value(place, &r.head.args[place.1]);
+                r.body.push(g);
+            }
+            guarded.push(r);
+        }
     }
-    // a rule no one asks is not evaluated by a top-down prover either:
-    // it stays an error, as GDL has it
-    let asked: HashSet<Sym> = uses.iter().map(|u| u.head.rel).collect();
-    if values.values().any(|rel| !asked.contains(rel)) {
-        return None;
-    }
-    let links = relaxed_links(&d.keys);
-    let relaxed: Vec<&Rule> = guarded.iter().chain(&uses).chain(&links).collect();
+    let links = relaxed_links(k);
+    let relaxed: Vec<&Rule> = guarded.iter().chain(&defined).chain(&links).collect();
     let mut model = Model::default();
     let mut store = Store::default();
     let worked_out = watch
@@ -219,7 +410,7 @@ pub(super) fn bind_unsafe(
     }
     // the values as facts, place by place in the order the places were found
     out.rules = guarded;
-    for place in &needy {
+    for place in &places {
         let rel = values[place];
         for &atom in model.atoms(&(rel, 1)) {
             out.rules.push(Rule {
@@ -235,49 +426,6 @@ pub(super) fn bind_unsafe(
     }
     out.check().ok()?;
     Some(Ok(out))
-}
-
-/// 1. The places that need their values from their uses, in the order
-///    found, and for each rule the variables its head gives; `None` where
-///    a rule leaves unbound a variable no use can give.
-fn needy_places(d: &Description) -> Option<(Vec<Place>, Vec<Vec<u32>>)> {
-    let k = &d.keys;
-    let own = [
-        k.role, k.init, k.truth, k.next, k.legal, k.does, k.goal, k.terminal,
-    ];
-    let mut needy: Vec<Place> = Vec::new();
-    let mut known: HashSet<Place> = HashSet::default();
-    let mut given: Vec<Vec<u32>> = vec![Vec::new(); d.rules.len()];
-    loop {
-        let mut added = false;
-        for (r, given) in d.rules.iter().zip(&mut given) {
-            // what the head must give, one variable at a time, until the
-            // order binds the rest
-            while let Some(v) = Order::of(r, &known, given).unbound(r, &known) {
-                let place = head_place(r, v)?;
-                given.push(v);
-                if asked_by_role(place, k) {
-                    continue;
-                }
-                if own.contains(&place.0 .0) {
-                    return None;
-                }
-                if known.insert(place) {
-                    needy.push(place);
-                    added = true;
-                }
-            }
-        }
-        if !added {
-            return Some((needy, given));
-        }
-    }
-}
-
-/// Whether `place` is the role of `legal` or `goal`, which a game manager
-/// asks with each role given.
-fn asked_by_role(((rel, arity), at): Place, k: &Keywords) -> bool {
-    (rel == k.legal || rel == k.goal) && arity == 2 && at == 0
 }
 
 /// A ground term of `store` as a term of the rules.
@@ -328,7 +476,10 @@ mod tests {
     #[test]
     fn a_variable_left_unbound_takes_the_values_its_uses_pass() {
         // pair leaves ?x to its use, which passes where a piece is
-        let d = bound("(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))").unwrap();
+        let d = bound(
+            "(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y)) (<= terminal (p ?z))",
+        )
+        .unwrap();
         assert_eq!(values(&d), ["pair/2 at 0: 2 3"]);
         // the rule now binds ?x by those values
         let pair = d
@@ -346,16 +497,33 @@ mod tests {
         let d = bound(
             "(<= (threat ?p ?x) (n ?x) (distinct ?p ?x))
              (<= (blocked ?p ?x) (threat ?p ?x))
-             (<= (free ?x) (n ?x) (not (blocked 1 ?x)) (not (blocked 4 ?x)))",
+             (<= (free ?x) (n ?x) (not (blocked 1 ?x)) (not (blocked 4 ?x)))
+             (<= terminal (free 2))",
         )
         .unwrap();
         assert_eq!(values(&d), ["threat/2 at 0: 1 4", "blocked/2 at 0: 1 4"]);
         // a literal that would bind its own needed argument does not: the
         // head gives it, from q's use in r
-        let d =
-            bound("(<= (pair ?x ?y) (n ?y)) (<= (q ?x) (pair ?x ?x)) (<= (r ?y) (n ?y) (q ?y))")
-                .unwrap();
+        let d = bound(
+            "(<= (pair ?x ?y) (n ?y)) (<= (q ?x) (pair ?x ?x)) (<= (r ?y) (n ?y) (q ?y))
+             (<= terminal (r ?z))",
+        )
+        .unwrap();
         assert_eq!(values(&d), ["pair/2 at 0: 1 2 3 4", "q/1 at 0: 1 2 3 4"]);
+    }
+
+    #[test]
+    fn a_variable_the_head_gives_at_two_places_takes_the_values_of_either() {
+        // eq is asked with its first argument given (by f) and with its
+        // second (by g): each way binds ?x
+        let d = bound(
+            "(<= (eq ?x ?x) (n 1)) (<= (f ?y) (true (at ?y)) (eq ?y ?z))
+             (<= (g ?z) (n ?z) (eq ?y ?z) (true (at ?y))) (<= terminal (f ?a) (g ?b))",
+        )
+        .unwrap();
+        assert_eq!(values(&d), ["eq/2 at 0: 2 3", "eq/2 at 1: 1 2 3 4"]);
+        let eq = |r: &&Rule| d.symbols.name(r.head.rel) == "eq";
+        assert_eq!(d.rules.iter().filter(eq).count(), 2, "once for each way");
     }
 
     #[test]
@@ -367,23 +535,31 @@ mod tests {
         )
         .unwrap();
         // pair's ?x is asked with the roles, through goal's
-        assert_eq!(values(&d), ["pair/2 at 0: a b"]);
+        assert_eq!(
+            values(&d),
+            ["legal/2 at 0: a b", "goal/2 at 0: a b", "pair/2 at 0: a b"]
+        );
+        // the two rules that left the role unbound now bind it
+        let mut guarded = 0;
         for r in &d.rules {
             let head = d.symbols.name(r.head.rel);
-            if (head == "goal" || head == "legal") && !r.body.is_empty() {
-                let last = r.body.last().unwrap();
-                let Literal::Pos(a) = last else {
-                    panic!("a positive literal")
-                };
-                assert_eq!(d.symbols.name(a.rel), "role", "{head}");
+            let Some(Literal::Pos(last)) = r.body.last() else {
+                continue;
+            };
+            let own = head == "goal" || head == "legal";
+            if own && d.symbols.name(last.rel) == format!("values of {head}/2 at 0") {
+                assert_eq!(r.head.args[0], last.args[0], "{head}");
+                guarded += 1;
             }
         }
+        assert_eq!(guarded, 2);
     }
 
     #[test]
     fn values_past_the_atom_limit_are_an_error_of_their_own() {
         let d = Description::read(&format!(
-            "{GAME}(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))"
+            "{GAME}(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))
+             (<= terminal (p ?z))"
         ))
         .unwrap();
         let Some(Err(why)) = bind_unsafe(&d, 5, &mut Watch::quiet(1_000_000)) else {
@@ -398,12 +574,13 @@ mod tests {
             // never used
             "(<= (pair ?x ?y) (n ?y))",
             // a use that binds ?z nowhere
-            "(<= (pair ?x ?y) (n ?y)) (<= (q ?y) (n ?y) (pair ?z ?y))",
+            "(<= (pair ?x ?y) (n ?y)) (<= (q ?y) (n ?y) (pair ?z ?y)) (<= terminal (q ?w))",
             // unbound in a `not` only, not in the head
-            "(<= (q ?y) (n ?y) (not (n2 ?z))) (<= (n2 ?x) (n ?x)) (<= (r ?y) (q ?y))",
+            "(<= (q ?y) (n ?y) (not (n2 ?z))) (<= (n2 ?x) (n ?x)) (<= (r ?y) (q ?y))
+             (<= terminal (r ?w))",
             // two literals that each need what only the other binds
             "(<= (pair ?x ?y) (n ?y)) (<= (s ?x ?y) (n ?x))
-             (<= (q ?z) (n ?z) (pair ?x ?w) (s ?x ?w)) (<= (r ?z) (q ?z))",
+             (<= (q ?z) (n ?z) (pair ?x ?w) (s ?x ?w)) (<= (r ?z) (q ?z)) (<= terminal (r ?v))",
             // one of GDL's own relations: asked with its arguments free
             "(<= (legal a (m ?x)) (true (at 2)))",
             // a use in one of GDL's own relations that only its head binds
