@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How one ladder binary copes with GDL descriptions it has not seen: for
 each, the wall time of loading it and playing one random game, of ten
-random games, the peak memory of the ten, and whether it was ground whole
-or reasoned state by state (docs/PERFORMANCE.md, "Loading descriptions").
+random games, the peak memory of the ten, and whether it was ground whole,
+ground on what its questions can ask, or reasoned state by state
+(docs/PERFORMANCE.md, "Loading descriptions").
 
 Usage: scripts/gdl-ten-games.py LADDER KIF...
 Each run is a whole process (`ladder match gdl:KIF random random -j 1`)
@@ -32,6 +33,8 @@ print("| --- | --- | ---: | ---: | ---: |")
 for kif in kifs:
     one = min(run(binary, kif, 1)[0] for _ in range(3))
     ten, kib, said = run(binary, kif, 10)
-    way = "state by state" if any("state by state" in line for line in said) else "ground whole"
+    way = ("state by state" if any("state by state" in line for line in said)
+           else "ground on what is asked" if any("can ask instead" in line for line in said)
+           else "ground whole")
     name = kif.split("/")[-1]
     print(f"| `{name}` | {way} | {one:.2f} s | {ten:.2f} s | {kib / 1024:.0f} MB |")

@@ -262,6 +262,41 @@ fn rules_that_leave_variables_for_their_callers_play_as_the_same_game_in_valid_g
     );
 }
 
+/// Tic-tac-toe with a helper too large to ground whole (40^5 atoms of
+/// `far`) that the game asks of one tuple only, and a rule no question
+/// asks (`spare`).
+fn tictactoe_with_a_far_helper() -> String {
+    let ttt = shipped("tictactoe.kif").text.unwrap();
+    let nums: String = (1..=40).map(|i| format!("(num {i}) ")).collect();
+    format!(
+        "{ttt}\n{nums}\n(<= (far ?a ?b ?c ?d ?e) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e))\n\
+         (<= terminal (far 1 2 3 4 40) (true (cell 1 1 nobody)))\n\
+         (<= (spare ?a ?b ?c) (num ?a) (num ?b) (num ?c))\n"
+    )
+}
+
+#[test]
+fn a_description_too_large_to_ground_whole_is_ground_on_what_its_questions_ask() {
+    let text = tictactoe_with_a_far_helper();
+    let budget = Budget {
+        steps: 400_000,
+        seconds: 60,
+    };
+    let limited = Rules::within("far", &text, budget).unwrap();
+    assert!(
+        !limited.on_demand_reasoning(),
+        "grounded on what is asked, not reasoned state by state"
+    );
+    let limited = Gdl::start(Arc::new(limited));
+    // the same game as tic-tac-toe
+    let plain = twin("tictactoe.kif");
+    let states = lockstep(&plain, &limited, |m| m.to_string(), 300);
+    assert!(states > 2_000, "{states}");
+    // state by state, `far`'s static facts alone pass the budget
+    let by_state = Rules::on_demand("far", &text, budget).map(|_| ());
+    assert!(by_state.is_err_and(|e| e.to_string().contains("400000 steps")));
+}
+
 #[test]
 fn bidding_agrees_with_its_gdl_twin_on_every_state_of_2000_random_games() {
     let native = Bidding::new(&BiddingParams::default()).unwrap();
@@ -668,11 +703,13 @@ fn nums(n: usize) -> String {
         .join(" ")
 }
 
-/// A description whose rule at line 5 has 40^7 bindings: past any budget.
+/// A description whose rule at line 5 has 40^7 bindings, asked by
+/// `terminal`: past any budget.
 fn exploding() -> String {
     format!(
         "{TWO_ROLES}(goal a 0) (goal b 0)\n{}\n\
-         (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g))\n",
+         (<= big (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (num ?f) (num ?g)) \
+         (<= terminal big)\n",
         nums(40)
     )
 }
@@ -829,7 +866,8 @@ fn a_rule_whose_loose_literals_multiply_past_the_limit_is_known_at_once_and_its_
     // chess's `threatened_with_capture`: seven variables that appear in one
     // literal each. Its relaxed bindings (from the first state alone, 2
     // positions times 8^7) pass the 2,000,000 ground rules grounding
-    // allows; they are counted, not made.
+    // allows; they are counted, not made. No question asks `seen`, so the
+    // game is then ground on what its questions ask.
     let mut text = String::from(
         "(role a)\n(role b)\n(init (pos a 0))\n(init (pos b 0))\n(init (control a))\n\
          (<= (legal ?r (step 1)) (true (control ?r)))\n\
@@ -873,7 +911,8 @@ fn a_rule_whose_loose_literals_multiply_past_the_limit_is_known_at_once_and_its_
     assert!(
         stderr.contains(&format!(
             "ladder: loading race: too large to ground whole (line {line}, column 1: the game \
-             has more than 2000000 ground rules: too large to ground); reasoning state by state"
+             has more than 2000000 ground rules: too large to ground); ground on what its \
+             questions can ask instead"
         )),
         "{stderr}"
     );

@@ -177,6 +177,13 @@ impl Watch {
         self.rule = None;
     }
 
+    /// [`Watch::fresh_steps`], but at most `steps` of them: for a try
+    /// that must cost less than the way it would save.
+    pub fn fresh_steps_up_to(&mut self, steps: u64) {
+        self.fresh_steps();
+        self.left = self.left.min(steps);
+    }
+
     /// The error for a spent budget, naming the rule being grounded.
     pub(super) fn error(&self, rule: Option<Pos>) -> String {
         let at = rule.map(|p| format!("{p}: ")).unwrap_or_default();

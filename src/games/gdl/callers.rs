@@ -39,6 +39,11 @@
 //!    reachable state can ask. The rules are then safe and mean what they
 //!    meant for every question that can be asked.
 //!
+//! The same reading grounds a valid description too large to ground whole
+//! on what its questions can ask ([`asked_only`]): a rule no question asks
+//! is left out, and an argument every question of a relation gives is
+//! limited to the values asked there, as above.
+//!
 //! The description stays invalid, with the error the safety check gives,
 //! where a question of the game cannot be answered so (a variable no
 //! literal binds, two literals that each need what only the other binds),
@@ -252,6 +257,41 @@ pub(super) fn bind_unsafe(
     limit: usize,
     watch: &mut Watch,
 ) -> Option<Result<Description, String>> {
+    limited(d, Scope::Unsafe, limit, watch)
+}
+
+/// The same game as the valid `d`, limited to what its questions can ask,
+/// for a description too large to ground whole: a rule whose relation no
+/// question asks is left out, and each argument that every question of a
+/// relation gives is limited to the values they can pass there (as
+/// [`bind_unsafe`] limits a variable only the head gives). A description
+/// whose helpers are asked only of a few values, as crisscross's `count`
+/// of four given cells, then grounds on those. `None` where nothing is
+/// limited or a question cannot be answered; `Some(Err(why))` as for
+/// [`bind_unsafe`].
+pub(super) fn asked_only(
+    d: &Description,
+    limit: usize,
+    watch: &mut Watch,
+) -> Option<Result<Description, String>> {
+    limited(d, Scope::Every, limit, watch)
+}
+
+/// Which rules [`limited`] limits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Those that break the safety restriction.
+    Unsafe,
+    /// Every rule, where every question gives an argument.
+    Every,
+}
+
+fn limited(
+    d: &Description,
+    scope: Scope,
+    limit: usize,
+    watch: &mut Watch,
+) -> Option<Result<Description, String>> {
     let unsafe_rules: Vec<Vec<u32>> = d.rules.iter().map(unsafe_vars).collect();
     let wide = |a: &Atom| a.args.len() > 64;
     let atoms = d.rules.iter().flat_map(|r| {
@@ -261,13 +301,14 @@ pub(super) fn bind_unsafe(
         });
         std::iter::once(&r.head).chain(body)
     });
-    if unsafe_rules.iter().all(Vec::is_empty) || atoms.clone().any(wide) {
+    let nothing_unsafe = unsafe_rules.iter().all(Vec::is_empty);
+    if (scope == Scope::Unsafe && nothing_unsafe) || atoms.clone().any(wide) {
         return None;
     }
     let asked = calls_asked(d)?;
     // 2. the places each unsafe rule's variables are taken from, per call
     let mut places: Vec<Place> = Vec::new();
-    let mut guards: Vec<Vec<Vec<(u32, Place)>>> = vec![Vec::new(); d.rules.len()];
+    let mut guards: Vec<Vec<Vec<Place>>> = vec![Vec::new(); d.rules.len()];
     for (call, readings) in &asked {
         for (i, reading) in readings {
             if unsafe_rules[*i].is_empty() || !reading.answers {
@@ -276,9 +317,12 @@ pub(super) fn bind_unsafe(
             let r = &d.rules[*i];
             let mut guard = Vec::new();
             for &v in &unsafe_rules[*i] {
-                guard.push((v, place_of(r, *call, v)?));
+                let place = place_of(r, *call, v)?;
+                if !guard.contains(&place) {
+                    guard.push(place);
+                }
             }
-            places.extend(guard.iter().map(|(_, p)| *p));
+            places.extend(&guard);
             if !guards[*i].contains(&guard) {
                 guards[*i].push(guard);
             }
@@ -288,6 +332,38 @@ pub(super) fn bind_unsafe(
     // either: it stays an error, as GDL has it
     if (unsafe_rules.iter().zip(&guards)).any(|(vars, g)| !vars.is_empty() && g.is_empty()) {
         return None;
+    }
+    // every other rule, where every rule is limited: left out where no
+    // question asks its relation, limited where every question gives
+    let mut left_out = vec![false; d.rules.len()];
+    if scope == Scope::Every {
+        let mut always: HashMap<Relation, u64> = HashMap::default();
+        for (call, _) in &asked {
+            *always.entry(call.rel).or_insert(call.given) &= call.given;
+        }
+        let k = &d.keys;
+        let own = [k.role, k.init, k.next, k.legal, k.goal, k.terminal];
+        for (i, r) in d.rules.iter().enumerate() {
+            if !unsafe_rules[i].is_empty() {
+                continue;
+            }
+            let rel = r.head.relation();
+            let Some(&given) = always.get(&rel) else {
+                left_out[i] = !own.contains(&rel.0);
+                continue;
+            };
+            let guard: Vec<Place> = (r.head.args.iter().enumerate())
+                .filter(|(at, t)| given & (1 << at) != 0 && !vars_of(t).is_empty())
+                .map(|(at, _)| (rel, at))
+                .collect();
+            if !guard.is_empty() {
+                places.extend(&guard);
+                guards[i].push(guard);
+            }
+        }
+        if places.is_empty() && !left_out.contains(&true) {
+            return None;
+        }
     }
     // the places the values of those places are taken from, in turn
     let mut uses: Vec<(Place, &Term, &Rule, Call, &Reading)> = Vec::new();
@@ -326,10 +402,14 @@ pub(super) fn bind_unsafe(
     });
     let mut out = d.clone();
     // each place's relation of values, named so no description can name it
+    let what = match scope {
+        Scope::Unsafe => "values of",
+        Scope::Every => "asked of",
+    };
     let values: HashMap<Place, Sym> = places
         .iter()
         .map(|&((rel, arity), i)| {
-            let name = format!("values of {}/{arity} at {i}", d.symbols.name(rel));
+            let name = format!("{what} {}/{arity} at {i}", d.symbols.name(rel));
             (((rel, arity), i), out.symbols.intern(&name))
         })
         .collect();
@@ -382,16 +462,17 @@ pub(super) fn bind_unsafe(
             pos: r.pos,
         });
     }
-    // each unsafe rule once for each way it is asked, its variables
-    // limited to the values of their places
+    // each unsafe rule once for each way it is asked, and each other
+    // rule limited once, to the values of their places; left-out rules
+    // not at all
     let mut guarded = Vec::with_capacity(d.rules.len());
-    for (r, guards) in d.rules.iter().zip(&guards) {
-        if guards.is_empty() {
+    for ((r, guards), left_out) in d.rules.iter().zip(&guards).zip(left_out) {
+        if guards.is_empty() && !left_out {
             guarded.push(r.clone());
         }
         for guard in guards {
             let mut r = r.clone();
-            for &(_, place) in guard {
+            for &place in guard {
                 let g = value(place, &r.head.args[place.1]);
                 r.body.push(g);
             }
@@ -456,7 +537,9 @@ mod tests {
         let mut out: Vec<String> = Vec::new();
         for r in &d.rules {
             let name = d.symbols.name(r.head.rel);
-            let Some(place) = name.strip_prefix("values of ") else {
+            let Some(place) =
+                (name.strip_prefix("values of ")).or_else(|| name.strip_prefix("asked of "))
+            else {
                 continue;
             };
             let Term::Const(c) = r.head.args[0] else {
@@ -553,6 +636,35 @@ mod tests {
             }
         }
         assert_eq!(guarded, 2);
+    }
+
+    #[test]
+    fn every_rule_can_be_limited_to_what_the_game_asks_of_it() {
+        let d = Description::read(&format!(
+            "{GAME}(<= (far ?a ?b) (n ?a) (n ?b)) (<= terminal (far 1 4)) (<= (spare ?a) (n ?a))"
+        ))
+        .unwrap();
+        d.check().unwrap();
+        let limited = asked_only(&d, 10_000, &mut Watch::quiet(1_000_000)).unwrap();
+        let limited = limited.unwrap();
+        assert_eq!(values(&limited), ["far/2 at 0: 1", "far/2 at 1: 4"]);
+        let rules = |d: &Description, name: &str| {
+            let named = |r: &&Rule| d.symbols.name(r.head.rel) == name;
+            d.rules.iter().filter(named).count()
+        };
+        assert_eq!(rules(&limited, "spare"), 0, "no question asks it");
+        assert_eq!(rules(&limited, "far"), 1);
+        // the game's own relations stay, whether asked or not
+        for own in ["role", "init", "next", "legal", "goal", "terminal"] {
+            assert_eq!(rules(&limited, own), rules(&d, own), "{own}");
+        }
+        // nothing to limit: nothing done
+        let plain = Description::read(
+            "(role a) (role b) (init (at 2)) (legal a noop) (legal b noop) (goal a 0) (goal b 0)
+             (<= (next (at ?x)) (true (at ?x))) (<= terminal (true (at 4)))",
+        )
+        .unwrap();
+        assert!(asked_only(&plain, 10_000, &mut Watch::quiet(1_000_000)).is_none());
     }
 
     #[test]

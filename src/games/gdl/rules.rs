@@ -207,12 +207,31 @@ impl Rules {
             match Machine::new(&d, &mut watch) {
                 Ok(machine) => Reasoner::Ground(machine),
                 Err(e) if watch.too_large() => {
-                    eprintln!(
-                        "ladder: loading {name}: too large to ground whole ({e}); \
-                         reasoning state by state"
-                    );
-                    watch.fresh_steps();
-                    on_demand(&mut watch)?
+                    // grounded on what the game's questions can ask, if
+                    // that is small: within a twentieth of the steps
+                    // (`callers::asked_only`)
+                    watch.fresh_steps_up_to(budget.steps / 20);
+                    let asked = match callers::asked_only(&d, MAX_ATOMS, &mut watch) {
+                        Some(Ok(asked)) => Machine::new(&asked, &mut watch).ok(),
+                        _ => None,
+                    };
+                    match asked {
+                        Some(machine) => {
+                            eprintln!(
+                                "ladder: loading {name}: too large to ground whole ({e}); \
+                                 ground on what its questions can ask instead"
+                            );
+                            Reasoner::Ground(machine)
+                        }
+                        None => {
+                            eprintln!(
+                                "ladder: loading {name}: too large to ground whole ({e}); \
+                                 reasoning state by state"
+                            );
+                            watch.fresh_steps();
+                            on_demand(&mut watch)?
+                        }
+                    }
                 }
                 Err(e) => return Err(Invalid::new(e)),
             }
