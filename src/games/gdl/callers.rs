@@ -179,9 +179,11 @@ fn unsafe_vars(r: &Rule) -> Vec<u32> {
 type Asked = (Call, Vec<(usize, Reading)>);
 
 /// The calls the game's questions lead to, in the order met, each with the
-/// readings of the rules it asks (by rule index); `None` where a question
-/// of the game cannot be answered.
-fn calls_asked(d: &Description) -> Option<Vec<Asked>> {
+/// readings of the rules it asks (by rule index); `Ok(None)` where a
+/// question of the game cannot be answered. Each reading of a rule costs
+/// `watch` a step a literal, so that a description crafted to give many
+/// ways of asking ends at the load's budget.
+fn calls_asked(d: &Description, watch: &mut Watch) -> Result<Option<Vec<Asked>>, String> {
     let k = &d.keys;
     let mut rules_of: HashMap<Relation, Vec<usize>> = HashMap::default();
     for (i, r) in d.rules.iter().enumerate() {
@@ -208,6 +210,9 @@ fn calls_asked(d: &Description) -> Option<Vec<Asked>> {
             at += 1;
             let mut readings = Vec::new();
             for &i in rules_of.get(&call.rel).map_or(&[][..], |v| &v[..]) {
+                if !watch.spend_many(1 + d.rules[i].body.len() as u64) {
+                    return Err(watch.error(Some(d.rules[i].pos)));
+                }
                 let reading = Reading::of(&d.rules[i], call.given, &answered);
                 if !reading.answers && !unanswered.contains(&call) {
                     changed = true;
@@ -222,10 +227,10 @@ fn calls_asked(d: &Description) -> Option<Vec<Asked>> {
             read.push((call, readings));
         }
         if !changed {
-            return match game.iter().any(|c| unanswered.contains(c)) {
+            return Ok(match game.iter().any(|c| unanswered.contains(c)) {
                 true => None,
                 false => Some(read),
-            };
+            });
         }
         for (call, readings) in &read {
             if readings.iter().any(|(_, r)| !r.answers) {
@@ -305,7 +310,13 @@ fn limited(
     if (scope == Scope::Unsafe && nothing_unsafe) || atoms.clone().any(wide) {
         return None;
     }
-    let asked = calls_asked(d)?;
+    let asked = watch
+        .phase("reading the rules as their questions ask them")
+        .and_then(|()| calls_asked(d, watch));
+    let asked = match asked {
+        Ok(asked) => asked?,
+        Err(why) => return Some(Err(why)),
+    };
     // 2. the places each unsafe rule's variables are taken from, per call
     let mut places: Vec<Place> = Vec::new();
     let mut guards: Vec<Vec<Vec<Place>>> = vec![Vec::new(); d.rules.len()];
@@ -665,6 +676,20 @@ mod tests {
         )
         .unwrap();
         assert!(asked_only(&plain, 10_000, &mut Watch::quiet(1_000_000)).is_none());
+    }
+
+    #[test]
+    fn reading_the_rules_past_the_budget_is_an_error_of_its_own() {
+        let d = Description::read(&format!(
+            "{GAME}(<= (pair ?x ?y) (n ?y)) (<= (p ?y) (true (at ?x)) (pair ?x ?y))
+             (<= terminal (p ?z))"
+        ))
+        .unwrap();
+        let Some(Err(why)) = bind_unsafe(&d, 10_000, &mut Watch::quiet(5)) else {
+            panic!("an error");
+        };
+        assert!(why.contains("more than 5 steps"), "{why}");
+        assert!(asked_only(&d, 10_000, &mut Watch::quiet(5)).is_some_and(|r| r.is_err()));
     }
 
     #[test]
