@@ -57,7 +57,7 @@ use super::{
     ground::{relaxed_links, saturate},
     join::Model,
     kif::Pos,
-    logic::{needed_vars, Atom, Description, Literal, Relation, Rule, Sym, Term},
+    logic::{needed_vars, unsafe_vars, Atom, Description, Literal, Relation, Rule, Sym, Term},
     store::{GTerm, Gid, Store},
 };
 
@@ -155,24 +155,6 @@ impl Reading {
         }
         Reading { calls, by, answers }
     }
-}
-
-/// The variables `r` needs bound that no positive literal of its body
-/// binds, against GDL's safety restriction, each once.
-fn unsafe_vars(r: &Rule) -> Vec<u32> {
-    let mut bound = HashSet::default();
-    for l in &r.body {
-        if let Literal::Pos(a) = l {
-            bound.extend(a.vars());
-        }
-    }
-    let mut vars: Vec<u32> = Vec::new();
-    for (v, _) in needed_vars(r) {
-        if !bound.contains(&v) && !vars.contains(&v) {
-            vars.push(v);
-        }
-    }
-    vars
 }
 
 /// A call, with the reading of each rule it asks (by the rule's index).
@@ -297,7 +279,9 @@ fn limited(
     limit: usize,
     watch: &mut Watch,
 ) -> Option<Result<Description, String>> {
-    let unsafe_rules: Vec<Vec<u32>> = d.rules.iter().map(unsafe_vars).collect();
+    let unsafe_rules: Vec<Vec<u32>> = (d.rules.iter())
+        .map(|r| unsafe_vars(r).into_iter().map(|(v, _)| v).collect())
+        .collect();
     let wide = |a: &Atom| a.args.len() > 64;
     let atoms = d.rules.iter().flat_map(|r| {
         let body = r.body.iter().filter_map(|l| match l {

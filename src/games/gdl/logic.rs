@@ -502,17 +502,8 @@ pub fn components(edges: &Lists) -> Vec<usize> {
 }
 
 fn check_safety(r: &Rule, d: &Description) -> Result<(), KifError> {
-    let bound: HashSet<u32> = r
-        .body
-        .iter()
-        .filter_map(|l| match l {
-            Literal::Pos(a) => Some(a.vars()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    match needed_vars(r).into_iter().find(|(v, _)| !bound.contains(v)) {
-        Some((v, place)) => Err(KifError::at(
+    match unsafe_vars(r).first() {
+        Some(&(v, place)) => Err(KifError::at(
             r.pos,
             format!(
                 "unsafe rule for `{}`: the variable ?{} of {place} appears in no positive literal of the body (GDL's safety restriction)",
@@ -522,6 +513,28 @@ fn check_safety(r: &Rule, d: &Description) -> Result<(), KifError> {
         )),
         None => Ok(()),
     }
+}
+
+/// The variables of `r` against GDL's safety restriction: needed (by the
+/// head, a `not` or a `distinct`: [`needed_vars`]) but in no positive
+/// literal of the body; each once, with where it is first needed.
+pub(super) fn unsafe_vars(r: &Rule) -> Vec<(u32, &'static str)> {
+    let bound: HashSet<u32> = r
+        .body
+        .iter()
+        .filter_map(|l| match l {
+            Literal::Pos(a) => Some(a.vars()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut vars: Vec<(u32, &'static str)> = Vec::new();
+    for (v, place) in needed_vars(r) {
+        if !bound.contains(&v) && !vars.iter().any(|(w, _)| *w == v) {
+            vars.push((v, place));
+        }
+    }
+    vars
 }
 
 /// The variables GDL's safety restriction asks a positive literal of `r`'s
