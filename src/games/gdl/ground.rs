@@ -27,7 +27,7 @@ use super::hash::{HashMap, HashSet, Interner};
 pub use super::budget::{Budget, Watch};
 pub use super::store::{GTerm, Gid, Store};
 use super::{
-    join::Model,
+    join::{Cap, Model},
     kif::Pos,
     logic::{Atom, Description, Keywords, Literal, Relation, Rule, Sym, Term},
     store::instantiate_atom,
@@ -175,7 +175,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
             &literals,
             &mut store,
             watch,
-            u64::MAX,
+            Cap::NONE,
             &mut |store, binds, facts| {
                 key.clear();
                 key.push(instantiate_atom(&rule.head, binds, store));
@@ -341,8 +341,13 @@ pub(super) fn saturate(
                 firsts.start(positives.len());
                 let known = model.len() + found_once.len();
                 let cap = match counted {
-                    true => (limit - promised) as u64,
-                    false => u64::MAX,
+                    // past half the limit, a join that would pass it is
+                    // known before it makes any atom
+                    true => Cap {
+                        most: (limit - promised) as u64,
+                        count_first: promised > limit / 2,
+                    },
+                    false => Cap::NONE,
                 };
                 let joined = model.join(
                     rule,
@@ -666,6 +671,66 @@ mod tests {
             "line 2, column 1: the game has more than 10000 ground rules: too large to ground"
         );
         assert!(watch.over_limit, "{e}");
+    }
+
+    /// The relaxed model of `h` (60 x 200 = 12,000 ground rules, past half
+    /// of a limit of 20,000, and 60 atoms) and, if `with_g`, of `g`, whose
+    /// bindings are `h`'s times `zs` for the first `ys` values of `?y`; the
+    /// `g` atoms made, and how saturating ended.
+    fn half_then(with_g: bool, ys: usize, zs: usize) -> (usize, Result<(), String>) {
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        text += "(<= (h ?x) (p ?x) (q ?x ?y))\n";
+        if with_g {
+            text += "(<= (g ?x ?y ?z) (q ?x ?y) (r ?y ?z))\n";
+        }
+        for x in 0..60 {
+            text += &format!(" (p {x})");
+            for y in 0..200 {
+                text += &format!(" (q {x} {y})");
+            }
+        }
+        for y in 0..ys {
+            for z in 0..zs {
+                text += &format!(" (r {y} {z})");
+            }
+        }
+        let d = Description::parse(&text).unwrap();
+        // counted as `ground` counts them: the first rule of each signature
+        let mut seen = HashSet::default();
+        let counted: Vec<bool> = (d.rules.iter())
+            .map(|r| seen.insert(signature(r)))
+            .chain([false; 3])
+            .collect();
+        let links = relaxed_links(&d.keys);
+        let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
+        let (mut model, mut store) = (Model::default(), Store::default());
+        let mut watch = Watch::new("test", steps(100_000_000));
+        let ended = saturate(
+            &mut model,
+            &relaxed,
+            false,
+            Some(&counted),
+            &mut store,
+            20_000,
+            &mut watch,
+        );
+        let g = d.symbols.get("g");
+        let made = (0..store.count() as Gid)
+            .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == g))
+            .count();
+        (made, ended)
+    }
+
+    #[test]
+    fn past_half_the_ground_rule_limit_a_join_that_would_pass_it_makes_no_atom() {
+        assert_eq!(half_then(false, 200, 10), (0, Ok(())));
+        // `g` would add 120,000 ground rules to 12,000: refused, and none of
+        // its atoms was made
+        let refused = "line 3, column 1: the game has more than 20000 ground rules: too large \
+                       to ground";
+        assert_eq!(half_then(true, 200, 10), (0, Err(refused.to_string())));
+        // counted first and under the limit, its atoms are made: 60 x 30
+        assert_eq!(half_then(true, 30, 1), (1_800, Ok(())));
     }
 
     #[test]

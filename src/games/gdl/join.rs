@@ -16,7 +16,8 @@
 //! A literal whose variables are in no other literal (*loose*) is matched
 //! last: its matches multiply the others' bindings. Under a cap (grounding's
 //! limit of ground rules), such a join counts its bindings before it makes
-//! them, so a rule too large to ground is known at once.
+//! them, so a rule too large to ground is known at once; so does every join
+//! once grounding has passed half its limit.
 
 use std::sync::Arc;
 
@@ -266,16 +267,20 @@ impl Model {
     /// when the budget runs out, when `emit` says to stop, or once it knows
     /// of more than `cap` bindings (before it has given them all: a loose
     /// literal's matches multiply the bindings of the others at once).
-    /// Bindings are counted only under a cap (`u64::MAX`: none).
+    /// Bindings are counted only under a cap (see [`Cap`]).
     pub(super) fn join(
         &self,
         rule: &Rule,
         literals: &[(&Atom, (usize, usize))],
         store: &mut Store,
         watch: &mut Watch,
-        cap: u64,
+        cap: Cap,
         emit: &mut Emit,
     ) -> Joined {
+        let Cap {
+            most: cap,
+            count_first,
+        } = cap;
         let lits: Vec<Lit> = literals
             .iter()
             .map(|&(atom, range)| {
@@ -324,7 +329,7 @@ impl Model {
         // would pass its cap stops before it gives any. Under a cap of
         // millions, that is the difference between matching the others
         // once and giving every binding up to the cap.
-        if cap < u64::MAX && join.tight < n {
+        if cap < u64::MAX && (join.tight < n || count_first) {
             let Some(ahead) = join.loose_matches(store, watch) else {
                 return Joined {
                     complete: false,
@@ -332,7 +337,7 @@ impl Model {
                 };
             };
             join.ahead = Some(ahead);
-            if ahead > 1 {
+            if ahead > 1 || (count_first && ahead > 0) {
                 join.count_only = true;
                 if !join.step(0, store, watch, emit) {
                     // over the cap, or out of budget
@@ -351,6 +356,24 @@ impl Model {
             bindings: join.found,
         }
     }
+}
+
+/// Where a join stops: once it knows of more than `most` bindings
+/// (`u64::MAX`: never, and none are counted). With `count_first`, it counts
+/// them all before it gives any, so that a join that would pass `most`
+/// gives none; a join with loose literals always does.
+#[derive(Clone, Copy)]
+pub(super) struct Cap {
+    pub(super) most: u64,
+    pub(super) count_first: bool,
+}
+
+impl Cap {
+    /// No cap: every binding is given, none counted.
+    pub(super) const NONE: Cap = Cap {
+        most: u64::MAX,
+        count_first: false,
+    };
 }
 
 /// How a join ended.
