@@ -140,10 +140,10 @@ impl Watch {
         if due {
             let rule = self
                 .rule
-                .map(|p| format!(" the rule at {p},"))
+                .map(|p| format!(" the rule at {p}"))
                 .unwrap_or_default();
             eprintln!(
-                "ladder: loading {}: {}{rule} {} atoms so far ({:.0} s of {} s)",
+                "ladder: loading {}: {}{rule}, {} atoms so far ({:.0} s of {} s)",
                 self.name,
                 self.phase,
                 self.atoms,
