@@ -92,6 +92,12 @@ impl Watch {
         true
     }
 
+    /// Gives back `n` steps spent: work that is about to be done again and
+    /// charged then (a join's count before it makes its bindings).
+    pub(super) fn give_back(&mut self, n: u64) {
+        self.left = (self.left + n).min(self.budget.steps);
+    }
+
     /// `n` steps at once; false once a budget is spent.
     pub(super) fn spend_many(&mut self, n: u64) -> bool {
         if self.left < n {

@@ -676,8 +676,17 @@ mod tests {
     /// The relaxed model of `h` (60 x 200 = 12,000 ground rules, past half
     /// of a limit of 20,000, and 60 atoms) and, if `with_g`, of `g`, whose
     /// bindings are `h`'s times `zs` for the first `ys` values of `?y`; the
-    /// `g` atoms made, and how saturating ended.
-    fn half_then(with_g: bool, ys: usize, zs: usize) -> (usize, Result<(), String>) {
+    /// `g` atoms made, how saturating ended, and the steps it took.
+    fn half_then(with_g: bool, ys: usize, zs: usize) -> (usize, Result<(), String>, u64) {
+        half_then_within(20_000, with_g, ys, zs)
+    }
+
+    fn half_then_within(
+        limit: usize,
+        with_g: bool,
+        ys: usize,
+        zs: usize,
+    ) -> (usize, Result<(), String>, u64) {
         let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
         text += "(<= (h ?x) (p ?x) (q ?x ?y))\n";
         if with_g {
@@ -711,26 +720,33 @@ mod tests {
             false,
             Some(&counted),
             &mut store,
-            20_000,
+            limit,
             &mut watch,
         );
         let g = d.symbols.get("g");
         let made = (0..store.count() as Gid)
             .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == g))
             .count();
-        (made, ended)
+        (made, ended, watch.spent_steps())
     }
 
     #[test]
     fn past_half_the_ground_rule_limit_a_join_that_would_pass_it_makes_no_atom() {
-        assert_eq!(half_then(false, 200, 10), (0, Ok(())));
+        let (made, ended, _) = half_then(false, 200, 10);
+        assert_eq!((made, ended), (0, Ok(())));
         // `g` would add 120,000 ground rules to 12,000: refused, and none of
         // its atoms was made
         let refused = "line 3, column 1: the game has more than 20000 ground rules: too large \
                        to ground";
-        assert_eq!(half_then(true, 200, 10), (0, Err(refused.to_string())));
-        // counted first and under the limit, its atoms are made: 60 x 30
-        assert_eq!(half_then(true, 30, 1), (1_800, Ok(())));
+        let (made, ended, _) = half_then(true, 200, 10);
+        assert_eq!((made, ended), (0, Err(refused.to_string())));
+        // counted first and under the limit, its atoms are made: 60 x 30,
+        // for the steps they take where the limit is far (no count first)
+        let (made, ended, steps) = half_then(true, 30, 1);
+        assert_eq!((made, ended), (1_800, Ok(())));
+        let (made, ended, far) = half_then_within(1_000_000, true, 30, 1);
+        assert_eq!((made, ended), (1_800, Ok(())));
+        assert_eq!(steps, far);
     }
 
     #[test]

@@ -339,6 +339,7 @@ impl Model {
             join.ahead = Some(ahead);
             if ahead > 1 || (count_first && ahead > 0) {
                 join.count_only = true;
+                let before = watch.spent_steps();
                 if !join.step(0, store, watch, emit) {
                     // over the cap, or out of budget
                     return Joined {
@@ -348,6 +349,13 @@ impl Model {
                 }
                 join.count_only = false;
                 join.found = 0;
+                if ahead == 1 {
+                    // counted only because `count_first`: the bindings
+                    // about to be made walk the same matches and are
+                    // charged for them, so a join under its cap costs the
+                    // steps it always did
+                    watch.give_back(watch.spent_steps() - before);
+                }
             }
         }
         let complete = join.step(0, store, watch, emit) || join.ahead == Some(0);
