@@ -128,14 +128,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     for s in &signatures {
         *alike.entry(s).or_default() += 1;
     }
-    // so every binding the relaxed model's joins find is a ground rule to
-    // come, of the first rule of each alike set at least (not of the links)
-    let mut seen = HashSet::default();
-    let counted: Vec<bool> = signatures
-        .iter()
-        .map(|s| seen.insert(s))
-        .chain([false; 3])
-        .collect();
+    let counted = counted(&signatures);
 
     watch.phase("grounding")?;
     let mut model = Model::default();
@@ -232,6 +225,19 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
         from,
         model: model.into_atoms(),
     })
+}
+
+/// Which rules of the relaxed program (the description's, whose
+/// `signatures` these are, then the three [`relaxed_links`]) have every
+/// binding the relaxed model's joins find counted as a ground rule to
+/// come: the first rule of each alike set (the others may give the same
+/// ground rules), not the links.
+fn counted(signatures: &[Signature]) -> Vec<bool> {
+    let mut seen = HashSet::default();
+    (signatures.iter())
+        .map(|s| seen.insert(s))
+        .chain([false; 3])
+        .collect()
 }
 
 /// What makes a description's rules its relaxed program: `true <= init`,
@@ -704,12 +710,8 @@ mod tests {
             }
         }
         let d = Description::parse(&text).unwrap();
-        // counted as `ground` counts them: the first rule of each signature
-        let mut seen = HashSet::default();
-        let counted: Vec<bool> = (d.rules.iter())
-            .map(|r| seen.insert(signature(r)))
-            .chain([false; 3])
-            .collect();
+        let signatures: Vec<Signature> = d.rules.iter().map(signature).collect();
+        let counted = counted(&signatures);
         let links = relaxed_links(&d.keys);
         let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
         let (mut model, mut store) = (Model::default(), Store::default());
