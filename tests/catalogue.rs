@@ -9,8 +9,9 @@
 //!
 //! The copy builds in a target folder of its own seeded with this build's
 //! compiled dependencies (`common::cargo`), so only ladder itself compiles
-//! again, at opt-level 1 and incrementally: the first build takes about a
-//! minute and a half on two cores, the second (Nim broken) seconds.
+//! again, at opt-level 0 and incrementally: the first build and run take
+//! about a minute on two cores (two at opt-level 1: optimising costs more
+//! than the unoptimised playouts do), the second (Nim broken) seconds.
 
 use std::{
     fs,
@@ -71,12 +72,12 @@ fn crate_with_nim(dir: &Path) -> PathBuf {
         "[season]\nname = \"nim\"\ngame = \"nim\"\n\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n",
     )
     .unwrap();
-    // the copy's own units at opt-level 1, incrementally: the second build
+    // the copy's own units at opt-level 0, incrementally: the second build
     // (Nim broken) compiles in seconds, not minutes
     fs::create_dir_all(copy.join(".cargo")).unwrap();
     fs::write(
         copy.join(".cargo/config.toml"),
-        "[profile.release]\nincremental = true\n\n[profile.release.package.botladder]\nopt-level = 1\n",
+        "[profile.release]\nincremental = true\n\n[profile.release.package.botladder]\nopt-level = 0\n",
     )
     .unwrap();
     common::cargo::seed(&dir.join("target"));

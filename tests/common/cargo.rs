@@ -1,12 +1,13 @@
 //! Cargo run from inside a test (`tests/catalogue.rs` builds a copy of the
-//! crate, `tests/packaging.rs` runs `cargo install`), in a target folder
-//! seeded from this build so that the dependencies are not compiled again.
+//! crate, `tests/packaging.rs` runs `cargo install`, [`super::testbot`]
+//! brings the test bot up to date), in a target folder seeded from this
+//! build or in this build's own, so that nothing is compiled again.
 //!
 //! Two things make a dependency compile again, and both are avoided here:
 //! - the environment `cargo test` gives a test (`CARGO_MANIFEST_DIR`,
 //!   `OUT_DIR`, ...): build scripts such as ring's watch those variables
 //!   (`rerun-if-env-changed`), so an inner cargo that inherits them finds
-//!   the dependency stale. [`command`] removes them.
+//!   the dependency stale. [`plain`] removes them.
 //! - a target folder of its own: [`seed`] hard-links this build's compiled
 //!   dependencies into it and copies their fingerprints and build-script
 //!   outputs (small files that cargo rewrites in place, which through a
@@ -35,8 +36,8 @@ fn set_by_cargo(key: &str) -> bool {
 }
 
 /// `cargo` (the one running the tests) with the test's own cargo variables
-/// removed, building into `target`.
-pub fn command(target: &Path) -> Command {
+/// removed, so that it finds this build's units as `cargo test` left them.
+pub fn plain() -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut command = Command::new(cargo);
     for (key, _) in std::env::vars_os() {
@@ -44,6 +45,12 @@ pub fn command(target: &Path) -> Command {
             command.env_remove(&key);
         }
     }
+    command
+}
+
+/// [`plain`] cargo building into `target`.
+pub fn command(target: &Path) -> Command {
+    let mut command = plain();
     command.env("CARGO_TARGET_DIR", target);
     command
 }

@@ -98,8 +98,11 @@ const TESTBOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/../release/examples
 pub fn testbot() -> &'static str {
     static BUILT: std::sync::Once = std::sync::Once::new();
     BUILT.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut build = std::process::Command::new(cargo);
+        // without the test's cargo variables: with them, ring's build
+        // script (it watches `CARGO_MANIFEST_DIR`, `OUT_DIR`, ...) runs
+        // again, and ring, rustls, ureq and ladder compile again, here and
+        // in the next `cargo test`
+        let mut build = cargo::plain();
         build.args(["build", "--quiet", "--example", "testbot"]);
         if !cfg!(debug_assertions) {
             build.arg("--release");
