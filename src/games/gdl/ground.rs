@@ -128,7 +128,7 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     for s in &signatures {
         *alike.entry(s).or_default() += 1;
     }
-    let counted = counted(&signatures);
+    let counted = counted(d.rules.len());
 
     watch.phase("grounding")?;
     let mut model = Model::default();
@@ -227,17 +227,18 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     })
 }
 
-/// Which rules of the relaxed program (the description's, whose
-/// `signatures` these are, then the three [`relaxed_links`]) have every
-/// binding the relaxed model's joins find counted as a ground rule to
-/// come: the first rule of each alike set (the others may give the same
-/// ground rules), not the links.
-fn counted(signatures: &[Signature]) -> Vec<bool> {
-    let mut seen = HashSet::default();
-    (signatures.iter())
-        .map(|s| seen.insert(s))
-        .chain([false; 3])
-        .collect()
+/// Which rules of the relaxed program (the description's `rules` of them,
+/// then the three [`relaxed_links`]) have every binding the relaxed
+/// model's joins find counted against the ground-rule limit: every rule of
+/// the description, not the links. Grounding instantiates each of those
+/// bindings (and only then keeps once the ground rules that alike rules
+/// both give), so the limit bounds its work: a game whose rules' bindings
+/// pass it is too large to ground whole, found while the relaxed model is
+/// built, before any ground rule is made.
+fn counted(rules: usize) -> Vec<bool> {
+    let mut counted = vec![true; rules];
+    counted.extend([false; 3]);
+    counted
 }
 
 /// What makes a description's rules its relaxed program: `true <= init`,
@@ -679,12 +680,13 @@ mod tests {
         assert!(watch.over_limit, "{e}");
     }
 
-    /// The relaxed model of `h` (60 x 200 = 12,000 ground rules, past half
-    /// of a limit of 20,000, and 60 atoms) and, if `with_g`, of `g`, whose
-    /// bindings are `h`'s times `zs` for the first `ys` values of `?y`; the
-    /// `g` atoms made, how saturating ended, and the steps it took.
+    /// The relaxed model of `h` (60 x 200 = 12,000 ground rules, and 60
+    /// atoms; with the 12,060 facts it joins, past half of a limit of
+    /// 40,000) and, if `with_g`, of `g`, whose bindings are `h`'s times `zs`
+    /// for the first `ys` values of `?y` (`ys` x `zs` facts more); the `g`
+    /// atoms made, how saturating ended, and the steps it took.
     fn half_then(with_g: bool, ys: usize, zs: usize) -> (usize, Result<(), String>, u64) {
-        half_then_within(20_000, with_g, ys, zs)
+        half_then_within(40_000, with_g, ys, zs)
     }
 
     fn half_then_within(
@@ -710,8 +712,7 @@ mod tests {
             }
         }
         let d = Description::parse(&text).unwrap();
-        let signatures: Vec<Signature> = d.rules.iter().map(signature).collect();
-        let counted = counted(&signatures);
+        let counted = counted(d.rules.len());
         let links = relaxed_links(&d.keys);
         let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
         let (mut model, mut store) = (Model::default(), Store::default());
@@ -736,9 +737,9 @@ mod tests {
     fn past_half_the_ground_rule_limit_a_join_that_would_pass_it_makes_no_atom() {
         let (made, ended, _) = half_then(false, 200, 10);
         assert_eq!((made, ended), (0, Ok(())));
-        // `g` would add 120,000 ground rules to 12,000: refused, and none of
+        // `g` would add 120,000 ground rules to 26,060: refused, and none of
         // its atoms was made
-        let refused = "line 3, column 1: the game has more than 20000 ground rules: too large \
+        let refused = "line 3, column 1: the game has more than 40000 ground rules: too large \
                        to ground";
         let (made, ended, _) = half_then(true, 200, 10);
         assert_eq!((made, ended), (0, Err(refused.to_string())));
@@ -749,6 +750,59 @@ mod tests {
         let (made, ended, far) = half_then_within(1_000_000, true, 30, 1);
         assert_eq!((made, ended), (1_800, Ok(())));
         assert_eq!(steps, far);
+    }
+
+    /// Two alike rules (the same relations, so grounding keeps once a
+    /// ground rule both give) and the facts they join: each rule's bindings
+    /// are under the limit, all of them together over it. Building the
+    /// relaxed model refuses the game, naming the rule that passes the
+    /// limit, before grounding makes a ground rule; under a limit above
+    /// them all, it goes on, and grounding keeps every ground rule.
+    #[test]
+    fn every_rule_s_bindings_and_every_fact_count_against_the_ground_rule_limit() {
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        text += "(<= (h ?x ?y) (q ?x ?y))\n(<= (h ?y ?x) (q ?x ?y))\n";
+        for x in 0..100 {
+            for y in 0..100 {
+                text += &format!(" (q {x} {y})");
+            }
+        }
+        let d = Description::parse(&text).unwrap();
+        let links = relaxed_links(&d.keys);
+        let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
+        let counted = counted(d.rules.len());
+        let saturated = |limit: usize| {
+            let (mut model, mut store) = (Model::default(), Store::default());
+            let mut watch = Watch::new("test", steps(100_000_000));
+            saturate(
+                &mut model,
+                &relaxed,
+                false,
+                Some(&counted),
+                &mut store,
+                limit,
+                &mut watch,
+            )
+        };
+        // 10,000 facts, and 10,000 bindings of each rule
+        assert_eq!(
+            saturated(25_000),
+            Err(
+                "line 3, column 1: the game has more than 25000 ground rules: too large to \
+                 ground"
+                    .to_string()
+            )
+        );
+        assert_eq!(saturated(30_010), Ok(()));
+        let g = ground(&d, 30_010, &mut Watch::new("test", steps(100_000_000))).unwrap();
+        // the two rules give the same ground rule where `?x` and `?y` are
+        // the same: kept once
+        let h = d.symbols.get("h");
+        let hs = g
+            .rules
+            .iter()
+            .filter(|r| matches!(g.store.get(r.head), GTerm::Fn(s, _) if Some(s) == h));
+        assert_eq!(hs.count(), 20_000 - 100);
     }
 
     #[test]
