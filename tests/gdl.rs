@@ -262,6 +262,38 @@ fn rules_that_leave_variables_for_their_callers_play_as_the_same_game_in_valid_g
     );
 }
 
+/// Tic-tac-toe with `same`, which leaves its value to the caller (as the
+/// public attritionWar's `sum` does), asked through `quad`, a join of 40^4
+/// bindings: working out exactly which values `same` is asked of takes
+/// that join, past a small budget.
+fn tictactoe_with_a_costly_caller() -> String {
+    let ttt = shipped("tictactoe.kif").text.unwrap();
+    let nums: String = (1..=40).map(|i| format!("(num {i}) ")).collect();
+    format!(
+        "{ttt}\n{nums}\n(<= (same ?x ?x) (num 1))\n\
+         (<= (quad ?a ?b ?c ?d) (num ?a) (num ?b) (num ?c) (num ?d) (same ?a ?a))\n\
+         (<= terminal (quad 1 2 3 4) (true (cell 1 1 nobody)))\n"
+    )
+}
+
+#[test]
+fn values_too_costly_to_work_out_exactly_are_taken_from_each_argument_s_values() {
+    let text = tictactoe_with_a_costly_caller();
+    assert!(unsafe_as_written(&text));
+    let budget = Budget {
+        steps: 100_000,
+        seconds: 60,
+    };
+    // each argument's values stand in for the exact ones: the game loads
+    // within the budget (`quad` too large to ground whole, then ground on
+    // what is asked), and it is tic-tac-toe
+    let rules = Rules::within("costly", &text, budget).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!rules.on_demand_reasoning());
+    let plain = twin("tictactoe.kif");
+    let states = lockstep(&plain, &Gdl::start(Arc::new(rules)), |m| m.to_string(), 300);
+    assert!(states > 2_000, "{states}");
+}
+
 /// Tic-tac-toe with a helper too large to ground whole (40^5 atoms of
 /// `far`) that the game asks of one tuple only, and a rule no question
 /// asks (`spare`).

@@ -44,25 +44,28 @@
 //! is left out, and an argument every question of a relation gives is
 //! limited to the values asked there, as above.
 //!
+//! Where the relaxed model passes the atom limit or the load's budget (the
+//! public attritionWar's joins a score and both bids), each argument's
+//! values (`domains.rs`) stand in for it: more values, but a rule that
+//! leaves a variable to its callers holds whatever the value.
+//!
 //! The description stays invalid, with the error the safety check gives,
 //! where a question of the game cannot be answered so (a variable no
 //! literal binds, two literals that each need what only the other binds),
 //! or where a rule that breaks the restriction is never asked; values past
-//! the atom limit or the load's budget add why to that error.
+//! the atom limit or the load's budget both ways add why to that error.
 
 use super::hash::{HashMap, HashSet};
 
 use super::{
     budget::Watch,
+    domains::{domains, Place},
     ground::{relaxed_links, saturate},
     join::Model,
     kif::Pos,
     logic::{needed_vars, unsafe_vars, Atom, Description, Literal, Relation, Rule, Sym, Term},
     store::{GTerm, Gid, Store},
 };
-
-/// A relation's top-level argument, by its index.
-type Place = (Relation, usize);
 
 /// A relation asked with the top-level arguments whose bits are set given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -476,23 +479,21 @@ fn limited(
     }
     let links = relaxed_links(k);
     let relaxed: Vec<&Rule> = guarded.iter().chain(&defined).chain(&links).collect();
-    let mut model = Model::default();
     let mut store = Store::default();
-    let worked_out = watch
-        .phase("finding the values rules that leave a variable unbound are asked with")
-        .and_then(|()| saturate(&mut model, &relaxed, false, None, &mut store, limit, watch));
-    if let Err(why) = worked_out {
-        return Some(Err(why));
-    }
+    let rels: Vec<Sym> = places.iter().map(|p| values[p]).collect();
+    let found = match worked_out(&relaxed, &rels, scope, &mut store, limit, watch) {
+        Ok(found) => found,
+        Err(why) => return Some(Err(why)),
+    };
     // the values as facts, place by place in the order the places were found
     out.rules = guarded;
-    for place in &places {
+    for (place, found) in places.iter().zip(&found) {
         let rel = values[place];
-        for &atom in model.atoms(&(rel, 1)) {
+        for &value in found {
             out.rules.push(Rule {
                 head: Atom {
                     rel,
-                    args: vec![term(store.args(atom)[0], &store)],
+                    args: vec![term(value, &store)],
                 },
                 body: Vec::new(),
                 vars: Vec::new(),
@@ -502,6 +503,45 @@ fn limited(
     }
     out.check().ok()?;
     Some(Ok(out))
+}
+
+/// The values of each relation of `rels` (a place's, of one argument),
+/// in the order found: worked out from the relaxed model of `relaxed`, or,
+/// for rules that leave a variable to their callers (`scope`), where that
+/// passes `limit` atoms or the budget of `watch`, from each argument's
+/// values ([`domains`]), with the steps afresh. Those are more values, but
+/// a rule that leaves a variable to its callers holds whatever the value,
+/// so the game is the same; only its grounding is larger.
+fn worked_out(
+    relaxed: &[&Rule],
+    rels: &[Sym],
+    scope: Scope,
+    store: &mut Store,
+    limit: usize,
+    watch: &mut Watch,
+) -> Result<Vec<Vec<Gid>>, String> {
+    let mut model = Model::default();
+    let exact = watch
+        .phase("finding the values rules that leave a variable unbound are asked with")
+        .and_then(|()| saturate(&mut model, relaxed, false, None, store, limit, watch));
+    match exact {
+        Ok(()) => Ok((rels.iter())
+            .map(|&rel| {
+                let atoms = model.atoms(&(rel, 1)).iter();
+                atoms.map(|&atom| store.args(atom)[0]).collect()
+            })
+            .collect()),
+        Err(why) if scope == Scope::Unsafe && watch.too_large() => {
+            watch.fresh_steps();
+            *store = Store::default();
+            watch.phase("finding each argument's values instead")?;
+            let d = domains(relaxed, store, limit, watch).ok_or(why)?;
+            Ok((rels.iter())
+                .map(|&rel| d.of(((rel, 1), 0)).to_vec())
+                .collect())
+        }
+        Err(why) => Err(why),
+    }
 }
 
 /// A ground term of `store` as a term of the rules.

@@ -755,8 +755,9 @@ fn same(
     }
 }
 
-/// Whether pattern `t` matches ground term `g`, binding free variables.
-fn matches(
+/// Whether pattern `t` matches ground term `g`, binding free variables
+/// (each one bound is pushed on `trail`).
+pub(super) fn matches(
     t: &Term,
     g: Gid,
     binds: &mut [Option<Gid>],

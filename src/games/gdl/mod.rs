@@ -6,6 +6,8 @@
 //! - `callers.rs`: rules that leave a variable unbound where every use binds
 //!   it (not valid GDL, played by top-down provers), given the values
 //!   their uses can pass;
+//! - `domains.rs`: each argument's values, a cheap over-approximation of
+//!   what the rules derive (for `callers.rs` where that is too large);
 //! - `store.rs`: ground terms, each stored once, by number;
 //! - `join.rs`: a rule's literals matched against facts, through indexes;
 //! - `budget.rs`: what loading may cost, and what it says while it takes long;
@@ -36,6 +38,7 @@
 mod bots;
 pub mod budget;
 mod callers;
+mod domains;
 pub mod ground;
 mod hash;
 mod join;
