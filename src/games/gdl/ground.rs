@@ -712,6 +712,17 @@ mod tests {
             }
         }
         let d = Description::parse(&text).unwrap();
+        let (ended, store, spent) = relaxed_model(&d, limit);
+        let g = d.symbols.get("g");
+        let made = (0..store.count() as Gid)
+            .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == g))
+            .count();
+        (made, ended, spent)
+    }
+
+    /// The relaxed model of grounding `d`, every rule's bindings counted
+    /// against `limit`: how building it ended, its store, the steps spent.
+    fn relaxed_model(d: &Description, limit: usize) -> (Result<(), String>, Store, u64) {
         let counted = counted(d.rules.len());
         let links = relaxed_links(&d.keys);
         let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
@@ -726,11 +737,7 @@ mod tests {
             limit,
             &mut watch,
         );
-        let g = d.symbols.get("g");
-        let made = (0..store.count() as Gid)
-            .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == g))
-            .count();
-        (made, ended, watch.spent_steps())
+        (ended, store, watch.spent_steps())
     }
 
     #[test]
@@ -768,22 +775,7 @@ mod tests {
             }
         }
         let d = Description::parse(&text).unwrap();
-        let links = relaxed_links(&d.keys);
-        let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
-        let counted = counted(d.rules.len());
-        let saturated = |limit: usize| {
-            let (mut model, mut store) = (Model::default(), Store::default());
-            let mut watch = Watch::new("test", steps(100_000_000));
-            saturate(
-                &mut model,
-                &relaxed,
-                false,
-                Some(&counted),
-                &mut store,
-                limit,
-                &mut watch,
-            )
-        };
+        let saturated = |limit: usize| relaxed_model(&d, limit).0;
         // 10,000 facts, and 10,000 bindings of each rule
         assert_eq!(
             saturated(25_000),
