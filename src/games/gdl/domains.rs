@@ -115,7 +115,8 @@ pub(super) fn domains(
 /// The values each variable of `rule` may take: those of every place it
 /// holds in a positive literal, each place's on its own (`None` for a
 /// variable no positive literal holds). `Some(None)` where a variable can
-/// take none; `None` past the budget of `watch`.
+/// take none; `None` past the budget of `watch`, or where the head holds a
+/// variable that no positive literal holds.
 #[allow(clippy::type_complexity)]
 fn each_variable(
     rule: &Rule,

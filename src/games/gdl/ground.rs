@@ -273,9 +273,10 @@ pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
 /// `limit` atoms or the budget of `watch`.
 ///
 /// With `ground_rules`, the relaxed model of grounding: every binding of a
-/// rule marked there is a ground rule grounding will make (the model only
-/// grows, and a rule's join over it finds every binding found here), so it
-/// fails past `limit` of those too, as grounding would, but sooner.
+/// rule marked there is a ground rule grounding will instantiate (the
+/// model only grows, and a rule's join over it finds every binding found
+/// here), so it fails past `limit` of those too, before grounding would
+/// have instantiated them.
 pub(super) fn saturate(
     model: &mut Model,
     rules: &[&Rule],
