@@ -78,12 +78,16 @@ pub(super) fn domains(
             let head = rule.head.relation();
             for (i, t) in rule.head.args.iter().enumerate() {
                 let vars = distinct_vars(t);
+                // each variable's values (every head variable has some)
+                let lists: Vec<&[Gid]> = (vars.iter())
+                    .map(|&v| values[v as usize].as_deref())
+                    .collect::<Option<_>>()?;
                 let mut binds: Vec<Option<Gid>> = vec![None; rule.vars.len()];
                 let mut at = vec![0usize; vars.len()];
                 // every combination of the variables' values, in order
                 'combinations: loop {
                     for (k, &v) in vars.iter().enumerate() {
-                        binds[v as usize] = Some(values[v as usize].as_ref()?[at[k]]);
+                        binds[v as usize] = Some(lists[k][at[k]]);
                     }
                     if !watch.spend() {
                         return None;
@@ -97,7 +101,7 @@ pub(super) fn domains(
                     }
                     for k in (0..vars.len()).rev() {
                         at[k] += 1;
-                        if at[k] < values[vars[k] as usize].as_ref()?.len() {
+                        if at[k] < lists[k].len() {
                             continue 'combinations;
                         }
                         at[k] = 0;
