@@ -683,17 +683,37 @@ fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)
 const COUNT_UP_TO: usize = 256;
 
 /// The numbers in every one of `lists` (each ascending), ascending: the
-/// shortest list's, looked up in the others. Sorts `lists` by length.
-fn common<'l>(lists: &'l mut [&[u32]]) -> impl Iterator<Item = u32> + 'l {
+/// shortest list's, looked up in the others. Sorts `lists` by length, and
+/// shortens the others as it goes (see [`skip_to`]).
+fn common<'l, 'f>(lists: &'l mut [&'f [u32]]) -> impl Iterator<Item = u32> + use<'l, 'f> {
     lists.sort_unstable_by_key(|l| l.len());
-    let (shortest, rest): (&[u32], &[&[u32]]) = match lists.split_first() {
-        Some((shortest, rest)) => (shortest, rest),
-        None => (&[], &[]),
+    let (shortest, rest): (&[u32], &mut [&[u32]]) = match lists.split_first_mut() {
+        Some((shortest, rest)) => (*shortest, rest),
+        None => (&[], &mut []),
     };
     shortest
         .iter()
         .copied()
-        .filter(move |at| rest.iter().all(|l| l.binary_search(at).is_ok()))
+        .filter(move |&at| rest.iter_mut().all(|l| skip_to(l, at)))
+}
+
+/// Whether ascending `list` holds `at`, its numbers below `at` dropped
+/// first. The numbers looked up in a list ascend, so each lookup starts
+/// where the last ended, and gallops (1, 2, 4, ... ahead, then halves):
+/// two lists of hundreds that share a few dozen cost a walk of both, not
+/// a binary search of the longer for every number of the shorter.
+fn skip_to(list: &mut &[u32], at: u32) -> bool {
+    let l = *list;
+    let mut bound = 1;
+    while bound < l.len() && l[bound] < at {
+        bound *= 2;
+    }
+    // below `bound / 2` every number is under `at`; from `bound` on none is
+    let low = bound / 2;
+    let high = bound.min(l.len());
+    let first = low + l[low..high].partition_point(|&x| x < at);
+    *list = &l[first..];
+    list.first() == Some(&at)
 }
 
 /// A term under the bindings so far.
@@ -817,5 +837,33 @@ mod tests {
         assert_eq!(all(&mut [a, &[2, 4]]), [] as [u32; 0]);
         assert_eq!(all(&mut [a]), a, "one list: all of it");
         assert_eq!(all(&mut []), [] as [u32; 0]);
+    }
+
+    #[test]
+    fn the_numbers_common_to_lists_of_any_lengths_are_those_in_each() {
+        // lists of 0 to 300 ascending numbers, sparse and dense, against
+        // a plain lookup of each number of the first in all the others
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..500 {
+            let lists: Vec<Vec<u32>> = (0..rng.random_range(1..4))
+                .map(|_| {
+                    let (len, spread) = (rng.random_range(0..300), rng.random_range(1..6));
+                    let mut l: Vec<u32> = (0..len)
+                        .map(|_| rng.random_range(0..len * spread + 1))
+                        .collect();
+                    l.sort_unstable();
+                    l.dedup();
+                    l
+                })
+                .collect();
+            let plain: Vec<u32> = lists[0]
+                .iter()
+                .copied()
+                .filter(|x| lists.iter().all(|l| l.contains(x)))
+                .collect();
+            let mut slices: Vec<&[u32]> = lists.iter().map(|l| l.as_slice()).collect();
+            assert_eq!(common(&mut slices).collect::<Vec<u32>>(), plain);
+        }
     }
 }
