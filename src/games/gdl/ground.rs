@@ -128,12 +128,11 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     for s in &signatures {
         *alike.entry(s).or_default() += 1;
     }
-    let counted = counted(d.rules.len());
 
     watch.phase("grounding")?;
     let mut model = Model::default();
     let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
-    let count = Some(counted.as_slice());
+    let count = Some(d.rules.len());
     saturate(&mut model, &relaxed, false, count, &mut store, limit, watch)?;
 
     // every rule instantiated over the model
@@ -227,20 +226,6 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     })
 }
 
-/// Which rules of the relaxed program (the description's `rules` of them,
-/// then the three [`relaxed_links`]) have every binding the relaxed
-/// model's joins find counted against the ground-rule limit: every rule of
-/// the description, not the links. Grounding instantiates each of those
-/// bindings (and only then keeps once the ground rules that alike rules
-/// both give), so the limit bounds its work: a game whose rules' bindings
-/// pass it is too large to ground whole, found while the relaxed model is
-/// built, before any ground rule is made.
-fn counted(rules: usize) -> Vec<bool> {
-    let mut counted = vec![true; rules];
-    counted.extend([false; 3]);
-    counted
-}
-
 /// What makes a description's rules its relaxed program: `true <= init`,
 /// `true <= next`, `does <= legal`.
 pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
@@ -272,16 +257,21 @@ pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
 /// evaluation); without, `not` is ignored (the relaxed model). Fails past
 /// `limit` atoms or the budget of `watch`.
 ///
-/// With `ground_rules`, the relaxed model of grounding: every binding of a
-/// rule marked there is a ground rule grounding will instantiate (the
-/// model only grows, and a rule's join over it finds every binding found
-/// here), so it fails past `limit` of those too, before grounding would
-/// have instantiated them.
+/// With `ground_rules`, the relaxed model of grounding: every binding of
+/// the first `ground_rules` of `rules` (the description's, not the
+/// [`relaxed_links`] after them) is a ground rule grounding will
+/// instantiate (the model only grows, and a rule's join over it finds
+/// every binding found here), so it fails past `limit` of those too,
+/// before grounding would have instantiated them. Grounding instantiates
+/// every binding (and only then keeps once the ground rules that alike
+/// rules both give), so the limit bounds its work: a game whose rules'
+/// bindings pass it is too large to ground whole, found while the relaxed
+/// model is built, before any ground rule is made.
 pub(super) fn saturate(
     model: &mut Model,
     rules: &[&Rule],
     negation: bool,
-    ground_rules: Option<&[bool]>,
+    ground_rules: Option<usize>,
     store: &mut Store,
     limit: usize,
     watch: &mut Watch,
@@ -310,7 +300,7 @@ pub(super) fn saturate(
         let mut found: Vec<(Relation, Gid)> = Vec::new();
         let mut found_once: HashSet<Gid> = HashSet::default();
         for (r, &rule) in rules.iter().enumerate() {
-            let counted = ground_rules.is_some_and(|c| c[r]);
+            let counted = ground_rules.is_some_and(|n| r < n);
             let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
             // before it over older facts, those after over all
@@ -724,7 +714,6 @@ mod tests {
     /// The relaxed model of grounding `d`, every rule's bindings counted
     /// against `limit`: how building it ended, its store, the steps spent.
     fn relaxed_model(d: &Description, limit: usize) -> (Result<(), String>, Store, u64) {
-        let counted = counted(d.rules.len());
         let links = relaxed_links(&d.keys);
         let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
         let (mut model, mut store) = (Model::default(), Store::default());
@@ -733,7 +722,7 @@ mod tests {
             &mut model,
             &relaxed,
             false,
-            Some(&counted),
+            Some(d.rules.len()),
             &mut store,
             limit,
             &mut watch,
