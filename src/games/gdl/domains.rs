@@ -170,9 +170,12 @@ fn each_variable(
         }
     }
     // a variable the head holds but no positive literal does: unsafe
-    let mut head_vars = Vec::new();
-    rule.head.args.iter().for_each(|t| t.vars(&mut head_vars));
-    if head_vars.iter().any(|&v| values[v as usize].is_none()) {
+    if rule
+        .head
+        .vars()
+        .iter()
+        .any(|&v| values[v as usize].is_none())
+    {
         return None;
     }
     if values.iter().any(|v| v.as_ref().is_some_and(Vec::is_empty)) {
