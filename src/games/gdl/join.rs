@@ -146,6 +146,8 @@ struct Lit<'a> {
     facts: Option<&'a Facts>,
     range: (usize, usize),
     keys: Vec<(Option<u32>, &'a Term)>,
+    /// Its variables as bits (`None`: one of them is past the 63rd).
+    vars: Option<u64>,
 }
 
 /// One join in progress: the variables bound, and the fact each literal
@@ -186,7 +188,7 @@ struct Join<'a> {
     lists: Vec<&'a [u32]>,
     /// For each depth, the facts of several lists at once, when its
     /// literal has more than one position bound.
-    common: Vec<Vec<u32>>,
+    common: Vec<[Vec<u32>; 2]>,
 }
 
 /// What a join hands each binding it finds: the store, the variables'
@@ -290,6 +292,10 @@ impl Model {
                     facts,
                     range,
                     keys: facts.map(|f| f.keys(atom)).unwrap_or_default(),
+                    vars: match var_bits(&mut atom.args.iter()) {
+                        (bits, false) => Some(bits),
+                        (_, true) => None,
+                    },
                 }
             })
             .collect();
@@ -322,7 +328,7 @@ impl Model {
             chosen: vec![0; n],
             keys: Vec::new(),
             lists: Vec::new(),
-            common: vec![Vec::new(); n],
+            common: vec![[Vec::new(), Vec::new()]; n],
         };
         // Loose literals that multiply the others' bindings: the bindings
         // are counted first (the others' times theirs), and a join that
@@ -436,9 +442,30 @@ impl<'a> Join<'a> {
         if depth == self.lits.len() {
             return watch.spend() && emit(store, &self.binds, &self.chosen);
         }
-        let mut best: Option<(usize, Candidates<'a>, usize)> = None;
+        // a literal whose variables are all bound is one fact or none:
+        // nothing has fewer candidates, so it is matched first, before the
+        // others' candidates are counted (a missing one ends the binding)
+        let bound = bound_bits(&self.binds);
+        // the facts in all the lists of the best literal so far (where
+        // counted), and of the one being counted
+        let [mut kept, mut counting] = std::mem::take(&mut self.common[depth]);
+        kept.clear();
+        // (literal, candidates, how many, whether `kept` holds them)
+        let mut best: Option<(usize, Candidates<'a>, usize, bool)> = None;
         for i in 0..self.lits.len() {
-            if self.done[i] {
+            if self.done[i] || self.loose[i] || self.lits[i].vars.is_none_or(|v| v & !bound != 0) {
+                continue;
+            }
+            let c = self.candidates(i, store);
+            if c.len() == 0 {
+                self.common[depth] = [kept, counting];
+                return true;
+            }
+            best = Some((i, c, 1, false));
+            break;
+        }
+        for i in 0..self.lits.len() {
+            if self.done[i] || best.is_some_and(|(_, _, b, _)| b == 1) {
                 continue;
             }
             // a loose literal multiplies what the others yield: it is
@@ -451,45 +478,55 @@ impl<'a> Join<'a> {
             let c = self.candidates(i, store);
             // a literal with several positions bound: the facts in all its
             // lists, where the shortest is short enough to count them (as
-            // far as the best so far)
+            // far as the best so far), kept in case it is chosen
             let mut size = c.len();
+            let mut all = false;
             if size > 0 && size <= COUNT_UP_TO && self.lists.len() > 1 {
-                let cap = best.map_or(usize::MAX, |(_, _, b)| b);
-                size = common(&mut self.lists).take(cap).count();
+                let cap = best.map_or(usize::MAX, |(_, _, b, _)| b);
+                counting.clear();
+                counting.extend(common(&mut self.lists).take(cap));
+                size = counting.len();
+                all = size < cap;
             }
             if size == 0 {
+                self.common[depth] = [kept, counting];
                 return true;
             }
             if postponed {
                 continue;
             }
-            if best.is_none_or(|(_, _, b)| size < b) {
-                best = Some((i, c, size));
+            if best.is_none_or(|(_, _, b, _)| size < b) {
+                best = Some((i, c, size, all));
+                if all {
+                    std::mem::swap(&mut kept, &mut counting);
+                }
             }
         }
-        let Some((i, cands, _)) = best else {
+        let Some((i, cands, _, counted)) = best else {
+            self.common[depth] = [kept, counting];
             return true;
         };
         // a literal with several positions bound: only the facts in every
         // one of their lists (each ascending), not just the shortest list
-        let mut common = std::mem::take(&mut self.common[depth]);
-        common.clear();
         let mut intersected = false;
         if let Candidates::List(_) = cands {
-            self.candidates(i, store);
-            if self.lists.len() > 1 {
-                // a step for each fact of the shortest list looked up
-                let shortest = self.lists.iter().map(|l| l.len()).min().unwrap_or(0);
-                if !watch.spend_many(shortest as u64) {
-                    self.common[depth] = common;
-                    return false;
+            intersected = counted;
+            if !counted {
+                self.candidates(i, store);
+                if self.lists.len() > 1 {
+                    kept.clear();
+                    kept.extend(self::common(&mut self.lists));
+                    intersected = true;
                 }
-                common.extend(self::common(&mut self.lists));
-                intersected = true;
             }
         }
+        // a step for each fact of the shortest list looked up
+        if intersected && !watch.spend_many(cands.len() as u64) {
+            self.common[depth] = [kept, counting];
+            return false;
+        }
         let cands = if intersected {
-            Candidates::List(&common)
+            Candidates::List(&kept)
         } else {
             cands
         };
@@ -530,7 +567,7 @@ impl<'a> Join<'a> {
         }
         self.done[i] = false;
         self.tight_left += tight;
-        self.common[depth] = common;
+        self.common[depth] = [kept, counting];
         go_on
     }
 
@@ -644,25 +681,10 @@ impl<'a> Join<'a> {
 /// the others' times its matches: matched earlier, it would only repeat
 /// the others' work for each of its matches.
 fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
-    // each literal's variables as bits (a variable past the 63rd makes
-    // its literal count as not loose)
-    fn bits(t: &Term, all: &mut u64, wide: &mut bool) {
-        match t {
-            Term::Const(_) => {}
-            Term::Var(v) if *v < 64 => *all |= 1 << v,
-            Term::Var(_) => *wide = true,
-            Term::Fn(_, args) => args.iter().for_each(|a| bits(a, all, wide)),
-        }
-    }
-    let of = |terms: &mut dyn Iterator<Item = &Term>| {
-        let (mut all, mut wide) = (0, false);
-        terms.for_each(|t| bits(t, &mut all, &mut wide));
-        (all, wide)
-    };
-    let (in_distincts, _) = of(&mut distincts.iter().flat_map(|(a, b, _)| [*a, *b]));
+    let (in_distincts, _) = var_bits(&mut distincts.iter().flat_map(|(a, b, _)| [*a, *b]));
     let vars: SmallVec<[(u64, bool); 8]> = literals
         .iter()
-        .map(|(a, _)| of(&mut a.args.iter()))
+        .map(|(a, _)| var_bits(&mut a.args.iter()))
         .collect();
     (0..vars.len())
         .map(|i| {
@@ -675,6 +697,31 @@ fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)
             !wide && mine & others == 0
         })
         .collect()
+}
+
+/// The variables in `terms` as bits, bit `v` for variable `v`, and whether
+/// one of them is past the 63rd (then not among the bits).
+fn var_bits(terms: &mut dyn Iterator<Item = &Term>) -> (u64, bool) {
+    fn bits(t: &Term, all: &mut u64, wide: &mut bool) {
+        match t {
+            Term::Const(_) => {}
+            Term::Var(v) if *v < 64 => *all |= 1 << v,
+            Term::Var(_) => *wide = true,
+            Term::Fn(_, args) => args.iter().for_each(|a| bits(a, all, wide)),
+        }
+    }
+    let (mut all, mut wide) = (0, false);
+    terms.for_each(|t| bits(t, &mut all, &mut wide));
+    (all, wide)
+}
+
+/// The variables bound in `binds` as bits (as [`var_bits`], the first 64).
+fn bound_bits(binds: &[Option<Gid>]) -> u64 {
+    binds
+        .iter()
+        .take(64)
+        .enumerate()
+        .fold(0, |acc, (v, b)| acc | ((b.is_some() as u64) << v))
 }
 
 /// The longest list whose facts in common with a literal's other lists are
