@@ -655,7 +655,9 @@ mod tests {
     }
 
     /// Random rules of two to four literals over random facts (constants,
-    /// variables shared or not, a function term, `distinct`s), ground, and
+    /// variables shared or not, a function term, `distinct`s; in a third
+    /// of the cases, enough facts that a join builds an index on several
+    /// positions at once), ground, and
     /// their atoms against nested loops over the literals as written: the
     /// same atoms in the same order, whatever literal the join matches
     /// first. Where some facts are derived (a round later), the same atoms.
@@ -667,13 +669,19 @@ mod tests {
         let relations = [("p", 2), ("q", 3), ("r", 2)];
         for case in 0..300 {
             let derived = case % 2 == 1;
+            // every third case: many facts over six values, and three
+            // literals, so that a join meets the same positions bound often
+            let (values, most, literals) = match case % 3 == 2 {
+                true => (6, 200, 3..4),
+                false => (4, 25, 2..5),
+            };
             let mut facts: Vec<Vec<Vec<u32>>> = Vec::new();
             let mut text =
                 String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
             for &(name, arity) in &relations {
                 let mut rel: Vec<Vec<u32>> = Vec::new();
-                for _ in 0..rng.random_range(0..25) {
-                    let args: Vec<u32> = (0..arity).map(|_| rng.random_range(0..4)).collect();
+                for _ in 0..rng.random_range(0..most) {
+                    let args: Vec<u32> = (0..arity).map(|_| rng.random_range(0..values)).collect();
                     if !rel.contains(&args) {
                         rel.push(args);
                     }
@@ -697,13 +705,13 @@ mod tests {
                 text += "(<= (p ?a ?b) (p0 ?a ?b))\n";
             }
             // the rule: each argument a variable of five (often) or a constant
-            let literals: Vec<(usize, Vec<Result<usize, u32>>)> = (0..rng.random_range(2..5))
+            let literals: Vec<(usize, Vec<Result<usize, u32>>)> = (0..rng.random_range(literals))
                 .map(|_| {
                     let r = rng.random_range(0..relations.len());
                     let args = (0..relations[r].1)
                         .map(|_| match rng.random_bool(0.8) {
                             true => Ok(rng.random_range(0..5)),
-                            false => Err(rng.random_range(0..4)),
+                            false => Err(rng.random_range(0..values)),
                         })
                         .collect();
                     (r, args)

@@ -7,7 +7,12 @@
 //! variables bound so far (a `(succ ?x ?y)` with `?x` bound has one): the
 //! facts in all the lists of its bound positions (counted where the
 //! shortest list is short, else judged by that list); once chosen, it is
-//! matched only against the facts in all of its lists.
+//! matched only against the facts in all of its lists. A literal whose
+//! variables are all bound (one fact or none) is matched first. Where a
+//! join meets the same positions of a literal bound often enough that
+//! intersecting their lists has cost as much as indexing the literal's
+//! facts on those positions at once, it builds that index and looks the
+//! facts up there instead.
 //! So a join costs about what it yields, whatever order the rule's literals
 //! are written in. Each binding comes with the facts it matched, so the caller
 //! can put what it finds in the order nested loops over the literals as
@@ -51,6 +56,13 @@ pub(super) struct Facts {
 /// The parent of an atom's own arguments' positions.
 const TOP: u32 = u32::MAX;
 
+/// The argument numbers that lead from an atom to one of its subterms.
+type Route = SmallVec<[u8; INDEX_DEPTH]>;
+
+/// A subterm position of a literal: its path number in the index, the
+/// literal's term there, and its route.
+type Key<'a> = (Option<u32>, &'a Term, Route);
+
 impl Facts {
     fn push(&mut self, atom: Gid, store: &Store) {
         let at = self.atoms.len() as u32;
@@ -71,26 +83,29 @@ impl Facts {
         }
     }
 
-    /// The index's path number of each subterm position of `atom`'s
-    /// arguments (`None` where no fact has a term at that position).
-    fn keys<'a>(&self, atom: &'a Atom) -> Vec<(Option<u32>, &'a Term)> {
+    /// Each subterm position of `atom`'s arguments: the index's path
+    /// number (`None` where no fact has a term at that position), the term
+    /// there, and the argument numbers that lead to it.
+    fn keys<'a>(&self, atom: &'a Atom) -> Vec<Key<'a>> {
         fn walk<'a>(
             facts: &Facts,
             args: &'a [Term],
             parent: Option<u32>,
-            depth: usize,
-            out: &mut Vec<(Option<u32>, &'a Term)>,
+            route: &Route,
+            out: &mut Vec<Key<'a>>,
         ) {
             for (i, t) in args.iter().enumerate().take(u8::MAX as usize) {
                 let id = parent.and_then(|p| facts.paths.get(&(p, i as u8)).copied());
-                out.push((id, t));
-                if let (Term::Fn(_, sub), true) = (t, depth < INDEX_DEPTH) {
-                    walk(facts, sub, id, depth + 1, out);
+                let mut here = route.clone();
+                here.push(i as u8);
+                out.push((id, t, here.clone()));
+                if let (Term::Fn(_, sub), true) = (t, here.len() < INDEX_DEPTH) {
+                    walk(facts, sub, id, &here, out);
                 }
             }
         }
         let mut out = Vec::new();
-        walk(self, &atom.args, Some(TOP), 1, &mut out);
+        walk(self, &atom.args, Some(TOP), &Route::new(), &mut out);
         out
     }
 }
@@ -145,7 +160,7 @@ struct Lit<'a> {
     atom: &'a Atom,
     facts: Option<&'a Facts>,
     range: (usize, usize),
-    keys: Vec<(Option<u32>, &'a Term)>,
+    keys: Vec<Key<'a>>,
     /// Its variables as bits (`None`: one of them is past the 63rd).
     vars: Option<u64>,
 }
@@ -189,7 +204,26 @@ struct Join<'a> {
     /// For each depth, the facts of several lists at once, when its
     /// literal has more than one position bound.
     common: Vec<[Vec<u32>; 2]>,
+    /// The positions bound (numbers in its `keys`) and their terms, of
+    /// the last literal whose candidates were found.
+    bound: SmallVec<[(usize, Gid); 8]>,
+    /// Indices on several positions at once, for each literal by the
+    /// positions bound (bits over its `keys`), built once intersecting
+    /// their lists has cost as much as building them would.
+    combined: Vec<Vec<(u64, Combined)>>,
 }
+
+/// An index of one literal's facts (in its range) on a set of positions
+/// at once: the facts with each combination of terms there. Until it is
+/// built, the steps its lists' intersections took.
+#[derive(Default)]
+struct Combined {
+    spent: usize,
+    index: Option<CombinedIndex>,
+}
+
+/// The facts (positions, ascending) with each combination of terms.
+type CombinedIndex = HashMap<SmallVec<[Gid; 4]>, SmallVec<[u32; 2]>>;
 
 /// What a join hands each binding it finds: the store, the variables'
 /// values and the fact each positive literal matched (in written order).
@@ -329,6 +363,8 @@ impl Model {
             keys: Vec::new(),
             lists: Vec::new(),
             common: vec![[Vec::new(), Vec::new()]; n],
+            bound: SmallVec::new(),
+            combined: (0..n).map(|_| Vec::new()).collect(),
         };
         // Loose literals that multiply the others' bindings: the bindings
         // are counted first (the others' times theirs), and a join that
@@ -484,7 +520,9 @@ impl<'a> Join<'a> {
             if size > 0 && size <= COUNT_UP_TO && self.lists.len() > 1 {
                 let cap = best.map_or(usize::MAX, |(_, _, b, _)| b);
                 counting.clear();
-                counting.extend(common(&mut self.lists).take(cap));
+                if !self.combined(i, size, store, &mut counting) {
+                    counting.extend(common(&mut self.lists).take(cap));
+                }
                 size = counting.len();
                 all = size < cap;
             }
@@ -515,7 +553,9 @@ impl<'a> Join<'a> {
                 self.candidates(i, store);
                 if self.lists.len() > 1 {
                     kept.clear();
-                    kept.extend(self::common(&mut self.lists));
+                    if !self.combined(i, cands.len(), store, &mut kept) {
+                        kept.extend(self::common(&mut self.lists));
+                    }
                     intersected = true;
                 }
             }
@@ -647,13 +687,15 @@ impl<'a> Join<'a> {
             };
         }
         keys.clear();
+        self.bound.clear();
         let mut best = Candidates::Range(lo, hi);
-        for &(path, term) in &lit.keys {
+        for (k, &(path, term, _)) in lit.keys.iter().enumerate() {
             let g = match look(term, &self.binds, store, keys) {
                 Look::Unbound => continue,
                 Look::Missing => return NONE,
                 Look::Found(g) => g,
             };
+            self.bound.push((k, g));
             let Some(list) = path.and_then(|p| facts.index.get(&(p, g))) else {
                 return NONE;
             };
@@ -672,6 +714,62 @@ impl<'a> Join<'a> {
             }
         }
         best
+    }
+
+    /// Puts in `out` the facts in all the lists of literal `i`'s positions
+    /// bound (as [`Join::candidates`] last found them), from an index on
+    /// those positions at once, and says whether it did. The index is
+    /// built once the lists' intersections (`steps`, the shortest list's
+    /// length, this time) have cost as much as building it would: the
+    /// facts in the literal's range, for each position.
+    fn combined(&mut self, i: usize, steps: usize, store: &Store, out: &mut Vec<u32>) -> bool {
+        let lit = &self.lits[i];
+        let (Some(facts), true) = (lit.facts, lit.keys.len() <= 64) else {
+            return false;
+        };
+        let positions = self.bound.iter().fold(0u64, |m, &(k, _)| m | 1 << k);
+        let all = &mut self.combined[i];
+        let at = match all.iter().position(|(p, _)| *p == positions) {
+            Some(at) => at,
+            None => {
+                all.push((positions, Combined::default()));
+                all.len() - 1
+            }
+        };
+        let combined = &mut all[at].1;
+        let index = match &mut combined.index {
+            Some(index) => index,
+            None => {
+                let (lo, hi) = (lit.range.0, lit.range.1.min(facts.atoms.len()));
+                combined.spent += steps;
+                if combined.spent < (hi - lo) * self.bound.len() {
+                    return false;
+                }
+                let routes: SmallVec<[&Route; 4]> =
+                    self.bound.iter().map(|&(k, _)| &lit.keys[k].2).collect();
+                let mut index = CombinedIndex::default();
+                'facts: for at in lo..hi {
+                    let mut terms = SmallVec::new();
+                    for route in &routes {
+                        let mut t = facts.atoms[at];
+                        for &a in route.iter() {
+                            match store.args(t).get(a as usize) {
+                                Some(&g) => t = g,
+                                None => continue 'facts,
+                            }
+                        }
+                        terms.push(t);
+                    }
+                    index.entry(terms).or_default().push(at as u32);
+                }
+                combined.index.insert(index)
+            }
+        };
+        let terms: SmallVec<[Gid; 4]> = self.bound.iter().map(|&(_, g)| g).collect();
+        if let Some(facts) = index.get(&terms) {
+            out.extend_from_slice(facts);
+        }
+        true
     }
 }
 
