@@ -742,7 +742,7 @@ impl<'a> Join<'a> {
             None => {
                 let (lo, hi) = (lit.range.0, lit.range.1.min(facts.atoms.len()));
                 combined.spent += steps;
-                if combined.spent < (hi - lo) * self.bound.len() {
+                if combined.spent < hi.saturating_sub(lo) * self.bound.len() {
                     return false;
                 }
                 let routes: SmallVec<[&Route; 4]> =
