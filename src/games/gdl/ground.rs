@@ -788,8 +788,8 @@ mod tests {
                 if distincts.iter().any(|&(x, y)| b[x] == b[y]) {
                     continue;
                 }
-                let values: Vec<String> = vars.iter().map(|&v| b[v].unwrap().to_string()).collect();
-                let atom = format!("(h {})", values.join(" "));
+                let args: Vec<String> = vars.iter().map(|&v| b[v].unwrap().to_string()).collect();
+                let atom = format!("(h {})", args.join(" "));
                 if !expected.contains(&atom) {
                     expected.push(atom);
                 }

@@ -317,19 +317,22 @@ impl Model {
             most: cap,
             count_first,
         } = cap;
+        // each literal's variables as bits, and whether one is past the 63rd
+        let vars: SmallVec<[(u64, bool); 8]> = literals
+            .iter()
+            .map(|(a, _)| var_bits(&mut a.args.iter()))
+            .collect();
         let lits: Vec<Lit> = literals
             .iter()
-            .map(|&(atom, range)| {
+            .zip(&vars)
+            .map(|(&(atom, range), &(bits, wide))| {
                 let facts = self.relation(&atom.relation());
                 Lit {
                     atom,
                     facts,
                     range,
                     keys: facts.map(|f| f.keys(atom)).unwrap_or_default(),
-                    vars: match var_bits(&mut atom.args.iter()) {
-                        (bits, false) => Some(bits),
-                        (_, true) => None,
-                    },
+                    vars: (!wide).then_some(bits),
                 }
             })
             .collect();
@@ -343,7 +346,7 @@ impl Model {
             })
             .collect();
         let n = lits.len();
-        let loose = loose(literals, &distincts);
+        let loose = loose(&vars, &distincts);
         let tight = loose.iter().filter(|&&l| !l).count();
         let mut join = Join {
             at: &self.at,
@@ -773,17 +776,14 @@ impl<'a> Join<'a> {
     }
 }
 
-/// Which of the positive `literals` are loose: each of their variables is
-/// in no other positive literal and no `distinct`. A loose literal's
+/// Which of the positive literals (their variables as [`var_bits`] gives
+/// them) are loose: each of their variables is in no other positive
+/// literal and no `distinct`. A loose literal's
 /// matches are the same whatever else is bound, so the join's bindings are
 /// the others' times its matches: matched earlier, it would only repeat
 /// the others' work for each of its matches.
-fn loose(literals: &[(&Atom, (usize, usize))], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
+fn loose(vars: &[(u64, bool)], distincts: &[(&Term, &Term, bool)]) -> Vec<bool> {
     let (in_distincts, _) = var_bits(&mut distincts.iter().flat_map(|(a, b, _)| [*a, *b]));
-    let vars: SmallVec<[(u64, bool); 8]> = literals
-        .iter()
-        .map(|(a, _)| var_bits(&mut a.args.iter()))
-        .collect();
     (0..vars.len())
         .map(|i| {
             let (mine, wide) = vars[i];
