@@ -14,7 +14,10 @@ use ladder::{
         bidding::{Bidding, BiddingParams},
         breakthrough::{Breakthrough, BreakthroughParams},
         coordination::{Coordination, CoordinationParams},
-        gdl::{budget::Budget, logic::Description, Gdl, GdlMove, GdlParams, Rules},
+        gdl::{
+            budget::Budget, logic::Description, machine::DEFAULT_GROUND_STEPS, Gdl, GdlMove,
+            GdlParams, Rules,
+        },
         troops::{Troops, TroopsParams},
     },
     BySeat, Game, Rng, Seat,
@@ -327,6 +330,62 @@ fn a_description_too_large_to_ground_whole_is_ground_on_what_its_questions_ask()
     // state by state, `far`'s static facts alone pass the budget
     let by_state = Rules::on_demand("far", &text, budget).map(|_| ());
     assert!(by_state.is_err_and(|e| e.to_string().contains("400000 steps")));
+}
+
+/// Past half the limit of ground rules, the whole grounding of a
+/// description that grounds on what its questions ask is given up for that
+/// grounding: tic-tac-toe with a helper of 34^4 bindings (1,336,336 ground
+/// rules, under the limit of 2,000,000 but over half of it) that the game
+/// asks of one value of its first argument.
+#[test]
+fn a_description_past_half_the_ground_rule_limit_is_ground_on_what_its_questions_ask() {
+    let ttt = shipped("tictactoe.kif").text.unwrap();
+    let nums: String = (1..=34).map(|i| format!("(num {i}) ")).collect();
+    let text = format!(
+        "{ttt}\n{nums}\n(<= (wide ?a) (num ?a) (num ?b) (num ?c) (num ?d))\n\
+         (<= terminal (wide 7) (true (cell 1 1 nobody)))\n"
+    );
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("(<= (wide"))
+        .unwrap();
+    let tmp = tempfile::TempDir::new().unwrap();
+    std::fs::write(tmp.path().join("wide.kif"), &text).unwrap();
+    let out = ladder_in(
+        tmp.path(),
+        &[
+            "match",
+            "gdl:wide.kif",
+            "random",
+            "random",
+            "--games",
+            "4",
+            "-q",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "ladder: loading wide: costly to ground whole (line {line}, column 1: the game has \
+             more than 1000000 ground rules, half the limit); ground on what its questions can \
+             ask instead\n"
+        )
+    );
+    let season = tmp.path().join("reports/match-wide-random-1-vs-random-2");
+    let games = std::fs::read_to_string(season.join("games.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 4, "{games}");
+    // the same game as tic-tac-toe
+    let budget = Budget {
+        steps: DEFAULT_GROUND_STEPS,
+        seconds: 60,
+    };
+    let rules = Rules::within("wide", &text, budget).unwrap();
+    assert!(!rules.on_demand_reasoning());
+    let plain = twin("tictactoe.kif");
+    let states = lockstep(&plain, &Gdl::start(Arc::new(rules)), |m| m.to_string(), 100);
+    assert!(states > 500, "{states}");
 }
 
 #[test]

@@ -190,6 +190,22 @@ impl Watch {
         self.left = self.left.min(steps);
     }
 
+    /// A watch for a second way of loading tried while this one pauses:
+    /// the same clock and reports, and at most `steps` steps of its own
+    /// (this watch's are left as they are).
+    pub fn beside(&self, steps: u64) -> Watch {
+        Watch {
+            name: self.name.clone(),
+            left: self.budget.steps.min(steps),
+            spent: None,
+            phase: self.phase,
+            rule: None,
+            atoms: 0,
+            over_limit: false,
+            ..*self
+        }
+    }
+
     /// The error for a spent budget, naming the rule being grounded.
     pub(super) fn error(&self, rule: Option<Pos>) -> String {
         let at = rule.map(|p| format!("{p}: ")).unwrap_or_default();

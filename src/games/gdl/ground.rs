@@ -97,6 +97,20 @@ impl GroundRules {
     }
 }
 
+/// Asked once, when a whole grounding's ground rules pass half the limit,
+/// with the grounding's watch: whether a cheaper way of loading the game
+/// was found. `true` gives the grounding up (too large, past half the
+/// limit); `false` lets it go on.
+pub type Halfway<'a> = &'a mut dyn FnMut(&Watch) -> bool;
+
+/// The rules of a whole grounding's relaxed model whose bindings are its
+/// ground rules: the first `rules` of those saturated (the description's),
+/// and what is asked once they pass half the limit.
+pub(super) struct Counted<'a> {
+    pub(super) rules: usize,
+    pub(super) halfway: Option<Halfway<'a>>,
+}
+
 /// The grounded description.
 pub struct Grounded {
     pub store: Store,
@@ -110,8 +124,14 @@ pub struct Grounded {
 
 /// Grounds `d`, or says the relaxed model grew past `limit` atoms, or that
 /// grounding ran past the budget of `watch` (naming the rule's line and
-/// column).
-pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Grounded, String> {
+/// column), or that `halfway` gave it up past half the limit of ground
+/// rules.
+pub fn ground(
+    d: &Description,
+    limit: usize,
+    watch: &mut Watch,
+    halfway: Option<Halfway>,
+) -> Result<Grounded, String> {
     let mut store = Store::default();
     let links = relaxed_links(&d.keys);
 
@@ -132,7 +152,10 @@ pub fn ground(d: &Description, limit: usize, watch: &mut Watch) -> Result<Ground
     watch.phase("grounding")?;
     let mut model = Model::default();
     let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
-    let count = Some(d.rules.len());
+    let count = Some(Counted {
+        rules: d.rules.len(),
+        halfway,
+    });
     saturate(&mut model, &relaxed, false, count, &mut store, limit, watch)?;
 
     // every rule instantiated over the model
@@ -258,7 +281,7 @@ pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
 /// `limit` atoms or the budget of `watch`.
 ///
 /// With `ground_rules`, the relaxed model of grounding: every binding of
-/// the first `ground_rules` of `rules` (the description's, not the
+/// the first `ground_rules.rules` of `rules` (the description's, not the
 /// [`relaxed_links`] after them) is a ground rule grounding will
 /// instantiate (the model only grows, and a rule's join over it finds
 /// every binding found here), so it fails past `limit` of those too,
@@ -266,12 +289,13 @@ pub(super) fn relaxed_links(k: &Keywords) -> [Rule; 3] {
 /// every binding (and only then keeps once the ground rules that alike
 /// rules both give), so the limit bounds its work: a game whose rules'
 /// bindings pass it is too large to ground whole, found while the relaxed
-/// model is built, before any ground rule is made.
+/// model is built, before any ground rule is made. Once they pass half
+/// the limit, `ground_rules.halfway` (if any) is asked whether to give up.
 pub(super) fn saturate(
     model: &mut Model,
     rules: &[&Rule],
     negation: bool,
-    ground_rules: Option<usize>,
+    ground_rules: Option<Counted>,
     store: &mut Store,
     limit: usize,
     watch: &mut Watch,
@@ -279,6 +303,10 @@ pub(super) fn saturate(
     let too_many = |watch: &mut Watch| {
         watch.over_limit = true;
         format!("the game has more than {limit} ground atoms: too large to ground")
+    };
+    let (ground_rules, mut halfway) = match ground_rules {
+        Some(Counted { rules, halfway }) => (Some(rules), halfway),
+        None => (None, None),
     };
     let mut promised = 0usize;
     // rounds: the facts each relation had when the round before began, and when it ended
@@ -368,6 +396,7 @@ pub(super) fn saturate(
                 if known + firsts.len() > limit {
                     return Err(too_many(watch));
                 }
+                let was = promised;
                 if counted {
                     promised = promised.saturating_add(joined.bindings as usize);
                     if promised > limit {
@@ -376,6 +405,13 @@ pub(super) fn saturate(
                 }
                 if !joined.complete {
                     return Err(watch.error(Some(rule.pos)));
+                }
+                if was <= limit / 2 && promised > limit / 2 {
+                    if let Some(halfway) = halfway.as_mut() {
+                        if halfway(watch) {
+                            return Err(given_up_halfway(rule, limit, watch));
+                        }
+                    }
                 }
                 for head in firsts.in_found_order() {
                     found_once.insert(head);
@@ -397,6 +433,17 @@ pub(super) fn saturate(
             return Ok(());
         }
     }
+}
+
+/// The error for a grounding given up past half the limit of ground rules
+/// at `rule`, because a cheaper way of loading the game was found.
+fn given_up_halfway(rule: &Rule, limit: usize, watch: &mut Watch) -> String {
+    watch.over_limit = true;
+    format!(
+        "{}: the game has more than {} ground rules, half the limit",
+        rule.pos,
+        limit / 2
+    )
 }
 
 /// The error for more than `limit` ground rules, found at `rule`.
@@ -545,7 +592,7 @@ mod tests {
         .unwrap();
         let on_line = |line| d.rules.iter().position(|r| r.pos.line == line).unwrap();
         let budget = steps(1_000_000);
-        let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
+        let g = ground(&d, 1000, &mut Watch::new("test", budget), None).unwrap();
         let legal: Vec<usize> = (0..g.rules.len())
             .filter(|&i| [2, 3, 4].map(on_line).contains(&g.from[i]))
             .collect();
@@ -589,7 +636,7 @@ mod tests {
         text += " (<= (hit ?a ?b ?c) (pair ?a ?b) (tri ?a ?b ?c))";
         let d = Description::parse(&text).unwrap();
         let budget = steps(1_000_000);
-        let g = ground(&d, 100_000, &mut Watch::new("test", budget)).unwrap();
+        let g = ground(&d, 100_000, &mut Watch::new("test", budget), None).unwrap();
         let hit = d.symbols.get("hit").unwrap();
         let mut found: Vec<String> = g.model[&(hit, 3)]
             .iter()
@@ -629,7 +676,7 @@ mod tests {
     fn loose_literals_give_every_binding_in_the_order_written() {
         let d = loose_literals(3, 4);
         let budget = steps(1_000_000);
-        let g = ground(&d, 10_000, &mut Watch::new("test", budget)).unwrap();
+        let g = ground(&d, 10_000, &mut Watch::new("test", budget), None).unwrap();
         let h = d.symbols.get("h").unwrap();
         let found: Vec<String> = g.model[&(h, 5)]
             .iter()
@@ -795,7 +842,13 @@ mod tests {
                 }
             }
             let d = Description::parse(&text).unwrap();
-            let g = ground(&d, 100_000, &mut Watch::new("test", steps(10_000_000))).unwrap();
+            let g = ground(
+                &d,
+                100_000,
+                &mut Watch::new("test", steps(10_000_000)),
+                None,
+            )
+            .unwrap();
             let mut found: Vec<String> = d
                 .symbols
                 .get("h")
@@ -820,7 +873,7 @@ mod tests {
         let d = loose_literals(40, 30);
         let budget = steps(5_000);
         let mut watch = Watch::new("test", budget);
-        let e = ground(&d, 10_000, &mut watch).err().expect("refused");
+        let e = ground(&d, 10_000, &mut watch, None).err().expect("refused");
         assert_eq!(
             e,
             "line 2, column 1: the game has more than 10000 ground rules: too large to ground"
@@ -879,7 +932,10 @@ mod tests {
             &mut model,
             &relaxed,
             false,
-            Some(d.rules.len()),
+            Some(Counted {
+                rules: d.rules.len(),
+                halfway: None,
+            }),
             &mut store,
             limit,
             &mut watch,
@@ -933,7 +989,13 @@ mod tests {
             )
         );
         assert_eq!(saturated(30_010), Ok(()));
-        let g = ground(&d, 30_010, &mut Watch::new("test", steps(100_000_000))).unwrap();
+        let g = ground(
+            &d,
+            30_010,
+            &mut Watch::new("test", steps(100_000_000)),
+            None,
+        )
+        .unwrap();
         // the two rules give the same ground rule where `?x` and `?y` are
         // the same: kept once
         let h = d.symbols.get("h");
@@ -942,6 +1004,50 @@ mod tests {
             .iter()
             .filter(|r| matches!(g.store.get(r.head), GTerm::Fn(s, _) if Some(s) == h));
         assert_eq!(hs.count(), 20_000 - 100);
+    }
+
+    /// Grounding asks `halfway` once, when its ground rules pass half the
+    /// limit, and with the answer `false` goes on to the same ground rules
+    /// as without it; with `true` it gives up, naming the rule, as too
+    /// large. Under half the limit it never asks.
+    #[test]
+    fn past_half_the_ground_rule_limit_grounding_asks_once_whether_to_give_up() {
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        text += "(<= (h ?x ?y) (q ?x ?y))\n(<= (h ?y ?x) (q ?x ?y))\n";
+        for x in 0..100 {
+            for y in 0..100 {
+                text += &format!(" (q {x} {y})");
+            }
+        }
+        let d = Description::parse(&text).unwrap();
+        let watch = || Watch::new("test", steps(100_000_000));
+        let plain = ground(&d, 30_010, &mut watch(), None).unwrap();
+        // 10,000 facts, then 10,000 bindings of the first `h` rule: half of
+        // 30,010 passed there
+        let mut asked = Vec::new();
+        let mut go_on = |w: &Watch| {
+            asked.push(w.rule);
+            false
+        };
+        let g = ground(&d, 30_010, &mut watch(), Some(&mut go_on)).unwrap();
+        assert_eq!(asked, [Some(Pos { line: 2, column: 1 })]);
+        assert!(g.rules.iter().eq(plain.rules.iter()));
+        // the roles, `init`, the facts and both rules' (less the 100 both give)
+        assert_eq!(g.rules.len(), 3 + 10_000 + 20_000 - 100);
+        let mut gave_up = watch();
+        let e = ground(&d, 30_010, &mut gave_up, Some(&mut |_: &Watch| true)).err();
+        assert_eq!(
+            e.as_deref(),
+            Some("line 2, column 1: the game has more than 15005 ground rules, half the limit")
+        );
+        assert!(gave_up.too_large());
+        let mut times = 0;
+        let mut count = |_: &Watch| {
+            times += 1;
+            true
+        };
+        ground(&d, 60_020, &mut watch(), Some(&mut count)).unwrap();
+        assert_eq!(times, 0);
     }
 
     #[test]
@@ -956,7 +1062,7 @@ mod tests {
         )
         .unwrap();
         let budget = steps(1_000_000);
-        let g = ground(&d, 1000, &mut Watch::new("test", budget)).unwrap();
+        let g = ground(&d, 1000, &mut Watch::new("test", budget), None).unwrap();
         let atoms = |name: &str, arity: usize| {
             let rel = d.symbols.get(name).unwrap();
             let mut found: Vec<String> = g.model[&(rel, arity)]

@@ -37,7 +37,7 @@
 use super::hash::HashMap;
 
 use super::{
-    ground::{ground, GTerm, Gid, GroundRule, Grounded, Watch},
+    ground::{ground, GTerm, Gid, GroundRule, Grounded, Halfway, Watch},
     legal::{each_bit, Legal, MoveRule},
     lists::{Lists, NumberMap},
     logic::{components, Description},
@@ -148,14 +148,20 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Grounds `d` within the budget of `watch` and prepares it.
-    pub fn new(d: &Description, watch: &mut Watch) -> Result<Machine, String> {
+    /// Grounds `d` within the budget of `watch` and prepares it; past
+    /// half the limit of ground rules, `halfway` may give it up
+    /// ([`Halfway`]).
+    pub fn new(
+        d: &Description,
+        watch: &mut Watch,
+        halfway: Option<Halfway>,
+    ) -> Result<Machine, String> {
         let Grounded {
             mut store,
             mut rules,
             from,
             model,
-        } = ground(d, MAX_ATOMS, watch)?;
+        } = ground(d, MAX_ATOMS, watch, halfway)?;
         watch.phase("building the reasoner")?;
         let k = d.keys;
 

@@ -31,7 +31,10 @@
 //! `X` terms separated by spaces, in the description's order.
 //!
 //! A description too large to ground whole within `ground_steps` (or past
-//! the limit of ground atoms) is reasoned about state by state
+//! the limit of ground atoms) is ground on what its questions can ask
+//! (`callers.rs`; tried as soon as the whole grounding passes half the
+//! limit of ground rules, which it then gives up if that works). Where
+//! that is too large as well, it is reasoned about state by state
 //! (`prover.rs`): its moves and a state's terms then come in the order of
 //! their symbols' first appearance in the description, and a state whose
 //! reasoning takes more than `ground_steps` steps is stuck (no legal
@@ -201,24 +204,45 @@ impl Rules {
                 .map(Reasoner::Demand)
                 .map_err(Invalid::new)
         };
+        // grounded on what the game's questions can ask (`callers::asked_only`),
+        // if that is small: within a twentieth of the steps, beside the
+        // whole grounding once it passes half the limit of ground rules
+        // (then, if that works, the whole grounding is given up), or after
+        // it was too large
+        let on_what_is_asked = |watch: &Watch| {
+            let mut watch = watch.beside(budget.steps / 20);
+            match callers::asked_only(&d, MAX_ATOMS, &mut watch) {
+                Some(Ok(asked)) => Machine::new(&asked, &mut watch, None).ok(),
+                _ => None,
+            }
+        };
         let reasoner = if demand {
             on_demand(&mut watch)?
         } else {
-            match Machine::new(&d, &mut watch) {
+            let mut tried: Option<Option<Machine>> = None;
+            let whole = Machine::new(
+                &d,
+                &mut watch,
+                Some(&mut |watch: &Watch| {
+                    let asked = on_what_is_asked(watch);
+                    let found = asked.is_some();
+                    tried = Some(asked);
+                    found
+                }),
+            );
+            match whole {
                 Ok(machine) => Reasoner::Ground(machine),
                 Err(e) if watch.too_large() => {
-                    // grounded on what the game's questions can ask, if
-                    // that is small: within a twentieth of the steps
-                    // (`callers::asked_only`)
-                    watch.fresh_steps_up_to(budget.steps / 20);
-                    let asked = match callers::asked_only(&d, MAX_ATOMS, &mut watch) {
-                        Some(Ok(asked)) => Machine::new(&asked, &mut watch).ok(),
-                        _ => None,
-                    };
+                    let halfway = tried.as_ref().is_some_and(Option::is_some);
+                    let asked = tried.unwrap_or_else(|| on_what_is_asked(&watch));
                     match asked {
                         Some(machine) => {
+                            let why = match halfway {
+                                true => "costly to ground whole",
+                                false => "too large to ground whole",
+                            };
                             eprintln!(
-                                "ladder: loading {name}: too large to ground whole ({e}); \
+                                "ladder: loading {name}: {why} ({e}); \
                                  ground on what its questions can ask instead"
                             );
                             Reasoner::Ground(machine)
