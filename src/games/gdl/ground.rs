@@ -27,7 +27,7 @@ use super::hash::{HashMap, HashSet, Interner};
 pub use super::budget::{Budget, Watch};
 pub use super::store::{GTerm, Gid, Store};
 use super::{
-    join::{Cap, Model},
+    join::{Cap, Emit, Model},
     kif::Pos,
     logic::{Atom, Description, Keywords, Literal, Relation, Rule, Sym, Term},
     store::instantiate_atom,
@@ -368,31 +368,44 @@ pub(super) fn saturate(
                 let known = model.len() + found_once.len();
                 let cap = match counted {
                     // past half the limit, a join that would pass it is
-                    // known before it makes any atom
+                    // known before it makes any atom; a join counted first
+                    // that would pass half of it asks `halfway` first
                     true => Cap {
                         most: (limit - promised) as u64,
                         count_first: promised > limit / 2,
+                        pause: match halfway {
+                            Some(_) if promised <= limit / 2 => (limit / 2 - promised) as u64,
+                            _ => u64::MAX,
+                        },
                     },
                     false => Cap::NONE,
                 };
-                let joined = model.join(
-                    rule,
-                    &literals,
-                    store,
-                    watch,
-                    cap,
-                    &mut |store, binds, facts| {
-                        if negation && negated_hold(rule, binds, store, model) {
-                            return true;
+                let emit: &mut Emit = &mut |store, binds, facts| {
+                    if negation && negated_hold(rule, binds, store, model) {
+                        return true;
+                    }
+                    let head = instantiate_atom(&rule.head, binds, store);
+                    if model.holds(head) || found_once.contains(&head) {
+                        return true;
+                    }
+                    firsts.keep(head, facts);
+                    known + firsts.len() <= limit
+                };
+                let mut joined = model.join(rule, &literals, store, watch, cap, emit);
+                if joined.paused {
+                    // its bindings pass half the limit: asked before they
+                    // are made, and made if the grounding goes on
+                    if let Some(halfway) = halfway.take() {
+                        if halfway(watch) {
+                            return Err(given_up_halfway(rule, limit, watch));
                         }
-                        let head = instantiate_atom(&rule.head, binds, store);
-                        if model.holds(head) || found_once.contains(&head) {
-                            return true;
-                        }
-                        firsts.keep(head, facts);
-                        known + firsts.len() <= limit
-                    },
-                );
+                    }
+                    let cap = Cap {
+                        pause: u64::MAX,
+                        ..cap
+                    };
+                    joined = model.join(rule, &literals, store, watch, cap, emit);
+                }
                 if known + firsts.len() > limit {
                     return Err(too_many(watch));
                 }
@@ -407,7 +420,7 @@ pub(super) fn saturate(
                     return Err(watch.error(Some(rule.pos)));
                 }
                 if was <= limit / 2 && promised > limit / 2 {
-                    if let Some(halfway) = halfway.as_mut() {
+                    if let Some(halfway) = halfway.take() {
                         if halfway(watch) {
                             return Err(given_up_halfway(rule, limit, watch));
                         }
@@ -924,6 +937,15 @@ mod tests {
     /// The relaxed model of grounding `d`, every rule's bindings counted
     /// against `limit`: how building it ended, its store, the steps spent.
     fn relaxed_model(d: &Description, limit: usize) -> (Result<(), String>, Store, u64) {
+        relaxed_model_asking(d, limit, None)
+    }
+
+    /// [`relaxed_model`], asking `halfway` past half the limit.
+    fn relaxed_model_asking(
+        d: &Description,
+        limit: usize,
+        halfway: Option<Halfway>,
+    ) -> (Result<(), String>, Store, u64) {
         let links = relaxed_links(&d.keys);
         let relaxed: Vec<&Rule> = d.rules.iter().chain(&links).collect();
         let (mut model, mut store) = (Model::default(), Store::default());
@@ -934,7 +956,7 @@ mod tests {
             false,
             Some(Counted {
                 rules: d.rules.len(),
-                halfway: None,
+                halfway,
             }),
             &mut store,
             limit,
@@ -1048,6 +1070,50 @@ mod tests {
         };
         ground(&d, 60_020, &mut watch(), Some(&mut count)).unwrap();
         assert_eq!(times, 0);
+    }
+
+    /// A join whose bindings are counted first (a loose literal) and would
+    /// pass half the limit asks before it makes any atom; told to go on,
+    /// it makes them, and grounding takes the very steps it takes without
+    /// being asked (the count's steps given back), to the same ground
+    /// rules.
+    #[test]
+    fn a_join_counted_first_past_half_the_limit_asks_before_it_makes_an_atom() {
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        text += "(<= (h ?x) (p ?x) (q ?y))\n";
+        for x in 0..100 {
+            text += &format!(" (p {x})");
+        }
+        for y in 0..200 {
+            text += &format!(" (q {y})");
+        }
+        let d = Description::parse(&text).unwrap();
+        let h = d.symbols.get("h");
+        let made = |store: &Store| {
+            (0..store.count() as Gid)
+                .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == h))
+                .count()
+        };
+        // 303 facts, then `h`'s 100 x 200 bindings: past half of 30,000
+        let (ended, store, spent) = relaxed_model(&d, 30_000);
+        assert_eq!((ended, made(&store)), (Ok(()), 100));
+        let mut asked = 0;
+        let mut go_on = |_: &Watch| {
+            asked += 1;
+            false
+        };
+        let (ended, store, spent_asked) = relaxed_model_asking(&d, 30_000, Some(&mut go_on));
+        assert_eq!((ended, made(&store), asked), (Ok(()), 100, 1));
+        assert_eq!(spent_asked, spent);
+        let (ended, store, _) = relaxed_model_asking(&d, 30_000, Some(&mut |_: &Watch| true));
+        let given_up =
+            "line 2, column 1: the game has more than 15000 ground rules, half the limit";
+        assert_eq!((ended, made(&store)), (Err(given_up.to_string()), 0));
+        let watch = || Watch::new("test", steps(100_000_000));
+        let plain = ground(&d, 30_000, &mut watch(), None).unwrap();
+        let asked = ground(&d, 30_000, &mut watch(), Some(&mut |_: &Watch| false)).unwrap();
+        assert!(asked.rules.iter().eq(plain.rules.iter()));
+        assert_eq!(plain.rules.len(), 3 + 300 + 20_000);
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //! last: its matches multiply the others' bindings. Under a cap (grounding's
 //! limit of ground rules), such a join counts its bindings before it makes
 //! them, so a rule too large to ground is known at once; so does every join
-//! once grounding has passed half its limit.
+//! once grounding has passed half its limit. Such a join that would pass
+//! half of it pauses before it makes any binding, for grounding to ask
+//! whether to go on (`ground.rs`, `Halfway`).
 
 use std::sync::Arc;
 
@@ -316,6 +318,7 @@ impl Model {
         let Cap {
             most: cap,
             count_first,
+            pause,
         } = cap;
         // each literal's variables as bits, and whether one is past the 63rd
         let vars: SmallVec<[(u64, bool); 8]> = literals
@@ -375,10 +378,12 @@ impl Model {
         // millions, that is the difference between matching the others
         // once and giving every binding up to the cap.
         if cap < u64::MAX && (join.tight < n || count_first) {
+            let start = watch.spent_steps();
             let Some(ahead) = join.loose_matches(store, watch) else {
                 return Joined {
                     complete: false,
                     bindings: 0,
+                    paused: false,
                 };
             };
             join.ahead = Some(ahead);
@@ -390,6 +395,16 @@ impl Model {
                     return Joined {
                         complete: false,
                         bindings: join.found,
+                        paused: false,
+                    };
+                }
+                if join.found > pause {
+                    // charged when it is joined again
+                    watch.give_back(watch.spent_steps() - start);
+                    return Joined {
+                        complete: false,
+                        bindings: join.found,
+                        paused: true,
                     };
                 }
                 join.count_only = false;
@@ -407,6 +422,7 @@ impl Model {
         Joined {
             complete,
             bindings: join.found,
+            paused: false,
         }
     }
 }
@@ -414,11 +430,15 @@ impl Model {
 /// Where a join stops: once it knows of more than `most` bindings
 /// (`u64::MAX`: never, and none are counted). With `count_first`, it counts
 /// them all before it gives any, so that a join that would pass `most`
-/// gives none; a join with loose literals always does.
+/// gives none; a join with loose literals always does. A join that counted
+/// its bindings first and found more than `pause` (but not more than
+/// `most`) gives none and is *paused*: its steps are given back, for the
+/// caller to decide whether to join it again.
 #[derive(Clone, Copy)]
 pub(super) struct Cap {
     pub(super) most: u64,
     pub(super) count_first: bool,
+    pub(super) pause: u64,
 }
 
 impl Cap {
@@ -426,6 +446,7 @@ impl Cap {
     pub(super) const NONE: Cap = Cap {
         most: u64::MAX,
         count_first: false,
+        pause: u64::MAX,
     };
 }
 
@@ -435,6 +456,8 @@ pub(super) struct Joined {
     pub(super) complete: bool,
     /// The bindings it found, or knew of (past its cap, more than given).
     pub(super) bindings: u64,
+    /// Whether it counted more than its pause and gave none ([`Cap`]).
+    pub(super) paused: bool,
 }
 
 impl<'a> Join<'a> {
