@@ -927,11 +927,7 @@ mod tests {
         }
         let d = Description::parse(&text).unwrap();
         let (ended, store, spent) = relaxed_model(&d, limit);
-        let g = d.symbols.get("g");
-        let made = (0..store.count() as Gid)
-            .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == g))
-            .count();
-        (made, ended, spent)
+        (made(&store, &d, "g"), ended, spent)
     }
 
     /// The relaxed model of grounding `d`, every rule's bindings counted
@@ -984,14 +980,10 @@ mod tests {
         assert_eq!(steps, far);
     }
 
-    /// Two alike rules (the same relations, so grounding keeps once a
-    /// ground rule both give) and the facts they join: each rule's bindings
-    /// are under the limit, all of them together over it. Building the
-    /// relaxed model refuses the game, naming the rule that passes the
-    /// limit, before grounding makes a ground rule; under a limit above
-    /// them all, it goes on, and grounding keeps every ground rule.
-    #[test]
-    fn every_rule_s_bindings_and_every_fact_count_against_the_ground_rule_limit() {
+    /// Two alike rules `h` (the same relations, so grounding keeps once a
+    /// ground rule both give) at line 2 and 3, and the 100 x 100 facts
+    /// they join.
+    fn two_alike_rules() -> Description {
         let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
         text += "(<= (h ?x ?y) (q ?x ?y))\n(<= (h ?y ?x) (q ?x ?y))\n";
         for x in 0..100 {
@@ -999,7 +991,25 @@ mod tests {
                 text += &format!(" (q {x} {y})");
             }
         }
-        let d = Description::parse(&text).unwrap();
+        Description::parse(&text).unwrap()
+    }
+
+    /// The atoms of relation `name` in `store`.
+    fn made(store: &Store, d: &Description, name: &str) -> usize {
+        let rel = d.symbols.get(name);
+        (0..store.count() as Gid)
+            .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == rel))
+            .count()
+    }
+
+    /// Two alike rules and the facts they join: each rule's bindings
+    /// are under the limit, all of them together over it. Building the
+    /// relaxed model refuses the game, naming the rule that passes the
+    /// limit, before grounding makes a ground rule; under a limit above
+    /// them all, it goes on, and grounding keeps every ground rule.
+    #[test]
+    fn every_rule_s_bindings_and_every_fact_count_against_the_ground_rule_limit() {
+        let d = two_alike_rules();
         let saturated = |limit: usize| relaxed_model(&d, limit).0;
         // 10,000 facts, and 10,000 bindings of each rule
         assert_eq!(
@@ -1034,14 +1044,7 @@ mod tests {
     /// large. Under half the limit it never asks.
     #[test]
     fn past_half_the_ground_rule_limit_grounding_asks_once_whether_to_give_up() {
-        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
-        text += "(<= (h ?x ?y) (q ?x ?y))\n(<= (h ?y ?x) (q ?x ?y))\n";
-        for x in 0..100 {
-            for y in 0..100 {
-                text += &format!(" (q {x} {y})");
-            }
-        }
-        let d = Description::parse(&text).unwrap();
+        let d = two_alike_rules();
         let watch = || Watch::new("test", steps(100_000_000));
         let plain = ground(&d, 30_010, &mut watch(), None).unwrap();
         // 10,000 facts, then 10,000 bindings of the first `h` rule: half of
@@ -1088,12 +1091,7 @@ mod tests {
             text += &format!(" (q {y})");
         }
         let d = Description::parse(&text).unwrap();
-        let h = d.symbols.get("h");
-        let made = |store: &Store| {
-            (0..store.count() as Gid)
-                .filter(|&id| matches!(store.get(id), GTerm::Fn(s, _) if Some(s) == h))
-                .count()
-        };
+        let made = |store: &Store| made(store, &d, "h");
         // 303 facts, then `h`'s 100 x 200 bindings: past half of 30,000
         let (ended, store, spent) = relaxed_model(&d, 30_000);
         assert_eq!((ended, made(&store)), (Ok(()), 100));
