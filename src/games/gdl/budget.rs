@@ -183,16 +183,10 @@ impl Watch {
         self.rule = None;
     }
 
-    /// [`Watch::fresh_steps`], but at most `steps` of them: for a try
-    /// that must cost less than the way it would save.
-    pub fn fresh_steps_up_to(&mut self, steps: u64) {
-        self.fresh_steps();
-        self.left = self.left.min(steps);
-    }
-
-    /// A watch for a second way of loading tried while this one pauses:
-    /// the same clock and reports, and at most `steps` steps of its own
-    /// (this watch's are left as they are).
+    /// A watch for a second way of loading tried while this one pauses
+    /// (or after it failed): the same clock and reports, and at most
+    /// `steps` steps of its own, for a try that must cost less than the
+    /// way it would save (this watch's are left as they are).
     pub fn beside(&self, steps: u64) -> Watch {
         Watch {
             name: self.name.clone(),
