@@ -164,6 +164,7 @@ pub fn ground(
     let mut met = Interner::default();
     let mut key = Vec::new();
     let mut negs = Vec::new();
+    let mut heads = Heads::default();
     for (index, rule) in d.rules.iter().enumerate() {
         let positives = positives(rule);
         let literals: Vec<(&Atom, (usize, usize))> = positives
@@ -185,6 +186,7 @@ pub fn ground(
             .iter()
             .map(|a| model.atoms(&a.relation()))
             .collect();
+        heads.start(rule, &positives);
         let joined = model.join(
             rule,
             &literals,
@@ -193,7 +195,7 @@ pub fn ground(
             Cap::NONE,
             &mut |store, binds, facts| {
                 key.clear();
-                key.push(instantiate_atom(&rule.head, binds, store));
+                key.push(heads.head(rule, binds, facts, store));
                 key.push(width as u32);
                 let mut matched = facts.iter().zip(&facts_of);
                 for l in &rule.body {
@@ -313,6 +315,7 @@ pub(super) fn saturate(
     let mut before: HashMap<Relation, usize> = HashMap::default();
     let mut first = true;
     let mut firsts = Firsts::default();
+    let mut heads = Heads::default();
     // the relations the rules read
     let mut read: Vec<Relation> = rules
         .iter()
@@ -365,6 +368,7 @@ pub(super) fn saturate(
                 }
                 watch.rule = Some(rule.pos);
                 firsts.start(positives.len());
+                heads.start(rule, &positives);
                 let known = model.len() + found_once.len();
                 let cap = match counted {
                     // past half the limit, a join that would pass it is
@@ -384,7 +388,7 @@ pub(super) fn saturate(
                     if negation && negated_hold(rule, binds, store, model) {
                         return true;
                     }
-                    let head = instantiate_atom(&rule.head, binds, store);
+                    let head = heads.head(rule, binds, facts, store);
                     if model.holds(head) || found_once.contains(&head) {
                         return true;
                     }
@@ -474,6 +478,68 @@ fn negated_hold(rule: &Rule, binds: &[Option<Gid>], store: &mut Store, model: &M
         Literal::Neg(a) => model.holds(instantiate_atom(a, binds, store)),
         _ => false,
     })
+}
+
+/// A rule's head, kept by the fact a literal matched where that literal
+/// binds every variable of the head (a frame rule's `(true (cell ?x ?y
+/// ?s))` for `(next (cell ?x ?y ?s))`): the same fact gives the same head,
+/// so it is made once a join, not looked up again for every binding that
+/// matches the fact.
+#[derive(Default)]
+struct Heads {
+    /// The positive literal (its place among them) that binds the head.
+    by: Option<usize>,
+    /// The head each fact of that literal's relation gave, or [`NO_HEAD`].
+    of_fact: Vec<Gid>,
+    /// The facts with a head kept, to clear when the join is done.
+    kept: Vec<u32>,
+}
+
+/// No head kept for a fact.
+const NO_HEAD: Gid = Gid::MAX;
+
+impl Heads {
+    /// Ready for a join of `rule`, whose positive literals are `positives`.
+    fn start(&mut self, rule: &Rule, positives: &[&Atom]) {
+        for &f in &self.kept {
+            self.of_fact[f as usize] = NO_HEAD;
+        }
+        self.kept.clear();
+        let head = rule.head.vars();
+        self.by = match head.is_empty() {
+            true => None,
+            false => positives.iter().position(|a| {
+                let vars = a.vars();
+                head.iter().all(|v| vars.contains(v))
+            }),
+        };
+    }
+
+    /// The head of `rule` under `binds`, which matched `facts`.
+    fn head(
+        &mut self,
+        rule: &Rule,
+        binds: &[Option<Gid>],
+        facts: &[u32],
+        store: &mut Store,
+    ) -> Gid {
+        let Some(by) = self.by else {
+            return instantiate_atom(&rule.head, binds, store);
+        };
+        let fact = facts[by];
+        if let Some(&head) = self.of_fact.get(fact as usize) {
+            if head != NO_HEAD {
+                return head;
+            }
+        }
+        let head = instantiate_atom(&rule.head, binds, store);
+        if self.of_fact.len() <= fact as usize {
+            self.of_fact.resize(fact as usize + 1, NO_HEAD);
+        }
+        self.of_fact[fact as usize] = head;
+        self.kept.push(fact);
+        head
+    }
 }
 
 /// The atoms one join found, each with the facts that first yield it (first
@@ -1112,6 +1178,37 @@ mod tests {
         let asked = ground(&d, 30_000, &mut watch(), Some(&mut |_: &Watch| false)).unwrap();
         assert!(asked.rules.iter().eq(plain.rules.iter()));
         assert_eq!(plain.rules.len(), 3 + 300 + 20_000);
+    }
+
+    /// Heads kept by the fact a literal matched are each rule's own: `f`
+    /// and `g` are joined one after the other, their literals `p` and `q`
+    /// have facts at the same places, and each gets its own heads, in the
+    /// model and in the ground rules.
+    #[test]
+    fn a_head_kept_by_its_fact_is_its_own_rule_s() {
+        let d = Description::parse(
+            "(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))
+             (<= (f ?x) (p ?x) (r ?y)) (<= (g ?x ?x) (q ?x) (r ?y))
+             (p 1) (p 2) (q 3) (q 4) (r 5) (r 6)",
+        )
+        .unwrap();
+        let g = ground(&d, 1000, &mut Watch::new("test", steps(1_000_000)), None).unwrap();
+        let text = |rel: &str, arity: usize| -> Vec<String> {
+            let rel = d.symbols.get(rel).unwrap();
+            g.model[&(rel, arity)]
+                .iter()
+                .map(|&h| g.store.text(h, &d))
+                .collect()
+        };
+        assert_eq!(text("f", 1), ["(f 1)", "(f 2)"]);
+        assert_eq!(text("g", 2), ["(g 3 3)", "(g 4 4)"]);
+        let heads: Vec<String> = (g.rules.iter())
+            .filter(|r| !r.pos.is_empty())
+            .map(|r| g.store.text(r.head, &d))
+            .collect();
+        let each = ["(f 1)", "(f 1)", "(f 2)", "(f 2)"];
+        let each_g = ["(g 3 3)", "(g 3 3)", "(g 4 4)", "(g 4 4)"];
+        assert_eq!(heads, [&each[..], &each_g[..]].concat());
     }
 
     #[test]
