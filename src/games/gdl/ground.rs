@@ -399,11 +399,7 @@ pub(super) fn saturate(
                 if joined.paused {
                     // its bindings pass half the limit: asked before they
                     // are made, and made if the grounding goes on
-                    if let Some(halfway) = halfway.take() {
-                        if halfway(watch) {
-                            return Err(given_up_halfway(rule, limit, watch));
-                        }
-                    }
+                    ask_halfway(&mut halfway, rule, limit, watch)?;
                     let cap = Cap {
                         pause: u64::MAX,
                         ..cap
@@ -424,11 +420,7 @@ pub(super) fn saturate(
                     return Err(watch.error(Some(rule.pos)));
                 }
                 if was <= limit / 2 && promised > limit / 2 {
-                    if let Some(halfway) = halfway.take() {
-                        if halfway(watch) {
-                            return Err(given_up_halfway(rule, limit, watch));
-                        }
-                    }
+                    ask_halfway(&mut halfway, rule, limit, watch)?;
                 }
                 for head in firsts.in_found_order() {
                     found_once.insert(head);
@@ -452,15 +444,27 @@ pub(super) fn saturate(
     }
 }
 
-/// The error for a grounding given up past half the limit of ground rules
-/// at `rule`, because a cheaper way of loading the game was found.
-fn given_up_halfway(rule: &Rule, limit: usize, watch: &mut Watch) -> String {
+/// Asks `halfway` (once: it is taken) whether to give up a grounding past
+/// half the limit of ground rules at `rule`; the error if it says so (a
+/// cheaper way of loading the game was found).
+fn ask_halfway(
+    halfway: &mut Option<Halfway>,
+    rule: &Rule,
+    limit: usize,
+    watch: &mut Watch,
+) -> Result<(), String> {
+    let Some(halfway) = halfway.take() else {
+        return Ok(());
+    };
+    if !halfway(watch) {
+        return Ok(());
+    }
     watch.over_limit = true;
-    format!(
+    Err(format!(
         "{}: the game has more than {} ground rules, half the limit",
         rule.pos,
         limit / 2
-    )
+    ))
 }
 
 /// The error for more than `limit` ground rules, found at `rule`.
