@@ -388,6 +388,27 @@ fn a_description_past_half_the_ground_rule_limit_is_ground_on_what_its_questions
     assert!(states > 500, "{states}");
 }
 
+/// A long chain of rules, each reading the next one's head: grounding
+/// takes a round a link, and a round takes up only the rule whose relation
+/// grew (every rule, it took about half an hour for this chain). Here the
+/// chain's first link ends tic-tac-toe as soon as `x` takes the corner.
+#[test]
+fn a_chain_of_a_hundred_thousand_rules_loads_and_decides_the_game() {
+    let links = 100_000;
+    let mut text = shipped("tictactoe.kif").text.unwrap();
+    for i in 0..links {
+        text += &format!("(<= (link{i} ?x) (link{} ?x))\n", i + 1);
+    }
+    text += &format!("(link{links} go)\n(<= terminal (true (cell 1 1 x)) (link0 go))\n");
+    let mut g = loaded("chain", &text);
+    play_one(&mut g, "(mark 2 2)");
+    assert!(g.outcome().is_none());
+    play_one(&mut g, "(mark 1 2)");
+    assert!(g.outcome().is_none());
+    play_one(&mut g, "(mark 1 1)");
+    assert!(g.outcome().is_some());
+}
+
 #[test]
 fn bidding_agrees_with_its_gdl_twin_on_every_state_of_2000_random_games() {
     let native = Bidding::new(&BiddingParams::default()).unwrap();

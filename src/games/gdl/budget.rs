@@ -40,6 +40,9 @@ pub struct Watch {
     report: bool,
     pub(super) rule: Option<Pos>,
     pub(super) atoms: usize,
+    /// The rules grounding has taken up, each once a round it joins it:
+    /// what a round costs beside its steps.
+    pub(super) rules_tried: u64,
     /// Whether the atom or ground-rule limit was passed.
     pub(super) over_limit: bool,
 }
@@ -58,6 +61,7 @@ impl Watch {
             report: true,
             rule: None,
             atoms: 0,
+            rules_tried: 0,
             over_limit: false,
         }
     }
@@ -195,6 +199,7 @@ impl Watch {
             phase: self.phase,
             rule: None,
             atoms: 0,
+            rules_tried: 0,
             over_limit: false,
             ..*self
         }

@@ -311,26 +311,46 @@ pub(super) fn saturate(
         None => (None, None),
     };
     let mut promised = 0usize;
-    // rounds: the facts each relation had when the round before began, and when it ended
-    let mut before: HashMap<Relation, usize> = HashMap::default();
+    // the rules (by number, ascending) that read each relation: a round
+    // after the first joins only those that read a relation that grew, so
+    // a round costs what it finds, not the number of rules (a chain of
+    // rules takes as many rounds as it is long)
+    let mut readers: HashMap<Relation, Vec<usize>> = HashMap::default();
+    for (r, rule) in rules.iter().enumerate() {
+        for atom in positives(rule) {
+            let list = readers.entry(atom.relation()).or_default();
+            if list.last() != Some(&r) {
+                list.push(r);
+            }
+        }
+    }
+    // the relations that grew in the round before, with the facts each had
+    // before it (every other relation's facts are all old)
+    let mut grown: HashMap<Relation, usize> = HashMap::default();
     let mut first = true;
     let mut firsts = Firsts::default();
     let mut heads = Heads::default();
-    // the relations the rules read
-    let mut read: Vec<Relation> = rules
-        .iter()
-        .flat_map(|rule| positives(rule).into_iter().map(|a| a.relation()))
-        .collect();
-    read.sort_unstable();
-    read.dedup();
     loop {
-        let now: HashMap<Relation, usize> =
-            read.iter().map(|r| (*r, model.atoms(r).len())).collect();
+        let to_join: Vec<usize> = if first {
+            (0..rules.len()).collect()
+        } else {
+            let mut to_join: Vec<usize> = grown
+                .keys()
+                .filter_map(|rel| readers.get(rel))
+                .flatten()
+                .copied()
+                .collect();
+            to_join.sort_unstable();
+            to_join.dedup();
+            to_join
+        };
         // each atom once, in the order found: memory grows with the atoms,
         // not with the ways of deriving them
         let mut found: Vec<(Relation, Gid)> = Vec::new();
         let mut found_once: HashSet<Gid> = HashSet::default();
-        for (r, &rule) in rules.iter().enumerate() {
+        for r in to_join {
+            let rule = rules[r];
+            watch.rules_tried += 1;
             let counted = ground_rules.is_some_and(|n| r < n);
             let positives = positives(rule);
             // semi-naive: literal j over the last round's new facts, those
@@ -342,8 +362,9 @@ pub(super) fn saturate(
                     .enumerate()
                     .map(|(i, &a)| {
                         let r = a.relation();
-                        let old = before.get(&r).copied().unwrap_or(0);
-                        let all = now.get(&r).copied().unwrap_or(0);
+                        // the model does not change within a round
+                        let all = model.atoms(&r).len();
+                        let old = grown.get(&r).copied().unwrap_or(all);
                         let range = if first {
                             (0, all)
                         } else if i < j {
@@ -429,10 +450,14 @@ pub(super) fn saturate(
             }
         }
         first = false;
-        before = now;
+        grown.clear();
         let mut grew = false;
         for (rel, atom) in found {
-            grew |= model.add(rel, atom, store);
+            let had = model.atoms(&rel).len();
+            if model.add(rel, atom, store) {
+                grown.entry(rel).or_insert(had);
+                grew = true;
+            }
         }
         watch.atoms = model.len();
         if model.len() > limit {
@@ -1213,6 +1238,40 @@ mod tests {
         let each = ["(f 1)", "(f 1)", "(f 2)", "(f 2)"];
         let each_g = ["(g 3 3)", "(g 3 3)", "(g 4 4)", "(g 4 4)"];
         assert_eq!(heads, [&each[..], &each_g[..]].concat());
+    }
+
+    /// A chain of rules, each reading the next one's head, written so that
+    /// a round finds one more link: grounding takes as many rounds as the
+    /// chain is long, and each round after the first takes up only the rule
+    /// whose relation grew, not every rule (which made a chain of 100,000
+    /// rules take half an hour).
+    #[test]
+    fn a_round_takes_up_only_the_rules_that_read_a_relation_that_grew() {
+        let links = 1_000;
+        let mut text = String::from("(role a) (role b) (init (s 0)) (<= terminal (true (s 1)))\n");
+        for i in 0..links {
+            text += &format!("(<= (p{i} ?x) (p{} ?x))\n", i + 1);
+        }
+        text += &format!("(p{links} 7) (p{links} 8)");
+        let d = Description::parse(&text).unwrap();
+        let mut watch = Watch::new("test", steps(100_000_000));
+        let g = ground(&d, 1_000_000, &mut watch, None).unwrap();
+        for i in 0..=links {
+            let rel = d.symbols.get(&format!("p{i}")).unwrap();
+            let atoms: Vec<String> = g.model[&(rel, 1)]
+                .iter()
+                .map(|&a| g.store.text(a, &d))
+                .collect();
+            assert_eq!(atoms, [format!("(p{i} 7)"), format!("(p{i} 8)")]);
+        }
+        // grounding saturates the relaxed model, then the model: each
+        // takes every rule up in its first round, then one a round (and
+        // a last round finds nothing)
+        assert!(
+            watch.rules_tried <= 2 * (2 * links + 1),
+            "{} rules taken up",
+            watch.rules_tried
+        );
     }
 
     #[test]
