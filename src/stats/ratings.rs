@@ -27,6 +27,8 @@
 //! worse with a better score), widened to the joint fit's uncertainty by the
 //! ratio of its standard error to the conditional one.
 
+use std::cell::RefCell;
+
 use crate::stats::standings::Tally;
 
 /// A bot's rating on the Elo scale with its 95% interval. A bot with no
@@ -81,7 +83,34 @@ const Z: f64 = 1.959964;
 /// the mean of the rated bots when every bot with games is rated, and at the
 /// rated bot with the most games when some can only be bounded.
 pub fn fit(vs: &[Vec<Tally>], anchor: Option<usize>) -> Fit {
-    fit_with(vs, anchor, true)
+    // a season's reports ask for the same fit several times (the
+    // leaderboard, Markdown, CSV, JSON and HTML, their tables and notes),
+    // and a field of hundreds of bots takes a second or more to fit: the
+    // last fit made on this thread is given again for the same tallies
+    thread_local! {
+        static LAST: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some(kept) = &*last.borrow() {
+            if kept.anchor == anchor && kept.vs.as_slice() == vs {
+                return kept.fit.clone();
+            }
+        }
+        let fit = fit_with(vs, anchor, true);
+        *last.borrow_mut() = Some(Kept {
+            vs: vs.to_vec(),
+            anchor,
+            fit: fit.clone(),
+        });
+        fit
+    })
+}
+
+/// A fit kept by [`fit`], with the tallies and anchor it was made from.
+struct Kept {
+    vs: Vec<Vec<Tally>>,
+    anchor: Option<usize>,
+    fit: Fit,
 }
 
 /// [`fit`]'s ratings and bounds alone: no intervals of the rated bots and
@@ -567,6 +596,28 @@ mod tests {
 
     fn elo(f: &Fit, i: usize) -> f64 {
         f.ratings[i].elo.unwrap()
+    }
+
+    /// The fit kept for the same tallies is never given for others: after
+    /// one more game, or another anchor, the fit is made afresh, and it is
+    /// the fit of what was asked.
+    #[test]
+    fn a_kept_fit_is_given_again_only_for_the_same_tallies_and_anchor() {
+        let mut vs = table(3, &[(0, 1, 6, 2, 4), (1, 2, 5, 0, 5), (0, 2, 3, 3, 3)]);
+        let first = fit(&vs, None);
+        assert_eq!(fit(&vs, None), first);
+        assert_eq!(first, fit_with(&vs, None, true));
+        let anchored = fit(&vs, Some(2));
+        assert_ne!(anchored, first);
+        assert_eq!(anchored, fit_with(&vs, Some(2), true));
+        vs[0][1].won += 1;
+        vs[0][1].games += 1;
+        vs[1][0].lost += 1;
+        vs[1][0].games += 1;
+        let after = fit(&vs, None);
+        assert_ne!(after, first);
+        assert_eq!(after, fit_with(&vs, None, true));
+        assert!(elo(&after, 0) > elo(&first, 0));
     }
 
     #[test]
