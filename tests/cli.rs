@@ -354,6 +354,69 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
         ));
 }
 
+/// A text file ladder reads whole (a config, a GDL description, an
+/// openings file) is read up to 64 MiB and refused past that, or where it
+/// is not text: a wrong path such as `/dev/zero`, which never ends, gets a
+/// clear error instead of filling memory until the system kills ladder.
+#[test]
+fn files_too_large_or_not_text_are_refused_not_read_forever() {
+    let tmp = TempDir::new().unwrap();
+    let too_large = "it is larger than 64 MiB, the most ladder reads of such a file";
+    let refused = |args: &[&str], want: &str| {
+        ladder()
+            .current_dir(tmp.path())
+            .args(args)
+            .arg("--reports")
+            .arg(tmp.path().join("reports"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(want));
+        assert!(!tmp.path().join("reports").exists(), "{args:?}");
+    };
+    refused(
+        &["run", "/dev/zero"],
+        &format!("/dev/zero: cannot read the config: {too_large}"),
+    );
+    refused(
+        &["match", "gdl:/dev/zero", "random", "random"],
+        &format!("cannot read /dev/zero: {too_large}"),
+    );
+    refused(
+        &[
+            "match",
+            "breakthrough",
+            "random",
+            "random",
+            "--openings",
+            "/dev/zero",
+        ],
+        &format!("--openings: cannot read /dev/zero: {too_large}"),
+    );
+    let openings = fs::read_to_string(config("breakthrough-openings"))
+        .unwrap()
+        .edit(
+            "file = \"openings/breakthrough.txt\"",
+            "file = \"/dev/zero\"",
+        );
+    fs::write(tmp.path().join("zero.toml"), openings).unwrap();
+    refused(
+        &["run", "zero.toml"],
+        &format!("key `season.openings.file`: cannot read /dev/zero: {too_large}"),
+    );
+    // just past the limit: refused; a binary file: not text
+    let big = tmp.path().join("big.kif");
+    fs::write(&big, vec![b' '; (64 << 20) + 1]).unwrap();
+    refused(
+        &["match", "gdl:big.kif", "random", "random"],
+        &format!("cannot read big.kif: {too_large}"),
+    );
+    fs::write(tmp.path().join("bin.kif"), b"(role a) \xff\xfe").unwrap();
+    refused(
+        &["match", "gdl:bin.kif", "random", "random"],
+        "cannot read bin.kif: it is not UTF-8 text (byte 9)",
+    );
+}
+
 #[test]
 fn a_log_gets_a_progress_line_every_n_games_and_at_the_end() {
     // stderr is a pipe here, as in a CI job or a Slurm log

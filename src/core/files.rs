@@ -1,5 +1,11 @@
-//! How ladder rewrites a file and holds a folder: the two things every
-//! floor that keeps results on disk needs, written once.
+//! How ladder reads a text file it is given, rewrites a file and holds a
+//! folder: what every floor that reads inputs or keeps results on disk
+//! needs, written once.
+//!
+//! A text file read whole (a config, a GDL description, an openings file)
+//! is read up to [`MOST_TEXT`] bytes and refused past them: a wrong path
+//! (`/dev/zero`, a log of gigabytes) gets a clear error instead of filling
+//! memory until the system kills ladder.
 //!
 //! A file ladder rewrites (`season.json`, `ladder.json`, `pending.jsonl`, a
 //! report) is replaced whole: written to a temporary file beside it, its
@@ -28,6 +34,38 @@ use std::{
 };
 
 use super::error::{Error, Result};
+
+/// The most bytes of a text file ladder reads whole: far above any real
+/// config, description or openings file (the largest public GDL
+/// descriptions are a few hundred kilobytes).
+pub const MOST_TEXT: u64 = 64 << 20;
+
+/// The text file at `path`, read whole; an error that says why past
+/// [`MOST_TEXT`] bytes or where it is not UTF-8.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(MOST_TEXT + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MOST_TEXT {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "it is larger than {} MiB, the most ladder reads of such a file",
+                MOST_TEXT >> 20
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "it is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
 
 /// Replaces `path` with `contents` atomically (see the module's comment).
 pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {

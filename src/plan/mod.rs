@@ -331,7 +331,7 @@ pub fn match_plan<G: Game>(
     let openings = match openings {
         None => None,
         Some(MatchOpenings::File { path, random }) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = crate::core::files::read_text(&path).map_err(|e| {
                 Error::Usage(format!("--openings: cannot read {}: {e}", path.display()))
             })?;
             let read = openings::from_file::<G>(&params, &text, random, seed, per_pair);

@@ -93,7 +93,7 @@ impl GdlParams {
     pub fn read(rules: impl Into<PathBuf>, dir: &Path) -> Result<GdlParams, Invalid> {
         let rules = rules.into();
         let path = dir.join(&rules);
-        let text = std::fs::read_to_string(&path)
+        let text = crate::core::files::read_text(&path)
             .map_err(|e| Invalid::of("rules", format!("cannot read {}: {e}", path.display())))?;
         Ok(GdlParams {
             rules,

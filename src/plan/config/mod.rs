@@ -86,7 +86,7 @@ pub struct ConfigFile {
 impl ConfigFile {
     /// Reads the config at `path`.
     pub fn read(path: &Path) -> Result<ConfigFile, Error> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::core::files::read_text(path).map_err(|e| {
             Error::Usage(format!("{}: cannot read the config: {e}", path.display()))
         })?;
         Ok(ConfigFile {

@@ -75,7 +75,7 @@ pub(super) fn openings<G: Game>(
             let random = one_of(src, &t.order, "order", &["sequential", "random"])? == 1;
             let dir = Path::new(&src.file).parent().unwrap_or(Path::new(""));
             let path = dir.join(file.get_ref());
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = crate::core::files::read_text(&path).map_err(|e| {
                 src.error(
                     Some(file.span()),
                     format!("cannot read {}: {e}", path.display()),
