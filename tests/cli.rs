@@ -18,6 +18,7 @@ mod common;
 use common::journal_indices;
 use common::Edit;
 use ladder::catalog::GameKind;
+use ladder::core::files::MOST_TEXT;
 
 const REPORT_FILES: [&str; 5] = [
     "games.jsonl",
@@ -405,7 +406,7 @@ fn files_too_large_or_not_text_are_refused_not_read_forever() {
     );
     // just past the limit: refused; a binary file: not text
     let big = tmp.path().join("big.kif");
-    fs::write(&big, vec![b' '; (64 << 20) + 1]).unwrap();
+    fs::write(&big, vec![b' '; MOST_TEXT as usize + 1]).unwrap();
     refused(
         &["match", "gdl:big.kif", "random", "random"],
         &format!("cannot read big.kif: {too_large}"),

@@ -391,8 +391,8 @@ fn a_description_past_half_the_ground_rule_limit_is_ground_on_what_its_questions
 /// A long chain of rules, each reading the next one's head: grounding
 /// takes a round a link, and a round takes up only the rule whose relation
 /// grew (taking up every rule, this chain ran past the 60 s loading budget
-/// and was refused). Here the
-/// chain's first link ends tic-tac-toe as soon as `x` takes the corner.
+/// and was refused). Here the chain's first link ends tic-tac-toe as soon
+/// as `x` takes the corner.
 #[test]
 fn a_chain_of_a_hundred_thousand_rules_loads_and_decides_the_game() {
     let links = 100_000;

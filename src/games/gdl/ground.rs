@@ -453,11 +453,8 @@ pub(super) fn saturate(
         grown.clear();
         let mut grew = false;
         for (rel, atom) in found {
-            let had = model.atoms(&rel).len();
-            if model.add(rel, atom, store) {
-                grown.entry(rel).or_insert(had);
-                grew = true;
-            }
+            grown.entry(rel).or_insert_with(|| model.atoms(&rel).len());
+            grew |= model.add(rel, atom, store);
         }
         watch.atoms = model.len();
         if model.len() > limit {
@@ -1089,6 +1086,16 @@ mod tests {
         Description::parse(&text).unwrap()
     }
 
+    /// The atoms of relation `name`/`arity` in `g`'s model, as text, in the
+    /// order found.
+    fn model_texts(g: &Grounded, d: &Description, name: &str, arity: usize) -> Vec<String> {
+        let rel = d.symbols.get(name).unwrap();
+        g.model[&(rel, arity)]
+            .iter()
+            .map(|&a| g.store.text(a, d))
+            .collect()
+    }
+
     /// The atoms of relation `name` in `store`.
     fn made(store: &Store, d: &Description, name: &str) -> usize {
         let rel = d.symbols.get(name);
@@ -1222,15 +1229,8 @@ mod tests {
         )
         .unwrap();
         let g = ground(&d, 1000, &mut Watch::new("test", steps(1_000_000)), None).unwrap();
-        let text = |rel: &str, arity: usize| -> Vec<String> {
-            let rel = d.symbols.get(rel).unwrap();
-            g.model[&(rel, arity)]
-                .iter()
-                .map(|&h| g.store.text(h, &d))
-                .collect()
-        };
-        assert_eq!(text("f", 1), ["(f 1)", "(f 2)"]);
-        assert_eq!(text("g", 2), ["(g 3 3)", "(g 4 4)"]);
+        assert_eq!(model_texts(&g, &d, "f", 1), ["(f 1)", "(f 2)"]);
+        assert_eq!(model_texts(&g, &d, "g", 2), ["(g 3 3)", "(g 4 4)"]);
         let heads: Vec<String> = (g.rules.iter())
             .filter(|r| !r.pos.is_empty())
             .map(|r| g.store.text(r.head, &d))
@@ -1257,12 +1257,10 @@ mod tests {
         let mut watch = Watch::new("test", steps(100_000_000));
         let g = ground(&d, 1_000_000, &mut watch, None).unwrap();
         for i in 0..=links {
-            let rel = d.symbols.get(&format!("p{i}")).unwrap();
-            let atoms: Vec<String> = g.model[&(rel, 1)]
-                .iter()
-                .map(|&a| g.store.text(a, &d))
-                .collect();
-            assert_eq!(atoms, [format!("(p{i} 7)"), format!("(p{i} 8)")]);
+            assert_eq!(
+                model_texts(&g, &d, &format!("p{i}"), 1),
+                [format!("(p{i} 7)"), format!("(p{i} 8)")]
+            );
         }
         // grounding saturates the relaxed model, then the model: each
         // takes every rule up in its first round, then one a round (and
