@@ -472,6 +472,15 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
         400,
         "archive",
     );
+    // a gzip of a few hundred bytes that unpacks to 100,000: past 8 times the limit
+    error(
+        up(
+            "name=x&file=b.tar.gz&command=python3+bot.py",
+            &gzip_bomb(100_000),
+        ),
+        400,
+        "it unpacks to more than 32000 bytes",
+    );
     assert!(!dir.join("evil.py").exists());
     assert_eq!(
         files_under(&dir.join("arena")),
@@ -480,6 +489,23 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
     );
     let (_, ev) = get(&url("/api/events"));
     assert_eq!(ev["events"].as_array().unwrap().len(), events_before);
+}
+
+/// A gzipped tar archive of `bot.py`, `size` zero bytes.
+fn gzip_bomb(size: usize) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut b = tar::Builder::new(Vec::new());
+    let mut h = tar::Header::new_gnu();
+    h.set_size(size as u64);
+    h.set_mode(0o755);
+    h.set_cksum();
+    b.append_data(&mut h, "bot.py", std::io::repeat(0).take(size as u64))
+        .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(&b.into_inner().unwrap()).unwrap();
+    let bomb = gz.finish().unwrap();
+    assert!(bomb.len() < 4000, "{}", bomb.len());
+    bomb
 }
 
 /// A tar archive of one entry, its name written as an attacker would.

@@ -411,7 +411,7 @@ async fn upload_bot(
         )
     })?;
     blocking(move || {
-        let bot = upload::add(&web.dir, &*web.game, &q, &bytes)?;
+        let bot = upload::add(&web.dir, &*web.game, &q, &bytes, limit)?;
         Ok((StatusCode::CREATED, Json(json!({ "bot": bot }))))
     })
     .await

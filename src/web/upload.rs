@@ -4,8 +4,10 @@
 //!
 //! The upload is unpacked into a new folder first; an archive entry that
 //! would land outside it (an absolute path, `..`) or that is anything but
-//! a file or a folder (a link, a device) refuses the whole upload, and a
-//! refused upload leaves nothing behind. The folder then becomes
+//! a file or a folder (a link, a device) refuses the whole upload, and so
+//! does an archive that unpacks to more than [`UNPACKED_PER_UPLOADED`]
+//! times the upload limit (a small gzip of zeros can unpack to gigabytes);
+//! a refused upload leaves nothing behind. The folder then becomes
 //! `bots/HASH/` in the arena (the hash of the upload's bytes: immutable,
 //! like every program `ladder arena add` copies), the command's words that
 //! name its files point there, and the bot joins as `arena add` adds it,
@@ -41,12 +43,24 @@ pub struct Upload {
     pub against: Option<String>,
 }
 
+/// An archive unpacks to at most this many times the upload limit
+/// (64 MiB for the default 8 MiB), counting its entries' headers: gzip
+/// shrinks program text about four times, zeros a thousand.
+pub const UNPACKED_PER_UPLOADED: u64 = 8;
+
 fn refuse(message: String) -> Failure {
     Failure(StatusCode::BAD_REQUEST, message)
 }
 
 /// Adds the bot `bytes` hold to the arena in `dir`; its name `name@N`.
-pub fn add(dir: &Path, game: &dyn GameOf, q: &Upload, bytes: &[u8]) -> Result<String, Failure> {
+/// `limit` is the upload limit the bytes were taken under.
+pub fn add(
+    dir: &Path,
+    game: &dyn GameOf,
+    q: &Upload,
+    bytes: &[u8],
+    limit: usize,
+) -> Result<String, Failure> {
     let command: Vec<String> = q.command.split_whitespace().map(String::from).collect();
     if command.is_empty() {
         return Err(refuse(
@@ -84,7 +98,8 @@ pub fn add(dir: &Path, game: &dyn GameOf, q: &Upload, bytes: &[u8]) -> Result<St
         .iter()
         .any(|e| file_name.ends_with(e));
     if archive {
-        unpack(bytes, file_name.ends_with(".tar"), staging.path())?;
+        let most = (limit as u64).saturating_mul(UNPACKED_PER_UPLOADED);
+        unpack(bytes, file_name.ends_with(".tar"), staging.path(), most)?;
     } else {
         let path = staging.path().join(&file_name);
         crate::core::files::replace(&path, bytes)?;
@@ -145,14 +160,19 @@ fn set_mode(path: &Path, mode: u32) -> Result<(), Failure> {
 }
 
 /// Unpacks a tar archive (gzipped unless `plain`) into `into`, refusing
-/// any entry that is not a file or folder inside it.
-fn unpack(bytes: &[u8], plain: bool, into: &Path) -> Result<(), Failure> {
+/// any entry that is not a file or folder inside it, and an archive whose
+/// tar stream is longer than `most` bytes.
+fn unpack(bytes: &[u8], plain: bool, into: &Path, most: u64) -> Result<(), Failure> {
     let reader: Box<dyn Read> = if plain {
         Box::new(bytes)
     } else {
         Box::new(flate2::read::GzDecoder::new(bytes))
     };
-    let mut archive = tar::Archive::new(reader);
+    let mut archive = tar::Archive::new(Bounded {
+        inner: reader,
+        left: most,
+        most,
+    });
     let broken = |e: std::io::Error| refuse(format!("the archive cannot be read: {e}"));
     let mut files = 0;
     for entry in archive.entries().map_err(broken)? {
@@ -194,6 +214,33 @@ fn unpack(bytes: &[u8], plain: bool, into: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A reader that fails once more than `most` bytes have been read from it.
+struct Bounded<R> {
+    inner: R,
+    left: u64,
+    most: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // one byte past the bound tells a longer stream from one that ends there
+        let want = buf.len().min(
+            usize::try_from(self.left)
+                .unwrap_or(usize::MAX)
+                .saturating_add(1),
+        );
+        let n = self.inner.read(&mut buf[..want])?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(format!(
+                "it unpacks to more than {} bytes",
+                self.most
+            )));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,7 +272,7 @@ mod tests {
             ("lib/util.py", tar::EntryType::Regular, b"x = 1\n"),
             ("bot.py", tar::EntryType::Regular, b"import lib.util\n"),
         ]);
-        unpack(&t, true, dir.path()).unwrap();
+        unpack(&t, true, dir.path(), t.len() as u64).unwrap();
         assert_eq!(
             std::fs::read(dir.path().join("lib/util.py")).unwrap(),
             b"x = 1\n"
@@ -246,12 +293,41 @@ mod tests {
             let inside = dir.path().join("in");
             std::fs::create_dir(&inside).unwrap();
             let t = tar_of(&[(path, kind, b"")]);
-            let e = unpack(&t, true, &inside).unwrap_err();
+            let e = unpack(&t, true, &inside, 1 << 20).unwrap_err();
             assert_eq!(e.0, StatusCode::BAD_REQUEST, "{path}");
             assert!(!dir.path().join("escape.py").exists());
             assert!(!Path::new("/tmp/abs.py").exists());
         }
         // garbage is a clear error, not a panic
-        assert!(unpack(b"not a tar", false, Path::new("/nonexistent")).is_err());
+        assert!(unpack(b"not a tar", false, Path::new("/nonexistent"), 1 << 20).is_err());
+    }
+
+    #[test]
+    fn an_archive_that_unpacks_past_its_bound_is_refused_before_it_is_read_whole() {
+        use std::io::Write;
+        // 16 MiB of zeros: a gzip of about 16 KiB
+        let zeros = vec![0u8; 16 << 20];
+        let t = tar_of(&[("bot.py", tar::EntryType::Regular, &zeros)]);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&t).unwrap();
+        let gz = gz.finish().unwrap();
+        assert!(gz.len() < 64 << 10, "{}", gz.len());
+        let dir = tempfile::tempdir().unwrap();
+        let e = unpack(&gz, false, dir.path(), 1 << 20).unwrap_err();
+        assert_eq!(e.0, StatusCode::BAD_REQUEST);
+        assert!(
+            e.1.contains("it unpacks to more than 1048576 bytes"),
+            "{}",
+            e.1
+        );
+        // nothing past the bound was written
+        let written = std::fs::metadata(dir.path().join("bot.py")).map_or(0, |m| m.len());
+        assert_eq!(written, 0);
+        // the same archive within its bound unpacks whole
+        unpack(&gz, false, dir.path(), t.len() as u64).unwrap();
+        assert_eq!(
+            std::fs::metadata(dir.path().join("bot.py")).unwrap().len(),
+            zeros.len() as u64
+        );
     }
 }
