@@ -18,7 +18,7 @@ use std::{
     io::{BufRead, BufReader, Read, Write},
     net::{TcpListener, TcpStream},
     sync::Arc,
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use super::{
@@ -36,7 +36,9 @@ use crate::{
 
 /// The longest request the player reads (a description is one request).
 const MAX_REQUEST: usize = 16 << 20;
-/// How long a connection may take to send its request.
+/// The longest head (request line and headers) the player reads.
+const MAX_HEAD: usize = 64 * 1024;
+/// How long a connection may take to send its whole request.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// What the player keeps of the play clock for the answer's way back.
 const TRANSIT: Duration = Duration::from_millis(200);
@@ -205,7 +207,8 @@ impl Player {
     pub fn serve(&mut self, listener: &TcpListener) -> std::io::Result<()> {
         for stream in listener.incoming() {
             let mut stream = stream?;
-            match read_request(&mut stream) {
+            let until = Instant::now() + READ_TIMEOUT;
+            match read_request(&mut BufReader::new(Deadline::new(&stream, until))) {
                 Ok(body) => {
                     let answer = self.answer(&body);
                     let _ = write_answer(&mut stream, &answer);
@@ -217,19 +220,52 @@ impl Player {
     }
 }
 
-/// The body of one HTTP request on `stream`.
-fn read_request(stream: &mut TcpStream) -> Result<String, String> {
-    stream
-        .set_read_timeout(Some(READ_TIMEOUT))
-        .map_err(|e| e.to_string())?;
-    let mut reader = BufReader::new(stream);
+/// Reads from a connection until a deadline for all its reads together,
+/// so a peer that sends a byte now and then cannot hold the player.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl<'a> Deadline<'a> {
+    fn new(stream: &'a TcpStream, until: Instant) -> Deadline<'a> {
+        Deadline { stream, until }
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "the request was not sent within {} s",
+                    READ_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
+
+/// The body of one HTTP request read from `reader`: a head of at most
+/// [`MAX_HEAD`] bytes, then a body of at most [`MAX_REQUEST`].
+fn read_request(reader: &mut impl BufRead) -> Result<String, String> {
     let mut length = 0usize;
     let mut head = 0usize;
     loop {
         let mut line = String::new();
-        let n = reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        // a line is read no further than one byte past the head's limit
+        let n = reader
+            .by_ref()
+            .take((MAX_HEAD + 1 - head) as u64)
+            .read_line(&mut line)
+            .map_err(|e| e.to_string())?;
         head += n;
-        if n == 0 || head > 64 * 1024 {
+        if n == 0 || head > MAX_HEAD {
             return Err("the request's head ended early or is too long".into());
         }
         let line = line.trim_end();
@@ -337,6 +373,41 @@ mod tests {
             "{illegal}"
         );
         assert_eq!(p.answer("(ABORT m1)"), "aborted");
+    }
+
+    #[test]
+    fn a_head_without_end_is_read_no_further_than_its_limit() {
+        // an endless header line: the build before read it until memory ran out
+        let e = read_request(&mut BufReader::new(std::io::repeat(b'a'))).unwrap_err();
+        assert!(e.contains("too long"), "{e}");
+        let mut many = b"POST / HTTP/1.0\r\n".to_vec();
+        many.extend(b"X: y\r\n".repeat(MAX_HEAD / 6 + 1));
+        let e = read_request(&mut &many[..]).unwrap_err();
+        assert!(e.contains("too long"), "{e}");
+        let e = read_request(&mut &b"POST / HTTP/1.0\r\nContent-Length: 99999999999\r\n\r\n"[..])
+            .unwrap_err();
+        assert!(e.contains("at most"), "{e}");
+        let ok = b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(INFO)";
+        assert_eq!(read_request(&mut &ok[..]).unwrap(), "(INFO)");
+    }
+
+    #[test]
+    fn a_peer_that_trickles_its_request_is_cut_off_at_the_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        // a byte every 20 ms, forever: each read is quick, the request never ends
+        let peer = std::thread::spawn(move || {
+            let mut s = TcpStream::connect(at).unwrap();
+            while s.write_all(b"a").is_ok() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let (stream, _) = listener.accept().unwrap();
+        let until = Instant::now() + Duration::from_millis(300);
+        let e = read_request(&mut BufReader::new(Deadline::new(&stream, until))).unwrap_err();
+        assert!(e.contains("was not sent within"), "{e}");
+        drop(stream);
+        peer.join().unwrap();
     }
 
     #[test]
