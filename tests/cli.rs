@@ -736,6 +736,23 @@ fn solving_a_finished_position_says_the_game_is_over() {
 }
 
 #[test]
+fn solving_a_budget_past_the_solvers_reach_is_refused_at_once() {
+    // a million a player would run for weeks without a word
+    ladder()
+        .args(["solve", "bidding", "--money", "1000000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--money 1000000: the solver takes budgets up to 5000",
+        ));
+    ladder()
+        .args(["solve", "bidding", "--money", "150", "--position", "4"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("position 4, money 150 and 150"));
+}
+
+#[test]
 fn run_and_match_offer_fresh_and_match_has_no_config() {
     let help = |cmd: &str| {
         let out = ladder().args([cmd, "--help"]).output().unwrap();

@@ -423,8 +423,8 @@ impl FromParams for Exploit {
 impl FromParams for Optimal {
     const NAME: &'static str = "optimal";
     /// The threshold solution is small, but its time grows with the square
-    /// of the money: about 0.8 s at 1000, 20 s at 5000.
-    const MAX_MONEY: u32 = 5000;
+    /// of the money.
+    const MAX_MONEY: u32 = solver::MOST_MONEY;
 
     fn from_params(params: &BiddingParams) -> Self {
         Optimal {

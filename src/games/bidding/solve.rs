@@ -8,7 +8,7 @@ use clap::Parser;
 use serde::Serialize;
 
 use super::{
-    solver::{Solution, State, Value},
+    solver::{Solution, State, Value, MOST_MONEY},
     Bidding, BiddingParams,
 };
 use crate::{
@@ -39,7 +39,7 @@ struct SolveArgs {
     /// Who wins a tie: 1 or 2.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     advantage: Option<u8>,
-    /// Each player's budget (the game's `money`).
+    /// Each player's budget (the game's `money`), up to 5000.
     #[arg(long, default_value_t = 100)]
     money: u32,
     /// Machine-readable output.
@@ -58,6 +58,13 @@ pub fn command(args: &[String]) -> Result<String, Error> {
         ..BiddingParams::default()
     };
     Bidding::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
+    if a.money > MOST_MONEY {
+        return Err(Error::Usage(format!(
+            "--money {}: the solver takes budgets up to {MOST_MONEY} (its time grows with \
+             the square of the money: about 20 s at {MOST_MONEY})",
+            a.money
+        )));
+    }
     let st = state_of(
         a.position.unwrap_or(params.start),
         a.money1.unwrap_or(a.money),

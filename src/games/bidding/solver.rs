@@ -28,6 +28,12 @@ use crate::{
     games::cache::Cache,
 };
 
+/// The most money per player [`Solution::solve`] is asked to solve for
+/// (`ladder solve bidding --money`, the `optimal` and `exploit` bots): its
+/// time grows with the square of the money, about 0.8 s at 1000 and 20 s at
+/// 5000, so a budget of a million would take weeks.
+pub const MOST_MONEY: u32 = 5000;
+
 /// Who wins a state with best play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
