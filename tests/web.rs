@@ -388,6 +388,27 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
     );
     error(get(&url("/api/games/abc")), 400, "not a game number");
     error(get(&url("/api/nothing")), 404, "no such page");
+    // what the router refuses before any handler answers in JSON too
+    error(
+        get(&url("/api/events?after=-1")),
+        400,
+        "after: invalid digit",
+    );
+    error(get(&url("/api/bots/%ff")), 400, "UTF-8");
+    error(
+        post(&url("/api/games"), &[ACT], b""),
+        405,
+        "method not allowed",
+    );
+    error(
+        post(
+            &url("/api/bots?file=b.py&command=python3+b.py"),
+            &[ACT],
+            b"pass",
+        ),
+        400,
+        "missing field `name`",
+    );
     // actions: without the header, from another site, unknown
     error(
         post(&url("/api/bots/alpha/retire"), &[], b""),

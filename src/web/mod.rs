@@ -270,7 +270,11 @@ async fn guard(State(web): State<Web>, request: Request, next: Next) -> Response
             return Failure(StatusCode::FORBIDDEN, why).into_response();
         }
     }
+    let api = request.uri().path().starts_with("/api/");
     let mut response = next.run(request).await;
+    if api {
+        response = json_error(response).await;
+    }
     // the pages run only their own script, and no other site may frame them
     let h = response.headers_mut();
     h.insert(
@@ -289,6 +293,37 @@ async fn guard(State(web): State<Web>, request: Request, next: Next) -> Response
         HeaderValue::from_static("no-referrer"),
     );
     response
+}
+
+/// An API error that did not come from a handler (a query or path the
+/// router cannot take, a method the endpoint has not: axum's own answers,
+/// in plain text or empty) as every endpoint gives errors: `{"error": ...}`.
+async fn json_error(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // axum's own messages are a line; a longer body is cut, never read whole
+    let text = match axum::body::to_bytes(body, 64 << 10).await {
+        Ok(bytes) if !bytes.is_empty() => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+    };
+    let mut wrapped = Failure(status, text).into_response();
+    // what the answer tells the client beyond its body (`Allow` on a 405) stays
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            wrapped.headers_mut().append(name, value.clone());
+        }
+    }
+    wrapped
 }
 
 /// Why an action with these headers is refused, if it is.
