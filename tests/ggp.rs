@@ -229,6 +229,50 @@ fn a_closed_connection_and_an_exit_are_crashes() {
     }
 }
 
+#[test]
+fn a_redirect_is_a_bad_answer_and_is_not_followed() {
+    // followed, ladder would fetch any address the player names for it
+    for (reason, detail) in forfeits("redirect") {
+        assert_eq!(reason, "bad-output", "{detail}");
+        assert!(
+            detail.contains("HTTP status 302 in answer to PLAY"),
+            "{detail}"
+        );
+    }
+}
+
+#[test]
+fn a_proxy_the_environment_names_is_not_used() {
+    // nothing listens at port 9: through it, every message would be lost
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("s.toml");
+    fs::write(
+        &config,
+        format!(
+            "[season]\ngame = \"gdl\"\n{}\ngames_per_pair = 2\nmove_time_ms = 3000\n\n{}\n\n\
+             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+            tictactoe(),
+            started("")
+        ),
+    )
+    .unwrap();
+    let mut run = assert_cmd::Command::new(env!("CARGO_BIN_EXE_ladder"));
+    run.arg("run")
+        .arg(&config)
+        .arg("--reports")
+        .arg(dir.path().join("reports"));
+    for var in ["ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy"] {
+        run.env(var, "http://127.0.0.1:9");
+    }
+    run.env_remove("NO_PROXY").env_remove("no_proxy");
+    run.assert().success();
+    let games = common::season_games(&dir.path().join("reports/s"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "normal", "{g}");
+    }
+}
+
 /// A player running on its own, as a GGP competition's player does.
 struct Running {
     child: std::process::Child,

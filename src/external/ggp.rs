@@ -218,9 +218,15 @@ pub struct GgpBot<G: Game> {
 impl<G: Game> GgpBot<G> {
     pub fn new(launch: &Launch, twin: &'static Twin<G>) -> Self {
         let rules = (twin.description)(&launch.params).and_then(|d| Described::new(&d));
+        // straight to the player, as ggp-base's manager goes: never through
+        // a proxy the environment names (`http_proxy` would send a loopback
+        // player's messages elsewhere), never after a redirect (a player
+        // could have ladder fetch any address and log what it got)
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_idle_connections(0)
+            .proxy(None)
+            .max_redirects(0)
             .build()
             .into();
         let recent = {
