@@ -230,6 +230,14 @@ fn a_closed_connection_and_an_exit_are_crashes() {
 }
 
 #[test]
+fn an_answer_that_is_not_utf8_is_a_move_that_is_no_move_not_a_crash() {
+    for (reason, detail) in forfeits("binary") {
+        assert_eq!(reason, "illegal-move", "{detail}");
+        assert!(detail.contains("(mark 1 1)"), "{detail}");
+    }
+}
+
+#[test]
 fn a_redirect_is_a_bad_answer_and_is_not_followed() {
     // followed, ladder would fetch any address the player names for it
     for (reason, detail) in forfeits("redirect") {

@@ -360,12 +360,12 @@ impl<G: Game> GgpBot<G> {
             Err(e) => return Err(failed(self, e)),
         };
         let status = response.status();
-        let mut body = String::new();
+        let mut bytes = Vec::new();
         let read = response
             .body_mut()
             .as_reader()
             .take(MAX_ANSWER)
-            .read_to_string(&mut body);
+            .read_to_end(&mut bytes);
         if let Err(e) = read {
             let e = match e.downcast::<ureq::Error>() {
                 Ok(e) => e,
@@ -373,7 +373,9 @@ impl<G: Game> GgpBot<G> {
             };
             return Err(failed(self, e));
         }
-        let body = body.trim().to_string();
+        // bytes that are not UTF-8 are the answer's, as a line program's are:
+        // a move that is no move, not a broken connection
+        let body = String::from_utf8_lossy(&bytes).trim().to_string();
         self.recent.push('<', &body);
         if !status.is_success() {
             return Err(BotError::BadOutput(BadOutput::Http {
