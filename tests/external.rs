@@ -411,6 +411,14 @@ fn bad_external_bot_configs_are_refused() {
             "command = [\"./missing.py\"]",
             "program `./missing.py` not found in",
         ),
+        (
+            "command = [\"/no/such/bot\"]",
+            "program `/no/such/bot` not found\n",
+        ),
+        (
+            "command = [\"/tmp\"]",
+            "program `/tmp` is a folder, not a program",
+        ),
         ("command = []", "the command is empty"),
         (
             "builtin = \"random\"\ncommand = [\"true\"]",

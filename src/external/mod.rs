@@ -123,11 +123,17 @@ impl Command {
         };
         let program = if program.contains('/') {
             let path = base.join(program);
-            if !path.is_file() {
+            if path.is_dir() {
                 return Err(Invalid::new(format!(
-                    "program `{program}` not found in {}",
-                    base.display()
+                    "program `{program}` is a folder, not a program"
                 )));
+            }
+            if !path.is_file() {
+                return Err(Invalid::new(if Path::new(program).is_absolute() {
+                    format!("program `{program}` not found")
+                } else {
+                    format!("program `{program}` not found in {}", base.display())
+                }));
             }
             if !is_executable(&path) {
                 return Err(Invalid::new(format!(
