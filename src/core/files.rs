@@ -126,6 +126,14 @@ fn flushed(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Res
     Ok(tmp)
 }
 
+/// Flushes to disk everything written to the file system that holds
+/// `path` (`syncfs`): for many new files at once (an unpacked upload), one
+/// call where a flush a file would cost one disk wait each.
+pub fn sync_file_system(path: &Path) -> Result<()> {
+    let held = File::open(path).map_err(Error::io("opening", path))?;
+    rustix::fs::syncfs(&held).map_err(|e| Error::io("syncing", path)(e.into()))
+}
+
 /// Syncs the folder `dir` (`None` or empty: the current one), so the names
 /// renamed in it last; a folder that cannot be opened is left as it is.
 fn sync_folder(dir: Option<&Path>) {
@@ -220,6 +228,16 @@ impl Drop for FolderLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_systems_sync_is_asked_of_a_path_that_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bot.py"), b"pass\n").unwrap();
+        sync_file_system(dir.path()).unwrap();
+        let missing = dir.path().join("gone");
+        let e = sync_file_system(&missing).unwrap_err().to_string();
+        assert!(e.contains("gone"), "{e}");
+    }
 
     #[test]
     fn a_replaced_file_holds_the_new_contents_and_no_temporary_file_is_left() {

@@ -102,7 +102,7 @@ pub fn add(
         unpack(bytes, file_name.ends_with(".tar"), staging.path(), most)?;
     } else {
         let path = staging.path().join(&file_name);
-        crate::core::files::replace(&path, bytes)?;
+        std::fs::write(&path, bytes).map_err(Error::io("writing", &path))?;
         let runs_itself = Path::new(&command[0]).file_name() == Some(file_name.as_ref());
         let mode = if runs_itself { 0o755 } else { 0o644 };
         set_mode(&path, mode)?;
@@ -133,6 +133,11 @@ pub fn add(
         std::fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
         let kept = staging.keep();
         std::fs::rename(&kept, &dest).map_err(Error::io("writing", &dest))?;
+        // the bot's files and their names on disk before the arena names the bot
+        if let Err(e) = crate::core::files::sync_file_system(&dest) {
+            let _ = std::fs::remove_dir_all(&dest);
+            return Err(e.into());
+        }
     }
     let mut table = toml::Table::new();
     table.insert(
@@ -197,7 +202,8 @@ fn unpack(bytes: &[u8], plain: bool, into: &Path, most: u64) -> Result<(), Failu
             }
             let mut data = Vec::new();
             entry.read_to_end(&mut data).map_err(broken)?;
-            crate::core::files::replace(&target, &data)?;
+            // flushed all at once when the upload is complete (`add`)
+            std::fs::write(&target, &data).map_err(Error::io("writing", &target))?;
             let exec = entry.header().mode().unwrap_or(0o644) & 0o111 != 0;
             set_mode(&target, if exec { 0o755 } else { 0o644 })?;
             files += 1;
