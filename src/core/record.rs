@@ -101,8 +101,33 @@ struct ScoreLine<'a> {
     #[allow(dead_code)]
     pair: serde::de::IgnoredAny,
     plies: u32,
-    #[allow(dead_code)]
-    moves: serde::de::IgnoredAny,
+    moves: Turns,
+}
+
+/// How many turns a line's `moves` holds, counted without reading them.
+struct Turns(u64);
+
+impl<'de> Deserialize<'de> for Turns {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Turns, D::Error> {
+        struct Count;
+        impl<'de> serde::de::Visitor<'de> for Count {
+            type Value = Turns;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of turns")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Turns, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Turns(n))
+            }
+        }
+        d.deserialize_seq(Count)
+    }
 }
 
 impl Scored {
@@ -155,6 +180,8 @@ impl Scored {
     pub fn from_line(line: &str, bots: &[String]) -> serde_json::Result<Option<Scored>> {
         let l: ScoreLine = serde_json::from_str(line)?;
         seed_agrees(l.seed, l.seed_text).map_err(serde::de::Error::custom)?;
+        plies_agree(l.plies, l.moves.0)
+            .map_err(|m| serde::de::Error::custom(format!("game {}: {m}", l.index)))?;
         let index = |name: &str| bots.iter().position(|b| b == name);
         let (Some(first), Some(second)) = (index(l.seats[0]), index(l.seats[1])) else {
             return Ok(None);
@@ -169,6 +196,14 @@ impl Scored {
             plies: l.plies,
         }))
     }
+}
+
+/// A game's `plies` must be the number of turns its `moves` holds.
+pub fn plies_agree(plies: u32, turns: u64) -> Result<(), String> {
+    if u64::from(plies) != turns {
+        return Err(format!("{plies} plies, but {turns} turns of moves"));
+    }
+    Ok(())
 }
 
 /// A game's `seed_text`, where there is one, must be its `seed` written out.

@@ -789,4 +789,33 @@ pub(crate) mod tests {
         let err = read_records(&path).unwrap_err().to_string();
         assert!(err.contains(":2:"), "{err}");
     }
+
+    #[test]
+    fn a_line_whose_moves_are_not_its_plies_is_not_resumed() {
+        let names = names();
+        let dir = tempfile::tempdir().unwrap();
+        let season = serde_json::json!({"name": "t"});
+        let (p3, p2) = (played(3), played(2));
+        let good = finished(0, &p3, &names).line();
+        // a turn cut out of the moves, the plies left as they were
+        let cut = finished(1, &p2, &names)
+            .line()
+            .replace("\"plies\":2", "\"plies\":3");
+        assert!(cut.contains("\"plies\":3"), "{cut}");
+        fs::create_dir_all(dir.path()).unwrap();
+        fs::write(dir.path().join(GAMES), format!("{good}\n{cut}\n")).unwrap();
+        fs::write(
+            dir.path().join(SEASON),
+            serde_json::to_string(&versioned(&season)).unwrap(),
+        )
+        .unwrap();
+        let err = open(dir.path(), &season, false, &names)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains(":2: not a game record: game 1: 3 plies, but 2 turns of moves"),
+            "{err}"
+        );
+    }
 }
