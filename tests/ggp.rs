@@ -24,6 +24,18 @@ fn player() -> String {
 /// a `[[bot]]` table) and `random`, with `extra` season keys (a move time
 /// of 3 s unless they set one); its folder.
 fn season(dir: &Path, game: &str, params: &str, player_bot: &str, extra: &str) -> PathBuf {
+    season_in(dir, game, params, player_bot, extra, &[])
+}
+
+/// [`season`], with ladder run in an environment that also holds `env`.
+fn season_in(
+    dir: &Path,
+    game: &str,
+    params: &str,
+    player_bot: &str,
+    extra: &str,
+    env: &[(&str, &str)],
+) -> PathBuf {
     let config = dir.join("s.toml");
     let extra = if extra.contains("move_time_ms") {
         extra.to_string()
@@ -48,7 +60,14 @@ builtin = "random"
         ),
     )
     .unwrap();
-    common::run(&config, &dir.join("reports"), &[]).success();
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .arg("run")
+        .arg(&config)
+        .arg("--reports")
+        .arg(dir.join("reports"))
+        .envs(env.iter().copied())
+        .assert()
+        .success();
     dir.join("reports/s")
 }
 
@@ -172,9 +191,9 @@ fn a_native_game_with_other_parameters_is_refused_by_name() {
     }
 }
 
-/// The forfeits of a season whose player misbehaves in `mode`: each
-/// game's (kind, reason, detail) as the journal has them.
-fn forfeits(mode: &str) -> Vec<(String, String)> {
+/// Plays a season whose player misbehaves in `mode`: every game must be
+/// the player's forfeit for `reason`, its detail saying `says`.
+fn assert_forfeits(mode: &str, reason: &str, says: &str) {
     let dir = tempfile::tempdir().unwrap();
     let s = season(
         dir.path(),
@@ -183,99 +202,64 @@ fn forfeits(mode: &str) -> Vec<(String, String)> {
         &started(&format!(", \"--mode\", \"{mode}\"")),
         "move_time_ms = 1000\nmargin_ms = 500",
     );
-    common::season_games(&s)
-        .iter()
-        .map(|g| {
-            let t = &g["termination"];
-            assert_eq!(t["kind"], "forfeit", "{mode}: {g}");
-            let seat = if t["seat"] == "first" { 0 } else { 1 };
-            assert_eq!(g["seats"][seat], "player", "{mode}: {g}");
-            (
-                t["reason"].as_str().unwrap().to_string(),
-                t["detail"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect()
+    for g in common::season_games(&s) {
+        let t = &g["termination"];
+        assert_eq!(t["kind"], "forfeit", "{mode}: {g}");
+        let seat = if t["seat"] == "first" { 0 } else { 1 };
+        assert_eq!(g["seats"][seat], "player", "{mode}: {g}");
+        assert_eq!(t["reason"], reason, "{mode}: {g}");
+        let detail = t["detail"].as_str().unwrap_or("");
+        assert!(detail.contains(says), "{mode}: {detail}");
+    }
 }
 
 #[test]
 fn a_late_answer_is_a_timeout() {
-    for (reason, detail) in forfeits("late") {
-        assert_eq!(reason, "timeout", "{detail}");
-        assert!(detail.contains("answer to PLAY"), "{detail}");
-    }
+    assert_forfeits("late", "timeout", "answer to PLAY");
 }
 
 #[test]
 fn an_illegal_answer_is_an_illegal_move() {
-    for (reason, detail) in forfeits("illegal") {
-        assert_eq!(reason, "illegal-move", "{detail}");
-        assert!(detail.contains("(fly 99 99)"), "{detail}");
-    }
+    assert_forfeits("illegal", "illegal-move", "(fly 99 99)");
 }
 
 #[test]
 fn a_closed_connection_and_an_exit_are_crashes() {
-    for (reason, detail) in forfeits("close") {
-        assert_eq!(reason, "crash", "{detail}");
-        assert!(
-            detail.contains("closed or refused the connection"),
-            "{detail}"
-        );
-    }
-    for (reason, detail) in forfeits("exit") {
-        assert_eq!(reason, "crash", "{detail}");
-        assert!(detail.contains("exited with code 3"), "{detail}");
-    }
+    assert_forfeits("close", "crash", "closed or refused the connection");
+    assert_forfeits("exit", "crash", "exited with code 3");
 }
 
 #[test]
 fn an_answer_that_is_not_utf8_is_a_move_that_is_no_move_not_a_crash() {
-    for (reason, detail) in forfeits("binary") {
-        assert_eq!(reason, "illegal-move", "{detail}");
-        assert!(detail.contains("(mark 1 1)"), "{detail}");
-    }
+    assert_forfeits("binary", "illegal-move", "(mark 1 1)");
 }
 
 #[test]
 fn a_redirect_is_a_bad_answer_and_is_not_followed() {
     // followed, ladder would fetch any address the player names for it
-    for (reason, detail) in forfeits("redirect") {
-        assert_eq!(reason, "bad-output", "{detail}");
-        assert!(
-            detail.contains("HTTP status 302 in answer to PLAY"),
-            "{detail}"
-        );
-    }
+    assert_forfeits(
+        "redirect",
+        "bad-output",
+        "HTTP status 302 in answer to PLAY",
+    );
 }
 
 #[test]
 fn a_proxy_the_environment_names_is_not_used() {
     // nothing listens at port 9: through it, every message would be lost
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("s.toml");
-    fs::write(
-        &config,
-        format!(
-            "[season]\ngame = \"gdl\"\n{}\ngames_per_pair = 2\nmove_time_ms = 3000\n\n{}\n\n\
-             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
-            tictactoe(),
-            started("")
-        ),
-    )
-    .unwrap();
-    let mut run = assert_cmd::Command::new(env!("CARGO_BIN_EXE_ladder"));
-    run.arg("run")
-        .arg(&config)
-        .arg("--reports")
-        .arg(dir.path().join("reports"));
-    for var in ["ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy"] {
-        run.env(var, "http://127.0.0.1:9");
-    }
-    run.env_remove("NO_PROXY").env_remove("no_proxy");
-    run.assert().success();
-    let games = common::season_games(&dir.path().join("reports/s"));
-    assert_eq!(games.len(), 2);
+    let proxy = "http://127.0.0.1:9";
+    let env = [
+        ("ALL_PROXY", proxy),
+        ("all_proxy", proxy),
+        ("HTTP_PROXY", proxy),
+        ("http_proxy", proxy),
+        ("NO_PROXY", ""),
+        ("no_proxy", ""),
+    ];
+    let s = season_in(dir.path(), "gdl", &tictactoe(), &started(""), "", &env);
+    let games = common::season_games(&s);
+    assert_eq!(games.len(), 4);
     for g in &games {
         assert_eq!(g["termination"]["kind"], "normal", "{g}");
     }
