@@ -235,19 +235,26 @@ impl<'a> Deadline<'a> {
 
 impl Read for Deadline<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let left = self.until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(std::io::Error::new(
+        let late = || {
+            std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 format!(
                     "the request was not sent within {} s",
                     READ_TIMEOUT.as_secs()
                 ),
-            ));
+            )
+        };
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(late());
         }
         self.stream.set_read_timeout(Some(left))?;
         let mut stream = self.stream;
-        stream.read(buf)
+        // the socket's own timeout says `Resource temporarily unavailable`
+        stream.read(buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => late(),
+            _ => e,
+        })
     }
 }
 
@@ -408,6 +415,12 @@ mod tests {
         assert!(e.contains("was not sent within"), "{e}");
         drop(stream);
         peer.join().unwrap();
+        // a peer that sends nothing is told the same
+        let _silent = TcpStream::connect(at).unwrap();
+        let (stream, _) = listener.accept().unwrap();
+        let until = Instant::now() + Duration::from_millis(100);
+        let e = read_request(&mut BufReader::new(Deadline::new(&stream, until))).unwrap_err();
+        assert!(e.contains("was not sent within"), "{e}");
     }
 
     #[test]
