@@ -564,3 +564,29 @@ fn kills_at_random_moments_lose_or_repeat_no_game() {
     let verified = ladder(dir, &["verify", "season"]);
     assert!(verified.contains("every move legal"), "{verified}");
 }
+
+#[test]
+fn a_kept_program_another_bot_runs_as_a_program_is_made_runnable() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ladder(dir, &["arena", "init", "arena", "--game", "breakthrough"]);
+    let bot = dir.join("bot.py");
+    fs::copy(repo("bots/python/breakthrough_bot.py"), &bot).unwrap();
+    fs::set_permissions(&bot, fs::Permissions::from_mode(0o644)).unwrap();
+    ladder(
+        dir,
+        &["arena", "add", "arena", "read", "--", "python3", "bot.py"],
+    );
+    // the same bytes, now run as a program: kept once, runnable for both
+    fs::set_permissions(&bot, fs::Permissions::from_mode(0o755)).unwrap();
+    ladder(dir, &["arena", "add", "arena", "runs", "--", "./bot.py"]);
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "1"]);
+    let (store, _) = arena::open(&dir.join("arena")).unwrap();
+    let games = store.games().unwrap();
+    assert!(!games.is_empty());
+    for g in &games {
+        assert!(g.record.contains("\"runs@1\""), "{}", g.record);
+        assert!(!g.record.contains("forfeit"), "{}", g.record);
+    }
+}

@@ -547,6 +547,7 @@ fn evil_tar(name: &str, kind: tar::EntryType) -> Vec<u8> {
 
 #[test]
 fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
+    use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     arena(dir);
@@ -578,6 +579,44 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
         "{command:?}"
     );
     assert_eq!(fs::read(dir.join("arena").join(command[1])).unwrap(), bot);
+    // the same bytes under another name, and run as a program: each bot's
+    // command names a file it has
+    for (name, query, exec) in [
+        ("other", "file=other.py&command=python3+other.py", false),
+        ("runs", "file=bot.py&command=./bot.py", true),
+    ] {
+        let (status, added) = post(
+            &url(&format!("/api/bots?name={name}&{query}")),
+            &[ACT],
+            &bot,
+        );
+        assert_eq!(status, 201, "{added}");
+        let (_, b) = get(&url(&format!("/api/bots/{name}@1")));
+        let words = &b["bot"]["spec"]["command"];
+        let file = dir
+            .join("arena")
+            .join(words[if exec { 0 } else { 1 }].as_str().unwrap());
+        assert_eq!(fs::read(&file).unwrap(), bot, "{words}");
+        let mode = fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o111 != 0, exec, "{words}");
+    }
+    // the same new bytes uploaded four times at once: each joins
+    let fresh = [&bot[..], b"\n# at once\n"].concat();
+    std::thread::scope(|s| {
+        let uploads: Vec<_> = (0..4)
+            .map(|i| {
+                let (url, fresh) = (&url, &fresh);
+                s.spawn(move || {
+                    let q = format!("/api/bots?name=same{i}&file=bot.py&command=python3+bot.py");
+                    post(&url(&q), &[ACT], fresh)
+                })
+            })
+            .collect();
+        for u in uploads {
+            let (status, added) = u.join().unwrap();
+            assert_eq!(status, 201, "{added}");
+        }
+    });
     assert_eq!(b["bot"]["state"], "candidate");
     let (_, c) = get(&url("/api/candidates"));
     assert_eq!(c["candidates"][0]["bot"], "py@1");

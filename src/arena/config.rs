@@ -15,7 +15,10 @@
 //! changes it. Bot programs given by path are copied into the folder's
 //! `bots/HASH/` by content ([`copy_programs`]).
 
-use std::path::{Path, PathBuf};
+use std::{
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -343,6 +346,12 @@ pub fn check_bot_name(name: &str) -> Result<()> {
         .map_err(|e| Error::Usage(e.to_string()))
 }
 
+/// Sets a kept file's permission bits (`0o755`).
+pub fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    let mode = std::fs::Permissions::from_mode(mode);
+    std::fs::set_permissions(path, mode).map_err(Error::io("writing", path))
+}
+
 /// `command` with each program file it names copied into `arena/bots/HASH/`
 /// and named there (relative to the arena): every word after the first that
 /// names a file, and the first word when it is a relative path to a file
@@ -378,14 +387,25 @@ pub fn copy_programs(arena: &Path, from: &Path, command: &[String]) -> Result<Ve
         let file = path.file_name().expect("a file has a name");
         let rel = Path::new("bots").join(&hash).join(file);
         let dest = arena.join(&rel);
+        let mode = std::fs::metadata(&path)
+            .map_err(Error::io("reading", &path))?
+            .permissions()
+            .mode();
         if !dest.is_file() {
             let folder = dest.parent().expect("in bots/HASH");
             std::fs::create_dir_all(folder).map_err(Error::io("creating", folder))?;
             crate::core::files::replace(&dest, &bytes)?;
-            let mode = std::fs::metadata(&path)
-                .map_err(Error::io("reading", &path))?
-                .permissions();
-            std::fs::set_permissions(&dest, mode).map_err(Error::io("writing", &dest))?;
+            set_mode(&dest, mode)?;
+        } else {
+            // the same file kept for a bot that read it (`python3 bot.py`)
+            // runs as a program too once this one is (`./bot.py`)
+            let kept = std::fs::metadata(&dest)
+                .map_err(Error::io("reading", &dest))?
+                .permissions()
+                .mode();
+            if mode & !kept & 0o111 != 0 {
+                set_mode(&dest, kept | (mode & 0o111))?;
+            }
         }
         out.push(rel.display().to_string());
     }

@@ -8,8 +8,9 @@
 //! does an archive that unpacks to more than [`UNPACKED_PER_UPLOADED`]
 //! times the upload limit (a small gzip of zeros can unpack to gigabytes);
 //! a refused upload leaves nothing behind. The folder then becomes
-//! `bots/HASH/` in the arena (the hash of the upload's bytes: immutable,
-//! like every program `ladder arena add` copies), the command's words that
+//! `bots/HASH/` in the arena (a hash of the upload's bytes, its file name
+//! and whether the command runs the file itself: immutable, like every
+//! program `ladder arena add` copies), the command's words that
 //! name its files point there, and the bot joins as `arena add` adds it,
 //! always with `sandbox = "bwrap"`.
 
@@ -22,7 +23,10 @@ use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
 
 use super::{Failure, GameOf};
-use crate::{arena::Joining, core::error::Error};
+use crate::{
+    arena::{config::set_mode, Joining},
+    core::error::Error,
+};
 
 /// The query of an upload.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
@@ -42,6 +46,10 @@ pub struct Upload {
     #[serde(default)]
     pub against: Option<String>,
 }
+
+/// The file in the arena's `bots/` an upload holds (`flock`) while it
+/// places its folder and its bot joins.
+const UPLOADING: &str = ".upload.lock";
 
 /// An archive unpacks to at most this many times the upload limit
 /// (64 MiB for the default 8 MiB), counting its entries' headers: gzip
@@ -84,7 +92,19 @@ pub fn add(
             )))
         }
     };
-    let hash: String = Sha256::digest(bytes)
+    let archive = [".tar", ".tar.gz", ".tgz"]
+        .iter()
+        .any(|e| file_name.ends_with(e));
+    let runs_itself = !archive && Path::new(&command[0]).file_name() == Some(file_name.as_ref());
+    // named by all that makes its files: the same bytes uploaded as
+    // another file name, or run as a program rather than read by one,
+    // are another folder
+    let mut key = Sha256::new();
+    key.update(file_name.as_bytes());
+    key.update([0, u8::from(runs_itself)]);
+    key.update(bytes);
+    let hash: String = key
+        .finalize()
         .iter()
         .take(8)
         .map(|b| format!("{b:02x}"))
@@ -94,16 +114,12 @@ pub fn add(
         .prefix(".upload-")
         .tempdir_in(dir)
         .map_err(Error::io("creating a folder in", dir))?;
-    let archive = [".tar", ".tar.gz", ".tgz"]
-        .iter()
-        .any(|e| file_name.ends_with(e));
     if archive {
         let most = (limit as u64).saturating_mul(UNPACKED_PER_UPLOADED);
         unpack(bytes, file_name.ends_with(".tar"), staging.path(), most)?;
     } else {
         let path = staging.path().join(&file_name);
         std::fs::write(&path, bytes).map_err(Error::io("writing", &path))?;
-        let runs_itself = Path::new(&command[0]).file_name() == Some(file_name.as_ref());
         let mode = if runs_itself { 0o755 } else { 0o644 };
         set_mode(&path, mode)?;
     }
@@ -126,11 +142,16 @@ pub fn add(
             q.command
         )));
     }
+    // one upload at a time places its folder and joins (also across
+    // servers): another may not take a folder this one is about to remove
+    let bots = dir.join("bots");
+    std::fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
+    let lock = bots.join(UPLOADING);
+    let held = std::fs::File::create(&lock).map_err(Error::io("opening", &lock))?;
+    held.lock().map_err(Error::io("locking", &lock))?;
     let dest = dir.join(&rel);
     let created = !dest.exists();
     if created {
-        let bots = dir.join("bots");
-        std::fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
         let kept = staging.keep();
         std::fs::rename(&kept, &dest).map_err(Error::io("writing", &dest))?;
         // the bot's files and their names on disk before the arena names the bot
@@ -155,13 +176,6 @@ pub fn add(
         }
         Failure::from(e)
     })
-}
-
-fn set_mode(path: &Path, mode: u32) -> Result<(), Failure> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(Error::io("writing", path))?;
-    Ok(())
 }
 
 /// Unpacks a tar archive (gzipped unless `plain`) into `into`, refusing
