@@ -590,3 +590,50 @@ fn a_kept_program_another_bot_runs_as_a_program_is_made_runnable() {
         assert!(!g.record.contains("forfeit"), "{}", g.record);
     }
 }
+
+#[test]
+fn a_bot_of_several_files_is_kept_whole_and_runs_in_its_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // a bot that imports a module beside it and reads a file from its folder
+    let bot = dir.join("mybot");
+    fs::create_dir_all(bot.join("data")).unwrap();
+    fs::write(bot.join("helper.py"), "GREETING = 'ok'\n").unwrap();
+    fs::write(bot.join("data/notes.txt"), "notes\n").unwrap();
+    let main = fs::read_to_string(repo("bots/python/troops_bot.py")).unwrap();
+    let main = main.replacen(
+        "\n",
+        "\nimport helper\nassert open('data/notes.txt').read() == 'notes\\n'\n",
+        1,
+    );
+    fs::write(bot.join("main.py"), main).unwrap();
+    fs::write(
+        dir.join("a.toml"),
+        "[season]\ngame = \"troops\"\n\n[[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n\
+         [[bot]]\nname = \"cfg\"\ndir = \"mybot\"\ncommand = [\"python3\", \"main.py\"]\n",
+    )
+    .unwrap();
+    ladder(dir, &["arena", "init", "arena", "--config", "a.toml"]);
+    let args = ["arena", "add", "arena", "cli", "--dir", "mybot", "--"];
+    ladder(dir, &[&args[..], &["python3", "main.py"]].concat());
+    // the same folder again is the same bot
+    let again = refused(dir, &[&args[..], &["python3", "main.py"]].concat());
+    assert!(again.contains("is this bot already"), "{again}");
+    // the source is broken afterwards: the kept copies play on
+    fs::write(bot.join("helper.py"), "raise SystemExit(3)\n").unwrap();
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "3"]);
+    let (store, league) = arena::open(&dir.join("arena")).unwrap();
+    let games = store.games().unwrap();
+    for bot in ["cfg@1", "cli@1"] {
+        assert!(games_of(dir, bot) > 0, "{bot} never played");
+        let spec = &league.find(bot).unwrap().spec;
+        assert!(spec.contains("dir = \"bots/"), "{spec}");
+    }
+    for g in &games {
+        assert!(!g.record.contains("forfeit"), "{}", g.record);
+    }
+    // a folder holding the arena is refused
+    let args = ["arena", "add", "arena", "all", "--dir", ".", "--"];
+    let whole = refused(dir, &[&args[..], &["python3", "main.py"]].concat());
+    assert!(whole.contains("holds the arena"), "{whole}");
+}

@@ -13,19 +13,15 @@
 //! The settings are stored once, with the game's parameters resolved (a
 //! GDL description's text, say), so nothing outside the arena's folder
 //! changes it. Bot programs given by path are copied into the folder's
-//! `bots/HASH/` by content ([`copy_programs`]).
+//! `bots/HASH/` by content ([`super::programs`]).
 
-use std::{
-    os::unix::fs::PermissionsExt,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use toml::Spanned;
 
 use crate::{
-    arena::{candidates, league::Version, matchmaking, store::Store},
+    arena::{candidates, league::Version, matchmaking, programs, store::Store},
     core::{
         error::{Error, Result},
         game::Game,
@@ -315,21 +311,22 @@ pub fn version_spec(
 ) -> Result<String> {
     let mut spec = bot.clone();
     spec.insert("name".into(), format!("{name}@{version}").into());
-    if let Some(toml::Value::Array(words)) = spec.get("command") {
+    if let (Some(toml::Value::String(dir)), Some(_)) = (spec.get("dir"), spec.get("command")) {
+        // the command's words are the folder's: kept with it
+        let kept = programs::copy_folder(arena, &from.join(dir))
+            .map_err(|e| Error::Usage(format!("bot {name}: {e}")))?;
+        spec.insert("dir".into(), kept.display().to_string().into());
+    } else if let Some(toml::Value::Array(words)) = spec.get("command") {
         let words: Vec<String> = words
             .iter()
             .map(|w| w.as_str().map(str::to_string))
             .collect::<Option<_>>()
             .ok_or_else(|| Error::Usage(format!("bot {name}: `command` must be words")))?;
-        let copied = copy_programs(arena, from, &words)?;
+        let copied = programs::copy_programs(arena, from, &words)?;
         spec.insert(
             "command".into(),
             toml::Value::try_from(copied).expect("words"),
         );
-    }
-    if let Some(toml::Value::String(dir)) = spec.get("dir") {
-        let abs = from.join(dir);
-        spec.insert("dir".into(), abs.display().to_string().into());
     }
     toml::to_string(&spec).map_err(|e| Error::Usage(format!("bot {name}: {e}")))
 }
@@ -344,70 +341,4 @@ pub fn check_bot_name(name: &str) -> Result<()> {
     check_name(name)
         .map(|_| ())
         .map_err(|e| Error::Usage(e.to_string()))
-}
-
-/// Sets a kept file's permission bits (`0o755`).
-pub fn set_mode(path: &Path, mode: u32) -> Result<()> {
-    let mode = std::fs::Permissions::from_mode(mode);
-    std::fs::set_permissions(path, mode).map_err(Error::io("writing", path))
-}
-
-/// `command` with each program file it names copied into `arena/bots/HASH/`
-/// and named there (relative to the arena): every word after the first that
-/// names a file, and the first word when it is a relative path to a file
-/// (`./bot`). A command found on `PATH` (`python3`) or given by an
-/// absolute path (`/usr/bin/python3`) stays as it is: it is the machine's,
-/// not the bot's.
-pub fn copy_programs(arena: &Path, from: &Path, command: &[String]) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    for (i, word) in command.iter().enumerate() {
-        // a file the arena keeps already (an uploaded bot's)
-        let kept = from == arena
-            && Path::new(word).starts_with("bots")
-            && Path::new(word)
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)));
-        if kept {
-            out.push(word.clone());
-            continue;
-        }
-        let path = from.join(word);
-        let program =
-            path.is_file() && (i > 0 || (word.contains('/') && !Path::new(word).is_absolute()));
-        if !program {
-            out.push(word.clone());
-            continue;
-        }
-        let bytes = std::fs::read(&path).map_err(Error::io("reading", &path))?;
-        let hash: String = Sha256::digest(&bytes)
-            .iter()
-            .take(8)
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let file = path.file_name().expect("a file has a name");
-        let rel = Path::new("bots").join(&hash).join(file);
-        let dest = arena.join(&rel);
-        let mode = std::fs::metadata(&path)
-            .map_err(Error::io("reading", &path))?
-            .permissions()
-            .mode();
-        if !dest.is_file() {
-            let folder = dest.parent().expect("in bots/HASH");
-            std::fs::create_dir_all(folder).map_err(Error::io("creating", folder))?;
-            crate::core::files::replace(&dest, &bytes)?;
-            set_mode(&dest, mode)?;
-        } else {
-            // the same file kept for a bot that read it (`python3 bot.py`)
-            // runs as a program too once this one is (`./bot.py`)
-            let kept = std::fs::metadata(&dest)
-                .map_err(Error::io("reading", &dest))?
-                .permissions()
-                .mode();
-            if mode & !kept & 0o111 != 0 {
-                set_mode(&dest, kept | (mode & 0o111))?;
-            }
-        }
-        out.push(rel.display().to_string());
-    }
-    Ok(out)
 }

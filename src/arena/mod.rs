@@ -17,6 +17,7 @@ pub mod config;
 pub mod league;
 pub mod matchmaking;
 pub mod play;
+pub mod programs;
 pub mod show;
 pub mod store;
 

@@ -67,7 +67,8 @@ pub enum Sub {
     /// Add a bot (or its next version: NAME@2, NAME@3...) while the arena plays.
     ///
     /// A built-in bot (`--builtin`) or a program after `--`; program files the command
-    /// names are copied into the arena, so a later edit of the source changes nothing.
+    /// names (or the bot's whole `--dir`) are copied into the arena, so a later edit of
+    /// the source changes nothing.
     /// A new version retires the one before it, whose games stay (a candidate waits
     /// for `promote`).
     Add {
@@ -82,6 +83,11 @@ pub enum Sub {
         /// The program's protocol (default `line`; `hackerrank` for the bidding game).
         #[arg(long)]
         protocol: Option<String>,
+        /// The bot's folder: copied whole into the arena, the program runs in the
+        /// copy and the command's paths are relative to it (a bot of several files:
+        /// modules, classes, data).
+        #[arg(long = "dir", value_name = "FOLDER", conflicts_with = "builtin")]
+        bot_dir: Option<PathBuf>,
         /// A candidate: it plays the pool (or `--against` one version) under the arena's
         /// SPRT until the test decides, then waits for `promote` or `reject`; the bot's
         /// older version keeps playing meanwhile.
@@ -185,11 +191,18 @@ pub fn run(a: Args) -> Result<()> {
             builtin,
             params,
             protocol,
+            bot_dir: folder,
             candidate,
             against,
             command,
         } => {
             let mut table = toml::Table::new();
+            if let Some(folder) = folder {
+                let folder = folder.to_str().ok_or_else(|| {
+                    Error::Usage(format!("--dir {}: not UTF-8", folder.display()))
+                })?;
+                table.insert("dir".into(), folder.into());
+            }
             match (builtin, command.is_empty()) {
                 (Some(b), true) => {
                     table.insert("builtin".into(), b.into());

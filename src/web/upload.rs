@@ -24,7 +24,10 @@ use sha2::{Digest, Sha256};
 
 use super::{Failure, GameOf};
 use crate::{
-    arena::{config::set_mode, Joining},
+    arena::{
+        programs::{self, set_mode},
+        Joining,
+    },
     core::error::Error,
 };
 
@@ -103,12 +106,7 @@ pub fn add(
     key.update(file_name.as_bytes());
     key.update([0, u8::from(runs_itself)]);
     key.update(bytes);
-    let hash: String = key
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = programs::hash_name(key);
     // unpacked beside the arena's files, and gone unless the upload is good
     let staging = tempfile::Builder::new()
         .prefix(".upload-")
@@ -150,16 +148,7 @@ pub fn add(
     let held = std::fs::File::create(&lock).map_err(Error::io("opening", &lock))?;
     held.lock().map_err(Error::io("locking", &lock))?;
     let dest = dir.join(&rel);
-    let created = !dest.exists();
-    if created {
-        let kept = staging.keep();
-        std::fs::rename(&kept, &dest).map_err(Error::io("writing", &dest))?;
-        // the bot's files and their names on disk before the arena names the bot
-        if let Err(e) = crate::core::files::sync_file_system(&dest) {
-            let _ = std::fs::remove_dir_all(&dest);
-            return Err(e.into());
-        }
-    }
+    let created = programs::keep_folder(staging, &dest)?;
     let mut table = toml::Table::new();
     table.insert(
         "command".into(),
