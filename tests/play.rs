@@ -520,6 +520,21 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
             "1 games in schedule order and 0 pending, of 3 scheduled",
         ));
 
+    // a line that is not UTF-8 is a bad move, and the session goes on
+    let mut script = b"\xff\xfeleft\r\n".to_vec();
+    script.extend("left\n".repeat(20).as_bytes());
+    let out = Command::new(LADDER)
+        .args(["play", "coordination", "--bot", "left", "--games", "1"])
+        .current_dir(tmp.path())
+        .write_stdin(script)
+        .assert()
+        .success();
+    let screen = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(screen.contains("not `\u{fffd}\u{fffd}left`"), "{screen}");
+    assert!(screen.contains("1 tied in 1 game;"), "{screen}");
+    let dir = tmp.path().join("reports/play-coordination-left-2");
+    assert_eq!(journal_moves(&dir, "human").len(), 1);
+
     // input that ends mid-game: the same, and the next session gets a folder of its own
     let out = Command::new(LADDER)
         .args(["play", "coordination", "--bot", "left", "--games", "2"])
@@ -533,12 +548,12 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
         "{screen}"
     );
     assert!(
-        screen.contains("journal in reports/play-coordination-left-2"),
+        screen.contains("journal in reports/play-coordination-left-3"),
         "{screen}"
     );
     assert_eq!(
         journal_moves(
-            &tmp.path().join("reports/play-coordination-left-2"),
+            &tmp.path().join("reports/play-coordination-left-3"),
             "human"
         )
         .len(),

@@ -80,8 +80,23 @@ impl Console {
     ) -> Console {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in input.lines() {
-                if tx.send(line).is_err() {
+            let mut input = input;
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                // a line that is not UTF-8 (a stray byte, Latin-1 pasted)
+                // is read lossily: a bad move, not the end of the input
+                let line = match input.read_until(b'\n', &mut bytes) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                        let text = text.strip_suffix(b"\r").unwrap_or(text);
+                        Ok(String::from_utf8_lossy(text).into_owned())
+                    }
+                    Err(e) => Err(e),
+                };
+                let ended = line.is_err();
+                if tx.send(line).is_err() || ended {
                     return;
                 }
             }
