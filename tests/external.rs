@@ -481,6 +481,29 @@ fn match_takes_command_bots() {
             "Season match-breakthrough-testbot-vs-greedy",
         ));
     assert_no_bot_left("matchcmd");
+    // a program in a folder with a blank, quoted as in a shell
+    let spaced = tmp.path().join("my bots");
+    std::fs::create_dir_all(&spaced).unwrap();
+    std::fs::copy(testbot, spaced.join("testbot")).unwrap();
+    let quoted = format!("cmd:'{}/testbot' --tag \"match quoted\"", spaced.display());
+    ladder()
+        .args(["match", "troops", &quoted, "random", "--games", "2"])
+        .arg("--reports")
+        .arg(tmp.path().join("quoted"))
+        .assert()
+        .success();
+    let journal = std::fs::read_to_string(
+        tmp.path()
+            .join("quoted/match-troops-testbot-vs-random/games.jsonl"),
+    )
+    .unwrap();
+    assert_eq!(journal.lines().count(), 2);
+    assert!(!journal.contains("forfeit"), "{journal}");
+    ladder()
+        .args(["match", "troops", "cmd:'my bots/testbot", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a quote is not closed"));
     ladder()
         .args([
             "match",

@@ -479,6 +479,11 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
         "names none",
     );
     error(
+        up("name=x&file=b.py&command=python3+%27b.py", b"pass"),
+        400,
+        "a quote is not closed",
+    );
+    error(
         up("name=a@b&file=b.py&command=python3+b.py", b"pass"),
         400,
         "@",

@@ -306,7 +306,8 @@ pub enum MatchOpenings {
 ///
 /// A bot is a built-in name (`random`), `PROTOCOL:PROGRAM ARGS...` for a
 /// program speaking that protocol (`cmd:` is the line protocol), e.g.
-/// `cmd:python3 bot.py`; the words are split at blanks, with no shell. Equal
+/// `cmd:python3 bot.py`; the words are split at blanks ([`command_words`]:
+/// quotes as in a shell, and no shell). Equal
 /// names get suffixes (`random-1`, `random-2`).
 pub fn match_plan<G: Game>(
     roster: &Roster<G>,
@@ -440,11 +441,23 @@ fn match_bot<G: Game>(
             }
         },
     };
-    let argv: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+    let argv = command_words(rest).map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
     let (spec, kind) = roster
         .external(&argv, protocol, None, Path::new(""), sandbox.clone())
         .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
     Ok((bot_name_of(&argv), spec, kind))
+}
+
+/// The words of a command given as one string (`cmd:python3 bot.py`, an
+/// upload's command): split at blanks, with a shell's quotes and
+/// backslashes for a word that holds blanks (`python3 "my bots/bot.py"`),
+/// and nothing else of a shell (no variables, globs or pipes).
+pub fn command_words(text: &str) -> Result<Vec<String>, String> {
+    shlex::split(text).ok_or_else(|| {
+        "a quote is not closed (a word with blanks is quoted as in a shell: \
+         \"my bots/bot.py\")"
+            .to_string()
+    })
 }
 
 /// A bot name from a command: the file name of its last argument that names a

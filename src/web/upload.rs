@@ -38,7 +38,7 @@ pub struct Upload {
     pub name: String,
     /// The uploaded file's name (`bot.py`, `bot.tar.gz`).
     pub file: String,
-    /// The command, words split at spaces; it names the bot's files
+    /// The command, words split at blanks (quotes as in a shell); it names the bot's files
     /// relative to its folder (`python3 bot.py`).
     pub command: String,
     #[serde(default)]
@@ -72,7 +72,8 @@ pub fn add(
     bytes: &[u8],
     limit: usize,
 ) -> Result<String, Failure> {
-    let command: Vec<String> = q.command.split_whitespace().map(String::from).collect();
+    let command = crate::plan::command_words(&q.command)
+        .map_err(|e| refuse(format!("the command `{}`: {e}", q.command)))?;
     if command.is_empty() {
         return Err(refuse(
             "an upload needs the command that runs the bot".into(),
