@@ -306,6 +306,36 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     let mut first = [0u8; 15];
     std::io::Read::read_exact(&mut r.body_mut().as_reader(), &mut first).unwrap();
     assert_eq!(&first, b"event: progress");
+    // two clients hear where it stands, then that a bot joined
+    let mut clients: Vec<_> = (0..2)
+        .map(|_| {
+            let r = ureq::get(&format!("{}/api/stream", web.url))
+                .call()
+                .unwrap();
+            std::io::BufReader::new(r.into_body().into_reader())
+        })
+        .collect();
+    let data = |client: &mut std::io::BufReader<_>| -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(std::io::BufRead::read_line(client, &mut line).unwrap() > 0);
+            if let Some(json) = line.strip_prefix("data: ") {
+                return serde_json::from_str(json).unwrap();
+            }
+        }
+    };
+    let before: Vec<Value> = clients.iter_mut().map(&data).collect();
+    assert_eq!(before[0], before[1]);
+    ladder(
+        dir,
+        &["arena", "add", "arena", "delta", "--builtin", "random"],
+    );
+    for c in &mut clients {
+        let after = data(c);
+        assert_eq!(after["events"], before[0]["events"].as_u64().unwrap() + 1);
+        assert_eq!(after["games"], before[0]["games"]);
+    }
+    drop(clients);
 
     // the kept leaderboard (folded a batch at a time) is the one made from
     // every game, also after a bot joined and batches went by
@@ -323,7 +353,8 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     ladder(dir, &["arena", "run", "arena", "-q", "--batches", "7"]);
     same();
     let (_, kept) = api("/api/leaderboard");
-    assert_eq!(kept["rows"].as_array().unwrap().len(), 3);
+    // alpha, beta, delta (joined while the stream's clients listened), gamma
+    assert_eq!(kept["rows"].as_array().unwrap().len(), 4);
     assert!(kept["rows"]
         .as_array()
         .unwrap()

@@ -138,7 +138,14 @@ struct Web {
     options: Arc<Options>,
     /// The leaderboard, kept up to date a batch at a time.
     board: Arc<std::sync::Mutex<api::Board>>,
+    /// Where the arena stands (events, games), looked at by one task for
+    /// every client of the event stream ([`watch_progress`]).
+    progress: Arc<Progress>,
 }
+
+/// The arena's progress as the event stream sends it: the last event's
+/// number and the games finished; `None` until first looked at.
+type Progress = tokio::sync::watch::Sender<Option<(u64, u64)>>;
 
 /// A running server: the address it listens on (the port the system
 /// chose for port 0).
@@ -175,6 +182,7 @@ pub fn serve(dir: &Path, game: Arc<dyn GameOf>, options: Options) -> Result<Serv
         game,
         options: Arc::new(options),
         board: Arc::default(),
+        progress: Arc::new(Progress::new(None)),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -190,6 +198,10 @@ pub fn serve(dir: &Path, game: Arc<dyn GameOf>, options: Options) -> Result<Serv
                     Ok(l) => l,
                     Err(e) => return eprintln!("ladder: the web server stopped: {e}"),
                 };
+                tokio::spawn(watch_progress(
+                    Arc::clone(&web.dir),
+                    Arc::clone(&web.progress),
+                ));
                 if let Err(e) = axum::serve(listener, router(web)).await {
                     eprintln!("ladder: the web server stopped: {e}");
                 }
@@ -453,34 +465,29 @@ async fn upload_bot(
 }
 
 /// `GET /api/stream`: server-sent events, one `progress` event
-/// (`{"events": N, "games": M}`) at once and another whenever either moves.
+/// (`{"events": N, "games": M}`) at once (within a look, [`POLL`]) and
+/// another whenever either moves. Every client hears the one task that looks ([`watch_progress`]); a
+/// client that leaves drops its stream, and nothing of it is left.
 async fn stream(State(web): State<Web>) -> Response {
-    let (tx, rx) = tokio::sync::mpsc::channel::<std::result::Result<String, std::io::Error>>(4);
-    tokio::spawn(async move {
-        let mut last = None;
+    let mut changes = web.progress.subscribe();
+    let now = *changes.borrow_and_update();
+    let event = |(events, games): (u64, u64)| -> std::result::Result<String, std::io::Error> {
+        let data = json!({ "events": events, "games": games });
+        Ok(format!("event: progress\ndata: {data}\n\n"))
+    };
+    let later = futures_util::stream::unfold(changes, move |mut changes| async move {
         loop {
-            let dir = Arc::clone(&web.dir);
-            let now = tokio::task::spawn_blocking(move || {
-                arena::store::Store::open(&dir).and_then(|s| s.progress())
-            })
-            .await;
-            if let Ok(Ok(now)) = now {
-                if last != Some(now) {
-                    last = Some(now);
-                    let data = json!({ "events": now.0, "games": now.1 });
-                    let line = format!("event: progress\ndata: {data}\n\n");
-                    if tx.send(Ok(line)).await.is_err() {
-                        return;
-                    }
-                }
+            changes.changed().await.ok()?;
+            let now = *changes.borrow_and_update();
+            if let Some(now) = now {
+                return Some((event(now), changes));
             }
-            if tx.is_closed() {
-                return;
-            }
-            tokio::time::sleep(POLL).await;
         }
     });
-    let body = Body::from_stream(tokio_stream(rx));
+    let body = Body::from_stream(futures_util::StreamExt::chain(
+        futures_util::stream::iter(now.map(event)),
+        later,
+    ));
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
@@ -488,11 +495,29 @@ async fn stream(State(web): State<Web>) -> Response {
         .expect("a response")
 }
 
-/// The receiver as a stream of body chunks.
-fn tokio_stream(
-    mut rx: tokio::sync::mpsc::Receiver<std::result::Result<String, std::io::Error>>,
-) -> impl futures_util::Stream<Item = std::result::Result<String, std::io::Error>> {
-    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+/// Looks at the arena in `dir` every [`POLL`] while the event stream has a
+/// client, and tells `progress` when it moved: one look for every client.
+async fn watch_progress(dir: Arc<PathBuf>, progress: Arc<Progress>) {
+    loop {
+        if progress.receiver_count() > 0 {
+            let dir = Arc::clone(&dir);
+            let now = tokio::task::spawn_blocking(move || {
+                arena::store::Store::open(&dir).and_then(|s| s.progress())
+            })
+            .await;
+            if let Ok(Ok(now)) = now {
+                progress.send_if_modified(|was| {
+                    let moved = *was != Some(now);
+                    *was = Some(now);
+                    moved
+                });
+            }
+        } else {
+            // nobody hears: the next client waits for a fresh look
+            progress.send_replace(None);
+        }
+        tokio::time::sleep(POLL).await;
+    }
 }
 
 #[cfg(test)]
