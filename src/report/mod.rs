@@ -147,15 +147,32 @@ fn title(h: &Header, s: &Standings) -> String {
     )
 }
 
-/// What `ladder run` prints when a season ends.
+/// The most bots whose crosstable the terminal gets: a column a bot, it is
+/// already about 230 characters wide at 20.
+pub const TERMINAL_CROSSTABLE_MOST: usize = 20;
+
+/// What `ladder run` prints when a season ends. The crosstable of more
+/// than [`TERMINAL_CROSSTABLE_MOST`] bots is left to the report files,
+/// which have it whole.
 pub fn terminal(h: &Header, s: &Standings, paint: Paint) -> String {
     let look = Look::Text(paint);
     let pair = head_to_head(h, s).map_or(String::new(), |p| format!("\n{}", p.text()));
+    let crosstable = if s.bots.len() <= TERMINAL_CROSSTABLE_MOST {
+        format!(
+            "Crosstable (row bot's points / games)\n{}",
+            crosstable(s, look)
+        )
+    } else {
+        format!(
+            "Crosstable: {} bots, too wide for the terminal (at most {TERMINAL_CROSSTABLE_MOST} \
+             shown here); it is in the reports (index.html, leaderboard.md, standings.json)",
+            s.bots.len()
+        )
+    };
     format!(
-        "{}\n{}\n{pair}\nCrosstable (row bot's points / games)\n{}\n\nTerminations\n{}\n",
+        "{}\n{}\n{pair}\n{crosstable}\n\nTerminations\n{}\n",
         title(h, s),
         standings_table(s, look),
-        crosstable(s, look),
         terminations_table(s, look)
     )
 }
@@ -547,6 +564,39 @@ mod tests {
         assert!(text.contains("│    1 ┆ dp "), "{text}");
         assert!(text.contains("Terminations"), "{text}");
         assert!(!text.contains('\x1b'), "no colour: {text}");
+    }
+
+    #[test]
+    fn a_field_too_wide_for_the_terminal_leaves_its_crosstable_to_the_reports() {
+        let field = |n: usize| {
+            let bots: Vec<String> = (0..n).map(|i| format!("bot-{i}")).collect();
+            let games: Vec<Scored> = (1..n)
+                .map(|i| Scored {
+                    index: i as u64,
+                    seats: BySeat::new(0, i),
+                    seed: 0,
+                    result: GameResult::First,
+                    goals: BySeat::new(100, 0),
+                    termination: Termination::Normal,
+                    plies: 5,
+                })
+                .collect();
+            terminal(&header(), &Standings::new(&bots, &games), Paint::PLAIN)
+        };
+        let most = field(TERMINAL_CROSSTABLE_MOST);
+        assert!(
+            most.contains("Crosstable (row bot's points / games)"),
+            "{most}"
+        );
+        assert!(most.contains("┆ bot-19 ┆"), "{most}");
+        let wide = field(TERMINAL_CROSSTABLE_MOST + 1);
+        assert!(!wide.contains("Crosstable (row"), "{wide}");
+        assert!(
+            wide.contains("Crosstable: 21 bots, too wide for the terminal"),
+            "{wide}"
+        );
+        // the standings still list every bot
+        assert!(wide.contains("│   21 ┆ bot-"), "{wide}");
     }
 
     #[test]
