@@ -313,11 +313,9 @@ pub fn version_spec(
     spec.insert("name".into(), format!("{name}@{version}").into());
     if let (Some(toml::Value::String(dir)), Some(_)) = (spec.get("dir"), spec.get("command")) {
         // the command's words are the folder's: kept with it
-        if !programs::kept_already(arena, from, dir) {
-            let kept = programs::copy_folder(arena, &from.join(dir))
-                .map_err(|e| Error::Usage(format!("bot {name}: {e}")))?;
-            spec.insert("dir".into(), kept.display().to_string().into());
-        }
+        let kept = programs::copy_folder(arena, &from.join(dir))
+            .map_err(|e| Error::Usage(format!("bot {name}: {e}")))?;
+        spec.insert("dir".into(), kept.display().to_string().into());
     } else if let Some(toml::Value::Array(words)) = spec.get("command") {
         let words: Vec<String> = words
             .iter()

@@ -74,16 +74,6 @@ pub fn keep_folder(staged: tempfile::TempDir, dest: &Path) -> Result<bool> {
     Ok(true)
 }
 
-/// Whether `path`, given in the folder `from`, is one the arena keeps
-/// already (an uploaded bot's files, `bots/HASH/...`).
-pub fn kept_already(arena: &Path, from: &Path, path: &str) -> bool {
-    from == arena
-        && Path::new(path).starts_with("bots")
-        && Path::new(path)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)))
-}
-
 /// `command` with each program file it names copied into `arena/bots/HASH/`
 /// and named there (relative to the arena): every word after the first that
 /// names a file, and the first word when it is a relative path to a file
@@ -93,7 +83,13 @@ pub fn kept_already(arena: &Path, from: &Path, path: &str) -> bool {
 pub fn copy_programs(arena: &Path, from: &Path, command: &[String]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, word) in command.iter().enumerate() {
-        if kept_already(arena, from, word) {
+        // a file the arena keeps already (an uploaded bot's)
+        let kept = from == arena
+            && Path::new(word).starts_with("bots")
+            && Path::new(word)
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)));
+        if kept {
             out.push(word.clone());
             continue;
         }

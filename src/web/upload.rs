@@ -10,9 +10,9 @@
 //! a refused upload leaves nothing behind. The folder then becomes
 //! `bots/HASH/` in the arena (a hash of the upload's bytes, its file name
 //! and whether the command runs the file itself: immutable, like every
-//! program `ladder arena add` copies), and the bot joins as `arena add
-//! --dir` adds it: it runs in that folder, the command's paths relative to
-//! it, always with `sandbox = "bwrap"`.
+//! program `ladder arena add` copies), the command's words that
+//! name its files point there, and the bot joins as `arena add` adds it,
+//! always with `sandbox = "bwrap"`.
 
 use std::{
     io::Read,
@@ -122,25 +122,25 @@ pub fn add(
         let mode = if runs_itself { 0o755 } else { 0o644 };
         set_mode(&path, mode)?;
     }
-    // the bot runs in its folder, as a config's `dir` has it
-    let names_a_file = |word: &str| {
+    // every word that names one of the bot's files, as the arena names it
+    let rel = Path::new("bots").join(&hash);
+    let mut words = Vec::new();
+    for word in &command {
         let inside = Path::new(word)
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        inside && staging.path().join(word).is_file()
-    };
-    if !command.iter().any(|w| names_a_file(w)) {
+        if inside && staging.path().join(word).is_file() {
+            words.push(rel.join(word).display().to_string());
+        } else {
+            words.push(word.clone());
+        }
+    }
+    if words == command {
         return Err(refuse(format!(
             "the command `{}` names none of the uploaded files",
             q.command
         )));
     }
-    let mut words = command.clone();
-    if names_a_file(&words[0]) && !words[0].contains('/') {
-        // the bot's own program, not one of the same name on PATH
-        words[0] = format!("./{}", words[0]);
-    }
-    let rel = Path::new("bots").join(&hash);
     // one upload at a time places its folder and joins (also across
     // servers): another may not take a folder this one is about to remove
     let bots = dir.join("bots");
@@ -155,7 +155,6 @@ pub fn add(
         "command".into(),
         toml::Value::try_from(&words).expect("words"),
     );
-    table.insert("dir".into(), rel.display().to_string().into());
     if let Some(p) = q.protocol.as_deref().filter(|p| !p.is_empty()) {
         table.insert("protocol".into(), p.into());
     }
