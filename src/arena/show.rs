@@ -123,9 +123,17 @@ impl Tallies {
                 continue;
             }
             let scored = Scored::from_line(&g.record, &names)
-                .map_err(|e| Error::Mismatch(format!("game {}: {e}", g.number)))?
+                .map_err(|e| {
+                    Error::Mismatch(format!(
+                        "the arena's record of game {} is damaged: {e}",
+                        g.number
+                    ))
+                })?
                 .ok_or_else(|| {
-                    Error::Mismatch(format!("game {}: a bot that never joined", g.number))
+                    Error::Mismatch(format!(
+                        "the arena's record of game {} names a bot that never joined",
+                        g.number
+                    ))
                 })?;
             self.all.add(&scored);
             self.forfeiting.add(&scored, names.len());

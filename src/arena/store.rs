@@ -90,10 +90,7 @@ impl Store {
         }
         std::fs::create_dir_all(dir).map_err(Error::io("creating", dir))?;
         let mut store = Store::connect(&path)?;
-        let fail = |e: rusqlite::Error| Error::Store {
-            path: path.clone(),
-            message: e.to_string(),
-        };
+        let fail = |e| sql_error(&path, e);
         let tx = store.conn.transaction().map_err(fail)?;
         tx.execute_batch(
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -154,10 +151,7 @@ impl Store {
     }
 
     fn connect(path: &Path) -> Result<Store> {
-        let fail = |e: rusqlite::Error| Error::Store {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
+        let fail = |e| sql_error(path, e);
         let conn = Connection::open(path).map_err(fail)?;
         // one writer at a time, readers alongside; a writer waits its turn
         conn.busy_timeout(std::time::Duration::from_secs(30))
@@ -173,10 +167,7 @@ impl Store {
     }
 
     fn fail(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
-        |e| Error::Store {
-            path: self.path.clone(),
-            message: e.to_string(),
-        }
+        |e| sql_error(&self.path, e)
     }
 
     fn damaged(&self, message: String) -> Error {
@@ -199,10 +190,7 @@ impl Store {
         decide: impl FnOnce(&[(u64, Event)], &[GameRow]) -> Result<Option<Event>>,
     ) -> Result<Option<Event>> {
         let path = self.path.clone();
-        let fail = |e: rusqlite::Error| Error::Store {
-            path: path.clone(),
-            message: e.to_string(),
-        };
+        let fail = |e| sql_error(&path, e);
         self.conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
         let result = (|| {
             let decided = decide(&self.events()?, &self.games()?)?;
@@ -272,10 +260,7 @@ impl Store {
         let done = Event::Finished { number };
         let data = serde_json::to_string(&done).expect("events serialize");
         let path = self.path.clone();
-        let fail = |e: rusqlite::Error| Error::Store {
-            path: path.clone(),
-            message: e.to_string(),
-        };
+        let fail = |e| sql_error(&path, e);
         // the write lock from the start: a transaction that reads first and
         // writes after gets `database is locked` at once, without waiting,
         // when another process (an `arena add`, an upload) wrote meanwhile
@@ -395,9 +380,57 @@ impl Store {
     }
 }
 
+/// An error of the database at `path`, as ladder says it: bytes that are
+/// not what ladder wrote (a value of the wrong type or not UTF-8, a file
+/// SQLite finds corrupt) make the database damaged, in those words.
+fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
+    use rusqlite::{Error as E, ErrorCode};
+    let damaged = match &e {
+        E::FromSqlConversionFailure(..) | E::InvalidColumnType(..) | E::Utf8Error(..) => true,
+        E::SqliteFailure(f, _) => {
+            matches!(f.code, ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+        }
+        _ => false,
+    };
+    Error::Store {
+        path: path.to_path_buf(),
+        message: if damaged {
+            format!("the database is damaged (restore it from a copy): {e}")
+        } else {
+            e.to_string()
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_that_are_not_what_ladder_wrote_say_the_database_is_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path(), &[("game", "coordination".into())]).unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO games VALUES (0, 0, CAST(x'ff' AS TEXT), NULL)",
+                [],
+            )
+            .unwrap();
+        let e = store.games().unwrap_err().to_string();
+        assert!(e.contains("arena.db"), "{e}");
+        assert!(e.contains("the database is damaged"), "{e}");
+        drop(store);
+        for file in ["arena.db-wal", "arena.db-shm"] {
+            let _ = std::fs::remove_file(dir.path().join(file));
+        }
+        std::fs::write(dir.path().join("arena.db"), [b'x'; 4096]).unwrap();
+        let Err(e) = Store::open(dir.path()) else {
+            panic!("a file of x's opened as an arena");
+        };
+        let e = e.to_string();
+        assert!(e.contains("the database is damaged"), "{e}");
+    }
 
     #[test]
     fn events_and_games_round_trip_and_a_batch_is_recorded_once() {
