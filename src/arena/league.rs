@@ -174,15 +174,7 @@ impl League {
         let names = self.names();
         let mut standings = Standings::empty(&names);
         for g in games {
-            let scored = Scored::from_line(&g.record, &names)
-                .map_err(|e| format!("the record of game {} is damaged: {e}", g.number))?
-                .ok_or_else(|| {
-                    format!(
-                        "the record of game {} names a bot that never joined",
-                        g.number
-                    )
-                })?;
-            standings.add(&scored);
+            standings.add(&g.scored(&names)?);
         }
         Ok(standings)
     }

@@ -122,19 +122,7 @@ impl Tallies {
             if g.number < self.next {
                 continue;
             }
-            let scored = Scored::from_line(&g.record, &names)
-                .map_err(|e| {
-                    Error::Mismatch(format!(
-                        "the arena's record of game {} is damaged: {e}",
-                        g.number
-                    ))
-                })?
-                .ok_or_else(|| {
-                    Error::Mismatch(format!(
-                        "the arena's record of game {} names a bot that never joined",
-                        g.number
-                    ))
-                })?;
+            let scored = g.scored(&names).map_err(Error::Mismatch)?;
             self.all.add(&scored);
             self.forfeiting.add(&scored, names.len());
             self.recent.push_back((g.batch, scored));

@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::{Error, Result};
+use crate::core::{
+    error::{Error, Result},
+    record::Scored,
+};
 
 /// The database's file in an arena's folder.
 pub const FILE: &str = "arena.db";
@@ -69,6 +72,22 @@ pub struct GameRow {
     pub batch: u64,
     pub record: String,
     pub finished: Option<u64>,
+}
+
+impl GameRow {
+    /// The game's result as the standings count it, its seats by their
+    /// index in `names` (the league's versions); an error that names the
+    /// game when its record is damaged or names a bot that never joined.
+    pub fn scored(&self, names: &[String]) -> std::result::Result<Scored, String> {
+        Scored::from_line(&self.record, names)
+            .map_err(|e| format!("the arena's record of game {} is damaged: {e}", self.number))?
+            .ok_or_else(|| {
+                format!(
+                    "the arena's record of game {} names a bot that never joined",
+                    self.number
+                )
+            })
+    }
 }
 
 /// An open arena database.
