@@ -87,7 +87,9 @@ fn main() -> ExitCode {
         Ok(()) | Err(Error::ClosedOutput) => ExitCode::SUCCESS,
         Err(err @ Error::Interrupted { .. }) if says_interrupts => ExitCode::from(err.exit_code()),
         Err(err) => {
-            eprintln!("{} {err}", cmd::paint_stderr().error("error:"));
+            // a message quoting a user's input of megabytes is cut, line by line
+            let message = ladder::core::error::clip_lines(&err.to_string(), 1000);
+            eprintln!("{} {message}", cmd::paint_stderr().error("error:"));
             ExitCode::from(err.exit_code())
         }
     }

@@ -193,11 +193,16 @@ fn bad_openings_name_the_file_and_line() {
         "position 5 money 10 10 advantage 1\nposition 11 money 1 1 advantage 1\n",
     )
     .unwrap();
+    fs::write(tmp.path().join("empty.txt"), "# nothing yet\n").unwrap();
     let base = "[season]\ngame = \"bidding\"\n\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n";
     for (table, says) in [
         (
             "file = \"bad.txt\"",
             "bad.txt:2: the bottle at 11 is off the line 0..=10",
+        ),
+        (
+            "file = \"empty.txt\"",
+            "empty.txt: the openings file holds no position",
         ),
         (
             "file = \"none.txt\"",
@@ -225,6 +230,29 @@ fn bad_openings_name_the_file_and_line() {
             .code(2)
             .stderr(predicates::str::contains(says));
     }
+}
+
+#[test]
+fn a_line_of_megabytes_is_shown_in_part() {
+    let tmp = TempDir::new().unwrap();
+    let file = tmp.path().join("huge.txt");
+    fs::write(&file, "b".repeat(3_000_000) + "\n").unwrap();
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["match", "breakthrough", "random", "random", "--openings"])
+        .arg(&file)
+        .arg("--reports")
+        .arg(tmp.path().join("reports"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("huge.txt:1: a position is written"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("more characters)"), "{stderr}");
+    assert!(stderr.len() < 2_000, "{} bytes of error", stderr.len());
 }
 
 #[test]

@@ -520,8 +520,11 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
             "1 games in schedule order and 0 pending, of 3 scheduled",
         ));
 
-    // a line that is not UTF-8 is a bad move, and the session goes on
+    // a line that is not UTF-8 is a bad move, and the session goes on; so
+    // is a line of megabytes, echoed and quoted in part
     let mut script = b"\xff\xfeleft\r\n".to_vec();
+    script.extend("x".repeat(1_000_000).as_bytes());
+    script.push(b'\n');
     script.extend("left\n".repeat(20).as_bytes());
     let out = Command::new(LADDER)
         .args(["play", "coordination", "--bot", "left", "--games", "1"])
@@ -532,6 +535,15 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
     let screen = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(screen.contains("not `\u{fffd}\u{fffd}left`"), "{screen}");
     assert!(screen.contains("1 tied in 1 game;"), "{screen}");
+    assert!(
+        screen.contains("xxx… (999800 more characters)\n"),
+        "{screen}"
+    );
+    assert!(
+        screen.len() < 20_000,
+        "{} bytes on the screen",
+        screen.len()
+    );
     let dir = tmp.path().join("reports/play-coordination-left-2");
     assert_eq!(journal_moves(&dir, "human").len(), 1);
 

@@ -77,6 +77,13 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// `text` with each line cut to at most `most` characters, for a message
+/// that quotes what a user gave (a line of megabytes is shown in part).
+pub fn clip_lines(text: &str, most: usize) -> String {
+    let lines: Vec<_> = text.split('\n').map(|line| clip(line, most)).collect();
+    lines.join("\n")
+}
+
 /// At most `most` characters of `text`, with a note of what was left out.
 fn clip(text: &str, most: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(most) {
@@ -218,6 +225,16 @@ mod tests {
             ..e
         };
         assert_eq!(whole.to_string(), "x.toml: unknown field `gams`");
+    }
+
+    #[test]
+    fn long_lines_are_cut_each_on_its_own() {
+        let text = format!("a `{}`\nshort\n{}", "x".repeat(50), "é".repeat(12));
+        assert_eq!(
+            clip_lines(&text, 10),
+            "a `xxxxxxx… (44 more characters)\nshort\néééééééééé… (2 more characters)"
+        );
+        assert_eq!(clip_lines("two\nlines", 10), "two\nlines");
     }
 
     #[test]

@@ -335,10 +335,8 @@ pub fn match_plan<G: Game>(
             let text = crate::core::files::read_text(&path).map_err(|e| {
                 Error::Usage(format!("--openings: cannot read {}: {e}", path.display()))
             })?;
-            let read = openings::from_file::<G>(&params, &text, random, seed, per_pair);
-            Some(read.map_err(|(line, e)| {
-                Error::Usage(format!("--openings: {}:{line}: {e}", path.display()))
-            })?)
+            let read = openings::from_file::<G>(&params, &path, &text, random, seed, per_pair);
+            Some(read.map_err(|e| Error::Usage(format!("--openings: {e}")))?)
         }
         Some(MatchOpenings::RandomPlies(plies)) => Some(
             openings::random_plies(&start, plies, seed, per_pair)

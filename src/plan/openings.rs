@@ -44,15 +44,17 @@ impl<G: Game> Openings<G> {
     }
 }
 
-/// Openings read from a file's `text`: one position a line. An error names
-/// the line. `random` shuffles them with the season `seed`.
+/// Openings read from the `text` of the file at `path`: one position a
+/// line. An error names the file and the line. `random` shuffles them with
+/// the season `seed`.
 pub fn from_file<G: Game>(
     params: &G::Params,
+    path: &std::path::Path,
     text: &str,
     random: bool,
     seed: u64,
     per_pair: u32,
-) -> Result<Openings<G>, (usize, Invalid)> {
+) -> Result<Openings<G>, Invalid> {
     let mut positions = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -63,11 +65,14 @@ pub fn from_file<G: Game>(
             Some(moves) => after_moves(params, moves),
             None => G::from_position(params, line),
         }
-        .map_err(|e| (n + 1, e))?;
+        .map_err(|e| Invalid::new(format!("{}:{}: {e}", path.display(), n + 1)))?;
         positions.push((game.position(), game));
     }
     if positions.is_empty() {
-        return Err((0, Invalid::new("the openings file holds no position")));
+        return Err(Invalid::new(format!(
+            "{}: the openings file holds no position",
+            path.display()
+        )));
     }
     let checksum = fnv1a(positions.iter().map(|(t, _)| t.as_str()));
     if random {

@@ -141,7 +141,8 @@ impl Console {
             match self.lines.recv_timeout(SIGNAL_TICK) {
                 Ok(Ok(line)) => {
                     if self.echo {
-                        self.say(&format!("{line}\n"));
+                        let shown = crate::core::error::clip_lines(&line, 200);
+                        self.say(&format!("{shown}\n"));
                     }
                     return Some(line);
                 }

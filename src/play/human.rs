@@ -158,7 +158,10 @@ impl<G: Show> Bot<G> for Human<G> {
                     Err(why) => format!("You cannot play {mv} now: {why}."),
                 },
             };
-            let warning = console.paint.warn(&problem);
+            // a pasted line of megabytes is quoted in part
+            let warning = console
+                .paint
+                .warn(&crate::core::error::clip_lines(&problem, 300));
             console.say(&format!("{warning} Type `help` for help.\n"));
         }
     }

@@ -81,9 +81,8 @@ pub(super) fn openings<G: Game>(
                     format!("cannot read {}: {e}", path.display()),
                 )
             })?;
-            crate::plan::openings::from_file(params, &text, random, seed, per_pair).map_err(
-                |(line, e)| src.error(Some(file.span()), format!("{}:{line}: {e}", path.display())),
-            )
+            crate::plan::openings::from_file(params, &path, &text, random, seed, per_pair)
+                .map_err(|e| src.error(Some(file.span()), e))
         }
         (None, Some(plies)) => {
             if let Some(o) = &t.order {
