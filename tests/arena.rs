@@ -211,6 +211,12 @@ fn bots_join_and_leave_a_running_arena_and_kills_lose_or_repeat_no_game() {
     assert_eq!(said, format!("wrote {} games to season\n", games.len()));
     let verified = ladder(dir, &["verify", "season"]);
     assert!(verified.contains("every move legal"), "{verified}");
+    // not into a season's folder, nor the arena's own, by any name
+    for into in ["season", "arena", "./arena/", "season/../arena"] {
+        let err = refused(dir, &["arena", "export", "arena", into]);
+        assert!(err.contains("export into a new folder"), "{err}");
+    }
+    assert!(!dir.join("arena/games.jsonl").exists());
 }
 
 #[test]

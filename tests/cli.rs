@@ -527,6 +527,23 @@ fn export_csv_gives_one_row_per_game_that_a_csv_reader_reads_back() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a season's folder"));
+    // the journal is never written over, by any name that leads to it
+    let journal = fs::read(dir.join("games.jsonl")).unwrap();
+    std::os::unix::fs::symlink(dir.join("games.jsonl"), tmp.path().join("link")).unwrap();
+    let roundabout = reports.join("../reports/breakthrough-openings/./season.json");
+    for target in [dir.join("games.jsonl"), tmp.path().join("link"), roundabout] {
+        ladder()
+            .args(["export", dir.to_str().unwrap(), "--format", "csv", "-o"])
+            .arg(&target)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("the season's own journal"));
+    }
+    assert_eq!(fs::read(dir.join("games.jsonl")).unwrap(), journal);
+    ladder()
+        .args(["verify", dir.to_str().unwrap()])
+        .assert()
+        .success();
 }
 
 #[test]

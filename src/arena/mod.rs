@@ -207,6 +207,12 @@ pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
 pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64> {
     use crate::{journal::Journal, plan::schedule::Format};
     let (store, league) = open(dir)?;
+    if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
+        return Err(Error::Usage(format!(
+            "{} is the arena's own folder; export into a new folder",
+            out.display()
+        )));
+    }
     let games = store.games()?;
     let base = config::base_plan(
         dir,

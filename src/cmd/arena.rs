@@ -29,6 +29,7 @@ pub enum Sub {
     /// Make an arena in DIR for a game (`--game`) or from a season config (`--config`),
     /// whose [season] settings every game is played under and whose bots join first.
     Init {
+        /// The new arena's folder.
         dir: PathBuf,
         /// The game (`ladder list games`; `gdl:FILE.kif` for a GDL game).
         #[arg(long, conflicts_with = "config", required_unless_present = "config")]
@@ -40,6 +41,7 @@ pub enum Sub {
     },
     /// Play the arena until Ctrl-C or SIGTERM; a rerun continues where it stopped.
     Run {
+        /// The arena's folder.
         dir: PathBuf,
         /// Games at once (default: one per core). Results do not depend on it.
         #[arg(long, short = 'j', value_name = "N|auto")]
@@ -72,7 +74,10 @@ pub enum Sub {
     /// A new version retires the one before it, whose games stay (a candidate waits
     /// for `promote`).
     Add {
+        /// The arena's folder.
         dir: PathBuf,
+        /// The bot's name: a new name joins; a name in the arena already gets its
+        /// next version (NAME@2, NAME@3...).
         name: String,
         /// A built-in bot (`ladder list bots GAME`).
         #[arg(long, conflicts_with = "command")]
@@ -101,16 +106,35 @@ pub enum Sub {
         command: Vec<String>,
     },
     /// Retire a bot (every version that plays) or one version (NAME@N); its games stay.
-    Retire { dir: PathBuf, bot: String },
+    Retire {
+        /// The arena's folder.
+        dir: PathBuf,
+        /// The bot (every version that plays) or one version, NAME@N.
+        bot: String,
+    },
     /// Promote a candidate (NAME@N) into the pool; the older versions of its bot retire.
-    Promote { dir: PathBuf, bot: String },
+    Promote {
+        /// The arena's folder.
+        dir: PathBuf,
+        /// The candidate, NAME@N.
+        bot: String,
+    },
     /// Reject a candidate (NAME@N): it retires.
-    Reject { dir: PathBuf, bot: String },
+    Reject {
+        /// The arena's folder.
+        dir: PathBuf,
+        /// The candidate, NAME@N.
+        bot: String,
+    },
     /// Print the arena's table, also while another process runs it.
-    Show { dir: PathBuf },
+    Show {
+        /// The arena's folder.
+        dir: PathBuf,
+    },
     /// Serve the arena's web pages and JSON API without playing (another process, or
     /// none, runs it), until stopped.
     Serve {
+        /// The arena's folder.
         dir: PathBuf,
         /// The address to listen on. An address other than loopback needs --token.
         #[arg(long, value_name = "ADDR", default_value = ladder::web::DEFAULT_LISTEN)]
@@ -124,7 +148,12 @@ pub enum Sub {
     },
     /// Write the arena's finished games as a season folder OUT, which `ladder verify`,
     /// `report` and `replay` read.
-    Export { dir: PathBuf, out: PathBuf },
+    Export {
+        /// The arena's folder.
+        dir: PathBuf,
+        /// The season folder to write, new or empty.
+        out: PathBuf,
+    },
 }
 
 pub fn run(a: Args) -> Result<()> {

@@ -37,6 +37,15 @@ pub fn run(a: Args) -> Result<()> {
             a.dir.display()
         )));
     }
+    if let Some(path) = a.output.as_ref() {
+        if ladder::journal::is_journal_file(&a.dir, path) {
+            return Err(Error::Usage(format!(
+                "-o {}: that is the season's own journal, which the export reads; \
+                 write the export to another file",
+                path.display()
+            )));
+        }
+    }
     let write = |out: &mut dyn std::io::Write| match a.format {
         ExportFormat::Csv => ladder::report::export::csv(&a.dir, out),
         ExportFormat::Pgn => ladder::report::export::pgn(&a.dir, out),

@@ -384,6 +384,23 @@ fn check_same_season(dir: &Path, season: &serde_json::Value) -> Result<()> {
     }
 }
 
+/// Whether `path` is a file of the journal in the season folder `dir`
+/// (`season.json`, the games, timing and pending lines), under any name
+/// that leads to it: a file ladder must never write over with anything
+/// else (`export -o`).
+pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = fs::metadata(path) else {
+        return false; // not there, so nothing to lose
+    };
+    [SEASON, GAMES, GAMES_ZST, TIMING, PENDING]
+        .iter()
+        .any(|name| {
+            fs::metadata(dir.join(name))
+                .is_ok_and(|own| own.dev() == target.dev() && own.ino() == target.ino())
+        })
+}
+
 /// What to do with a season folder whose games cannot be used, without
 /// losing them: no advice of ladder's destroys results.
 pub fn keep_them(dir: &Path) -> String {
