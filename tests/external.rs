@@ -879,6 +879,31 @@ fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("is not executable"));
+    // nor is a script saved with Windows line ends, whose `#!` line the
+    // system would read with the carriage return in the interpreter's name
+    fs::write(&script, "#!/usr/bin/env python3\r\nprint(1)\r\n").unwrap();
+    let mut perms = fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&script, perms).unwrap();
+    ladder()
+        .args(["run", "-q", "--fresh", "--reports"])
+        .arg(&reports)
+        .arg(&cfg)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "starts `#!/usr/bin/env python3` with a carriage return at the line's end",
+        ))
+        .stderr(predicate::str::contains("dos2unix"));
+    // the same file named after its interpreter is Python's to read, and runs
+    let runs = ladder()
+        .args(["check", "--game", "troops", "--games", "1", "--", "python3"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&runs.stdout);
+    assert!(said.contains("with `1`, not `ready`"), "it ran: {said}");
+    assert!(!said.contains("carriage return"), "{said}");
 }
 
 #[test]

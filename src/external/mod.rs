@@ -140,6 +140,13 @@ impl Command {
                     "program `{program}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])"
                 )));
             }
+            if let Some(line) = shebang_with_carriage_return(&path) {
+                return Err(Invalid::new(format!(
+                    "program `{program}` starts `{line}` with a carriage return at the line's end \
+                     (Windows line ends), so the system would look for an interpreter whose name \
+                     ends in it: convert the file (`dos2unix {program}`, or `sed -i 's/\\r$//' {program}`)"
+                )));
+            }
             path.to_string_lossy().into_owned()
         } else if on_path(program) {
             program.clone()
@@ -199,6 +206,19 @@ fn on_path(program: &str) -> bool {
 }
 
 /// Whether `path` is a file someone may execute.
+/// The first line of a script at `path` whose `#!` line ends in a carriage
+/// return (a file saved with Windows line ends), which no system can run:
+/// the kernel takes the `\r` as part of the interpreter's name or argument.
+fn shebang_with_carriage_return(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let file = std::fs::File::open(path).ok()?;
+    file.take(512).read_to_end(&mut head).ok()?;
+    let line = head.split(|&b| b == b'\n').next()?;
+    let text = line.strip_prefix(b"#!")?.strip_suffix(b"\r")?;
+    Some(format!("#!{}", String::from_utf8_lossy(text).trim()))
+}
+
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
