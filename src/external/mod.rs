@@ -140,12 +140,8 @@ impl Command {
                     "program `{program}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])"
                 )));
             }
-            if let Some(line) = shebang_with_carriage_return(&path) {
-                return Err(Invalid::new(format!(
-                    "program `{program}` starts `{line}` with a carriage return at the line's end \
-                     (Windows line ends), so the system would look for an interpreter whose name \
-                     ends in it: convert the file (`dos2unix {program}`, or `sed -i 's/\\r$//' {program}`)"
-                )));
+            if let Some(problem) = shebang_problem(&path, program) {
+                return Err(Invalid::new(problem));
             }
             path.to_string_lossy().into_owned()
         } else if on_path(program) {
@@ -205,21 +201,119 @@ fn on_path(program: &str) -> bool {
     std::env::split_paths(&path).any(|dir| is_executable(&dir.join(program)))
 }
 
-/// Whether `path` is a file someone may execute.
-/// The first line of a script at `path` whose `#!` line ends in a carriage
-/// return (a file saved with Windows line ends), which no system can run:
-/// the kernel takes the `\r` as part of the interpreter's name or argument.
-fn shebang_with_carriage_return(path: &Path) -> Option<String> {
+/// Why the script at `path` cannot start by its `#!` line, if it cannot:
+/// the line ends in a carriage return (a file saved with Windows line ends:
+/// the kernel takes the `\r` as part of the interpreter's name), or it
+/// names an interpreter that is not there (`#!/usr/bin/env python` where
+/// only `python3` is installed). `program` is the name the user gave.
+fn shebang_problem(path: &Path, program: &str) -> Option<String> {
     use std::io::Read;
     let mut head = Vec::new();
     let file = std::fs::File::open(path).ok()?;
     file.take(512).read_to_end(&mut head).ok()?;
-    let line = head.split(|&b| b == b'\n').next()?;
-    let text = line.strip_prefix(b"#!")?.strip_suffix(b"\r")?;
-    Some(format!("#!{}", String::from_utf8_lossy(text).trim()))
+    let line = head.split(|&b| b == b'\n').next()?.strip_prefix(b"#!")?;
+    let text = String::from_utf8_lossy(line);
+    if let Some(text) = text.strip_suffix('\r') {
+        return Some(format!(
+            "program `{program}` starts `#!{}` with a carriage return at the line's end \
+             (Windows line ends), so the system would look for an interpreter whose name \
+             ends in it: convert the file (`dos2unix {program}`, or `sed -i 's/\\r$//' {program}`)",
+            text.trim()
+        ));
+    }
+    let text = text.trim();
+    let (interpreter, rest) = text.split_once([' ', '\t']).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let missing = |name: &str| {
+        Some(format!(
+            "program `{program}` is run by `{name}` (its first line is `#!{text}`), which is \
+             not installed here: change that line, or name an interpreter first \
+             ([\"python3\", \"{program}\"])"
+        ))
+    };
+    if !Path::new(interpreter).is_file() {
+        return missing(interpreter);
+    }
+    if Path::new(interpreter).file_name()? != "env" {
+        return None;
+    }
+    // the system gives env the rest of the line as one word: a program
+    // with options needs env's -S to split it
+    let named = if rest.starts_with("-S") || rest.starts_with("--split-string") {
+        rest.split_whitespace()
+            .skip(1)
+            .find(|w| !w.starts_with('-') && !w.contains('='))?
+    } else if rest.is_empty() || rest.starts_with('-') || rest.contains('=') {
+        return None; // env's own business
+    } else if rest.contains(char::is_whitespace) {
+        return Some(format!(
+            "program `{program}` starts `#!{text}`, which the system runs as env with the one \
+             word `{rest}`: no such program; write `#!{interpreter} -S {rest}` to pass options"
+        ));
+    } else {
+        rest
+    };
+    let found = if named.contains('/') {
+        Path::new(named).is_file()
+    } else {
+        on_path(named)
+    };
+    if found {
+        None
+    } else {
+        missing(named)
+    }
 }
 
+/// Whether `path` is a file someone may execute.
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `shebang_problem` says of a script whose first line is `line`.
+    fn problem(line: &str) -> Option<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot");
+        std::fs::write(&path, format!("{line}\nrest\n")).unwrap();
+        shebang_problem(&path, "./bot")
+    }
+
+    #[test]
+    fn a_script_that_cannot_start_by_its_first_line_is_named() {
+        let sh = "/bin/sh"; // on every system the tests run on
+        for fine in [
+            "#!/bin/sh".to_string(),
+            format!("#! {sh} -e"),
+            "#!/usr/bin/env sh".into(),
+            "#!/usr/bin/env -S sh -e".into(),
+            "#!/usr/bin/env -S LC_ALL=C sh".into(),
+            "#!/usr/bin/env LC_ALL=C".into(),
+            "#!/usr/bin/env".into(),
+            "no #! line".into(),
+            String::new(),
+        ] {
+            assert_eq!(problem(&fine), None, "{fine}");
+        }
+        let said = problem("#!/bin/sh\r").unwrap();
+        assert!(said.contains("carriage return"), "{said}");
+        for (line, missing) in [
+            ("#!/no/such/python", "`/no/such/python`"),
+            ("#!/usr/bin/env no-such-python", "`no-such-python`"),
+            ("#!/usr/bin/env -S no-such-python -u", "`no-such-python`"),
+            ("#!/usr/bin/env /no/such/python", "`/no/such/python`"),
+        ] {
+            let said = problem(line).unwrap();
+            assert!(
+                said.contains(&format!("is run by {missing}")),
+                "{line}: {said}"
+            );
+        }
+        let said = problem("#!/usr/bin/env sh -e").unwrap();
+        assert!(said.contains("`#!/usr/bin/env -S sh -e`"), "{said}");
+    }
 }
