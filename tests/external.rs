@@ -937,6 +937,16 @@ fn check_explains_a_silent_greeting_and_extra_output() {
         "{stderr}"
     );
     assert_no_bot_left("checkhints");
+
+    // a byte-order mark before the first `ready` is let pass
+    let out = ladder()
+        .args(["check", "--game", "troops", "--games", "2", "--"])
+        .args([common::testbot(), "--bom"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("with `ready` in"), "{stdout}");
 }
 
 #[test]

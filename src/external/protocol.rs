@@ -69,9 +69,14 @@ pub fn hello(game: &str, time: &TimeControl, params: &serde_json::Value) -> Stri
 }
 
 /// Whether a bot's answer to [`hello`] or [`over`] accepts: the word
-/// `ready`, optionally followed by anything (a name, a version).
+/// `ready`, optionally followed by anything (a name, a version). A
+/// byte-order mark before it is let pass: some runtimes (.NET's UTF-8
+/// console) write one before a program's first output.
 pub fn is_ready(line: &str) -> bool {
-    line.split_whitespace().next() == Some("ready")
+    line.trim_start_matches('\u{feff}')
+        .split_whitespace()
+        .next()
+        == Some("ready")
 }
 
 /// The start of a game: the bot's seat (1 or 2) and a seed for its own random numbers.
@@ -199,6 +204,7 @@ mod tests {
     fn answers() {
         assert!(is_ready("ready"));
         assert!(is_ready("ready mybot 0.3"));
+        assert!(is_ready("\u{feff}ready"));
         assert!(!is_ready("READY"));
         assert!(!is_ready(""));
         assert!(is_comment("# thinking"));
