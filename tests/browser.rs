@@ -361,7 +361,7 @@ fn beyond_loopback_an_action_needs_the_token_and_a_candidate_is_rejected_from_it
     let web = Served::start_with(
         dir,
         &["serve", "arena", "--listen", "0.0.0.0:0"],
-        &[("LADDER_TOKEN", "s3cret")],
+        &[("LADDER_TOKEN", "s3cret-s3cret-s3cret")],
     );
     let port = web.url.rsplit(':').next().unwrap().to_string();
     let url = format!("http://127.0.0.1:{port}");
@@ -388,7 +388,7 @@ fn beyond_loopback_an_action_needs_the_token_and_a_candidate_is_rejected_from_it
         "refused, and nothing changed"
     );
     // with the token in the page's field, the same click rejects it
-    browser.eval("const t = document.getElementById('token'); t.value = 's3cret'; t.dispatchEvent(new Event('change')); return 1");
+    browser.eval("const t = document.getElementById('token'); t.value = 's3cret-s3cret-s3cret'; t.dispatchEvent(new Event('change')); return 1");
     browser.eval(reject);
     let done = common::wait_for(30, || {
         get(&format!("{url}/api/bots/cand@1")).1["bot"]["state"] == "rejected"

@@ -754,10 +754,19 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs a token"));
+    // and one not guessed in a few tries
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "serve", "arena", "--listen", "0.0.0.0:0"])
+        .env("LADDER_TOKEN", "s3cret")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give at least 16"));
     let open = Served::start_with(
         dir,
         &["serve", "arena", "--listen", "0.0.0.0:0"],
-        &[("LADDER_TOKEN", "s3cret")],
+        &[("LADDER_TOKEN", "s3cret-s3cret-s3cret")],
     );
     let port = open.url.rsplit(':').next().unwrap();
     let at = |p: &str| format!("http://127.0.0.1:{port}{p}");
@@ -778,7 +787,7 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     );
     let (status, r) = post(
         &at("/api/bots/beta/retire"),
-        &[ACT, ("authorization", "Bearer s3cret")],
+        &[ACT, ("authorization", "Bearer s3cret-s3cret-s3cret")],
         b"",
     );
     assert_eq!(status, 200, "{r}");

@@ -153,13 +153,36 @@ pub struct Server {
     pub addr: SocketAddr,
 }
 
-/// Checks `options`: an address other than loopback needs a token.
+/// The fewest characters a token may have: a shorter one is guessed over
+/// the network (the server answers every try).
+pub const MIN_TOKEN: usize = 16;
+
+/// Checks `options`: an address other than loopback needs a token, and a
+/// token must be one a client can send (printable ASCII, no blank) and
+/// not easily guessed.
 pub fn check(options: &Options) -> Result<()> {
     if !options.listen.ip().is_loopback() && options.token.as_deref().is_none_or(str::is_empty) {
         return Err(Error::Usage(format!(
             "--listen {}: an address other than loopback needs a token for actions \
              (--token, or the environment variable {TOKEN_VAR})",
             options.listen
+        )));
+    }
+    let Some(token) = options.token.as_deref() else {
+        return Ok(());
+    };
+    let advice = "e.g. `openssl rand -hex 16`";
+    if !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(Error::Usage(format!(
+            "the token (--token or {TOKEN_VAR}) may hold only printable ASCII characters \
+             without blanks, which every client can send in a header ({advice})"
+        )));
+    }
+    if token.len() < MIN_TOKEN {
+        return Err(Error::Usage(format!(
+            "the token (--token or {TOKEN_VAR}) has {} characters, which is guessed over the \
+             network: give at least {MIN_TOKEN} ({advice})",
+            token.len()
         )));
     }
     Ok(())
@@ -563,6 +586,18 @@ mod tests {
         assert!(check(&at("[::1]:0", None)).is_ok());
         assert!(check(&at("0.0.0.0:0", None)).is_err());
         assert!(check(&at("0.0.0.0:0", Some(""))).is_err());
-        assert!(check(&at("0.0.0.0:0", Some("t"))).is_ok());
+        let strong = "0123456789abcdef";
+        assert!(check(&at("0.0.0.0:0", Some(strong))).is_ok());
+        // a token guessed in a few tries, or one no client can send
+        for weak in [
+            "t",
+            "s3cret",
+            &strong[1..],
+            "0123456789 abcdef",
+            "0123456789abcdéf",
+        ] {
+            assert!(check(&at("0.0.0.0:0", Some(weak))).is_err(), "{weak}");
+            assert!(check(&at("127.0.0.1:0", Some(weak))).is_err(), "{weak}");
+        }
     }
 }
