@@ -233,6 +233,35 @@ fn bad_openings_name_the_file_and_line() {
 }
 
 #[test]
+fn an_openings_file_saved_on_windows_is_read_as_written() {
+    // a byte-order mark and CRLF line ends, as Windows editors save
+    let tmp = TempDir::new().unwrap();
+    let file = tmp.path().join("win.txt");
+    fs::write(&file, "\u{feff}moves b2b3\r\n# a comment\r\nmoves g2g3\r\n").unwrap();
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["match", "breakthrough", "random", "random", "--games", "4"])
+        .arg("--openings")
+        .arg(&file)
+        .arg("--reports")
+        .arg(tmp.path().join("reports"))
+        .assert()
+        .success();
+    let games = common::season_games(
+        &tmp.path()
+            .join("reports/match-breakthrough-random-1-vs-random-2"),
+    );
+    let openings: Vec<&str> = games
+        .iter()
+        .map(|g| g["opening"].as_str().unwrap())
+        .collect();
+    assert_eq!(openings.len(), 4);
+    assert_eq!(openings[0], openings[1]);
+    assert_eq!(openings[2], openings[3]);
+    assert_ne!(openings[0], openings[2]);
+}
+
+#[test]
 fn a_line_of_megabytes_is_shown_in_part() {
     let tmp = TempDir::new().unwrap();
     let file = tmp.path().join("huge.txt");

@@ -41,12 +41,16 @@ use super::error::{Error, Result};
 pub const MOST_TEXT: u64 = 64 << 20;
 
 /// The text file at `path`, read whole; an error that says why past
-/// [`MOST_TEXT`] bytes or where it is not UTF-8.
+/// [`MOST_TEXT`] bytes or where it is not UTF-8. A byte-order mark that
+/// starts it (as editors on Windows save UTF-8) is not part of the text.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     let mut bytes = Vec::new();
     File::open(path)?
         .take(MOST_TEXT + 1)
         .read_to_end(&mut bytes)?;
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        bytes.drain(..3);
+    }
     if bytes.len() as u64 > MOST_TEXT {
         return Err(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,
