@@ -398,6 +398,27 @@ fn solve_prints_the_start_and_any_state() {
         .stderr(predicate::str::contains(
             "coordination has no solver: only the bidding",
         ));
+    // a GDL game is named as `match` and `play` name it, and has none
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "gdl:games/gdl/tictactoe.kif"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "gdl:games/gdl/tictactoe.kif has no solver: only the bidding",
+        ));
+    // an option the solver does not take: clap's words, said once as an error
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .args(["solve", "bidding", "--troops", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: unexpected argument '--troops' found"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -52,7 +52,8 @@ pub fn run(a: Args) -> Result<()> {
 
 /// `ladder solve GAME [OPTIONS]`: the game's own solver command.
 fn solve(game: &str, args: &[String]) -> Result<()> {
-    let kind = GameKind::named(game)?;
+    // `gdl:FILE.kif` names a GDL game, which has no solver
+    let (kind, _) = GameKind::with_params(game)?;
     let solve = kind
         .solve()
         .ok_or_else(|| Error::Usage(catalog::no_solver(game)))?;

@@ -18,7 +18,12 @@ pub fn parse<A: Parser>(name: &str, args: &[String]) -> Result<Parsed<A>, Error>
     match A::try_parse_from(words) {
         Ok(a) => Ok(Parsed::Args(a)),
         Err(e) if !e.use_stderr() => Ok(Parsed::Help(e.to_string())),
-        Err(e) => Err(Error::Usage(e.to_string().trim_end().to_string())),
+        // clap's text starts `error: `, which ladder's own report of the error adds
+        Err(e) => {
+            let text = e.to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            Err(Error::Usage(text.trim_end().to_string()))
+        }
     }
 }
 
