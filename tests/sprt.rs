@@ -319,8 +319,26 @@ fn ladder_match_takes_an_sprt() {
         journals.push(journal);
     }
     assert_eq!(journals[0], journals[1]);
+    // a negative bound is a value, not an option
+    let tmp = TempDir::new().unwrap();
+    let out = Command::new(LADDER)
+        .args([
+            "match",
+            "breakthrough",
+            "greedy",
+            "random",
+            "--games",
+            "1000",
+        ])
+        .args(["--sprt", "-50,50", "-q", "--reports"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(shown.contains("[-50.00, 50.00]: H1 accepted"), "{shown}");
     for (bad, says) in [
         ("5,0", "--sprt: elo0 must be below elo1"),
+        ("-5", "--sprt: expected ELO0,ELO1 like `0,5`, got `-5`"),
         ("five", "--sprt: expected ELO0,ELO1 like `0,5`, got `five`"),
     ] {
         Command::new(LADDER)

@@ -44,7 +44,7 @@ pub struct Args {
     pub jobs: Option<Jobs>,
     /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
     /// SECOND (H1) or at most ELO0 (H0), counting game pairs (docs/CONFIG.md).
-    #[arg(long, value_name = "ELO0,ELO1")]
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// How --sprt turns Elo into a score.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
