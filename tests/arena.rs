@@ -288,6 +288,38 @@ fn an_arena_refuses_what_it_cannot_play() {
 
     let err = refused(dir, &["arena", "show", "nowhere"]);
     assert!(err.contains("is not an arena"), "{err}");
+
+    // a script that cannot start by its `#!` line cannot join, named as given
+    let text = fs::read_to_string(repo("bots/python/troops_bot.py")).unwrap();
+    fs::write(dir.join("w.py"), text.replace('\n', "\r\n")).unwrap();
+    let mut perms = fs::metadata(dir.join("w.py")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(dir.join("w.py"), perms).unwrap();
+    let err = refused(dir, &["arena", "add", "x", "w", "--", "./w.py"]);
+    assert!(
+        err.contains(
+            "cannot join: program `./w.py` starts `#!/usr/bin/env python3` with a carriage return"
+        ),
+        "{err}"
+    );
+    // a kept bot that no longer starts forfeits its games; the arena plays on
+    let good = text.replace("\r\n", "\n");
+    fs::write(dir.join("w.py"), &good).unwrap();
+    ladder(dir, &["arena", "add", "x", "w", "--", "./w.py"]);
+    // the kept copy: the one of these bytes (the refused one's are kept too)
+    let kept = fs::read_dir(dir.join("x/bots"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("w.py"))
+        .find(|p| fs::read_to_string(p).is_ok_and(|t| t == good))
+        .unwrap();
+    let mut perms = fs::metadata(&kept).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&kept, perms).unwrap();
+    fs::write(&kept, text.replace('\n', "\r\n")).unwrap();
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "2"]);
+    let show = ladder(dir, &["arena", "show", "x"]);
+    let w_row = show.lines().find(|l| l.contains("w@1")).unwrap();
+    assert!(w_row.contains("failing"), "{show}");
 }
 
 /// The session in docs/ARENA.md: each `$` line run by `sh` in a fresh

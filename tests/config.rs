@@ -40,6 +40,7 @@ fn plan_of(text: &str) -> Result<Plan<Bidding>, String> {
     let file = ConfigFile {
         file: "x.toml".to_string(),
         text: text.to_string(),
+        stored: false,
     };
     let err = |e: ladder::Error| {
         assert_eq!(e.exit_code(), 2, "config errors are bad input");

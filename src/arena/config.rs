@@ -180,6 +180,7 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
     let checked = ConfigFile {
         file: src.file.clone(),
         text,
+        stored: false,
     };
     let plan = config::plan(&checked, roster)?;
     let mut season = toml::Table::new();
@@ -249,6 +250,7 @@ pub fn base_plan<G: Game>(
     let src = ConfigFile {
         file: arena.join("arena.toml").display().to_string(),
         text,
+        stored: true,
     };
     config::plan(&src, roster)
 }

@@ -135,8 +135,25 @@ pub fn add<G: Game>(
         rejected: false,
     });
     let season = config::Settings::stored(&store)?.season;
-    config::base_plan(dir, &season, &versions, roster)
+    let plan = config::base_plan(dir, &season, &versions, roster)
         .map_err(|e| Error::Usage(format!("bot {name} cannot join: {}", without_file(&e))))?;
+    // a newcomer's program must start by its `#!` line (the stored ones
+    // were checked as they joined)
+    let joining = plan.bots.iter().find(|b| b.name == bot);
+    if let Some(crate::plan::PlannedBot {
+        kind: crate::plan::BotKind::External(command, _),
+        ..
+    }) = joining
+    {
+        // named as the user wrote it, not as the arena keeps it
+        let given = table
+            .get("command")
+            .and_then(|c| c.as_array()?.first()?.as_str());
+        let shown = given.unwrap_or_default();
+        command
+            .check_script(shown)
+            .map_err(|e| Error::Usage(format!("bot {name} cannot join: {e}")))?;
+    }
     store.append(&Event::Added {
         bot: bot.clone(),
         name: name.to_string(),

@@ -166,6 +166,7 @@ pub fn run(a: Args) -> Result<()> {
                     ConfigFile {
                         file: "(--game)".to_string(),
                         text: arena::config::of_game(kind.name(), &params),
+                        stored: false,
                     }
                 }
                 (None, None) => unreachable!("clap requires --game or --config"),

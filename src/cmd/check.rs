@@ -114,6 +114,9 @@ impl GameVisitor for CheckBot<'_> {
             self.sandbox,
         )
         .map_err(|e| Error::Usage(e.to_string()))?;
+        command
+            .check_script(&self.argv[0])
+            .map_err(|e| Error::Usage(e.to_string()))?;
         let (params, start) = plan::default_game::<G>(&self.params)?;
         check::check(&start, &params, &command, protocol, &self.time, self.games)
     }

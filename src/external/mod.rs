@@ -140,9 +140,6 @@ impl Command {
                     "program `{program}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])"
                 )));
             }
-            if let Some(problem) = shebang_problem(&path, program) {
-                return Err(Invalid::new(problem));
-            }
             path.to_string_lossy().into_owned()
         } else if on_path(program) {
             program.clone()
@@ -170,6 +167,23 @@ impl Command {
             sandbox,
             url: None,
         })
+    }
+
+    /// Whether the program can start by its `#!` line, for a program
+    /// given by its path (see [`shebang_problem`]); `shown` is its name as
+    /// the user wrote it. Asked of a bot as it joins (a config, `cmd:`,
+    /// `arena add`, an upload), not of an arena's stored bots: a kept bot
+    /// that no longer starts forfeits its games, the arena plays on.
+    pub fn check_script(&self, shown: &str) -> Result<(), Invalid> {
+        match self.argv.first() {
+            Some(program) if self.url.is_none() && program.contains('/') => {
+                match shebang_problem(Path::new(program), shown) {
+                    Some(problem) => Err(Invalid::new(problem)),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A GGP player already running at `url` (`http://host:port`).

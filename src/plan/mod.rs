@@ -443,6 +443,11 @@ fn match_bot<G: Game>(
     let (spec, kind) = roster
         .external(&argv, protocol, None, Path::new(""), sandbox.clone())
         .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
+    if let BotKind::External(resolved, _) = &kind {
+        resolved
+            .check_script(&argv[0])
+            .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
+    }
     Ok((bot_name_of(&argv), spec, kind))
 }
 

@@ -161,9 +161,16 @@ pub(super) fn plan_bot<G: Game>(
             }
             // paths in a config are relative to the config's folder
             let base = Path::new(&src.file).parent().unwrap_or(Path::new(""));
-            roster
+            let (spec, kind) = roster
                 .external(command.get_ref(), protocol, dir, base, sandbox)
-                .map_err(|e| src.error(Some(command.span()), e))
+                .map_err(|e| src.error(Some(command.span()), e))?;
+            if let (BotKind::External(resolved, _), false) = (&kind, src.stored) {
+                let shown = command.get_ref().first().map_or("", String::as_str);
+                resolved
+                    .check_script(shown)
+                    .map_err(|e| src.error(Some(command.span()), e))?;
+            }
+            Ok((spec, kind))
         }
         (Some(_), Some(c)) => Err(src.error(
             Some(c.span()),

@@ -81,6 +81,10 @@ struct RawConfig<P> {
 pub struct ConfigFile {
     pub file: String,
     pub text: String,
+    /// A config ladder keeps itself (an arena's bots): its programs were
+    /// checked as they joined, so one that no longer starts by its `#!`
+    /// line forfeits its games instead of stopping everything.
+    pub stored: bool,
 }
 
 impl ConfigFile {
@@ -92,6 +96,7 @@ impl ConfigFile {
         Ok(ConfigFile {
             file: path.display().to_string(),
             text,
+            stored: false,
         })
     }
 
