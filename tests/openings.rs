@@ -233,6 +233,61 @@ fn bad_openings_name_the_file_and_line() {
 }
 
 #[test]
+fn a_season_with_openings_resumes_reports_and_merges_as_one_run() {
+    // resuming, reporting and merging read each game's score from the
+    // journal, whose lines in such a season carry the game's opening
+    let tmp = TempDir::new().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cfg = root.join("configs/breakthrough-openings.toml");
+    let at = |name: &str| tmp.path().join(name);
+    let files = [
+        "games.jsonl",
+        "leaderboard.md",
+        "standings.json",
+        "index.html",
+    ];
+    let read = |dir: &Path| -> Vec<Vec<u8>> {
+        let season = dir.join("breakthrough-openings");
+        files
+            .iter()
+            .map(|f| fs::read(season.join(f)).unwrap())
+            .collect()
+    };
+    common::run(&cfg, &at("one"), &["-q"]).success();
+    // the same season in two runs, the second resuming the first
+    common::run(&cfg, &at("two"), &["--max-games", "11", "-q"]).success();
+    common::run(&cfg, &at("two"), &["-q"])
+        .success()
+        .stdout(predicates::str::contains(
+            "89 games played now, 11 resumed from the journal",
+        ));
+    assert!(
+        read(&at("one")) == read(&at("two")),
+        "the resumed season differs"
+    );
+    // its reports rendered again from the journal
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("report")
+        .arg(at("two/breakthrough-openings"))
+        .assert()
+        .success();
+    assert!(read(&at("one")) == read(&at("two")), "the report differs");
+    // in two shards, merged
+    for shard in ["1/2", "2/2"] {
+        common::run(&cfg, &at("shards"), &["--shard", shard, "-q"]).success();
+    }
+    Command::cargo_bin("ladder")
+        .unwrap()
+        .arg("merge")
+        .arg(at("shards/breakthrough-openings"))
+        .assert()
+        .success();
+    let merged = fs::read(at("shards/breakthrough-openings/games.jsonl")).unwrap();
+    assert!(merged == read(&at("one"))[0], "the merged journal differs");
+}
+
+#[test]
 fn an_openings_file_saved_on_windows_is_read_as_written() {
     // a byte-order mark and CRLF line ends, as Windows editors save
     let tmp = TempDir::new().unwrap();

@@ -102,6 +102,10 @@ struct ScoreLine<'a> {
     pair: serde::de::IgnoredAny,
     plies: u32,
     moves: Turns,
+    /// The game's opening, in a season with openings: not part of a score.
+    #[allow(dead_code)]
+    #[serde(default)]
+    opening: Option<serde::de::IgnoredAny>,
 }
 
 /// How many turns a line's `moves` holds, counted without reading them.
