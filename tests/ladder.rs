@@ -413,6 +413,25 @@ fn report_renders_every_season_and_the_ladder_again() {
             "{f}: the same bytes again"
         );
     }
+    // verify takes the ladder's folder as report does: every season's
+    let said = ladder().arg("verify").arg(&dir).output().unwrap();
+    let stdout = String::from_utf8(said.stdout).unwrap();
+    assert!(said.status.success(), "{stdout}");
+    assert!(stdout.contains("season-002/division-2: "), "{stdout}");
+    assert!(
+        stdout.ends_with("the ladder's 4 season folder(s) verified\n"),
+        "{stdout}"
+    );
+    // and a bad game in any of them fails it
+    let journal = dir.join("season-002/division-1/games.jsonl");
+    let text = fs::read_to_string(&journal).unwrap();
+    fs::write(&journal, text.replacen("\"goals\":[", "\"goals\":[7", 1)).unwrap();
+    ladder()
+        .arg("verify")
+        .arg(&dir)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("season-002/division-1"));
 }
 
 #[test]

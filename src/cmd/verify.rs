@@ -1,5 +1,5 @@
 //! `ladder verify DIR`: every game of a season's journal replayed through
-//! the rules and checked.
+//! the rules and checked; of a ladder's folder, every season's.
 
 use ladder::show::Show;
 use std::path::{Path, PathBuf};
@@ -16,12 +16,32 @@ use super::out;
 /// The options of `ladder verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The season's folder, e.g. reports/breakthrough.
+    /// The season's folder, e.g. reports/breakthrough, or a ladder's (each
+    /// of its seasons is verified).
     pub dir: PathBuf,
 }
 
 pub fn run(a: Args) -> Result<()> {
-    verify(&a.dir)
+    if !a.dir.join("ladder.json").exists() {
+        return verify(&a.dir);
+    }
+    let state = ladder::ladder::state::State::load(&a.dir)?
+        .ok_or_else(|| ladder::Error::Usage(format!("{}: no ladder.json", a.dir.display())))?;
+    let mut verified = 0;
+    for season in &state.seasons {
+        for d in &season.divisions {
+            // a season a crash interrupted has the folders it started
+            let folder = a.dir.join(season.folder(d.division));
+            if folder.join("season.json").exists() {
+                verify(&folder)?;
+                verified += 1;
+            }
+        }
+    }
+    out(&format!(
+        "{}: the ladder's {verified} season folder(s) verified\n",
+        a.dir.display()
+    ))
 }
 
 /// `ladder verify DIR`
