@@ -872,25 +872,22 @@ fn ladders_own_failure_stops_the_season_and_charges_no_bot() {
         &format!("[\"{}\"]", script.display()),
     );
     fs::write(&cfg, text).unwrap();
-    ladder()
-        .args(["run", "-q", "--fresh", "--reports"])
-        .arg(&reports)
-        .arg(&cfg)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("is not executable"));
+    let refused = || {
+        ladder()
+            .args(["run", "-q", "--fresh", "--reports"])
+            .arg(&reports)
+            .arg(&cfg)
+            .assert()
+            .code(2)
+    };
+    refused().stderr(predicate::str::contains("is not executable"));
     // nor is a script saved with Windows line ends, whose `#!` line the
     // system would read with the carriage return in the interpreter's name
     fs::write(&script, "#!/usr/bin/env python3\r\nprint(1)\r\n").unwrap();
     let mut perms = fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(&script, perms).unwrap();
-    ladder()
-        .args(["run", "-q", "--fresh", "--reports"])
-        .arg(&reports)
-        .arg(&cfg)
-        .assert()
-        .code(2)
+    refused()
         .stderr(predicate::str::contains(
             "starts `#!/usr/bin/env python3` with a carriage return at the line's end",
         ))

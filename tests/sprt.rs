@@ -287,31 +287,22 @@ fn a_trinomial_gauntlet_counts_its_champions_games_from_the_champions_side() {
 
 #[test]
 fn ladder_match_takes_an_sprt() {
+    // greedy against random at breakthrough, up to 1,000 games, under `sprt`
+    let sprt_match = |reports: &Path, sprt: &[&str]| -> String {
+        let out = Command::new(LADDER)
+            .args(["match", "breakthrough", "greedy", "random"])
+            .args(["--games", "1000", "-q", "--reports"])
+            .arg(reports)
+            .args(sprt)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
     let mut journals = Vec::new();
     for jobs in ["1", "3"] {
         let tmp = TempDir::new().unwrap();
-        let out = Command::new(LADDER)
-            .args([
-                "match",
-                "breakthrough",
-                "greedy",
-                "random",
-                "--games",
-                "1000",
-            ])
-            .args([
-                "--sprt",
-                "0,100",
-                "--sprt-model",
-                "logistic",
-                "-q",
-                "-j",
-                jobs,
-            ])
-            .args(["--reports", tmp.path().to_str().unwrap()])
-            .assert()
-            .success();
-        let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let sprt = ["--sprt", "0,100", "--sprt-model", "logistic", "-j", jobs];
+        let shown = sprt_match(tmp.path(), &sprt);
         assert!(shown.contains("[0.00, 100.00]: H1 accepted (greedy at least 100 Elo stronger; logistic Elo, pentanomial)"), "{shown}");
         let dir = tmp.path().join("match-breakthrough-greedy-vs-random");
         let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
@@ -321,20 +312,7 @@ fn ladder_match_takes_an_sprt() {
     assert_eq!(journals[0], journals[1]);
     // a negative bound is a value, not an option
     let tmp = TempDir::new().unwrap();
-    let out = Command::new(LADDER)
-        .args([
-            "match",
-            "breakthrough",
-            "greedy",
-            "random",
-            "--games",
-            "1000",
-        ])
-        .args(["--sprt", "-50,50", "-q", "--reports"])
-        .arg(tmp.path())
-        .assert()
-        .success();
-    let shown = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let shown = sprt_match(tmp.path(), &["--sprt", "-50,50"]);
     assert!(shown.contains("[-50.00, 50.00]: H1 accepted"), "{shown}");
     for (bad, says) in [
         ("5,0", "--sprt: elo0 must be below elo1"),
