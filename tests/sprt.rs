@@ -317,6 +317,8 @@ fn ladder_match_takes_an_sprt() {
     for (bad, says) in [
         ("5,0", "--sprt: elo0 must be below elo1"),
         ("-5", "--sprt: expected ELO0,ELO1 like `0,5`, got `-5`"),
+        ("-q", "not the option `-q`"),
+        ("--reports", "not the option `--reports`"),
         ("five", "--sprt: expected ELO0,ELO1 like `0,5`, got `five`"),
     ] {
         Command::new(LADDER)

@@ -44,7 +44,7 @@ pub struct Args {
     pub jobs: Option<Jobs>,
     /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
     /// SECOND (H1) or at most ELO0 (H0), counting game pairs (docs/CONFIG.md).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = sprt_bounds)]
     pub sprt: Option<String>,
     /// How --sprt turns Elo into a score.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
@@ -195,6 +195,20 @@ fn resign_rule(text: &str) -> Result<ResignRule> {
                 .to_string(),
         )),
     }
+}
+
+/// `--sprt`'s value as the command line gives it: a negative bound (`-5,5`)
+/// is a value, an option after a bare `--sprt` (`--sprt -q`) is not.
+fn sprt_bounds(text: &str) -> std::result::Result<String, String> {
+    let negative = text
+        .strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'));
+    if text.starts_with('-') && !negative {
+        return Err(format!(
+            "expected ELO0,ELO1 like `0,5` or `-5,5`, not the option `{text}`"
+        ));
+    }
+    Ok(text.to_string())
 }
 
 /// The SPRT of `--sprt ELO0,ELO1`: the first bot tested against the second,
