@@ -128,6 +128,16 @@ impl Command {
                     "program `{program}` is a folder, not a program"
                 )));
             }
+            if let (Ok(link), false) = (std::fs::symlink_metadata(&path), path.is_file()) {
+                // there, but no program: a device, a pipe, a link to nothing
+                return Err(Invalid::new(match std::fs::metadata(&path) {
+                    Ok(_) => format!(
+                        "program `{program}` is not a file but a device, a pipe or a socket"
+                    ),
+                    Err(e) if link.is_symlink() => format!("program `{program}` is a link: {e}"),
+                    Err(e) => format!("program `{program}`: {e}"),
+                }));
+            }
             if !path.is_file() {
                 return Err(Invalid::new(if Path::new(program).is_absolute() {
                     format!("program `{program}` not found")
@@ -329,5 +339,21 @@ mod tests {
         }
         let said = problem("#!/usr/bin/env sh -e").unwrap();
         assert!(said.contains("`#!/usr/bin/env -S sh -e`"), "{said}");
+    }
+
+    #[test]
+    fn a_program_that_is_there_but_no_file_says_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.path().join("dangling")).unwrap();
+        let said = |program: &str| {
+            let argv = [program.to_string()];
+            match Command::resolve(&argv, None, dir.path(), false, Sandbox::default()) {
+                Ok(_) => panic!("{program} resolved"),
+                Err(e) => e.to_string(),
+            }
+        };
+        assert!(said("/dev/null").contains("is not a file but a device"));
+        assert!(said("./dangling").contains("is a link: No such file"));
+        assert!(said("./missing").contains("not found in"));
     }
 }
