@@ -225,3 +225,40 @@ fn check_shows_the_exchange_that_failed() {
     assert!(text.contains("> ladder 2 coordination"), "{text}");
     assert!(text.contains("< (no `ready` after "), "{text}");
 }
+
+#[test]
+fn a_log_never_goes_into_a_seasons_journal() {
+    let tmp = TempDir::new().unwrap();
+    let season = season_dir(tmp.path());
+    let testbot = common::testbot();
+    let bot = format!("cmd:{testbot}");
+    let run = |log: &Path| {
+        Command::cargo_bin("ladder")
+            .unwrap()
+            .args(["match", "coordination", &bot, "left", "--games", "2"])
+            .args(["--sandbox", "none", "-q", "--reports"])
+            .arg(tmp.path())
+            .arg("--log")
+            .arg(log)
+            .assert()
+    };
+    // a new season's journal, before it is written
+    run(&season.join("games.jsonl"))
+        .code(2)
+        .stderr(predicates::str::contains("that is a season's journal"));
+    // a season's journal, under another name that leads to it
+    let log = tmp.path().join("io.log");
+    run(&log).success();
+    let journal = fs::read(season.join("games.jsonl")).unwrap();
+    for other in [
+        "games.jsonl",
+        "./timing.jsonl",
+        "../x/../match-coordination-testbot-vs-left/season.json",
+    ] {
+        run(&season.join(other))
+            .code(2)
+            .stderr(predicates::str::contains("that is a season's journal"));
+    }
+    assert_eq!(fs::read(season.join("games.jsonl")).unwrap(), journal);
+    common::assert_verified(&season);
+}

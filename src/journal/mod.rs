@@ -386,19 +386,32 @@ fn check_same_season(dir: &Path, season: &serde_json::Value) -> Result<()> {
 
 /// Whether `path` is a file of the journal in the season folder `dir`
 /// (`season.json`, the games, timing and pending lines), under any name
-/// that leads to it: a file ladder must never write over with anything
-/// else (`export -o`).
+/// that leads to it, or will be once the season writes it: a file ladder
+/// must never write anything else to (`export -o`, `--log`).
 pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
+    let names = [SEASON, GAMES, GAMES_ZST, TIMING, PENDING];
+    // by its name in the season's folder, whether it is there yet or not
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let in_dir =
+        fs::canonicalize(parent).is_ok_and(|p| fs::canonicalize(dir).is_ok_and(|d| d == p));
+    if in_dir
+        && path
+            .file_name()
+            .is_some_and(|n| names.iter().any(|m| n == *m))
+    {
+        return true;
+    }
     let Ok(target) = fs::metadata(path) else {
         return false; // not there, so nothing to lose
     };
-    [SEASON, GAMES, GAMES_ZST, TIMING, PENDING]
-        .iter()
-        .any(|name| {
-            fs::metadata(dir.join(name))
-                .is_ok_and(|own| own.dev() == target.dev() && own.ino() == target.ino())
-        })
+    names.iter().any(|name| {
+        fs::metadata(dir.join(name))
+            .is_ok_and(|own| own.dev() == target.dev() && own.ino() == target.ino())
+    })
 }
 
 /// What to do with a season folder whose games cannot be used, without

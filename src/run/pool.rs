@@ -33,6 +33,7 @@ use crate::{
         process::{IoLog, Level, Log},
         Launch,
     },
+    journal,
     plan::{BotKind, Plan},
 };
 
@@ -62,7 +63,27 @@ pub fn makers<G: Game>(
     log: Option<&(PathBuf, Level)>,
 ) -> Result<Vec<Maker<G>>> {
     let shared = match log {
-        Some((path, level)) => Some(IoLog::open(path, *level).map_err(Error::io("opening", path))?),
+        Some((path, level)) => {
+            // a season's journal is never a log's (this season's or
+            // another's), asked again once the log's folders are made
+            let parent = path.parent().unwrap_or(Path::new("."));
+            let journal =
+                || journal::is_journal_file(dir, path) || journal::is_journal_file(parent, path);
+            let refused = || {
+                Error::Usage(format!(
+                    "--log {}: that is a season's journal; write the log to another file",
+                    path.display()
+                ))
+            };
+            if journal() {
+                return Err(refused());
+            }
+            let log = IoLog::open(path, *level).map_err(Error::io("opening", path))?;
+            if journal() {
+                return Err(refused());
+            }
+            Some(log)
+        }
         None => None,
     };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
