@@ -261,4 +261,9 @@ fn a_log_never_goes_into_a_seasons_journal() {
     }
     assert_eq!(fs::read(season.join("games.jsonl")).unwrap(), journal);
     common::assert_verified(&season);
+    // a log of a journal's name elsewhere is only a name
+    let elsewhere = tmp.path().join("logs/games.jsonl");
+    fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    run(&elsewhere).success();
+    assert!(elsewhere.is_file());
 }

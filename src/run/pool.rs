@@ -66,9 +66,15 @@ pub fn makers<G: Game>(
         Some((path, level)) => {
             // a season's journal is never a log's (this season's or
             // another's), asked again once the log's folders are made
-            let parent = path.parent().unwrap_or(Path::new("."));
-            let journal =
-                || journal::is_journal_file(dir, path) || journal::is_journal_file(parent, path);
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            let season = || parent.join("season.json").is_file();
+            let journal = || {
+                journal::is_journal_file(dir, path)
+                    || (season() && journal::is_journal_file(parent, path))
+            };
             let refused = || {
                 Error::Usage(format!(
                     "--log {}: that is a season's journal; write the log to another file",
