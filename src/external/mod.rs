@@ -128,21 +128,21 @@ impl Command {
                     "program `{program}` is a folder, not a program"
                 )));
             }
-            if let (Ok(link), false) = (std::fs::symlink_metadata(&path), path.is_file()) {
-                // there, but no program: a device, a pipe, a link to nothing
-                return Err(Invalid::new(match std::fs::metadata(&path) {
-                    Ok(_) => format!(
+            if !path.is_file() {
+                let found = std::fs::symlink_metadata(&path);
+                return Err(Invalid::new(match (found, std::fs::metadata(&path)) {
+                    (Err(_), _) if Path::new(program).is_absolute() => {
+                        format!("program `{program}` not found")
+                    }
+                    (Err(_), _) => format!("program `{program}` not found in {}", base.display()),
+                    // there, but no program: a device, a pipe, a link to nothing
+                    (Ok(_), Ok(_)) => format!(
                         "program `{program}` is not a file but a device, a pipe or a socket"
                     ),
-                    Err(e) if link.is_symlink() => format!("program `{program}` is a link: {e}"),
-                    Err(e) => format!("program `{program}`: {e}"),
-                }));
-            }
-            if !path.is_file() {
-                return Err(Invalid::new(if Path::new(program).is_absolute() {
-                    format!("program `{program}` not found")
-                } else {
-                    format!("program `{program}` not found in {}", base.display())
+                    (Ok(link), Err(e)) if link.is_symlink() => {
+                        format!("program `{program}` is a link: {e}")
+                    }
+                    (Ok(_), Err(e)) => format!("program `{program}`: {e}"),
                 }));
             }
             if !is_executable(&path) {

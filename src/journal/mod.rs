@@ -384,20 +384,19 @@ fn check_same_season(dir: &Path, season: &serde_json::Value) -> Result<()> {
     }
 }
 
-/// Whether `path` is a file of the journal in the season folder `dir`
-/// (`season.json`, the games, timing and pending lines), under any name
+/// Whether `path` is a file of the journal in the season folder `dir` (a
+/// folder with `season.json`; the games, timing and pending lines), under any name
 /// that leads to it, or will be once the season writes it: a file ladder
 /// must never write anything else to (`export -o`, `--log`).
 pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let names = [SEASON, GAMES, GAMES_ZST, TIMING, PENDING];
+    if !dir.join(SEASON).is_file() {
+        return false; // no season's folder
+    }
     // by its name in the season's folder, whether it is there yet or not
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let in_dir =
-        fs::canonicalize(parent).is_ok_and(|p| fs::canonicalize(dir).is_ok_and(|d| d == p));
+    let in_dir = fs::canonicalize(folder_of(path))
+        .is_ok_and(|p| fs::canonicalize(dir).is_ok_and(|d| d == p));
     if in_dir
         && path
             .file_name()
@@ -412,6 +411,20 @@ pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
         fs::metadata(dir.join(name))
             .is_ok_and(|own| own.dev() == target.dev() && own.ino() == target.ino())
     })
+}
+
+/// Whether `path` is a file of the journal of the season folder it is in,
+/// if it is in one ([`is_journal_file`]).
+pub fn is_in_its_folders_journal(path: &Path) -> bool {
+    is_journal_file(folder_of(path), path)
+}
+
+/// The folder `path` is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// What to do with a season folder whose games cannot be used, without

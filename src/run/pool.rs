@@ -66,15 +66,8 @@ pub fn makers<G: Game>(
         Some((path, level)) => {
             // a season's journal is never a log's (this season's or
             // another's), asked again once the log's folders are made
-            let parent = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            };
-            let season = || parent.join("season.json").is_file();
-            let journal = || {
-                journal::is_journal_file(dir, path)
-                    || (season() && journal::is_journal_file(parent, path))
-            };
+            let journal =
+                || journal::is_journal_file(dir, path) || journal::is_in_its_folders_journal(path);
             let refused = || {
                 Error::Usage(format!(
                     "--log {}: that is a season's journal; write the log to another file",
