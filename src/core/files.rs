@@ -130,6 +130,14 @@ fn flushed(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Res
     Ok(tmp)
 }
 
+/// The folder `path` is in: its parent, or `.` for a bare file name.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Flushes to disk everything written to the file system that holds
 /// `path` (`syncfs`): for many new files at once (an unpacked upload), one
 /// call where a flush a file would cost one disk wait each.

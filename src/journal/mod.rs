@@ -395,7 +395,7 @@ pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
         return false; // no season's folder
     }
     // by its name in the season's folder, whether it is there yet or not
-    let in_dir = fs::canonicalize(folder_of(path))
+    let in_dir = fs::canonicalize(crate::core::files::folder_of(path))
         .is_ok_and(|p| fs::canonicalize(dir).is_ok_and(|d| d == p));
     if in_dir
         && path
@@ -411,20 +411,6 @@ pub fn is_journal_file(dir: &Path, path: &Path) -> bool {
         fs::metadata(dir.join(name))
             .is_ok_and(|own| own.dev() == target.dev() && own.ino() == target.ino())
     })
-}
-
-/// Whether `path` is a file of the journal of the season folder it is in,
-/// if it is in one ([`is_journal_file`]).
-pub fn is_in_its_folders_journal(path: &Path) -> bool {
-    is_journal_file(folder_of(path), path)
-}
-
-/// The folder `path` is in (`.` for a bare file name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
 }
 
 /// What to do with a season folder whose games cannot be used, without

@@ -66,8 +66,9 @@ pub fn makers<G: Game>(
         Some((path, level)) => {
             // a season's journal is never a log's (this season's or
             // another's), asked again once the log's folders are made
+            let own = crate::core::files::folder_of(path);
             let journal =
-                || journal::is_journal_file(dir, path) || journal::is_in_its_folders_journal(path);
+                || journal::is_journal_file(dir, path) || journal::is_journal_file(own, path);
             let refused = || {
                 Error::Usage(format!(
                     "--log {}: that is a season's journal; write the log to another file",
