@@ -216,11 +216,18 @@ fn los_section(s: &Standings) -> String {
         return String::new();
     };
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let note = if report::los_has_bounds(&rows) {
+        format!(
+            "<p class=\"note\"><code>n/a</code>: {}</p>\n",
+            escape(report::LOS_NOTE)
+        )
+    } else {
+        String::new()
+    };
     format!(
         "<h2>Likelihood of superiority</h2>\n<p class=\"note\">The probability that the row bot is \
-         stronger than the column bot, from the rating fit.</p>\n{}<p class=\"note\">{}</p>\n",
-        table(&header, &rows),
-        escape(report::LOS_NOTE)
+         stronger than the column bot, from the rating fit.</p>\n{}{note}",
+        table(&header, &rows)
     )
 }
 

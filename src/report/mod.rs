@@ -213,12 +213,14 @@ pub fn markdown(h: &Header, s: &Standings) -> String {
         crosstable(s, Look::Markdown),
         terminations_table(s, Look::Markdown)
     );
-    if let Some(los) = los_table(s, Look::Markdown) {
+    if let Some((los, bounds)) = los_table(s, Look::Markdown) {
         let _ = write!(
             out,
-            "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n\n{}\n",
-            tables::LOS_NOTE
+            "\n## Likelihood of superiority\n\nThe probability that the row bot is stronger than the column bot, from the rating fit.\n\n{los}\n"
         );
+        if bounds {
+            let _ = write!(out, "\n`n/a`: {}\n", tables::LOS_NOTE);
+        }
     }
     out
 }
@@ -626,6 +628,43 @@ mod tests {
         assert_eq!(stripped, plain);
         // a file never gets colour
         assert!(!markdown(&h, &s).contains('\x1b'));
+    }
+
+    #[test]
+    fn the_los_note_on_n_a_comes_only_with_a_bot_rated_by_a_bound() {
+        // dp and random drew a game: both rated, no `n/a`
+        let both = standings();
+        let md = markdown(&header(), &both);
+        assert!(md.contains("## Likelihood of superiority"), "{md}");
+        assert!(!md.contains("n/a"), "{md}");
+        assert!(!html::season_page(&header(), &both, &html::Place::default()).contains("n/a"));
+        // a third bot that won every game has only a bound
+        let bots: Vec<String> = ["dp", "random", "best"].map(String::from).into();
+        let game = |index, a, b, result, goals: (i32, i32)| Scored {
+            index,
+            seats: BySeat::new(a, b),
+            seed: 0,
+            result,
+            goals: BySeat::new(goals.0, goals.1),
+            termination: Termination::Normal,
+            plies: 5,
+        };
+        let bound = Standings::new(
+            &bots,
+            &[
+                game(0, 0, 1, GameResult::First, (100, 0)),
+                game(1, 1, 0, GameResult::Draw, (50, 50)),
+                game(2, 2, 0, GameResult::First, (100, 0)),
+                game(3, 2, 1, GameResult::First, (100, 0)),
+            ],
+        );
+        let md = markdown(&header(), &bound);
+        assert!(md.contains("| best   |    - |   n/a |"), "{md}");
+        assert!(md.contains(&format!("\n`n/a`: {LOS_NOTE}\n")), "{md}");
+        let page = html::season_page(&header(), &bound, &html::Place::default());
+        assert!(page.contains("<td>n/a</td>"), "{page}");
+        assert!(page.contains("<code>n/a</code>: a bot that won"), "{page}");
+        assert!(!page.contains('`'), "no Markdown in HTML: {page}");
     }
 
     #[test]

@@ -300,14 +300,23 @@ pub fn los_rows(s: &Standings) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     Some((header, rows))
 }
 
-/// What the LOS table says of the bots rated only by a bound.
-pub const LOS_NOTE: &str =
-    "`n/a`: a bot that won or lost every game has only a bound for its rating \
+/// What the LOS table says of its `n/a` cells, the bots rated only by a
+/// bound.
+pub const LOS_NOTE: &str = "a bot that won or lost every game has only a bound for its rating \
     (see the standings), so the fit gives no likelihood against it.";
 
-/// [`los_rows`] as a table.
-pub fn los_table(s: &Standings, look: Look) -> Option<Table> {
+/// Whether the LOS table's `rows` mark a bot rated only by a bound (`n/a`),
+/// so that [`LOS_NOTE`] goes under it.
+pub fn los_has_bounds(rows: &[Vec<String>]) -> bool {
+    rows.iter()
+        .flat_map(|r| r.iter().skip(1))
+        .any(|c| c == "n/a")
+}
+
+/// [`los_rows`] as a table, and whether it needs [`LOS_NOTE`].
+pub fn los_table(s: &Standings, look: Look) -> Option<(Table, bool)> {
     let (header, rows) = los_rows(s)?;
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    Some(rows_table(look, &header, rows, &[0], |_, _| None))
+    let bounds = los_has_bounds(&rows);
+    Some((rows_table(look, &header, rows, &[0], |_, _| None), bounds))
 }
