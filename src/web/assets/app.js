@@ -125,8 +125,16 @@ function chart(points, opts) {
   }
   const line = points.filter((p) => p[1] !== null).map((p) => `${X(p[0])},${Y(p[1])}`).join(" ");
   svg.append(el("polyline", { points: line, class: "series" }));
-  svg.append(el("text", { x: P, y: 14, class: "axis" }, signed(y1)));
-  svg.append(el("text", { x: P, y: H - 4, class: "axis" }, signed(y0) + "  " + opts.x + " " + x0 + " to " + x1));
+  // the values at the plot's top and bottom edges, left of it; the first
+  // and last x under its corners
+  const label = (x, y, anchor, text) =>
+    svg.append(el("text", { x, y, "text-anchor": anchor, class: "axis" }, text));
+  // whole numbers for ratings; an LLR's bounds (2.94) to two places
+  const value = (y) => y1 - y0 < 20 ? (y >= 0 ? "+" : "") + y.toFixed(2) : signed(y);
+  label(P - 4, P + 4, "end", value(y1));
+  label(P - 4, H - P + 4, "end", value(y0));
+  label(P, H - P + 16, "start", `${opts.x} ${x0}`);
+  label(W - P, H - P + 16, "end", `${opts.x} ${x1}`);
   return svg;
 }
 
