@@ -152,11 +152,16 @@ impl Watch {
                 .rule
                 .map(|p| format!(" the rule at {p}"))
                 .unwrap_or_default();
+            // a phase that finds no atoms (working out what the rules
+            // ask) does not count them
+            let atoms = match self.atoms {
+                0 => String::new(),
+                n => format!(", {n} atoms so far"),
+            };
             eprintln!(
-                "ladder: loading {}: {}{rule}, {} atoms so far ({:.0} s of {} s)",
+                "ladder: loading {}: {}{rule}{atoms} ({:.0} s of {} s)",
                 self.name,
                 self.phase,
-                self.atoms,
                 spent.as_secs_f64(),
                 self.budget.seconds
             );
