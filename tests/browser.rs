@@ -294,6 +294,10 @@ fn every_catalogue_game_replays_to_the_final_position_its_journal_implies() {
         );
         let result = browser.eval("return document.getElementById('result').textContent");
         assert!(result.as_str().unwrap().starts_with("Result: "), "{result}");
+        // what a game has not (a board, a result yet) leaves nothing, not
+        // the word `null`
+        let stray = "return [...document.getElementById('position').childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('|')";
+        assert_eq!(browser.eval(stray), "", "{}: the last turn", kind.name());
         // the board, where the game has one, holds the pieces its picture shows
         let cells = browser.eval("return [...document.querySelectorAll('table.board td')].map(td => td.textContent).join('')");
         if kind.name() == "breakthrough" {
@@ -334,6 +338,7 @@ fn every_catalogue_game_replays_to_the_final_position_its_journal_implies() {
         browser.eval("document.getElementById('back').click(); return 1");
         let at: Value = browser.eval("return document.getElementById('ply').textContent");
         assert!(at.as_str().unwrap().starts_with("Turn 0 of"), "{at}");
+        assert_eq!(browser.eval(stray), "", "{}: the start", kind.name());
     }
 }
 

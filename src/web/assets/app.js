@@ -298,10 +298,13 @@ async function replay() {
     const moved = ply.moves.map((m, i) => m === null ? null : `${names[i]} plays ${m}`).filter((x) => x);
     const rounds = g.simultaneous ? table(["Turn", g.first, g.second],
       g.plies.slice(1, at + 1).map((p) => el("tr", {}, el("td", {}, p.turn), el("td", {}, p.moves[0] || ""), el("td", {}, p.moves[1] || "")))) : null;
-    view.replaceChildren(
+    // a game without a drawing, a turn without a result: left out (the
+    // DOM would write `null`)
+    view.replaceChildren(...[
       el("p", { id: "ply" }, `Turn ${at} of ${last}` + (moved.length ? ": " + moved.join(", ") : ": the start")),
       drawing(ply), el("pre", { class: "picture", id: "picture" }, ply.picture), rounds,
-      at === last ? el("p", { id: "result" }, `Result: ${g.result === "draw" ? "draw" : g.result === "first" ? g.first + " wins" : g.second + " wins"}, goals ${g.goals.join(" to ")} (${g.ending})`) : null);
+      at === last ? el("p", { id: "result" }, `Result: ${g.result === "draw" ? "draw" : g.result === "first" ? g.first + " wins" : g.second + " wins"}, goals ${g.goals.join(" to ")} (${g.ending})`) : null,
+    ].filter((k) => k !== null));
   };
   const stop = () => { clearInterval(timer); timer = null; play.textContent = "Play"; };
   const button = (text, id, f) => el("button", { id, onclick: f }, text);
