@@ -498,6 +498,23 @@ fn a_fixed_seat_is_kept_in_every_game_and_recorded() {
 }
 
 #[test]
+fn a_person_may_type_a_split_with_blanks_or_spaced_commas() {
+    let tmp = TempDir::new().unwrap();
+    // five rounds of troops, each `3,3,4` written another way
+    let script = "3 3 4\n3, 3, 4\n 3 3  4 \n3,3,4\n3 ,3, 4\n";
+    let out = Command::new(LADDER)
+        .args(["play", "troops", "--bot", "nash", "--games", "1"])
+        .current_dir(tmp.path())
+        .write_stdin(script)
+        .assert()
+        .success();
+    let screen = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!screen.contains("That is not"), "{screen}");
+    let dir = tmp.path().join("reports/play-troops-nash-1");
+    assert_eq!(journal_moves(&dir, "human"), vec![vec!["3,3,4"; 5]]);
+}
+
+#[test]
 fn quit_and_the_end_of_input_keep_the_finished_games_only() {
     let tmp = TempDir::new().unwrap();
     // one whole coordination game (20 rounds), then `quit` in the second

@@ -31,6 +31,24 @@ pub const LEFT: &str = "the person left the session";
 /// The width help text is wrapped to.
 const WIDTH: usize = 78;
 
+/// `text` as a move, also written as a person may write a list of numbers:
+/// `3 3 4` or `3, 3, 4` for `3,3,4` (a bot's line must be exact).
+fn parse_typed<M: std::str::FromStr>(text: &str) -> Result<M, M::Err> {
+    text.parse().or_else(|why| {
+        let words: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let numbers =
+            words.len() > 1 && words.iter().all(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        if numbers {
+            words.join(",").parse().map_err(|_| why)
+        } else {
+            Err(why)
+        }
+    })
+}
+
 /// `text` with every line longer than `width` broken at spaces.
 fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
@@ -151,7 +169,7 @@ impl<G: Show> Bot<G> for Human<G> {
                 console.say(&wrap(&help, WIDTH));
                 continue;
             }
-            let problem = match text.parse::<G::Move>() {
+            let problem = match parse_typed::<G::Move>(text) {
                 Err(why) => format!("That is not a {}: {why}.", G::MOVE_WORD),
                 Ok(mv) => match game.check(seat, &mv) {
                     Ok(()) => return Ok(Answer::from(mv)),
@@ -205,6 +223,23 @@ impl<G: Show> Bot<G> for Human<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_numbers_may_be_typed_with_blanks_or_spaced_commas() {
+        use crate::games::{breakthrough::Step as Move, troops::Split};
+        for typed in ["3,3,4", "3 3 4", "3, 3, 4", " 3 ,3  4"] {
+            let split: Split = parse_typed(typed).unwrap();
+            assert_eq!(split.to_string(), "3,3,4", "{typed}");
+        }
+        // what is not a list of whole numbers stays refused, with the
+        // game's own reason for the text as typed
+        for typed in ["3;3;4", "3 3 x", "-3 3 10", "ten"] {
+            let why = parse_typed::<Split>(typed).unwrap_err();
+            assert_eq!(why, typed.parse::<Split>().unwrap_err(), "{typed}");
+        }
+        assert!(parse_typed::<Move>("b2 b3").is_err());
+        assert_eq!(parse_typed::<Move>("b2b3").unwrap().to_string(), "b2b3");
+    }
 
     #[test]
     fn help_is_wrapped_at_spaces_and_short_lines_are_kept() {
