@@ -23,8 +23,13 @@ use common::{
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
 
 /// Writes the page's screenshot as `name.png` into `LADDER_SCREENSHOTS`
-/// when it is set; always checks that a screenshot is a PNG.
+/// when it is set; always checks that a screenshot is a PNG, and that the
+/// page shows no value its script lacked (`undefined`, `null`, `NaN`).
 fn screenshot(browser: &Browser, name: &str) {
+    let lacking = browser.eval(
+        "return (document.body.innerText.match(/\\b(undefined|null|NaN)\\b/g) || []).join(' ')",
+    );
+    assert_eq!(lacking, "", "{name}: a value the page lacked");
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("shot.png");
     browser.screenshot(&path);
