@@ -47,6 +47,9 @@ pub struct Header {
     pub settings: Vec<(String, String)>,
 }
 
+/// The longest text of a setting the reports show whole.
+const SHOWN_TEXT: usize = 200;
+
 /// The settings of a season that its reports state, from its description
 /// (`season.json`): the seed, games per pairing, the time per move or the
 /// clock, the startup time, the cap on turns, the game's parameters, the
@@ -56,6 +59,20 @@ pub fn settings_lines(described: &serde_json::Value) -> Vec<(String, String)> {
     let text = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
+    };
+    // a long text among the parameters (a GDL description) is named by its
+    // length: season.json holds it
+    let short = |v: &serde_json::Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            for value in o.values_mut() {
+                if let Some(s) = value.as_str().filter(|s| s.chars().count() > SHOWN_TEXT) {
+                    let told = format!("({} characters, in season.json)", s.chars().count());
+                    *value = told.into();
+                }
+            }
+        }
+        v
     };
     for (key, label) in [
         ("seed", "seed"),
@@ -73,7 +90,7 @@ pub fn settings_lines(described: &serde_json::Value) -> Vec<(String, String)> {
         let v = &described[key];
         let empty = v.is_null() || v.as_object().is_some_and(|o| o.is_empty());
         if !empty {
-            out.push((label.to_string(), text(v)));
+            out.push((label.to_string(), text(&short(v))));
         }
     }
     out
@@ -524,6 +541,31 @@ mod tests {
         for bad in ["", ".hidden", "a/b", "a b", "ü"] {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_long_text_setting_is_named_by_its_length() {
+        let description = "(role a) ".repeat(30);
+        let season = serde_json::json!({
+            "seed": 7,
+            "params": {"rules": "games/gdl/x.kif", "text": description},
+            "adjudication": {},
+        });
+        assert_eq!(
+            settings_lines(&season),
+            [
+                ("seed".to_string(), "7".to_string()),
+                (
+                    "game parameters".to_string(),
+                    r#"{"rules":"games/gdl/x.kif","text":"(270 characters, in season.json)"}"#
+                        .to_string()
+                ),
+            ]
+        );
+        let short = serde_json::json!({"params": {"troops": 10, "name": "x".repeat(200)}});
+        assert!(settings_lines(&short)[0]
+            .1
+            .contains(&format!("\"{}\"", "x".repeat(200))));
     }
 
     #[test]
