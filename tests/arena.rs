@@ -295,6 +295,14 @@ fn an_arena_refuses_what_it_cannot_play() {
     let mut perms = fs::metadata(dir.join("w.py")).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(dir.join("w.py"), perms).unwrap();
+    let kept_folders = || {
+        let mut names: Vec<_> = fs::read_dir(dir.join("x/bots"))
+            .map(|r| r.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let before = kept_folders();
     let err = refused(dir, &["arena", "add", "x", "w", "--", "./w.py"]);
     assert!(
         err.contains(
@@ -302,11 +310,23 @@ fn an_arena_refuses_what_it_cannot_play() {
         ),
         "{err}"
     );
+    // and leaves no copy of its files behind
+    let after: Vec<_> = kept_folders()
+        .into_iter()
+        .filter(|n| n != ".upload.lock")
+        .collect();
+    assert_eq!(
+        after,
+        before
+            .into_iter()
+            .filter(|n| n != ".upload.lock")
+            .collect::<Vec<_>>()
+    );
     // a kept bot that no longer starts forfeits its games; the arena plays on
     let good = text.replace("\r\n", "\n");
     fs::write(dir.join("w.py"), &good).unwrap();
     ladder(dir, &["arena", "add", "x", "w", "--", "./w.py"]);
-    // the kept copy: the one of these bytes (the refused one's are kept too)
+    // the kept copy: the one of these bytes
     let kept = fs::read_dir(dir.join("x/bots"))
         .unwrap()
         .map(|e| e.unwrap().path().join("w.py"))

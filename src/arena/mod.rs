@@ -86,8 +86,26 @@ pub enum Joining {
 
 /// Adds bot `name` (its `[[bot]]` keys `table`, paths relative to `from`)
 /// as its next version: it retires the one before, unless it joins as a
-/// candidate. Its name, `name@version`.
+/// candidate. Its name, `name@version`. A bot that cannot join leaves no
+/// files behind in `bots/`; where others may add at the same time, the
+/// caller holds [`programs::hold_joining`].
 pub fn add<G: Game>(
+    dir: &Path,
+    roster: &Roster<G>,
+    name: &str,
+    table: &toml::Table,
+    from: &Path,
+    joining: Joining,
+) -> Result<String> {
+    let before = programs::kept_folders(dir);
+    let added = add_version(dir, roster, name, table, from, joining);
+    if added.is_err() {
+        programs::remove_placed(dir, &before);
+    }
+    added
+}
+
+fn add_version<G: Game>(
     dir: &Path,
     roster: &Roster<G>,
     name: &str,

@@ -31,6 +31,45 @@ pub const MOST_FOLDER: u64 = 64 << 20;
 /// What a file or folder costs against [`MOST_FOLDER`] besides its bytes.
 const ENTRY: u64 = 512;
 
+/// The file in the arena's `bots/` held (`flock`) while a bot's files are
+/// placed and it joins, by an upload or `arena add`: one at a time, so
+/// that one that fails removes only what it placed.
+const JOINING: &str = ".upload.lock";
+
+/// Waits for the arena's joining lock ([`JOINING`]); held until the file
+/// is dropped.
+pub fn hold_joining(arena: &Path) -> Result<fs::File> {
+    let bots = arena.join("bots");
+    fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
+    let lock = bots.join(JOINING);
+    let held = fs::File::create(&lock).map_err(Error::io("opening", &lock))?;
+    held.lock().map_err(Error::io("locking", &lock))?;
+    Ok(held)
+}
+
+/// The names of the folders in the arena's `bots/` now.
+pub fn kept_folders(arena: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<_> = fs::read_dir(arena.join("bots"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Removes the folders of the arena's `bots/` that are not in `before`
+/// ([`kept_folders`]): what a bot that could not join placed there.
+pub fn remove_placed(arena: &Path, before: &[std::ffi::OsString]) {
+    for name in kept_folders(arena) {
+        if before.binary_search(&name).is_err() {
+            let _ = fs::remove_dir_all(arena.join("bots").join(name));
+        }
+    }
+}
+
 /// Sets a kept file's permission bits (`0o755`).
 pub fn set_mode(path: &Path, mode: u32) -> Result<()> {
     let mode = fs::Permissions::from_mode(mode);

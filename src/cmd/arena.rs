@@ -351,6 +351,8 @@ struct Add<'a> {
 impl GameVisitor for Add<'_> {
     type Output = Result<String>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        // not beside an upload, whose files a failed add might take
+        let _held = arena::programs::hold_joining(self.dir)?;
         arena::add(
             self.dir,
             roster,

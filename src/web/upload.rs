@@ -50,10 +50,6 @@ pub struct Upload {
     pub against: Option<String>,
 }
 
-/// The file in the arena's `bots/` an upload holds (`flock`) while it
-/// places its folder and its bot joins.
-const UPLOADING: &str = ".upload.lock";
-
 /// An archive unpacks to at most this many times the upload limit
 /// (64 MiB for the default 8 MiB), counting its entries' headers: gzip
 /// shrinks program text about four times, zeros a thousand.
@@ -141,13 +137,10 @@ pub fn add(
             q.command
         )));
     }
-    // one upload at a time places its folder and joins (also across
-    // servers): another may not take a folder this one is about to remove
-    let bots = dir.join("bots");
-    std::fs::create_dir_all(&bots).map_err(Error::io("creating", &bots))?;
-    let lock = bots.join(UPLOADING);
-    let held = std::fs::File::create(&lock).map_err(Error::io("opening", &lock))?;
-    held.lock().map_err(Error::io("locking", &lock))?;
+    // one bot at a time places its folder and joins (also across servers
+    // and `arena add`): another may not take a folder this one is about to
+    // remove
+    let _held = programs::hold_joining(dir)?;
     let dest = dir.join(&rel);
     let created = programs::keep_folder(staging, &dest)?;
     let mut table = toml::Table::new();
