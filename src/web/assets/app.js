@@ -176,7 +176,7 @@ async function bot() {
     }, disabled: b.state === "retired" || b.state === "rejected" }, "Retire");
     render(el("h1", {}, b.bot),
       el("p", {}, `state: ${b.state}; rating ${d.row ? d.row.rating_text : "-"}; ` +
-        `${t.games} games, ${t.won} won, ${t.lost} lost, ${t.drawn} drawn (${pct(t.points, t.games)})`, " ", retire),
+        `${t.games} games, ${t.won} won, ${t.lost} lost, ${t.drawn} drawn` + (t.games ? ` (${pct(t.points, t.games)})` : ""), " ", retire),
       el("h2", {}, "Rating over time"),
       chart(d.history.map((h) => [h.batch, h.rating, h.low, h.high]), { x: "batch", label: "rating over time" }),
       el("h2", {}, "Results per opponent"),
