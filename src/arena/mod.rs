@@ -172,23 +172,26 @@ fn add_version<G: Game>(
             .check_script(shown)
             .map_err(|e| Error::Usage(format!("bot {name} cannot join: {e}")))?;
     }
-    store.append(&Event::Added {
+    // the new version and the retirement of the one before, together: a
+    // failure leaves neither (and the files placed are removed)
+    let mut events = vec![Event::Added {
         bot: bot.clone(),
         name: name.to_string(),
         version,
         spec,
         candidate,
         against,
-    })?;
+    }];
     if !candidate {
-        for v in league
-            .versions
-            .iter()
-            .filter(|v| v.name == name && !v.retired)
-        {
-            store.append(&Event::Retired { bot: v.bot.clone() })?;
-        }
+        events.extend(
+            league
+                .versions
+                .iter()
+                .filter(|v| v.name == name && !v.retired)
+                .map(|v| Event::Retired { bot: v.bot.clone() }),
+        );
     }
+    store.append_all(&events)?;
     Ok(bot)
 }
 

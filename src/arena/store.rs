@@ -241,6 +241,18 @@ impl Store {
         Ok(self.conn.last_insert_rowid() as u64)
     }
 
+    /// Appends `events` together: a reader sees all of them or none, and a
+    /// failure leaves none.
+    pub fn append_all(&self, events: &[Event]) -> Result<()> {
+        let tx = self.conn.unchecked_transaction().map_err(self.fail())?;
+        for event in events {
+            let data = serde_json::to_string(event).expect("events serialize");
+            tx.execute("INSERT INTO events (data) VALUES (?1)", [data])
+                .map_err(self.fail())?;
+        }
+        tx.commit().map_err(self.fail())
+    }
+
     /// Every event, in order, each checked.
     pub fn events(&self) -> Result<Vec<(u64, Event)>> {
         self.events_after(0)
@@ -424,6 +436,31 @@ fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn events_appended_together_are_kept_all_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path(), &[("game", "coordination".into())]).unwrap();
+        let retired = |bot: &str| Event::Retired { bot: bot.into() };
+        store.append_all(&[retired("a@1"), retired("b@1")]).unwrap();
+        assert_eq!(store.events().unwrap().len(), 2);
+        // the second insert fails: the first is not kept either
+        store
+            .conn
+            .execute_batch(
+                "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.data LIKE '%d@1%'
+                 BEGIN SELECT RAISE(ABORT, 'refused'); END;",
+            )
+            .unwrap();
+        assert!(store.append_all(&[retired("c@1"), retired("d@1")]).is_err());
+        let kept: Vec<_> = store
+            .events()
+            .unwrap()
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        assert_eq!(kept, [retired("a@1"), retired("b@1")]);
+    }
 
     #[test]
     fn values_that_are_not_what_ladder_wrote_say_the_database_is_damaged() {
