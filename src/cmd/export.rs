@@ -53,7 +53,8 @@ pub fn run(a: Args) -> Result<()> {
     };
     match &a.output {
         None => write(&mut std::io::BufWriter::new(std::io::stdout().lock())),
-        // replaced whole: a reader never sees half a file
-        Some(path) => ladder::core::files::replace_with(path, write),
+        // a file replaced whole (a reader never sees half of it); a device
+        // or a pipe written into
+        Some(path) => ladder::core::files::write_output(path, write),
     }
 }

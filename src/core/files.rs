@@ -85,6 +85,33 @@ pub fn replace_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()
     Ok(())
 }
 
+/// Writes a file the user named for ladder's output (`export -o`) with
+/// `write`: a file (there or not) is replaced whole as [`replace_with`]
+/// does; a link, the file it leads to; anything else there (a device such
+/// as `/dev/null`, a pipe) is written into as it is, never replaced.
+pub fn write_output(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let mut target = path.to_path_buf();
+    // a chain of links, to the file it ends at (there or not)
+    for _ in 0..40 {
+        match fs::read_link(&target) {
+            Ok(to) => target = folder_of(&target).join(to),
+            Err(_) => break,
+        }
+    }
+    match fs::metadata(&target) {
+        Ok(m) if !m.is_file() && !m.is_dir() => {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .map_err(Error::io("opening", path))?;
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out)?;
+            out.flush().map_err(Error::io("writing", path))
+        }
+        _ => replace_with(&target, write),
+    }
+}
+
 /// Replaces the files `files` (each a name and its contents) of the folder
 /// `dir`, each atomically as [`replace`] does; the folder is synced once,
 /// after the last is renamed.
@@ -287,6 +314,51 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains(".c.json.tmp"), "{err}");
+    }
+
+    #[test]
+    fn an_output_replaces_a_file_writes_through_a_link_and_into_a_pipe() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &'static str| {
+            move |out: &mut dyn Write| {
+                out.write_all(text.as_bytes())
+                    .map_err(Error::io("writing", "x"))
+            }
+        };
+        // a file, there or not
+        let file = dir.path().join("out.csv");
+        write_output(&file, write("one")).unwrap();
+        write_output(&file, write("two")).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "two");
+        // a link stays a link; the file it leads to gets the output
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink("out.csv", &link).unwrap();
+        write_output(&link, write("three")).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "three");
+        // a pipe is written into, not replaced by a file
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        write_output(&fifo, write("four")).unwrap();
+        assert_eq!(reader.join().unwrap(), "four");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // (a device such as /dev/null is written into the same way; not
+        // tried here, where a regression run as root would replace it)
     }
 
     #[test]
