@@ -231,9 +231,11 @@ pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
             },
         ));
     }
-    for v in &playing {
-        store.append(&Event::Retired { bot: v.bot.clone() })?;
-    }
+    let retired: Vec<Event> = playing
+        .iter()
+        .map(|v| Event::Retired { bot: v.bot.clone() })
+        .collect();
+    store.append_all(&retired)?;
     Ok(playing.iter().map(|v| v.bot.clone()).collect())
 }
 
