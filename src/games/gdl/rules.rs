@@ -704,18 +704,78 @@ impl Game for Gdl {
     }
 }
 
+/// A fact's words in reading order: numbers by their value, before words.
+fn reading_order(fact: &str) -> Vec<(u8, u64, &str)> {
+    fact.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.parse::<u64>() {
+            Ok(n) => (0, n, ""),
+            Err(_) => (1, 0, w),
+        })
+        .collect()
+}
+
+impl Gdl {
+    /// The state's facts, each whole (a fact that nests a term too), in
+    /// reading order: `(cell 1 1 b)`, `(cell 1 2 b)`, ..., `(cell 10 1 b)`.
+    fn facts_in_order(&self) -> Vec<String> {
+        let text = self.observation(Seat::First);
+        let mut facts: Vec<String> = match kif::parse(&text) {
+            Ok(terms) => terms.iter().map(ToString::to_string).collect(),
+            Err(_) => vec![text],
+        };
+        facts.sort_by(|a, b| reading_order(a).cmp(&reading_order(b)));
+        facts
+    }
+}
+
 impl Show for Gdl {
+    /// The usual `(cell R C V)` facts as a board (rows down, columns
+    /// across, `.` for `b`), then the other facts one a line; without cell
+    /// facts, every fact one a line.
     fn picture(&self) -> String {
-        self.observation(Seat::First)
-            .split(" (")
-            .collect::<Vec<_>>()
-            .join("\n(")
+        let facts = self.facts_in_order();
+        let Some(Drawing::Board {
+            cells,
+            rows,
+            columns,
+            facts: other,
+            ..
+        }) = Drawing::from_cell_facts(&facts)
+        else {
+            return facts.join("\n");
+        };
+        let label = rows.iter().map(String::len).max().unwrap_or(0);
+        let width = columns
+            .iter()
+            .chain(cells.iter().flatten())
+            .map(String::len)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut lines = vec![format!(
+            "{:label$} {}",
+            "",
+            columns
+                .iter()
+                .map(|c| format!("{c:>width$}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )];
+        for (row, line) in rows.iter().zip(&cells) {
+            let cells: Vec<String> = line
+                .iter()
+                .map(|v| format!("{:>width$}", if v.is_empty() { "." } else { v }))
+                .collect();
+            lines.push(format!("{row:>label$} {}", cells.join(" ")));
+        }
+        lines.extend(other);
+        lines.join("\n")
     }
     /// A board when the state has the usual `(cell R C V)` facts, else
     /// the state's facts in words.
     fn drawing(&self, _last: Option<&BySeat<Option<GdlMove>>>) -> Drawing {
-        let facts: Vec<String> = self.picture().lines().map(str::to_string).collect();
-        Drawing::from_cell_facts(&facts).unwrap_or(Drawing::Text)
+        Drawing::from_cell_facts(&self.facts_in_order()).unwrap_or(Drawing::Text)
     }
 }
 
@@ -819,6 +879,35 @@ pub(super) mod tests {
         (<= (next went) (does a go))
         (<= (goal a 100) (true went)) (<= (goal a 0) (not (true went)))
         (goal b 50)";
+
+    /// A person's picture: cell facts as a board, the rest in reading
+    /// order; a fact that nests a term stays whole on its line.
+    #[test]
+    fn the_picture_draws_cell_facts_as_a_board_and_keeps_nested_facts_whole() {
+        let mut g = shipped("tictactoe.kif");
+        play(&mut g, Some("(mark 2 2)"), None);
+        play(&mut g, None, Some("(mark 3 1)"));
+        assert_eq!(
+            g.picture(),
+            "  1 2 3\n1 . . .\n2 . x .\n3 o . .\n(control xplayer)"
+        );
+        let nested = Gdl::new(&GdlParams {
+            rules: PathBuf::from("nested.kif"),
+            text: Some(
+                "(role a) (role b) (init (at 10 (piece a))) (init (at 9 (piece b)))
+                 (init turn) (legal a go) (legal b go) (<= terminal (true turn))
+                 (goal a 50) (goal b 50)"
+                    .to_string(),
+            ),
+            ground_steps: None,
+            ground_seconds: None,
+        })
+        .unwrap();
+        assert_eq!(
+            nested.picture(),
+            "(at 9 (piece b))\n(at 10 (piece a))\nturn"
+        );
+    }
 
     /// The shortcuts a season takes through the `Game` interface (who is
     /// asked for a move, told without listing the moves; a random move
