@@ -108,6 +108,15 @@ pub fn write_output(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()
             write(&mut out)?;
             out.flush().map_err(Error::io("writing", path))
         }
+        Ok(m) if m.is_dir() => Err(Error::Usage(format!(
+            "{}: that is a folder; name a file in it",
+            path.display()
+        ))),
+        _ if !folder_of(&target).is_dir() => Err(Error::Usage(format!(
+            "{}: there is no folder {}",
+            path.display(),
+            folder_of(&target).display()
+        ))),
         _ => replace_with(&target, write),
     }
 }
@@ -357,6 +366,18 @@ mod tests {
         write_output(&fifo, write("four")).unwrap();
         assert_eq!(reader.join().unwrap(), "four");
         assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // a folder, or a file in a folder that is not there, is named
+        let e = write_output(dir.path(), write("x"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("that is a folder"), "{e}");
+        let e = write_output(&dir.path().join("gone/out.csv"), write("x"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("there is no folder") && e.ends_with("gone"),
+            "{e}"
+        );
         // (a device such as /dev/null is written into the same way; not
         // tried here, where a regression run as root would replace it)
     }
