@@ -36,8 +36,9 @@ pub enum Drawing {
 impl Drawing {
     /// A board read from GDL-style facts `(cell R C V)` among `facts`
     /// (one fact a string); the other facts stay beside it. `None` when
-    /// no fact is a cell. Rows and columns are sorted (as numbers when all
-    /// are numbers); a `b` value is an empty cell, as in most descriptions.
+    /// no fact is a cell, or when a cell holds two values (a board would
+    /// hide one). Rows and columns are sorted (as numbers when all are
+    /// numbers); a `b` value is an empty cell, as in most descriptions.
     pub fn from_cell_facts(facts: &[String]) -> Option<Drawing> {
         let mut cells = Vec::new();
         let mut other = Vec::new();
@@ -51,7 +52,10 @@ impl Drawing {
                 _ => other.push(fact.clone()),
             }
         }
-        if cells.is_empty() {
+        let mut places: Vec<(&str, &str)> = cells.iter().map(|&(r, c, _)| (r, c)).collect();
+        places.sort_unstable();
+        places.dedup();
+        if cells.is_empty() || places.len() < cells.len() {
             return None;
         }
         let labels = |pick: usize| {
@@ -113,5 +117,8 @@ mod tests {
         assert_eq!(cells, [vec!["", "o"], vec!["x", ""]]);
         assert_eq!(facts, ["(control white)"]);
         assert_eq!(Drawing::from_cell_facts(&["(step 1)".into()]), None);
+        // a cell with two values is no board: every fact stays in words
+        let stacked = ["(cell 1 1 x)", "(cell 1 1 o)"].map(String::from);
+        assert_eq!(Drawing::from_cell_facts(&stacked), None);
     }
 }
