@@ -62,7 +62,13 @@ function say(text, kind) {
 // Messages outlive a page's redraws.
 const messages = el("div", { id: "messages" });
 function render(...kids) {
-  app.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined), messages);
+  fill(app, ...kids, messages);
+}
+
+// Replaces `parent`'s children with `kids`, leaving out null and undefined
+// (which the DOM would write as the text `null`), as el() does.
+function fill(parent, ...kids) {
+  parent.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined));
 }
 
 // Calls `draw` now and whenever the arena moves (a game ends, a bot joins).
@@ -298,13 +304,11 @@ async function replay() {
     const moved = ply.moves.map((m, i) => m === null ? null : `${names[i]} plays ${m}`).filter((x) => x);
     const rounds = g.simultaneous ? table(["Turn", g.first, g.second],
       g.plies.slice(1, at + 1).map((p) => el("tr", {}, el("td", {}, p.turn), el("td", {}, p.moves[0] || ""), el("td", {}, p.moves[1] || "")))) : null;
-    // a game without a drawing, a turn without a result: left out (the
-    // DOM would write `null`)
-    view.replaceChildren(...[
+    // a game without a drawing, a turn without a result: left out
+    fill(view,
       el("p", { id: "ply" }, `Turn ${at} of ${last}` + (moved.length ? ": " + moved.join(", ") : ": the start")),
       drawing(ply), el("pre", { class: "picture", id: "picture" }, ply.picture), rounds,
-      at === last ? el("p", { id: "result" }, `Result: ${g.result === "draw" ? "draw" : g.result === "first" ? g.first + " wins" : g.second + " wins"}, goals ${g.goals.join(" to ")} (${g.ending})`) : null,
-    ].filter((k) => k !== null));
+      at === last ? el("p", { id: "result" }, `Result: ${g.result === "draw" ? "draw" : g.result === "first" ? g.first + " wins" : g.second + " wins"}, goals ${g.goals.join(" to ")} (${g.ending})`) : null);
   };
   const stop = () => { clearInterval(timer); timer = null; play.textContent = "Play"; };
   const button = (text, id, f) => el("button", { id, onclick: f }, text);
