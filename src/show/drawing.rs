@@ -33,12 +33,25 @@ pub enum Drawing {
     Text,
 }
 
+/// A text's words in reading order, to sort by: numbers by their value,
+/// before words (`2` before `10`, both before `a`); parentheses only part
+/// words.
+pub fn reading_order(text: &str) -> Vec<(u8, i64, &str)> {
+    text.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.parse::<i64>() {
+            Ok(n) => (0, n, ""),
+            Err(_) => (1, 0, w),
+        })
+        .collect()
+}
+
 impl Drawing {
     /// A board read from GDL-style facts `(cell R C V)` among `facts`
     /// (one fact a string); the other facts stay beside it. `None` when
     /// no fact is a cell, or when a cell holds two values (a board would
-    /// hide one). Rows and columns are sorted (as numbers when all are
-    /// numbers); a `b` value is an empty cell, as in most descriptions.
+    /// hide one). Rows and columns are sorted in [`reading_order`]; a `b`
+    /// value is an empty cell, as in most descriptions.
     pub fn from_cell_facts(facts: &[String]) -> Option<Drawing> {
         let mut cells = Vec::new();
         let mut other = Vec::new();
@@ -60,10 +73,7 @@ impl Drawing {
         }
         let labels = |pick: usize| {
             let mut l: Vec<String> = cells.iter().map(|c| [c.0, c.1][pick].to_string()).collect();
-            l.sort_by(|a, b| match (a.parse::<i64>(), b.parse::<i64>()) {
-                (Ok(x), Ok(y)) => x.cmp(&y),
-                _ => a.cmp(b),
-            });
+            l.sort_by(|a, b| reading_order(a).cmp(&reading_order(b)));
             l.dedup();
             l
         };

@@ -65,7 +65,10 @@ use crate::core::{
     game::{Game, IllegalMove},
     seat::{BySeat, Seat},
 };
-use crate::show::{drawing::Drawing, Show};
+use crate::show::{
+    drawing::{reading_order, Drawing},
+    Show,
+};
 
 /// The parameters of a GDL game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -702,17 +705,6 @@ impl Game for Gdl {
         }
         Ok(game)
     }
-}
-
-/// A fact's words in reading order: numbers by their value, before words.
-fn reading_order(fact: &str) -> Vec<(u8, u64, &str)> {
-    fact.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
-        .filter(|w| !w.is_empty())
-        .map(|w| match w.parse::<u64>() {
-            Ok(n) => (0, n, ""),
-            Err(_) => (1, 0, w),
-        })
-        .collect()
 }
 
 impl Gdl {
