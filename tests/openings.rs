@@ -237,8 +237,7 @@ fn a_season_with_openings_resumes_reports_and_merges_as_one_run() {
     // resuming, reporting and merging read each game's score from the
     // journal, whose lines in such a season carry the game's opening
     let tmp = TempDir::new().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cfg = root.join("configs/breakthrough-openings.toml");
+    let cfg = common::repo("configs/breakthrough-openings.toml");
     let at = |name: &str| tmp.path().join(name);
     let files = [
         "games.jsonl",
@@ -266,23 +265,13 @@ fn a_season_with_openings_resumes_reports_and_merges_as_one_run() {
         "the resumed season differs"
     );
     // its reports rendered again from the journal
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("report")
-        .arg(at("two/breakthrough-openings"))
-        .assert()
-        .success();
+    common::ladder(tmp.path(), &["report", "two/breakthrough-openings"]);
     assert!(read(&at("one")) == read(&at("two")), "the report differs");
     // in two shards, merged
     for shard in ["1/2", "2/2"] {
         common::run(&cfg, &at("shards"), &["--shard", shard, "-q"]).success();
     }
-    Command::cargo_bin("ladder")
-        .unwrap()
-        .arg("merge")
-        .arg(at("shards/breakthrough-openings"))
-        .assert()
-        .success();
+    common::ladder(tmp.path(), &["merge", "shards/breakthrough-openings"]);
     let merged = fs::read(at("shards/breakthrough-openings/games.jsonl")).unwrap();
     assert!(merged == read(&at("one"))[0], "the merged journal differs");
 }
