@@ -176,6 +176,7 @@ pub fn check<G: Game>(
             }
         };
         let moves = played.turns.iter().filter(|t| t[seat].is_some()).count();
+        let moves = format!("{moves} move{}", if moves == 1 { "" } else { "s" });
         let text = format!("game {} as player {}: ", g + 1, seat.number());
         report.findings.push(match &played.termination {
             Termination::Forfeit {
@@ -189,7 +190,7 @@ pub fn check<G: Game>(
                 }
                 Finding {
                     ok: false,
-                    text: format!("{text}forfeit after {moves} moves: {reason}: {detail}"),
+                    text: format!("{text}forfeit after {moves}: {reason}: {detail}"),
                 }
             }
             _ => {
@@ -198,7 +199,7 @@ pub fn check<G: Game>(
                 Finding {
                     ok: true,
                     text: format!(
-                        "{text}{word} ({} to {}), {moves} moves",
+                        "{text}{word} ({} to {}), {moves}",
                         played.goals[seat],
                         played.goals[seat.other()]
                     ),

@@ -536,7 +536,10 @@ fn check_lists_every_problem_of_a_bot() {
             "ok    answers `ladder 2 troops move_ms=1000 rounds=5 troops=10` with `ready`",
         ))
         .stdout(predicate::str::contains("ok    exits on `quit`"))
-        .stdout(predicate::str::contains("ok    game 4 as player 2"))
+        .stdout(
+            predicate::str::is_match(r"ok    game 4 as player 2: \w+ \(\d+ to \d+\), 5 moves\n")
+                .unwrap(),
+        )
         .stdout(predicate::str::contains("no problems found"));
     ladder()
         .args([
@@ -546,14 +549,14 @@ fn check_lists_every_problem_of_a_bot() {
             "--",
             common::testbot(),
             "--garbage-at",
-            "3",
+            "2",
             "--tag",
             "check-bad",
         ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "FAIL  game 1 as player 1: forfeit after 2 moves: bad output: `xyzzy` is not a move",
+            "FAIL  game 1 as player 1: forfeit after 1 move: bad output: `xyzzy` is not a move",
         ))
         .stdout(predicate::str::contains("4 problems found"));
     ladder()
