@@ -11,6 +11,7 @@ use std::{
 };
 
 use crate::{
+    core::text::count,
     core::{
         bot::{Answer, Bot, BotError, RandomBot},
         clock::{TimeControl, TimeLeft, Watch},
@@ -74,7 +75,7 @@ impl CheckReport {
         match self.problems() {
             0 => out.push_str("no problems found\n"),
             n => {
-                let _ = writeln!(out, "{n} problem{} found", if n == 1 { "" } else { "s" });
+                let _ = writeln!(out, "{} found", count(n, "problem"));
                 if !self.failed_exchange.is_empty() {
                     let _ = write!(
                         out,
@@ -176,7 +177,7 @@ pub fn check<G: Game>(
             }
         };
         let moves = played.turns.iter().filter(|t| t[seat].is_some()).count();
-        let moves = format!("{moves} move{}", if moves == 1 { "" } else { "s" });
+        let moves = count(moves, "move");
         let text = format!("game {} as player {}: ", g + 1, seat.number());
         report.findings.push(match &played.termination {
             Termination::Forfeit {

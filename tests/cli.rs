@@ -591,6 +591,10 @@ fn match_plays_an_ad_hoc_pairing() {
     let kept: String = text.split_inclusive('\n').take(70).collect();
     fs::write(dir.join("games.jsonl"), kept).unwrap();
     again(&[], "30 games played now, 70 resumed from the journal");
+    // one game is one game, not `1 games`
+    let kept: String = text.split_inclusive('\n').take(99).collect();
+    fs::write(dir.join("games.jsonl"), kept).unwrap();
+    again(&[], "\n1 game played now, 99 resumed from the journal");
     // --fresh plays it all again, and the same seed replays the same games
     again(&["--fresh"], "100 games played now, 0 resumed");
     // the same two names with another seed: the earlier match is kept, and

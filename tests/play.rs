@@ -389,7 +389,7 @@ fn each_turn_shows_what_the_game_needs() {
     s.answer("quit");
     let (status, screen) = s.finish();
     assert!(status.success());
-    assert!(screen.contains("(you quit after 0 of 1 games)"), "{screen}");
+    assert!(screen.contains("(you quit after 0 of 1 game)"), "{screen}");
 
     // breakthrough: the board with coordinates, whose turn, the last move marked
     let mut s = Session::start(
@@ -534,7 +534,7 @@ fn quit_and_the_end_of_input_keep_the_finished_games_only() {
     ladder(&["verify", "reports/play-coordination-left-1"], tmp.path())
         .success()
         .stdout(predicates::str::contains(
-            "1 games in schedule order and 0 pending, of 3 scheduled",
+            "1 game in schedule order and 0 pending, of 3 scheduled",
         ));
 
     // a line that is not UTF-8 is a bad move, and the session goes on; so
@@ -853,7 +853,7 @@ fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
     );
     t.keys("quit");
     let screen = t.wait_for("EXIT=0");
-    assert!(screen.contains("(you quit after 0 of 1 games)"), "{screen}");
+    assert!(screen.contains("(you quit after 0 of 1 game)"), "{screen}");
     assert!(tmp
         .path()
         .join("reports/play-breakthrough-greedy-1/season.json")

@@ -24,6 +24,7 @@ use crate::{
     },
     core::error::{Error, Result},
     core::record::Scored,
+    core::text::count,
     report::{rows_table, share_color, Look},
     stats::standings::Standings,
     stats::{ratings, sprt::Verdict},
@@ -222,15 +223,17 @@ pub fn rows_of(league: &League, t: &Tallies, sprt: &candidates::Settings) -> Vec
 pub fn head(league: &League, games: usize, dir: &Path, game: &str) -> String {
     let playing = league.versions.iter().filter(|v| !v.retired).count();
     let mut head = format!(
-        "arena {}: {game}, {playing} bots playing, {games} games in {} batches",
+        "arena {}: {game}, {} playing, {} in {}",
         dir.display(),
-        league.next_batch
+        count(playing, "bot"),
+        count(games, "game"),
+        count(league.next_batch, "batch")
     );
     if let Some(b) = &league.open {
         head.push_str(&format!(
-            "; batch {} ({} games) in progress",
+            "; batch {} ({}) in progress",
             b.number,
-            b.games.len()
+            count(b.games.len(), "game")
         ));
     }
     head
@@ -281,4 +284,33 @@ fn table(
         (c == 5).then(|| share_color(share, 100)).flatten()
     });
     Ok(format!("{head}\n{t}\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::league::Batch;
+
+    #[test]
+    fn the_head_line_counts_in_words() {
+        let mut league = League {
+            next_batch: 1,
+            ..League::default()
+        };
+        let dir = Path::new("a");
+        assert_eq!(
+            head(&league, 1, dir, "bidding"),
+            "arena a: bidding, 0 bots playing, 1 game in 1 batch"
+        );
+        league.next_batch = 2;
+        league.open = Some(Batch {
+            number: 2,
+            first: 16,
+            games: vec![["x@1".into(), "y@1".into()]],
+        });
+        assert_eq!(
+            head(&league, 16, dir, "bidding"),
+            "arena a: bidding, 0 bots playing, 16 games in 2 batches; batch 2 (1 game) in progress"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use ladder::{
     arena,
     catalog::{GameKind, GameVisitor},
+    core::text::count,
     plan::{config::ConfigFile, jobs::Jobs, Roster},
     report::Look,
     show::Show,
@@ -206,8 +207,9 @@ pub fn run(a: Args) -> Result<()> {
             })?;
             if !quiet {
                 eprintln!(
-                    "played {} games in {} batches",
-                    played.games, played.batches
+                    "played {} in {}",
+                    count(played.games, "game"),
+                    count(played.batches, "batch")
                 );
             }
             match played.interrupted {
@@ -311,7 +313,11 @@ pub fn run(a: Args) -> Result<()> {
                 dir: &dir,
                 out: &to,
             })?;
-            out(&format!("wrote {games} games to {}\n", to.display()))
+            out(&format!(
+                "wrote {} to {}\n",
+                count(games, "game"),
+                to.display()
+            ))
         }
     }
 }

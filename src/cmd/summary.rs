@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use ladder::{
+    core::text::count,
     plan::jobs::Jobs,
     run::tournament::{self, Summary},
     Error, Result,
@@ -38,14 +39,14 @@ pub fn print_summary(s: &Summary) -> Result<()> {
     if let Some(shard) = s.shard {
         let season = s.dir.parent().and_then(Path::parent).unwrap_or(&s.dir);
         let mut text = format!(
-            "Shard {} of {} of season {}: {} games played now, {} resumed; {} of its {} games are in {}\n",
+            "Shard {} of {} of season {}: {} played now, {} resumed; {} of its {} are in {}\n",
             shard.k,
             shard.n,
             s.header.season,
-            s.played,
+            count(s.played, "game"),
             s.resumed,
             s.played + s.resumed,
-            s.games,
+            count(s.games, "game"),
             s.dir.display()
         );
         if s.played + s.resumed == s.games {
@@ -65,8 +66,8 @@ pub fn print_summary(s: &Summary) -> Result<()> {
     }
     let mut text = ladder::report::terminal(&s.header, &s.standings, paint_stdout());
     text.push_str(&format!(
-        "\n{} games played now, {} resumed from the journal; reports in {}\n",
-        s.played,
+        "\n{} played now, {} resumed from the journal; reports in {}\n",
+        count(s.played, "game"),
         s.resumed,
         s.dir.display()
     ));
@@ -108,10 +109,10 @@ fn run_facts(run: &tournament::RunFacts, played: u64) -> String {
         text.push('\n');
         if let Some(mean) = run.delay.mean() {
             text.push_str(&format!(
-                "ladder's delay around a bot program's move (never charged to it): worst {:.1} ms, mean {:.2} ms over {} moves\n",
+                "ladder's delay around a bot program's move (never charged to it): worst {:.1} ms, mean {:.2} ms over {}\n",
                 run.delay.worst.as_secs_f64() * 1e3,
                 mean.as_secs_f64() * 1e3,
-                run.delay.moves
+                count(run.delay.moves, "move")
             ));
         }
     }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use ladder::{
     catalog::{GameKind, GameVisitor},
+    core::text::count,
     journal::recorded::Recorded,
     plan::Roster,
     Result,
@@ -53,9 +54,9 @@ fn verify(dir: &Path) -> Result<()> {
         recorded: &recorded,
     })?;
     out(&format!(
-        "{}: {} games in schedule order and {} pending, of {} scheduled: every move legal, every ending, goal and result as recorded\n",
+        "{}: {} in schedule order and {} pending, of {} scheduled: every move legal, every ending, goal and result as recorded\n",
         dir.display(),
-        v.journaled,
+        count(v.journaled, "game"),
         v.pending,
         v.scheduled
     ))

@@ -28,6 +28,7 @@ use std::{
 
 use crate::{
     core::record::Finished,
+    core::text::count,
     core::{
         clock::Watch,
         error::{Error, Result},
@@ -257,11 +258,11 @@ fn session_name(reports: &Path, game: &str, bot: &str) -> String {
 fn intro<G: Show>(plan: &Plan<G>, bot: &str) -> String {
     let games = plan.games_per_pair;
     format!(
-        "ladder play: {} against {bot}, {games} game{} (seed {}).\n\
+        "ladder play: {} against {bot}, {} (seed {}).\n\
          Type your {} at each prompt; `help` explains it, `quit` ends the session \
          (finished games are kept).\n",
         plan.start.name(),
-        if games == 1 { "" } else { "s" },
+        count(games, "game"),
         plan.seed,
         G::MOVE_WORD
     )
@@ -309,19 +310,20 @@ fn closing(
     let ended = match stopped {
         Some(why) if played < scheduled => {
             format!(
-                " ({why} after {played} of {scheduled} games)",
+                " ({why} after {played} of {})",
+                count(scheduled, "game"),
                 why = why.describe()
             )
         }
         _ => String::new(),
     };
     out.push_str(&format!(
-        "{HUMAN} against {}: {} won, {} lost, {} tied in {played} game{}{ended}; journal in {}\n",
+        "{HUMAN} against {}: {} won, {} lost, {} tied in {}{ended}; journal in {}\n",
         s.bots[1 - me],
         t.won,
         t.lost,
         t.tie,
-        if played == 1 { "" } else { "s" },
+        count(played, "game"),
         dir.display()
     ));
     if played > 0 {

@@ -8,7 +8,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use crate::{plan::Header, report, stats::standings::Standings};
+use crate::{core::text::count, plan::Header, report, stats::standings::Standings};
 
 /// `text` safe inside HTML or SVG text and attributes.
 pub fn escape(text: &str) -> String {
@@ -130,12 +130,12 @@ pub fn season_page(h: &Header, s: &Standings, place: &Place) -> String {
         None => String::new(),
     };
     let mut body = format!(
-        "{back}<h1>{}</h1>\n<p>{}, {} bots, {} of {} games.</p>\n<h2>Standings</h2>\n",
+        "{back}<h1>{}</h1>\n<p>{}, {} bots, {} of {}.</p>\n<h2>Standings</h2>\n",
         escape(&title),
         escape(&h.format),
         s.bots.len(),
         s.games(),
-        h.scheduled
+        count(h.scheduled, "game")
     );
     body.push_str(&table(
         &report::STANDINGS_HEADER,
@@ -332,7 +332,7 @@ pub fn lengths_svg(s: &Standings) -> String {
         let bh = plot_h as f64 * n as f64 / top as f64;
         let _ = writeln!(
             svg,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\" fill=\"#4a7ab7\"><title>{}{} turns: {n} games</title></rect>",
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\" fill=\"#4a7ab7\"><title>{}{} turns: {}</title></rect>",
             left as f64 + k as f64 * bar + 1.0,
             10.0 + plot_h as f64 - bh,
             (bar - 2.0).max(1.0),
@@ -341,7 +341,8 @@ pub fn lengths_svg(s: &Standings) -> String {
                 format!("-{}", lo as usize + (k + 1) * width - 1)
             } else {
                 String::new()
-            }
+            },
+            count(n, "game")
         );
     }
     let axis_y = 10 + plot_h;

@@ -22,6 +22,7 @@ use serde::Serialize;
 use crate::{
     core::error::Result,
     core::files,
+    core::text::count,
     journal::recorded::Recorded,
     plan::Header,
     show::paint::Paint,
@@ -137,13 +138,13 @@ impl HeadToHead {
 
 fn title(h: &Header, s: &Standings) -> String {
     format!(
-        "Season {}: {}, {}, {} bots, {} of {} games",
+        "Season {}: {}, {}, {} bots, {} of {}",
         h.season,
         h.game,
         h.format,
         s.bots.len(),
         s.games(),
-        h.scheduled
+        count(h.scheduled, "game")
     )
 }
 

@@ -6,7 +6,10 @@
 
 use std::time::Instant;
 
-use crate::stats::{sprt::InOrder, standings::Standings};
+use crate::{
+    core::text::count,
+    stats::{sprt::InOrder, standings::Standings},
+};
 
 /// The default interval: about twenty lines a season, at least ten games apart.
 pub fn default_every(games: u64) -> u64 {
@@ -79,7 +82,7 @@ pub fn line(
     } else {
         100.0 * done as f64 / total as f64
     };
-    let mut text = format!("progress: {done} of {total} games ({share:.1}%)");
+    let mut text = format!("progress: {done} of {} ({share:.1}%)", count(total, "game"));
     if let Some(rate) = rate {
         text += &format!(", {rate:.1} games/s");
     }

@@ -70,7 +70,10 @@ pub fn rounds_scene<M: std::fmt::Display>(
 ) -> String {
     let played = view.turns.len();
     let heading = if over {
-        format!("All {rounds} rounds played")
+        match rounds {
+            1 => "The one round played".to_string(),
+            _ => format!("All {rounds} rounds played"),
+        }
     } else {
         format!("Round {} of {rounds}", played + 1)
     };

@@ -27,6 +27,8 @@ function el(tag, attrs, ...kids) {
 }
 
 function link(href, text) { return el("a", { href }, text); }
+// `1 game`, `2 games`, `3 batches`: as core::text::count writes counts
+function count(n, noun) { return n === 1 ? `1 ${noun}` : `${n} ${noun}${/(s|x|ch|sh)$/.test(noun) ? "es" : "s"}`; }
 function botLink(bot) { return isStatic ? el("span", {}, bot) : link("/bots/" + encodeURIComponent(bot), bot); }
 function gameLink(n, text) { return link("/games/" + n, text === undefined ? "#" + n : text); }
 
@@ -164,7 +166,7 @@ async function leaderboard() {
             el("li", {}, `game ${a.in_progress.first + i}: `, botLink(g[0]), " vs ", botLink(g[1])))))
       : el("p", { id: "in-progress" }, "No batch in progress.");
     render(el("h1", {}, "Leaderboard"),
-      el("p", { class: "head" }, `${a.game}: ${a.playing} bots playing, ${a.games} games in ${a.batches} batches`),
+      el("p", { class: "head" }, `${a.game}: ${count(a.playing, "bot")} playing, ${count(a.games, "game")} in ${count(a.batches, "batch")}`),
       leaderboardTable(d.rows, "leaderboard"), progress);
   };
   live(draw)();
@@ -182,7 +184,7 @@ async function bot() {
     }, disabled: b.state === "retired" || b.state === "rejected" }, "Retire");
     render(el("h1", {}, b.bot),
       el("p", {}, `state: ${b.state}; rating ${d.row ? d.row.rating_text : "-"}; ` +
-        `${t.games} games, ${t.won} won, ${t.lost} lost, ${t.drawn} drawn` + (t.games ? ` (${pct(t.points, t.games)})` : ""), " ", retire),
+        `${count(t.games, "game")}, ${t.won} won, ${t.lost} lost, ${t.drawn} drawn` + (t.games ? ` (${pct(t.points, t.games)})` : ""), " ", retire),
       el("h2", {}, "Rating over time"),
       chart(d.history.map((h) => [h.batch, h.rating, h.low, h.high]), { x: "batch", label: "rating over time" }),
       el("h2", {}, "Results per opponent"),
@@ -235,7 +237,7 @@ async function games() {
     render(el("h1", {}, "Games"), form,
       el("h2", {}, lb.filtered ? "Leaderboard of these games" : "Leaderboard"),
       leaderboardTable(lb.rows, "filtered-leaderboard"),
-      el("h2", { id: "games-total" }, `${g.total} games` + (g.total > g.games.length ? ` (the newest ${g.games.length})` : "")),
+      el("h2", { id: "games-total" }, count(g.total, "game") + (g.total > g.games.length ? ` (the newest ${g.games.length})` : "")),
       gamesTable(g.games));
   };
   live(draw)();
@@ -255,7 +257,7 @@ async function candidates() {
         el("h2", {}, botLink(c.bot), ` vs ${c.against || "the pool"}: ${c.state}`),
         el("p", { class: "test" }, `LLR ${c.test.llr.toFixed(2)} (${c.test.lower.toFixed(2)}, ${c.test.upper.toFixed(2)}): ` +
           `${c.test.verdict === "H1" ? "H1 accepted" : c.test.verdict === "H0" ? "H0 accepted" : "unfinished"}; ` +
-          `${c.tally.games} games, ${c.tally.won} won, ${c.tally.lost} lost, ${c.tally.drawn} drawn`),
+          `${count(c.tally.games, "game")}, ${c.tally.won} won, ${c.tally.lost} lost, ${c.tally.drawn} drawn`),
         chart(c.llr.map((p) => [p.games, p.llr]), { x: "game", label: "LLR over games", lines: [c.test.lower, c.test.upper] }),
         el("p", {}, button(c, "promote"), " ", button(c, "reject"))))
         : el("p", {}, "No candidates yet."));
