@@ -405,7 +405,7 @@ fn report_renders_every_season_and_the_ladder_again() {
         .arg(&dir)
         .assert()
         .success()
-        .stdout(predicate::str::contains("Reports of 4 season folder(s)"));
+        .stdout(predicate::str::contains("Reports of 4 season folders"));
     for (f, old) in files.iter().zip(&before) {
         assert_eq!(
             &fs::read(dir.join(f)).unwrap(),
@@ -419,7 +419,7 @@ fn report_renders_every_season_and_the_ladder_again() {
     assert!(said.status.success(), "{stdout}");
     assert!(stdout.contains("season-002/division-2: "), "{stdout}");
     assert!(
-        stdout.ends_with("the ladder's 4 season folder(s) verified\n"),
+        stdout.ends_with("the ladder's 4 season folders verified\n"),
         "{stdout}"
     );
     // and a bad game in any of them fails it

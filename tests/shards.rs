@@ -147,7 +147,7 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
             "shard 1 of 3 is missing: no folder shards/1-of-3 (its 30 games)",
         ))
         .stderr(predicate::str::contains(
-            "shard 2 of 3 owes 23 game(s): 21-87 (its own games in those ranges)",
+            "shard 2 of 3 owes 23 games: 21-87 (its own games in those ranges)",
         ));
     assert!(!reports.join("s/games.jsonl").exists(), "nothing written");
     run(&cfg, &reports, &["--shard", "2/3"])
@@ -256,7 +256,7 @@ fn broken_sets_of_shards_are_refused_and_nothing_is_written() {
     fs::write(&journal, kept.join("\n") + "\n").unwrap();
     merge_fails(
         &short,
-        "shard 1 of 3 owes 10 game(s): 60-85 (its own games in those ranges)",
+        "shard 1 of 3 owes 10 games: 60-85 (its own games in those ranges)",
     );
 
     let mixed = three_shards(tmp.path(), &tmp.path().join("mixed"));

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use ladder::{
     catalog::{GameKind, GameVisitor},
+    core::text::count,
     plan::Roster,
     report::{Look, ReportFormat},
     show::Show,
@@ -86,8 +87,9 @@ fn report(path: &Path, format: Option<FormatArg>) -> Result<()> {
         let seasons = ladder::ladder::season::rerender(path, &formats)?;
         let state = ladder::ladder::state::State::load(path)?.expect("read just now");
         return out(&format!(
-            "{}\nReports of {seasons} season folder(s) and the ladder rendered again in {}\n",
+            "{}\nReports of {} and the ladder rendered again in {}\n",
             ladder::ladder::table::standings(&state, Look::Text(paint_stdout())),
+            count(seasons, "season folder"),
             path.display()
         ));
     }

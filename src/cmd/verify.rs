@@ -40,8 +40,9 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     out(&format!(
-        "{}: the ladder's {verified} season folder(s) verified\n",
-        a.dir.display()
+        "{}: the ladder's {} verified\n",
+        a.dir.display(),
+        count(verified, "season folder")
     ))
 }
 

@@ -23,6 +23,7 @@ use crate::{
     core::error::{Error, Result},
     core::files::{self, FolderLock},
     core::record::Scored,
+    core::text::count,
     journal::recorded::Recorded,
     journal::shard::Shard,
     journal::{self, LineReader},
@@ -362,9 +363,10 @@ impl Problems {
                 .collect();
             let more = if ranges.len() > 20 { ", ..." } else { "" };
             lines.push(format!(
-                "shard {} of {} owes {games} game(s): {}{more} (its own games in those ranges)",
+                "shard {} of {} owes {}: {}{more} (its own games in those ranges)",
                 shard.k,
                 shard.n,
+                count(games, "game"),
                 shown.join(", ")
             ));
         }

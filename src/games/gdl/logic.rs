@@ -26,6 +26,7 @@
 //! `or`s multiply out), before the checks.
 
 use super::hash::{HashMap, HashSet};
+use crate::core::text::count;
 
 use super::kif::{self, KifError, Pos, Sexp};
 use super::lists::Lists;
@@ -244,8 +245,9 @@ impl Description {
                     return Err(KifError::at(
                         r.pos,
                         format!(
-                            "`{}` takes {n} argument(s), not {} (GDL's own relations)",
+                            "`{}` takes {}, not {} (GDL's own relations)",
                             self.symbols.name(a.rel),
+                            count(*n, "argument"),
                             a.args.len()
                         ),
                     ));
@@ -774,7 +776,7 @@ mod tests {
             ("(role a)\n(<= (legal a m) (does a m))", "`legal` may not depend on `does`"),
             ("(role a)\n(<= (init p) (true p))", "`init` may not depend on `true`"),
             ("(role a)\n(<= (p) (next q))", "`next` is only a rule's head"),
-            ("(role a)\n(legal a)", "`legal` takes 2 argument(s), not 1"),
+            ("(role a)\n(legal a)", "`legal` takes 2 arguments, not 1"),
             ("(<= (role a) (q))", "`role` is only written as a fact"),
             ("(init p)", "no `(role NAME)`"),
             ("(role a)\n(?x 1)", "line 2, column 1: a sentence starts with its relation's name"),

@@ -64,6 +64,7 @@ use crate::core::{
     error::Invalid,
     game::{Game, IllegalMove},
     seat::{BySeat, Seat},
+    text::count,
 };
 use crate::show::{
     drawing::{reading_order, Drawing},
@@ -198,8 +199,8 @@ impl Rules {
         let d = d.with_roles().map_err(invalid)?;
         if d.roles.len() != 2 {
             return Err(Invalid::new(format!(
-                "the description has {} role(s); ladder plays games of two roles",
-                d.roles.len()
+                "the description has {}; ladder plays games of two roles",
+                count(d.roles.len(), "role")
             )));
         }
         let on_demand = |watch: &mut Watch| {
@@ -1095,7 +1096,7 @@ pub(super) mod tests {
     #[test]
     fn files_that_are_not_two_player_gdl_are_refused_with_their_place() {
         let err = |text: &str| Rules::new("t", text).err().unwrap().to_string();
-        assert!(err("(role a)").contains("1 role(s)"));
+        assert!(err("(role a)").contains("has 1 role;"));
         assert!(err("(role a) (role b)\n(<= (p ?x) (q))").contains("line 2, column 1: unsafe rule"));
         let missing = GdlParams::read("no/such.kif", Path::new("")).err().unwrap();
         assert!(
