@@ -178,23 +178,10 @@ impl League {
         }
         Ok(standings)
     }
-
-    /// Per version: whether it forfeited every one of its games, at least
-    /// [`FAILING_AFTER`] of them, and the first forfeit's detail.
-    pub fn failing(&self, games: &[GameRow]) -> Vec<Option<String>> {
-        let names = self.names();
-        let mut f = Forfeiting::default();
-        for g in games {
-            if let Ok(Some(s)) = Scored::from_line(&g.record, &names) {
-                f.add(&s, names.len());
-            }
-        }
-        f.failing(names.len())
-    }
 }
 
-/// Each version's games and forfeits, game by game: what
-/// [`League::failing`] decides from.
+/// Each version's games and forfeits, game by game: whether a version
+/// forfeited every one of its games, at least [`FAILING_AFTER`] of them.
 #[derive(Clone, Debug, Default)]
 pub struct Forfeiting {
     played: Vec<u64>,

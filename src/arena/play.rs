@@ -17,7 +17,8 @@ use crate::{
         config::{self, batch_name},
         league::League,
         matchmaking,
-        store::{Event, GameRow, Store},
+        show::{Followed, Tallies},
+        store::{Event, Store},
     },
     core::{
         error::{Error, Result},
@@ -59,6 +60,9 @@ pub fn run<G: Game>(
         sprt,
     } = config::Settings::stored(&store)?;
     let mut played = Played::default();
+    // the league and its games' tallies, read a batch at a time: deciding
+    // a batch costs what is new, not every game the arena ever played
+    let mut followed = Followed::default();
     loop {
         if let Some(signal) = cleanup::interrupted() {
             played.interrupted = Some(signal);
@@ -67,9 +71,13 @@ pub fn run<G: Game>(
         if batches.is_some_and(|b| played.batches >= b) {
             return Ok(played);
         }
-        let league = super::league_of(&store)?;
+        store.snapshot(|store| followed.catch_up(store))?;
+        let league = &followed.league;
         let Some(batch) = league.open.clone() else {
-            let decided = store.decide(|events, games| next(events, games, settings, &sprt))?;
+            let decided = store.decide(|store| {
+                followed.catch_up(store)?;
+                next(&followed.league, &followed.tallies, settings, &sprt)
+            })?;
             if decided.is_none() {
                 std::thread::sleep(IDLE);
             }
@@ -119,23 +127,22 @@ pub fn run<G: Game>(
     }
 }
 
-/// The next batch's event, from the log and the finished games; `None`
-/// while no two bots may play each other. Candidates under test take up
+/// The next batch's event, from the league and the tallies of its
+/// finished games; `None` while no two bots may play each other. Candidates under test take up
 /// to half the batch (a pairing each at least), each against the pool bot
 /// (or its `against`) it has met least; the pool's matchmaking
 /// ([`matchmaking::next_batch`]) fills the rest.
 pub fn next(
-    events: &[(u64, Event)],
-    games: &[GameRow],
+    league: &League,
+    tallies: &Tallies,
     settings: matchmaking::Settings,
     sprt: &candidates::Settings,
 ) -> Result<Option<Event>> {
-    let league = League::from_events(events).map_err(Error::Mismatch)?;
     if league.open.is_some() {
         return Ok(None);
     }
-    let standings = league.standings(games).map_err(Error::Mismatch)?;
-    let failing = league.failing(games);
+    let standings = &tallies.all;
+    let failing = tallies.failing(league.versions.len());
     // the versions that play: not retired, not failing every game
     let plays = |i: usize| !league.versions[i].retired && failing[i].is_none();
     let all = 0..league.versions.len();

@@ -20,7 +20,7 @@ use crate::{
         candidates, config,
         league::{Forfeiting, League},
         matchmaking::ranked,
-        store::GameRow,
+        store::{GameRow, Store},
     },
     core::error::{Error, Result},
     core::record::Scored,
@@ -35,11 +35,12 @@ pub const TREND_BATCHES: u64 = 5;
 
 /// The arena in `dir` as a table, with a line above it.
 pub fn show(dir: &Path, look: Look) -> Result<String> {
-    let (store, league) = super::open(dir)?;
-    let games = store.games()?;
+    let store = Store::open(dir)?;
+    let mut followed = Followed::default();
+    store.snapshot(|store| followed.catch_up(store))?;
     let game = store.meta("game")?;
     let sprt = config::Settings::stored(&store)?.sprt;
-    table(&league, &games, (&game, &sprt), dir, look)
+    table(&followed, (&game, &sprt), dir, look)
 }
 
 /// One version's line of the arena's table (`ladder arena show`, the web
@@ -150,6 +151,55 @@ impl Default for Tallies {
     }
 }
 
+impl Tallies {
+    /// Per version of a league of `versions`: the first forfeit's detail
+    /// of one that forfeited each of its games, at least
+    /// [`FAILING_AFTER`](crate::arena::league::FAILING_AFTER) of them.
+    pub fn failing(&self, versions: usize) -> Vec<Option<String>> {
+        self.forfeiting.failing(versions)
+    }
+}
+
+/// The most finished games [`Followed::catch_up`] reads at once.
+const CATCH_UP_PAGE: u64 = 4096;
+
+/// An arena's league and the tallies of its games, followed as it grows:
+/// each catch-up reads only the events and games that came since the one
+/// before, so the run loop's decision of a batch and the web server's
+/// leaderboard cost what is new, not the arena's whole history.
+#[derive(Clone, Debug, Default)]
+pub struct Followed {
+    /// The last event folded into `league`.
+    pub seq: u64,
+    pub league: League,
+    pub tallies: Tallies,
+}
+
+impl Followed {
+    /// Folds what `store` got since the last catch-up. After an error the
+    /// state is half-made: start again from [`Followed::default`].
+    pub fn catch_up(&mut self, store: &Store) -> Result<()> {
+        for (seq, event) in store.events_after(self.seq)? {
+            self.league
+                .apply(seq, &event)
+                .map_err(|message| Error::Store {
+                    path: store.path().to_path_buf(),
+                    message,
+                })?;
+            self.seq = seq;
+        }
+        // a page of games at a time: catching up with a long history
+        // holds one page of records, not all of them
+        loop {
+            let games = store.games_from(self.tallies.next, CATCH_UP_PAGE)?;
+            self.tallies.add(&self.league, &games)?;
+            if (games.len() as u64) < CATCH_UP_PAGE {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// The arena's rows, strongest first, from its league and finished games.
 pub fn rows(league: &League, games: &[GameRow], sprt: &candidates::Settings) -> Result<Vec<Row>> {
     Ok(rows_of(league, &Tallies::of(league, games)?, sprt))
@@ -162,7 +212,7 @@ pub fn rows_of(league: &League, t: &Tallies, sprt: &candidates::Settings) -> Vec
     let fit = ratings::fit(&standings.vs, None);
     // the trend needs only where each bot stood
     let before = ratings::fit_ratings(&then.vs, None);
-    let failing = t.forfeiting.failing(league.versions.len());
+    let failing = t.failing(league.versions.len());
     let shares: Vec<f64> = standings
         .totals
         .iter()
@@ -240,14 +290,14 @@ pub fn head(league: &League, games: usize, dir: &Path, game: &str) -> String {
 }
 
 fn table(
-    league: &League,
-    games: &[GameRow],
+    followed: &Followed,
     (game, sprt): (&str, &candidates::Settings),
     dir: &Path,
     look: Look,
 ) -> Result<String> {
-    let head = head(league, games.len(), dir, game);
-    let rows = rows(league, games, sprt)?
+    let (league, tallies) = (&followed.league, &followed.tallies);
+    let head = head(league, tallies.all.games() as usize, dir, game);
+    let rows = rows_of(league, tallies, sprt)
         .into_iter()
         .map(|r| {
             vec![
@@ -289,7 +339,85 @@ fn table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::league::Batch;
+    use crate::arena::{league::Batch, store::Event};
+
+    /// An arena of `a@1` and `b@1` in `dir` with `batches` batches of
+    /// `per` games each, `a@1` winning every game.
+    fn arena_of(dir: &Path, batches: u64, per: u64) -> Store {
+        let mut store = Store::create(dir, &[("game", "coordination".into())]).unwrap();
+        for bot in ["a", "b"] {
+            store
+                .append(&Event::Added {
+                    bot: format!("{bot}@1"),
+                    name: bot.into(),
+                    version: 1,
+                    spec: format!("name = \"{bot}@1\"\nbuiltin = \"left\"\n"),
+                    candidate: false,
+                    against: None,
+                })
+                .unwrap();
+        }
+        for number in 0..batches {
+            play_batch(&mut store, number, number * per, per);
+        }
+        store
+    }
+
+    /// Batch `number` of `per` games from game `first`, each won by `a@1`,
+    /// played and recorded.
+    fn play_batch(store: &mut Store, number: u64, first: u64, per: u64) {
+        let pairing = || ["a@1".to_string(), "b@1".to_string()];
+        store
+            .append(&Event::Batch {
+                number,
+                first,
+                games: (0..per).map(|_| pairing()).collect(),
+            })
+            .unwrap();
+        let games: Vec<(u64, String)> = (first..first + per)
+            .map(|n| {
+                let line = format!(
+                    "{{\"index\":{n},\"pair\":0,\"seats\":[\"a@1\",\"b@1\"],\"seed\":1,\
+                     \"result\":\"first\",\"goals\":[5,0],\"termination\":{{\"kind\":\"normal\"}},\
+                     \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}"
+                );
+                (n, line)
+            })
+            .collect();
+        store.finish_batch(number, &games, &[]).unwrap();
+    }
+
+    #[test]
+    fn a_followed_arena_reads_only_what_came_since_its_last_catch_up() {
+        let dir = tempfile::tempdir().unwrap();
+        // more games than a page: the catch-up reads them page by page
+        let per = CATCH_UP_PAGE / 2 + 1;
+        let mut store = arena_of(dir.path(), 3, per);
+        let mut followed = Followed::default();
+        followed.catch_up(&store).unwrap();
+        let fresh = |store: &Store| {
+            let mut f = Followed::default();
+            f.catch_up(store).unwrap();
+            f
+        };
+        let won = |f: &Followed| (f.tallies.all.games(), f.tallies.all.totals[0].won);
+        assert_eq!(won(&followed), (3 * per, 3 * per));
+        assert_eq!(followed.league.next_batch, 3);
+        // the games caught up with are not read again: with the first
+        // batch's rows gone, the followed tallies still count them
+        rusqlite::Connection::open(store.path())
+            .unwrap()
+            .execute("DELETE FROM games WHERE batch = 0", [])
+            .unwrap();
+        play_batch(&mut store, 3, 3 * per, 5);
+        followed.catch_up(&store).unwrap();
+        assert_eq!(won(&followed), (3 * per + 5, 3 * per + 5));
+        assert_eq!(followed.league.next_batch, 4);
+        assert_eq!(won(&fresh(&store)), (2 * per + 5, 2 * per + 5));
+        // nothing new: nothing changes
+        followed.catch_up(&store).unwrap();
+        assert_eq!(won(&followed), (3 * per + 5, 3 * per + 5));
+    }
 
     #[test]
     fn the_head_line_counts_in_words() {

@@ -201,18 +201,18 @@ impl Store {
         &self.path
     }
 
-    /// Runs `decide` on the whole log and every finished game, and appends
-    /// the event it returns, in one transaction: no other process's event
-    /// comes between what it read and what it wrote.
+    /// Runs `decide`, which reads the store (the log, the finished games),
+    /// and appends the event it returns, in one transaction: no other
+    /// process's event comes between what it read and what it wrote.
     pub fn decide(
         &mut self,
-        decide: impl FnOnce(&[(u64, Event)], &[GameRow]) -> Result<Option<Event>>,
+        decide: impl FnOnce(&Store) -> Result<Option<Event>>,
     ) -> Result<Option<Event>> {
         let path = self.path.clone();
         let fail = |e| sql_error(&path, e);
         self.conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
         let result = (|| {
-            let decided = decide(&self.events()?, &self.games()?)?;
+            let decided = decide(self)?;
             if let Some(event) = &decided {
                 self.append(event)?;
             }
@@ -386,19 +386,21 @@ impl Store {
 
     /// Every finished game, in order.
     pub fn games(&self) -> Result<Vec<GameRow>> {
-        self.games_from(0)
+        self.games_from(0, u64::MAX)
     }
 
-    /// The finished games from game `number` on, in order.
-    pub fn games_from(&self, number: u64) -> Result<Vec<GameRow>> {
+    /// The finished games from game `number` on, in order, at most `most`
+    /// of them.
+    pub fn games_from(&self, number: u64, most: u64) -> Result<Vec<GameRow>> {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT number, batch, record, finished FROM games WHERE number >= ?1 ORDER BY number",
+                "SELECT number, batch, record, finished FROM games WHERE number >= ?1 ORDER BY number LIMIT ?2",
             )
             .map_err(self.fail())?;
+        let most = i64::try_from(most).unwrap_or(i64::MAX);
         let rows = stmt
-            .query_map([number as i64], |r| {
+            .query_map([number as i64, most], |r| {
                 Ok(GameRow {
                     number: r.get::<_, i64>(0)? as u64,
                     batch: r.get::<_, i64>(1)? as u64,

@@ -109,9 +109,7 @@ fn store_damaged(store: &Store, message: String) -> crate::core::error::Error {
 /// answer for the arena's progress it was made at.
 #[derive(Clone, Default)]
 pub struct Board {
-    seq: u64,
-    league: League,
-    tallies: show::Tallies,
+    followed: show::Followed,
     answer: Option<((u64, u64), Value)>,
 }
 
@@ -127,18 +125,11 @@ pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
                 return Ok(Ok(answer.clone()));
             }
         }
-        for (seq, event) in store.events_after(board.seq)? {
-            board
-                .league
-                .apply(seq, &event)
-                .map_err(|e| store_damaged(store, e))?;
-            board.seq = seq;
-        }
-        let games = store.games_from(board.tallies.next)?;
-        board.tallies.add(&board.league, &games)?;
+        board.followed.catch_up(store)?;
+        let (league, tallies) = (&board.followed.league, &board.followed.tallies);
         let sprt = config::Settings::stored(store)?.sprt;
-        let rows = show::rows_of(&board.league, &board.tallies, &sprt);
-        let answer = match info(store, &board.league, dir) {
+        let rows = show::rows_of(league, tallies, &sprt);
+        let answer = match info(store, league, dir) {
             Ok(info) => json!({ "arena": info, "filtered": false, "rows": rows }),
             Err(e) => return Ok(Err(e)),
         };
