@@ -219,6 +219,76 @@ fn bots_join_and_leave_a_running_arena_and_kills_lose_or_repeat_no_game() {
     assert!(!dir.join("arena/games.jsonl").exists());
 }
 
+/// Every bid of `bot` in the exported games of `season`.
+fn bids_of(season: &Path, bot: &str) -> Vec<u32> {
+    let text = fs::read_to_string(season.join("games.jsonl")).unwrap();
+    let mut bids = Vec::new();
+    for line in text.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(seat) = g["seats"].as_array().unwrap().iter().position(|s| s == bot) else {
+            continue;
+        };
+        for turn in g["moves"].as_array().unwrap() {
+            bids.push(turn[seat].as_str().unwrap().parse().unwrap());
+        }
+    }
+    bids
+}
+
+#[test]
+fn a_bots_params_reach_its_games_and_a_failed_init_leaves_no_arena() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // a config's bot with `params`, and one that cannot join: the build
+    // before refused the first (its params, written after `[[bot]]`, made
+    // a table of the arena's config) and left a half-made arena
+    let config = |second: &str| {
+        format!(
+            "[season]\ngame = \"bidding\"\n\n[[bot]]\nname = \"low\"\nbuiltin = \"random\"\n\
+             params = {{ max = 2 }}\n\n[[bot]]\nname = \"dp\"\n{second}\n"
+        )
+    };
+    fs::write(dir.join("a.toml"), config("command = [\"./nowhere\"]")).unwrap();
+    let err = refused(dir, &["arena", "init", "x", "--config", "a.toml"]);
+    assert!(err.contains("nowhere"), "{err}");
+    assert!(!dir.join("x").exists(), "a failed init left its arena");
+    fs::create_dir(dir.join("y")).unwrap();
+    refused(dir, &["arena", "init", "y", "--config", "a.toml"]);
+    assert_eq!(fs::read_dir(dir.join("y")).unwrap().count(), 0);
+
+    fs::write(dir.join("a.toml"), config("builtin = \"dp\"")).unwrap();
+    let made = ladder(dir, &["arena", "init", "x", "--config", "a.toml"]);
+    assert!(made.ends_with("added low@1\nadded dp@1\n"), "{made}");
+    // and `arena add --params`
+    let said = ladder(
+        dir,
+        &[
+            "arena",
+            "add",
+            "x",
+            "one",
+            "--builtin",
+            "random",
+            "--params",
+            "max = 1",
+        ],
+    );
+    assert_eq!(said, "added one@1\n");
+    ladder(dir, &["arena", "run", "x", "-q", "--batches", "3"]);
+    ladder(dir, &["arena", "export", "x", "season"]);
+    let season = dir.join("season");
+    for (bot, max) in [("low@1", 2), ("one@1", 1)] {
+        let bids = bids_of(&season, bot);
+        assert!(bids.len() > 20, "{bot} played too little: {bids:?}");
+        // `random` without `max` bids up to 20: dozens of bids all at most
+        // `max` come from its params
+        assert!(
+            bids.iter().all(|&b| b <= max),
+            "{bot} bid above {max}: {bids:?}"
+        );
+    }
+}
+
 #[test]
 fn an_arena_refuses_what_it_cannot_play() {
     let tmp = tempfile::tempdir().unwrap();

@@ -239,8 +239,8 @@ pub fn base_plan<G: Game>(
 ) -> Result<Plan<G>> {
     let mut text = season.to_string();
     for v in versions {
-        text.push_str("\n[[bot]]\n");
-        text.push_str(&v.spec);
+        text.push('\n');
+        text.push_str(&bot_text(arena, v)?);
     }
     for i in versions.len()..2 {
         text.push_str(&format!(
@@ -253,6 +253,22 @@ pub fn base_plan<G: Game>(
         stored: true,
     };
     config::plan(&src, roster)
+}
+
+/// Version `v`'s `[[bot]]` table as config text. Its spec is a table's
+/// TOML, whose tables (`params`) come as sections after its keys: written
+/// after a `[[bot]]` line as it stands, `[params]` would be a table of the
+/// config's own, not the bot's.
+fn bot_text(arena: &Path, v: &Version) -> Result<String> {
+    let spec: toml::Table = v.spec.parse().map_err(|e| Error::Store {
+        path: arena.join(crate::arena::store::FILE),
+        message: format!("the `[[bot]]` table of {} is damaged: {e}", v.bot),
+    })?;
+    let bots = toml::Value::Array(vec![toml::Value::Table(spec)]);
+    Ok(
+        toml::to_string(&toml::Table::from_iter([("bot".to_string(), bots)]))
+            .expect("a table serializes"),
+    )
 }
 
 /// The season of one batch: `games` (version names, first seat first),

@@ -58,19 +58,45 @@ pub fn game_of(dir: &Path) -> Result<String> {
 pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
     let setup = config::read(src, roster)?;
     let checked = config::base_plan(Path::new(""), &setup.settings.season, &[], roster)?;
+    let existed = dir.exists();
+    let before = programs::kept_folders(dir);
     Store::create(dir, &setup.settings.meta(checked.start.catalogue_name()))?;
     let mut joined = Vec::new();
     for bot in &setup.bots {
-        let name = bot
+        let added = bot
             .get("name")
             .and_then(|n| n.as_str())
-            .ok_or_else(|| Error::Usage("a [[bot]] without a name".into()))?
-            .to_string();
-        let mut table = bot.clone();
-        table.remove("name");
-        joined.push(add(dir, roster, &name, &table, &setup.dir, Joining::Now)?);
+            .ok_or_else(|| Error::Usage("a [[bot]] without a name".into()))
+            .and_then(|name| {
+                let mut table = bot.clone();
+                table.remove("name");
+                add(dir, roster, name, &table, &setup.dir, Joining::Now)
+            });
+        match added {
+            Ok(bot) => joined.push(bot),
+            Err(e) => {
+                // all or nothing: an arena without the config's bots would
+                // only be refused by the next `init` as one made already
+                unmake(dir, existed, &before);
+                return Err(e);
+            }
+        }
     }
     Ok(joined)
+}
+
+/// Removes what [`init`] made in `dir`: the database, the bots' folders
+/// placed since `before`, and `dir` itself when it did not exist and is
+/// left empty.
+fn unmake(dir: &Path, existed: bool, before: &[std::ffi::OsString]) {
+    programs::remove_placed(dir, before);
+    let _ = std::fs::remove_dir(dir.join("bots"));
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("{}{end}", store::FILE)));
+    }
+    if !existed {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// How a version joins: as the bot's version from now on, or as a
