@@ -331,6 +331,12 @@ fn an_arena_refuses_what_it_cannot_play() {
     // the same bot again is no new version; an unknown bot cannot join
     let err = refused(dir, &["arena", "add", "x", "nash", "--builtin", "nash"]);
     assert!(err.contains("nash@1 is this bot already"), "{err}");
+    // retired, the same bot comes back as its next version
+    ladder(dir, &["arena", "retire", "x", "nash"]);
+    let back = ladder(dir, &["arena", "add", "x", "nash", "--builtin", "nash"]);
+    assert_eq!(back, "added nash@2\n");
+    assert!(row(dir, "nash@1").contains("retired"));
+    assert!(!row(dir, "nash@2").contains("retired"));
     let err = refused(dir, &["arena", "add", "x", "zz", "--builtin", "nope"]);
     assert!(err.contains("cannot join") && err.contains("nope"), "{err}");
     let err = refused(dir, &["arena", "add", "x", "a@b", "--builtin", "nash"]);

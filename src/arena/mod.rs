@@ -145,7 +145,8 @@ fn add_version<G: Game>(
     let version = previous.as_ref().map_or(1, |v| v.version + 1);
     let spec = config::version_spec(dir, from, table, name, version)?;
     if let Some(p) = &previous {
-        if same_bot(&p.spec, &spec) {
+        // a retired bot comes back by being added again, as its next version
+        if !p.retired && same_bot(&p.spec, &spec) {
             return Err(Error::Usage(format!(
                 "{} is this bot already (same settings and program)",
                 p.bot

@@ -526,7 +526,7 @@ pub fn check_name(name: &str) -> Result<String, Invalid> {
         Ok(name.to_string())
     } else {
         Err(Invalid::new(format!(
-            "`{name}` is not a usable name: use 1 to 64 letters, digits, `-`, `_`, `.` or `@`, not starting with `.`"
+            "`{name}` is not a usable name: use 1 to 64 ASCII letters, digits, `-`, `_`, `.` or `@`, not starting with `.`"
         )))
     }
 }
