@@ -58,7 +58,7 @@ pub fn game_of(dir: &Path) -> Result<String> {
 pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
     let setup = config::read(src, roster)?;
     let checked = config::base_plan(Path::new(""), &setup.settings.season, &[], roster)?;
-    let existed = dir.exists();
+    let existed = (dir.exists(), dir.join("bots").exists());
     let before = programs::kept_folders(dir);
     Store::create(dir, &setup.settings.meta(checked.start.catalogue_name()))?;
     let mut joined = Vec::new();
@@ -86,15 +86,17 @@ pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result
 }
 
 /// Removes what [`init`] made in `dir`: the database, the bots' folders
-/// placed since `before`, and `dir` itself when it did not exist and is
-/// left empty.
-fn unmake(dir: &Path, existed: bool, before: &[std::ffi::OsString]) {
+/// placed since `before`, and `bots/` and `dir` themselves where they did
+/// not exist before (`existed`, in that order) and are left empty.
+fn unmake(dir: &Path, (dir_existed, bots_existed): (bool, bool), before: &[std::ffi::OsString]) {
     programs::remove_placed(dir, before);
-    let _ = std::fs::remove_dir(dir.join("bots"));
+    if !bots_existed {
+        let _ = std::fs::remove_dir(dir.join("bots"));
+    }
     for end in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(dir.join(format!("{}{end}", store::FILE)));
     }
-    if !existed {
+    if !dir_existed {
         let _ = std::fs::remove_dir(dir);
     }
 }

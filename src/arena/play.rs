@@ -128,10 +128,10 @@ pub fn run<G: Game>(
 }
 
 /// The next batch's event, from the league and the tallies of its
-/// finished games; `None` while no two bots may play each other. Candidates under test take up
-/// to half the batch (a pairing each at least), each against the pool bot
-/// (or its `against`) it has met least; the pool's matchmaking
-/// ([`matchmaking::next_batch`]) fills the rest.
+/// finished games; `None` while no two bots may play each other.
+/// Candidates under test take up to half the batch (a pairing each at
+/// least), each against the pool bot (or its `against`) it has met least;
+/// the pool's matchmaking ([`matchmaking::next_batch`]) fills the rest.
 pub fn next(
     league: &League,
     tallies: &Tallies,
