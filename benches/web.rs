@@ -11,6 +11,9 @@
 //!   builds the board from all 1,000,000 games (the server's first
 //!   request, and every request without the kept board).
 //! - `leaderboard_unchanged`: a board whose arena did nothing since.
+//! - `games_page`: the newest 100 games (`/api/games` without a filter),
+//!   the page alone read; its baseline, `games_page_through_a_filter`, the
+//!   same page through a filter that keeps every game (all read).
 //! - `replay`: one breakthrough game of 200 random turns as the API's JSON,
 //!   every position drawn; its baseline, `replay_as_text`, is `ladder
 //!   replay`'s text of the same game.
@@ -84,7 +87,7 @@ fn arena() -> &'static (PathBuf, Board) {
                 rows.push((
                     n,
                     format!(
-                        "{{\"index\":{n},\"pair\":{n},\"seats\":[\"b{a}@1\",\"b{b}@1\"],\"seed\":{n},\"result\":\"{result}\",\"goals\":{goals},\"termination\":{{\"kind\":\"normal\"}},\"plies\":40,\"moves\":[]}}"
+                        "{{\"index\":{n},\"pair\":{n},\"seats\":[\"b{a}@1\",\"b{b}@1\"],\"seed\":{n},\"result\":\"{result}\",\"goals\":{goals},\"termination\":{{\"kind\":\"normal\"}},\"plies\":0,\"moves\":[]}}"
                     ),
                 ));
                 pairs.push([format!("b{a}@1"), format!("b{b}@1")]);
@@ -137,6 +140,31 @@ fn leaderboard_unchanged(bencher: Bencher) {
     let mut board = board.clone();
     api::leaderboard_kept(dir, &mut board).unwrap();
     bencher.bench_local(|| api::leaderboard_kept(dir, &mut board).unwrap());
+}
+
+/// `GET /api/games` without a filter: the newest 100 of 1,000,016 games,
+/// the page alone read. Its baseline, `games_page_through_a_filter`, asks
+/// the same page through a filter that keeps every game, which reads and
+/// scores them all (as every request did before).
+#[divan::bench(sample_count = 20)]
+fn games_page(bencher: Bencher) {
+    let (dir, _) = arena();
+    bencher.bench_local(|| {
+        let answer = api::games(dir, &[]).unwrap();
+        assert_eq!(answer["total"], BATCHES * BATCH + 16);
+        answer
+    });
+}
+
+#[divan::bench(sample_count = 3)]
+fn games_page_through_a_filter(bencher: Bencher) {
+    let (dir, _) = arena();
+    let query = [("since".to_string(), "2000-01-01".to_string())];
+    bencher.bench_local(|| {
+        let answer = api::games(dir, &query).unwrap();
+        assert_eq!(answer["total"], BATCHES * BATCH + 16);
+        answer
+    });
 }
 
 /// A breakthrough game of random moves (at most 200 turns), as a record.

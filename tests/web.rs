@@ -237,6 +237,14 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     let (_, page) = api("/api/games?limit=3&offset=2");
     assert_eq!(page["games"][0]["number"].as_u64().unwrap(), numbers[2]);
     assert_eq!(page["games"].as_array().unwrap().len(), 3);
+    // without a filter only the page is read: the same answers as a filter
+    // that keeps every game, which reads them all
+    for paging in ["limit=1000", "limit=3&offset=2", "offset=999999"] {
+        let (_, plain) = api(&format!("/api/games?{paging}"));
+        let (_, kept) = api(&format!("/api/games?since=2000-01-01&{paging}"));
+        assert_eq!(plain, kept, "{paging}");
+        assert_eq!(plain["total"].as_u64().unwrap(), total, "{paging}");
+    }
 
     // a leaderboard over the games a filter keeps: only those games count
     let (_, custom) = api("/api/leaderboard?from=0&to=3");

@@ -389,6 +389,32 @@ impl Store {
         self.games_from(0, u64::MAX)
     }
 
+    /// How many games are finished, and of them the newest `most` after
+    /// skipping the `skip` newest, newest first: a page of the arena's
+    /// games without reading the others. Games are numbered from 0 without
+    /// gaps, so the count is the last number's successor (a count of the
+    /// rows would read them all).
+    pub fn newest_games(&self, skip: u64, most: u64) -> Result<(u64, Vec<GameRow>)> {
+        let total: i64 = self
+            .conn
+            .query_row("SELECT COALESCE(MAX(number) + 1, 0) FROM games", [], |r| {
+                r.get(0)
+            })
+            .map_err(self.fail())?;
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT number, batch, record, finished FROM games ORDER BY number DESC LIMIT ?1 OFFSET ?2",
+            )
+            .map_err(self.fail())?;
+        let [most, skip] = [most, skip].map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        let rows = stmt
+            .query_map([most, skip], game_row)
+            .map_err(self.fail())?;
+        let page = rows.collect::<Result<_, _>>().map_err(self.fail())?;
+        Ok((total as u64, page))
+    }
+
     /// The finished games from game `number` on, in order, at most `most`
     /// of them.
     pub fn games_from(&self, number: u64, most: u64) -> Result<Vec<GameRow>> {
@@ -400,17 +426,20 @@ impl Store {
             .map_err(self.fail())?;
         let most = i64::try_from(most).unwrap_or(i64::MAX);
         let rows = stmt
-            .query_map([number as i64, most], |r| {
-                Ok(GameRow {
-                    number: r.get::<_, i64>(0)? as u64,
-                    batch: r.get::<_, i64>(1)? as u64,
-                    record: r.get(2)?,
-                    finished: r.get::<_, Option<i64>>(3)?.map(|t| t as u64),
-                })
-            })
+            .query_map([number as i64, most], game_row)
             .map_err(self.fail())?;
         rows.collect::<Result<_, _>>().map_err(self.fail())
     }
+}
+
+/// A `games` row read as `number, batch, record, finished`.
+fn game_row(r: &rusqlite::Row) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        number: r.get::<_, i64>(0)? as u64,
+        batch: r.get::<_, i64>(1)? as u64,
+        record: r.get(2)?,
+        finished: r.get::<_, Option<i64>>(3)?.map(|t| t as u64),
+    })
 }
 
 /// An error of the database at `path`, as ladder says it: bytes that are

@@ -51,10 +51,10 @@ fn damaged(e: String) -> Failure {
     Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
 }
 
-/// A finished game as its one-line summary.
-fn summary(a: &Arena, g: &GameRow, s: &Scored) -> Value {
-    let names = |i: usize| a.league.versions[i].bot.as_str();
-    let seats = s.seats.as_ref().map(|&i| names(i));
+/// A finished game as its one-line summary; `names` are the bots its
+/// seats index.
+fn summary(names: &[String], g: &GameRow, s: &Scored) -> Value {
+    let seats = s.seats.as_ref().map(|&i| names[i].as_str());
     json!({
         "number": g.number,
         "batch": g.batch,
@@ -243,11 +243,12 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
             ..Filter::default()
         },
     )?;
+    let names = a.league.names();
     let recent: Vec<Value> = mine
         .iter()
         .rev()
         .take(20)
-        .map(|(g, s)| summary(&a, g, s))
+        .map(|(g, s)| summary(&names, g, s))
         .collect();
     let lines = a.store.forfeit_lines(&v.bot)?;
     let mut forfeits = Vec::new();
@@ -293,16 +294,38 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
 /// `GET /api/games`: the games a filter keeps, newest first, a page of them.
 pub fn games(dir: &Path, query: &[(String, String)]) -> Answer {
     let f = Filter::parse(query)?;
-    let a = open(dir)?;
-    let kept = kept(&a.league, &a.games, &f)?;
     let limit = f.limit.unwrap_or(100).min(1000);
     let offset = f.offset.unwrap_or(0);
+    if !f.narrows() {
+        // every game: the page alone is read, not the arena's history (nor
+        // its log: each game names its own seats)
+        let store = Store::open(dir)?;
+        let (total, rows) =
+            store.snapshot(|store| store.newest_games(offset as u64, limit as u64))?;
+        let page = rows
+            .iter()
+            .map(|g| {
+                #[derive(serde::Deserialize)]
+                struct Seats {
+                    seats: [String; 2],
+                }
+                let names = serde_json::from_str::<Seats>(&g.record)
+                    .map_err(|e| damaged(format!("the arena's record of game {}: {e}", g.number)))?
+                    .seats;
+                Ok(summary(&names, g, &g.scored(&names).map_err(damaged)?))
+            })
+            .collect::<Result<Vec<Value>, Failure>>()?;
+        return Ok(json!({ "total": total, "offset": offset, "games": page }));
+    }
+    let a = open(dir)?;
+    let kept = kept(&a.league, &a.games, &f)?;
+    let names = a.league.names();
     let page: Vec<Value> = kept
         .iter()
         .rev()
         .skip(offset)
         .take(limit)
-        .map(|(g, s)| summary(&a, g, s))
+        .map(|(g, s)| summary(&names, g, s))
         .collect();
     Ok(json!({ "total": kept.len(), "offset": offset, "games": page }))
 }
