@@ -11,6 +11,8 @@
 //!   builds the board from all 1,000,000 games (the server's first
 //!   request, and every request without the kept board).
 //! - `leaderboard_unchanged`: a board whose arena did nothing since.
+//! - `candidates_page`: the candidates' tallies and LLR trails (`b0@1` is
+//!   a candidate), only the games that name one read.
 //! - `games_page`: the newest 100 games (`/api/games` without a filter),
 //!   the page alone read; its baseline, `games_page_through_a_filter`, the
 //!   same page through a filter that keeps every game (all read).
@@ -62,7 +64,8 @@ fn arena() -> &'static (PathBuf, Board) {
                     name: format!("b{b}"),
                     version: 1,
                     spec: format!("name = \"b{b}@1\"\nbuiltin = \"random\"\n"),
-                    candidate: false,
+                    // one candidate, for the candidates page
+                    candidate: b == 0,
                     against: None,
                 })
                 .unwrap();
@@ -163,6 +166,22 @@ fn games_page_through_a_filter(bencher: Bencher) {
     bencher.bench_local(|| {
         let answer = api::games(dir, &query).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
+        answer
+    });
+}
+
+/// `GET /api/candidates`: the one candidate (`b0@1`, in about 2% of the
+/// games) with its tally and LLR after each of its games; only the games
+/// that name it are read. Beside `games_page_through_a_filter`, which
+/// reads every game once.
+#[divan::bench(sample_count = 10)]
+fn candidates_page(bencher: Bencher) {
+    let (dir, _) = arena();
+    bencher.bench_local(|| {
+        let answer = api::candidates(dir).unwrap();
+        let c = &answer["candidates"].as_array().unwrap()[0];
+        assert_eq!(c["bot"], "b0@1");
+        assert!(c["tally"]["games"].as_u64().unwrap() > 10_000);
         answer
     });
 }

@@ -747,6 +747,37 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
         .map(|c| c["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, ["rejected", "promoted"]);
+    // each candidate's tally and LLR trail are its games, as the games list
+    // through a filter finds them
+    for c in c["candidates"].as_array().unwrap() {
+        let bot = c["bot"].as_str().unwrap();
+        let (_, g) = get(&url(&format!("/api/games?bot={bot}&limit=1000")));
+        let mut numbers: Vec<u64> = g["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["number"].as_u64().unwrap())
+            .collect();
+        numbers.reverse();
+        let trail: Vec<u64> = c["llr"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["number"].as_u64().unwrap())
+            .collect();
+        assert_eq!(trail, numbers, "{bot}");
+        assert_eq!(c["tally"]["games"], g["total"], "{bot}");
+        let wins = g["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| {
+                (g["result"] == "first" && g["first"] == bot)
+                    || (g["result"] == "second" && g["second"] == bot)
+            })
+            .count();
+        assert_eq!(c["tally"]["won"], wins, "{bot}");
+    }
     assert_eq!(
         keys(&c["candidates"][0]),
         ["against", "bot", "llr", "state", "tally", "test"]

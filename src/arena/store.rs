@@ -415,6 +415,29 @@ impl Store {
         Ok((total as u64, page))
     }
 
+    /// The finished games whose record names one of `bots` (as a JSON
+    /// string: `"dp@2"`), in order: a bot's games without reading every
+    /// record's JSON. A record may name a bot elsewhere than in its seats:
+    /// the caller checks the seats.
+    pub fn games_naming(&self, bots: &[String]) -> Result<Vec<GameRow>> {
+        if bots.is_empty() {
+            return Ok(Vec::new());
+        }
+        let any: Vec<String> = (1..=bots.len())
+            .map(|i| format!("instr(record, ?{i}) > 0"))
+            .collect();
+        let sql = format!(
+            "SELECT number, batch, record, finished FROM games WHERE {} ORDER BY number",
+            any.join(" OR ")
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(self.fail())?;
+        let needles = bots.iter().map(|b| format!("\"{b}\""));
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(needles), game_row)
+            .map_err(self.fail())?;
+        rows.collect::<Result<_, _>>().map_err(self.fail())
+    }
+
     /// The finished games from game `number` on, in order, at most `most`
     /// of them.
     pub fn games_from(&self, number: u64, most: u64) -> Result<Vec<GameRow>> {

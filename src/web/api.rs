@@ -386,38 +386,39 @@ pub fn game_json(
 /// `GET /api/candidates`: every version that joined as a candidate, with
 /// its test now and its LLR after each of its games.
 pub fn candidates(dir: &Path) -> Answer {
-    let a = open(dir)?;
-    let sprt = config::Settings::stored(&a.store)?.sprt;
-    let mut joined = Vec::new();
-    for (_, e) in a.store.events()? {
-        if let arena::store::Event::Added {
-            bot,
-            candidate: true,
-            ..
-        } = e
-        {
-            joined.push(bot);
-        }
-    }
-    let mut out = Vec::new();
-    for (b, v) in a.league.versions.iter().enumerate() {
-        if !joined.contains(&v.bot) {
-            continue;
-        }
-        let mut t = Tally::default();
-        let mut llr = Vec::new();
-        for (g, s) in kept(
-            &a.league,
-            &a.games,
-            &Filter {
-                bot: Some(v.bot.clone()),
-                ..Filter::default()
-            },
-        )? {
-            let seat = if s.seats.first == b {
-                crate::core::seat::Seat::First
-            } else {
-                crate::core::seat::Seat::Second
+    let store = Store::open(dir)?;
+    let (league, joined, rows) = store.snapshot(|store| {
+        let events = store.events()?;
+        let league = League::from_events(&events).map_err(|e| store_damaged(store, e))?;
+        let joined: Vec<String> = events
+            .into_iter()
+            .filter_map(|(_, e)| match e {
+                arena::store::Event::Added {
+                    bot,
+                    candidate: true,
+                    ..
+                } => Some(bot),
+                _ => None,
+            })
+            .collect();
+        // only the games that name a candidate are read
+        let rows = store.games_naming(&joined)?;
+        Ok((league, joined, rows))
+    })?;
+    let sprt = config::Settings::stored(&store)?.sprt;
+    let names = league.names();
+    // per version that joined as a candidate: its tally, and the LLR after
+    // each of its games, in one pass over those games
+    let mut tested: Vec<Option<(Tally, Vec<Value>)>> = league
+        .versions
+        .iter()
+        .map(|v| joined.contains(&v.bot).then(Default::default))
+        .collect();
+    for g in &rows {
+        let s = g.scored(&names).map_err(damaged)?;
+        for seat in crate::core::seat::Seat::ALL {
+            let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
+                continue;
             };
             t.games += 1;
             match s.result {
@@ -426,8 +427,12 @@ pub fn candidates(dir: &Path) -> Answer {
                 _ => t.lost += 1,
             }
             llr.push(json!({ "number": g.number, "games": t.games,
-                             "llr": candidates::test(&sprt, &t).llr }));
+                             "llr": candidates::test(&sprt, t).llr }));
         }
+    }
+    let mut out = Vec::new();
+    for (v, tested) in league.versions.iter().zip(tested) {
+        let Some((t, llr)) = tested else { continue };
         let state = match (v.candidate, v.retired, v.rejected) {
             (true, false, _) => "under test",
             (_, true, true) => "rejected",
