@@ -299,13 +299,22 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(fail)?;
-        let recorded: bool = tx
-            .query_row(
+        // its games and its event are written together: the first game's
+        // row (found by its number) says whether the batch is recorded,
+        // without the scan of the whole log that looking for the event is
+        let recorded: bool = match games.first() {
+            Some((first, _)) => tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM games WHERE number = ?1)",
+                [*first as i64],
+                |r| r.get(0),
+            ),
+            None => tx.query_row(
                 "SELECT EXISTS (SELECT 1 FROM events WHERE data = ?1)",
                 [&data],
                 |r| r.get(0),
-            )
-            .map_err(fail)?;
+            ),
+        }
+        .map_err(fail)?;
         if recorded {
             return Ok(());
         }
