@@ -76,7 +76,7 @@ pub fn run<G: Game>(
         let Some(batch) = league.open.clone() else {
             let decided = store.decide(|store| {
                 followed.catch_up(store)?;
-                next(&followed.league, &followed.tallies, settings, &sprt)
+                Ok(next(&followed.league, &followed.tallies, settings, &sprt))
             })?;
             if decided.is_none() {
                 std::thread::sleep(IDLE);
@@ -137,9 +137,9 @@ pub fn next(
     tallies: &Tallies,
     settings: matchmaking::Settings,
     sprt: &candidates::Settings,
-) -> Result<Option<Event>> {
+) -> Option<Event> {
     if league.open.is_some() {
-        return Ok(None);
+        return None;
     }
     let standings = &tallies.all;
     let failing = tallies.failing(league.versions.len());
@@ -198,17 +198,17 @@ pub fn next(
         }
     }
     if chosen.is_empty() {
-        return Ok(None);
+        return None;
     }
     let name = |i: usize| league.versions[i].bot.clone();
-    Ok(Some(Event::Batch {
+    Some(Event::Batch {
         number: league.next_batch,
         first: league.next_game,
         games: chosen
             .into_iter()
             .map(|(a, b)| [name(a), name(b)])
             .collect(),
-    }))
+    })
 }
 
 /// The bots of a batch, in the order they first play.
