@@ -102,10 +102,7 @@ impl Settings {
 
     /// The settings `store` holds, each checked.
     pub fn stored(store: &Store) -> Result<Settings> {
-        let damaged = |message: String| Error::Store {
-            path: store.path().to_path_buf(),
-            message,
-        };
+        let damaged = |message: String| store.damaged(message);
         let number = |key: &str| -> Result<u64> {
             let text = store.meta(key)?;
             text.parse()

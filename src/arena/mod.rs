@@ -42,10 +42,7 @@ pub fn open(dir: &Path) -> Result<(Store, League)> {
 }
 
 fn league_of(store: &Store) -> Result<League> {
-    League::from_events(&store.events()?).map_err(|message| Error::Store {
-        path: store.path().to_path_buf(),
-        message,
-    })
+    League::from_events(&store.events()?).map_err(|m| store.damaged(m))
 }
 
 /// The catalogue name of the arena's game (`gdl` for any GDL game).
@@ -290,10 +287,7 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
         roster,
     )?;
     let names = league.names();
-    let wrong = |m: String| Error::Store {
-        path: store.path().to_path_buf(),
-        message: m,
-    };
+    let wrong = |m: String| store.damaged(m);
     let standings = league.standings(&games).map_err(wrong)?;
     let mut listed = Vec::new();
     for g in &games {

@@ -182,10 +182,7 @@ impl Followed {
         for (seq, event) in store.events_after(self.seq)? {
             self.league
                 .apply(seq, &event)
-                .map_err(|message| Error::Store {
-                    path: store.path().to_path_buf(),
-                    message,
-                })?;
+                .map_err(|m| store.damaged(m))?;
             self.seq = seq;
         }
         // a page of games at a time: catching up with a long history

@@ -189,7 +189,9 @@ impl Store {
         |e| sql_error(&self.path, e)
     }
 
-    fn damaged(&self, message: String) -> Error {
+    /// The error of a database whose contents say `message` is wrong: it
+    /// names the database's file.
+    pub fn damaged(&self, message: String) -> Error {
         Error::Store {
             path: self.path.clone(),
             message,

@@ -92,16 +92,9 @@ fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
 pub fn arena(dir: &Path) -> Answer {
     let store = Store::open(dir)?;
     store.snapshot(|store| {
-        let league = League::from_events(&store.events()?).map_err(|e| store_damaged(store, e))?;
+        let league = League::from_events(&store.events()?).map_err(|e| store.damaged(e))?;
         Ok(info(store, &league, dir))
     })?
-}
-
-fn store_damaged(store: &Store, message: String) -> crate::core::error::Error {
-    crate::core::error::Error::Store {
-        path: store.path().to_path_buf(),
-        message,
-    }
 }
 
 /// The leaderboard as the server keeps it: the league and the tallies of
@@ -389,7 +382,7 @@ pub fn candidates(dir: &Path) -> Answer {
     let store = Store::open(dir)?;
     let (league, joined, rows) = store.snapshot(|store| {
         let events = store.events()?;
-        let league = League::from_events(&events).map_err(|e| store_damaged(store, e))?;
+        let league = League::from_events(&events).map_err(|e| store.damaged(e))?;
         let joined: Vec<String> = events
             .into_iter()
             .filter_map(|(_, e)| match e {
