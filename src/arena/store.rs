@@ -380,16 +380,9 @@ impl Store {
     pub fn game(&self, number: u64) -> Result<Option<GameRow>> {
         self.conn
             .query_row(
-                "SELECT batch, record, finished FROM games WHERE number = ?1",
+                "SELECT number, batch, record, finished FROM games WHERE number = ?1",
                 params![number as i64],
-                |r| {
-                    Ok(GameRow {
-                        number,
-                        batch: r.get::<_, i64>(0)? as u64,
-                        record: r.get(1)?,
-                        finished: r.get::<_, Option<i64>>(2)?.map(|t| t as u64),
-                    })
-                },
+                game_row,
             )
             .optional()
             .map_err(self.fail())
