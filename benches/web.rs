@@ -56,7 +56,7 @@ fn arena() -> &'static (PathBuf, Board) {
             matchmaking: Default::default(),
             sprt: Default::default(),
         };
-        let mut store = Store::create(&dir, &settings.meta("breakthrough")).unwrap();
+        let mut store = Store::create(&dir, &settings.meta("breakthrough", "breakthrough")).unwrap();
         for b in 0..BOTS {
             store
                 .append(&Event::Added {

@@ -700,6 +700,27 @@ fn kills_at_random_moments_lose_or_repeat_no_game() {
 }
 
 #[test]
+fn a_gdl_arena_plays_and_is_called_by_its_description_after_the_file_is_gone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::copy(repo("games/gdl/tictactoe.kif"), dir.join("ttt.kif")).unwrap();
+    let made = ladder(dir, &["arena", "init", "arena", "--game", "gdl:ttt.kif"]);
+    assert!(made.starts_with("made the arena arena (ttt)\n"), "{made}");
+    fs::remove_file(dir.join("ttt.kif")).unwrap();
+    for name in ["r", "s"] {
+        ladder(dir, &["arena", "add", "arena", name, "--builtin", "random"]);
+    }
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "1"]);
+    let shown = ladder(dir, &["arena", "show", "arena"]);
+    assert!(
+        shown.starts_with("arena arena: ttt, 2 bots playing, 16 games in 1 batch\n"),
+        "{shown}"
+    );
+    // its kind stays `gdl`, which is what the commands dispatch on
+    assert_eq!(arena::game_of(&dir.join("arena")).unwrap(), "gdl");
+}
+
+#[test]
 fn a_kept_program_another_bot_runs_as_a_program_is_made_runnable() {
     use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();

@@ -90,10 +90,12 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
             "in_progress",
             "name",
             "playing",
-            "progress"
+            "progress",
+            "title"
         ]
     );
     assert_eq!(a["game"], "breakthrough");
+    assert_eq!(a["title"], "breakthrough");
     assert_eq!(a["batches"], 2);
     let total = a["games"].as_u64().unwrap();
     assert!(total >= 2);

@@ -83,10 +83,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The `meta` rows of an arena of game `game` (its catalogue name).
-    pub fn meta(&self, game: &str) -> Vec<(&'static str, String)> {
+    /// The `meta` rows of an arena of game `game` (its catalogue name)
+    /// called `title` (its own name: a GDL description's).
+    pub fn meta(&self, game: &str, title: &str) -> Vec<(&'static str, String)> {
         vec![
             ("game", game.to_string()),
+            ("title", title.to_string()),
             ("settings", self.season.clone()),
             ("batch_games", self.matchmaking.batch_games.to_string()),
             (

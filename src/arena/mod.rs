@@ -50,6 +50,11 @@ pub fn game_of(dir: &Path) -> Result<String> {
     Store::open(dir)?.meta("game")
 }
 
+/// The game's own name (a GDL game's description: `nim`), for people.
+pub fn title_of(dir: &Path) -> Result<String> {
+    Store::open(dir)?.title()
+}
+
 /// Makes an arena in `dir` from the config `src`, with the config's bots
 /// as its first; the names of the versions that joined.
 pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
@@ -57,7 +62,11 @@ pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result
     let checked = config::base_plan(Path::new(""), &setup.settings.season, &[], roster)?;
     let existed = (dir.exists(), dir.join("bots").exists());
     let before = programs::kept_folders(dir);
-    Store::create(dir, &setup.settings.meta(checked.start.catalogue_name()))?;
+    let start = &checked.start;
+    Store::create(
+        dir,
+        &setup.settings.meta(start.catalogue_name(), start.name()),
+    )?;
     let mut joined = Vec::new();
     for bot in &setup.bots {
         let added = bot

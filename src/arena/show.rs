@@ -38,7 +38,7 @@ pub fn show(dir: &Path, look: Look) -> Result<String> {
     let store = Store::open(dir)?;
     let mut followed = Followed::default();
     store.snapshot(|store| followed.catch_up(store))?;
-    let game = store.meta("game")?;
+    let game = store.title()?;
     let sprt = config::Settings::stored(&store)?.sprt;
     table(&followed, (&game, &sprt), dir, look)
 }

@@ -227,11 +227,27 @@ impl Store {
 
     /// The setting `key` of `meta`.
     pub fn meta(&self, key: &str) -> Result<String> {
+        self.meta_if(key)?
+            .ok_or_else(|| self.damaged(format!("no `{key}` setting")))
+    }
+
+    /// The setting `key` of `meta`, if the arena has one (a setting added
+    /// after an arena was made).
+    pub fn meta_if(&self, key: &str) -> Result<Option<String>> {
         self.conn
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
             .optional()
-            .map_err(self.fail())?
-            .ok_or_else(|| self.damaged(format!("no `{key}` setting")))
+            .map_err(self.fail())
+    }
+
+    /// The game's own name for people: a GDL game's description (`nim`)
+    /// where [`Store::meta`]`("game")` gives its kind (`gdl`). Arenas made
+    /// before the title was kept show the kind.
+    pub fn title(&self) -> Result<String> {
+        match self.meta_if("title")? {
+            Some(title) => Ok(title),
+            None => self.meta("game"),
+        }
     }
 
     /// Appends `event` to the log; its number in the log.

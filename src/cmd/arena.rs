@@ -177,7 +177,8 @@ pub fn run(a: Args) -> Result<()> {
                 dir: &dir,
                 src: &src,
             })?;
-            let mut text = format!("made the arena {} ({kind})\n", dir.display());
+            let title = arena::title_of(&dir)?;
+            let mut text = format!("made the arena {} ({title})\n", dir.display());
             for bot in joined {
                 text.push_str(&format!("added {bot}\n"));
             }

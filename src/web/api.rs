@@ -75,7 +75,8 @@ fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
     Ok(json!({
         "name": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         "game": game,
-        "head": show::head(league, games as usize, dir, &game),
+        "title": store.title()?,
+        "head": show::head(league, games as usize, dir, &store.title()?),
         "playing": league.versions.iter().filter(|v| !v.retired).count(),
         "games": games,
         "batches": league.next_batch,
@@ -338,7 +339,7 @@ pub fn game(dir: &Path, game: &dyn GameOf, number: &str) -> Answer {
     let record: Record =
         serde_json::from_str(&row.record).map_err(|e| damaged(format!("game {n}: {e}")))?;
     let plies = game.plies(&record)?;
-    let game_name = store.meta("game")?;
+    let game_name = store.title()?;
     Ok(game_json(
         &record,
         Some(row.batch),

@@ -166,7 +166,7 @@ async function leaderboard() {
             el("li", {}, `game ${a.in_progress.first + i}: `, botLink(g[0]), " vs ", botLink(g[1])))))
       : el("p", { id: "in-progress" }, "No batch in progress.");
     render(el("h1", {}, "Leaderboard"),
-      el("p", { class: "head" }, `${a.game}: ${count(a.playing, "bot")} playing, ${count(a.games, "game")} in ${count(a.batches, "batch")}`),
+      el("p", { class: "head" }, `${a.title}: ${count(a.playing, "bot")} playing, ${count(a.games, "game")} in ${count(a.batches, "batch")}`),
       leaderboardTable(d.rows, "leaderboard"), progress);
   };
   live(draw)();
