@@ -615,6 +615,28 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     let bot =
         fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/breakthrough_bot.py"))
             .unwrap();
+    // a key an upload does not take (a misspelt `candidate` would have
+    // joined the pool), or one missing: a 400 naming it, and nothing joins
+    for (query, named) in [
+        (
+            "name=typo&file=bot.py&command=python3+bot.py&canidate=true",
+            "canidate",
+        ),
+        ("name=typo&command=python3+bot.py", "file"),
+    ] {
+        let (status, refused) = post(&url(&format!("/api/bots?{query}")), &[ACT], &bot);
+        assert_eq!(status, 400, "{query}: {refused}");
+        let error = refused["error"].as_str().unwrap();
+        assert!(error.contains(&format!("`{named}`")), "{error}");
+    }
+    let (status, refused) = get(&url("/api/events?after=soon"));
+    assert_eq!(status, 400);
+    assert!(
+        refused["error"].as_str().unwrap().contains("after"),
+        "{refused}"
+    );
+    let (_, bots) = get(&url("/api/bots"));
+    assert!(!bots.to_string().contains("typo"), "{bots}");
     let (status, added) = post(
         &url("/api/bots?name=py&file=bot.py&command=python3+bot.py&candidate=true&against=beta@1"),
         &[ACT],

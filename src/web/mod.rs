@@ -435,6 +435,7 @@ async fn candidates(State(web): State<Web>) -> Answer {
 }
 
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct After {
     #[serde(default)]
     after: u64,

@@ -33,6 +33,7 @@ use crate::{
 
 /// The query of an upload.
 #[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Upload {
     /// The bot's name (its next version when it exists).
     pub name: String,
