@@ -165,6 +165,85 @@ fn the_top_of_a_lower_division_goes_up_and_the_bottom_of_a_higher_one_down() {
     assert_eq!(rows[1]["next_division"], 2);
 }
 
+/// A bidding ladder of `divisions` whose bots are `dp` and `random` placed
+/// at `(division of dp, of random)`, and more `[[bot]]` tables.
+fn lone_ladder(dir: &Path, divisions: u32, at: (u32, u32), more: &str) -> PathBuf {
+    write_config(
+        dir,
+        &format!(
+            "[season]\nname = \"lone\"\ngame = \"bidding\"\ngames_per_pair = 2\nseed = 3\n\n\
+             [ladder]\ndivisions = {divisions}\n\n\
+             [[bot]]\nname = \"dp\"\nbuiltin = \"dp\"\ndivision = {}\n\n\
+             [[bot]]\nname = \"random\"\nbuiltin = \"random\"\ndivision = {}\n{more}",
+            at.0, at.1
+        ),
+    )
+}
+
+#[test]
+fn a_bot_alone_in_its_division_moves_up_so_the_ladder_never_stalls() {
+    // two bots, two divisions: once dp is promoted each is alone, and
+    // random, alone again, moves up; the season after plays
+    let tmp = TempDir::new().unwrap();
+    let config = lone_ladder(tmp.path(), 2, (2, 2), "");
+    season(&config, tmp.path(), &[]).success();
+    let s = state(tmp.path(), "lone");
+    assert_eq!(divisions(&s), [("dp".into(), 1), ("random".into(), 2)]);
+    assert_eq!(s["seasons"][0].get("alone"), None);
+    season(&config, tmp.path(), &[])
+        .success()
+        .stdout(predicate::str::contains(
+            "2. division 1: no games; division 2: no games; up: random\n",
+        ));
+    let s = state(tmp.path(), "lone");
+    assert_eq!(s["seasons"][1]["alone"], serde_json::json!(["random"]));
+    assert_eq!(s["bots"]["random"]["movement"], "up");
+    assert_eq!(divisions(&s), [("dp".into(), 1), ("random".into(), 1)]);
+    let page = fs::read_to_string(tmp.path().join("lone/index.html")).unwrap();
+    assert!(
+        page.contains("Division 2: no games. random had no one to play and moved up."),
+        "{page}"
+    );
+    season(&config, tmp.path(), &[]).success();
+    let s = state(tmp.path(), "lone");
+    let rows = &s["seasons"][2]["divisions"][0]["results"];
+    assert_eq!(rows.as_array().unwrap().len(), 2, "{rows}");
+    assert_eq!(rows[0]["bot"], "dp");
+    assert_eq!(divisions(&s), [("dp".into(), 1), ("random".into(), 2)]);
+
+    // over an empty division: to the nearest one with bots
+    let tmp = TempDir::new().unwrap();
+    let config = lone_ladder(tmp.path(), 3, (1, 3), "");
+    season(&config, tmp.path(), &[]).success();
+    let s = state(tmp.path(), "lone");
+    assert_eq!(divisions(&s), [("dp".into(), 1), ("random".into(), 1)]);
+    assert_eq!(s["seasons"][0]["alone"], serde_json::json!(["random"]));
+
+    // a lone bot that the season's moves give company stays
+    let tmp = TempDir::new().unwrap();
+    let more = "\n[[bot]]\nname = \"optimal\"\nbuiltin = \"optimal\"\ndivision = 1\n\n\
+                [[bot]]\nname = \"wide\"\nbuiltin = \"random\"\n";
+    let config = lone_ladder(tmp.path(), 2, (1, 1), more);
+    season(&config, tmp.path(), &[]).success();
+    let s = state(tmp.path(), "lone");
+    let bottom = s["seasons"][0]["divisions"][0]["results"][2]["bot"].clone();
+    assert_ne!(bottom, "wide");
+    let mut expected = vec![
+        ("dp".to_string(), 1),
+        ("optimal".to_string(), 1),
+        ("random".to_string(), 1),
+        ("wide".to_string(), 2),
+    ];
+    for (name, d) in &mut expected {
+        if bottom == name.as_str() {
+            *d = 2;
+        }
+    }
+    assert_eq!(divisions(&s), expected);
+    assert_eq!(s["seasons"][0].get("alone"), None);
+    assert_eq!(s["bots"]["wide"]["movement"], "new");
+}
+
 #[test]
 fn bots_join_retire_and_come_back_with_their_rating() {
     let tmp = TempDir::new().unwrap();

@@ -59,7 +59,11 @@ pub fn ladder_page(state: &State) -> String {
         for d in &season.divisions {
             let folder = format!("{}/index.html", season.folder(d.division));
             if d.results.is_empty() {
-                let _ = writeln!(body, "<p>Division {}: no games.</p>", d.division);
+                let up = match d.bots.iter().find(|b| season.alone.contains(b)) {
+                    Some(b) => format!(" {} had no one to play and moved up.", escape(b)),
+                    None => String::new(),
+                };
+                let _ = writeln!(body, "<p>Division {}: no games.{up}</p>", d.division);
                 continue;
             }
             let _ = writeln!(

@@ -272,6 +272,7 @@ fn start_season<G: Game>(state: &mut State, base: &Plan<G>, settings: &Settings)
         divisions,
         joined,
         retired,
+        alone: Vec::new(),
     }
 }
 
@@ -400,8 +401,40 @@ fn finish_season(
             });
         }
     }
+    season.alone = move_up_alone(state, &season);
     state.seasons.push(season);
     state.current = None;
+}
+
+/// Moves up each bot that was alone in its division this season (so
+/// played no games) and would be alone there again after the season's
+/// moves: to the nearest division above that has bots, top-down, so a
+/// ladder whose divisions hold one bot each (two bots in two divisions,
+/// after one is promoted) still plays. A bot alone in the top division
+/// stays, fed by promotion from below. The bots moved.
+fn move_up_alone(state: &mut State, season: &Season) -> Vec<String> {
+    let names: Vec<&String> = season.divisions.iter().flat_map(|d| &d.bots).collect();
+    let held = |state: &State, d: u32| {
+        names
+            .iter()
+            .filter(|n| state.bots[n.as_str()].division == d)
+            .count()
+    };
+    let mut moved = Vec::new();
+    for division in season.divisions.iter().filter(|d| d.bots.len() == 1) {
+        let (name, d) = (&division.bots[0], division.division);
+        if state.bots[name].division != d || held(state, d) != 1 {
+            continue; // moved anyway, or has company next season
+        }
+        let Some(to) = (1..d).rev().find(|&u| held(state, u) > 0) else {
+            continue; // nobody above
+        };
+        let bot = state.bots.get_mut(name).expect("a bot of the season");
+        bot.division = to;
+        bot.movement = Movement::Up;
+        moved.push(name.clone());
+    }
+    moved
 }
 
 /// Bot `b`'s games of a season as Glicko-2 results against its opponents'

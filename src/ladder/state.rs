@@ -78,6 +78,11 @@ pub struct Season {
     /// Bots that joined (or rejoined) and retired at its start.
     pub joined: Vec<String>,
     pub retired: Vec<String>,
+    /// Bots alone in their division, so without games, that would have
+    /// been alone again: each moved up to the nearest division above with
+    /// bots (absent from files written before the rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone: Vec<String>,
 }
 
 impl Season {
@@ -248,6 +253,7 @@ mod tests {
             divisions: vec![],
             joined: vec!["a".into()],
             retired: vec![],
+            alone: vec!["b".into()],
         });
         state.save(dir.path()).unwrap();
         let versioned = State {

@@ -99,7 +99,10 @@ pub fn history(state: &State) -> String {
         };
         let mut line = format!("  {:>3}. {}", s.number, parts.join("; "));
         for (label, names) in [
-            ("up", moved("up")),
+            (
+                "up",
+                [moved("up"), s.alone.iter().map(String::as_str).collect()].concat(),
+            ),
             ("down", moved("down")),
             ("joined", s.joined.iter().map(String::as_str).collect()),
             ("retired", s.retired.iter().map(String::as_str).collect()),
