@@ -46,13 +46,26 @@ pub fn reading_order(text: &str) -> Vec<(u8, i64, &str)> {
         .collect()
 }
 
+/// The widest range of numbered labels a board fills in.
+const MOST_FILLED: i64 = 64;
+
 impl Drawing {
-    /// A board read from GDL-style facts `(cell R C V)` among `facts`
-    /// (one fact a string); the other facts stay beside it. `None` when
-    /// no fact is a cell, or when a cell holds two values (a board would
-    /// hide one). Rows and columns are sorted in [`reading_order`]; a `b`
-    /// value is an empty cell, as in most descriptions.
-    pub fn from_cell_facts(facts: &[String]) -> Option<Drawing> {
+    /// A board read from GDL-style facts `(cell X Y V)` among `facts`
+    /// (one fact a string); the other facts stay beside it. `X` runs
+    /// across and `Y` up, the highest row on top, as chess, checkers,
+    /// connect four and breakthrough are described (tic-tac-toe's
+    /// `(cell ROW COLUMN V)` comes out turned a quarter, which keeps
+    /// every line a line). `None` when no fact is a cell, or when a cell
+    /// holds two values (a board would hide one). Labels are sorted in
+    /// [`reading_order`]; a value equal to `blank` (`b` in descriptions
+    /// that spell empty cells out) is an empty cell.
+    /// `known` adds labels of columns and rows (those of the initial
+    /// state, say), and numbered labels are filled in between.
+    pub fn from_cell_facts(
+        facts: &[String],
+        blank: Option<&str>,
+        known: [&[String]; 2],
+    ) -> Option<Drawing> {
         let mut cells = Vec::new();
         let mut other = Vec::new();
         for fact in facts {
@@ -61,11 +74,11 @@ impl Drawing {
                 .split_whitespace()
                 .collect();
             match words.as_slice() {
-                ["cell", r, c, v] if fact.starts_with('(') => cells.push((*r, *c, *v)),
+                ["cell", x, y, v] if fact.starts_with('(') => cells.push((*x, *y, *v)),
                 _ => other.push(fact.clone()),
             }
         }
-        let mut places: Vec<(&str, &str)> = cells.iter().map(|&(r, c, _)| (r, c)).collect();
+        let mut places: Vec<(&str, &str)> = cells.iter().map(|&(x, y, _)| (x, y)).collect();
         places.sort_unstable();
         places.dedup();
         if cells.is_empty() || places.len() < cells.len() {
@@ -73,16 +86,29 @@ impl Drawing {
         }
         let labels = |pick: usize| {
             let mut l: Vec<String> = cells.iter().map(|c| [c.0, c.1][pick].to_string()).collect();
+            l.extend(known[pick].iter().cloned());
+            // numbers: every one between the lowest and the highest, so a
+            // row or column without pieces still shows (on a board's scale)
+            let numbers: Option<Vec<i64>> = l.iter().map(|w| w.parse().ok()).collect();
+            if let Some((&low, &high)) = numbers
+                .as_ref()
+                .and_then(|n| n.iter().min().zip(n.iter().max()))
+            {
+                if high - low < MOST_FILLED {
+                    l.extend((low..=high).map(|n| n.to_string()));
+                }
+            }
             l.sort_by(|a, b| reading_order(a).cmp(&reading_order(b)));
             l.dedup();
             l
         };
-        let rows = labels(0);
-        let columns = labels(1);
+        let columns = labels(0);
+        let mut rows = labels(1);
+        rows.reverse();
         let mut grid = vec![vec![String::new(); columns.len()]; rows.len()];
-        for (r, c, v) in cells {
-            let at = |l: &[String], x: &str| l.iter().position(|y| y == x).expect("a label");
-            grid[at(&rows, r)][at(&columns, c)] = if v == "b" {
+        for (x, y, v) in cells {
+            let at = |l: &[String], w: &str| l.iter().position(|u| u == w).expect("a label");
+            grid[at(&rows, y)][at(&columns, x)] = if Some(v) == blank {
                 String::new()
             } else {
                 v.to_string()
@@ -118,17 +144,53 @@ mod tests {
             columns,
             facts,
             ..
-        }) = Drawing::from_cell_facts(&facts)
+        }) = Drawing::from_cell_facts(&facts, Some("b"), [&[], &[]])
         else {
             panic!("a board")
         };
-        assert_eq!(rows, ["2", "10"]);
-        assert_eq!(columns, ["1", "2"]);
-        assert_eq!(cells, [vec!["", "o"], vec!["x", ""]]);
+        // X across in order, numbers filled in; Y up: the highest row first
+        let across: Vec<String> = (2..=10).map(|n| n.to_string()).collect();
+        assert_eq!(columns, across);
+        assert_eq!(rows, ["2", "1"]);
+        let mut row = vec![String::new(); 9];
+        row[0] = "o".into();
+        assert_eq!(cells[0], row);
+        row[0] = String::new();
+        row[8] = "x".into();
+        assert_eq!(cells[1], row);
         assert_eq!(facts, ["(control white)"]);
-        assert_eq!(Drawing::from_cell_facts(&["(step 1)".into()]), None);
+        assert_eq!(
+            Drawing::from_cell_facts(&["(step 1)".into()], None, [&[], &[]]),
+            None
+        );
         // a cell with two values is no board: every fact stays in words
         let stacked = ["(cell 1 1 x)", "(cell 1 1 o)"].map(String::from);
-        assert_eq!(Drawing::from_cell_facts(&stacked), None);
+        assert_eq!(Drawing::from_cell_facts(&stacked, None, [&[], &[]]), None);
+        // where empty cells are not spelt out, `b` is a piece
+        let Some(Drawing::Board { cells, .. }) =
+            Drawing::from_cell_facts(&["(cell 1 1 b)".into()], None, [&[], &[]])
+        else {
+            panic!("a board")
+        };
+        assert_eq!(cells, [vec!["b"]]);
+        // known labels (a row no piece is on yet) and words stay as given
+        let Some(Drawing::Board { rows, columns, .. }) = Drawing::from_cell_facts(
+            &["(cell a 3 x)".into(), "(cell c 1 o)".into()],
+            None,
+            [&["b".into()], &["4".into()]],
+        ) else {
+            panic!("a board")
+        };
+        assert_eq!(columns, ["a", "b", "c"]);
+        assert_eq!(rows, ["4", "3", "2", "1"]);
+        // a numbered range too wide to be a board is not filled
+        let Some(Drawing::Board { rows, .. }) = Drawing::from_cell_facts(
+            &["(cell 1 1 x)".into(), "(cell 1 1000 o)".into()],
+            None,
+            [&[], &[]],
+        ) else {
+            panic!("a board")
+        };
+        assert_eq!(rows, ["1000", "1"]);
     }
 }

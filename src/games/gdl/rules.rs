@@ -145,6 +145,19 @@ pub struct Rules {
     /// Each base proposition's index by its text, for positions (grounded
     /// descriptions only).
     base_index: HashMap<String, usize>,
+    /// What the initial state says of its board, worked out at the
+    /// first picture ([`Gdl::board`]).
+    start_board: std::sync::OnceLock<StartBoard>,
+}
+
+/// What a description's initial state says of its board: whether it
+/// spells empty cells out as `(cell X Y b)`, so that `b` is a blank in a
+/// picture (where it does not, as in connect four's `(cell C R b)` for a
+/// black disc, `b` is a piece), and the labels of its columns and rows.
+#[derive(Default)]
+struct StartBoard {
+    blank_spelt: bool,
+    labels: [Vec<String>; 2],
 }
 
 /// How a description is reasoned about.
@@ -282,6 +295,7 @@ impl Rules {
                 .collect(),
             reasoner,
             base_index,
+            start_board: std::sync::OnceLock::new(),
         })
     }
 
@@ -720,11 +734,30 @@ impl Gdl {
         facts.sort_by(|a, b| reading_order(a).cmp(&reading_order(b)));
         facts
     }
+
+    /// The state's facts as a board, with the initial state's columns and
+    /// rows, `b` a blank where the description spells empty cells out.
+    fn board(&self, facts: &[String]) -> Option<Drawing> {
+        let start = self.rules.start_board.get_or_init(|| {
+            let mut start = StartBoard::default();
+            for fact in Gdl::start(Arc::clone(&self.rules)).facts_in_order() {
+                let words: Vec<&str> = fact.split_whitespace().collect();
+                if let ["(cell", x, y, v] = words[..] {
+                    start.blank_spelt |= v == "b)";
+                    start.labels[0].push(x.to_string());
+                    start.labels[1].push(y.to_string());
+                }
+            }
+            start
+        });
+        let known = [&start.labels[0][..], &start.labels[1][..]];
+        Drawing::from_cell_facts(facts, start.blank_spelt.then_some("b"), known)
+    }
 }
 
 impl Show for Gdl {
-    /// The usual `(cell R C V)` facts as a board (rows down, columns
-    /// across, `.` for `b`), then the other facts one a line; without cell
+    /// The usual `(cell X Y V)` facts as a board (X across, Y up, `.` for
+    /// an empty cell), then the other facts one a line; without cell
     /// facts, every fact one a line.
     fn picture(&self) -> String {
         let facts = self.facts_in_order();
@@ -734,7 +767,7 @@ impl Show for Gdl {
             columns,
             facts: other,
             ..
-        }) = Drawing::from_cell_facts(&facts)
+        }) = self.board(&facts)
         else {
             return facts.join("\n");
         };
@@ -765,10 +798,10 @@ impl Show for Gdl {
         lines.extend(other);
         lines.join("\n")
     }
-    /// A board when the state has the usual `(cell R C V)` facts, else
+    /// A board when the state has the usual `(cell X Y V)` facts, else
     /// the state's facts in words.
     fn drawing(&self, _last: Option<&BySeat<Option<GdlMove>>>) -> Drawing {
-        Drawing::from_cell_facts(&self.facts_in_order()).unwrap_or(Drawing::Text)
+        self.board(&self.facts_in_order()).unwrap_or(Drawing::Text)
     }
 }
 
@@ -880,10 +913,30 @@ pub(super) mod tests {
         let mut g = shipped("tictactoe.kif");
         play(&mut g, Some("(mark 2 2)"), None);
         play(&mut g, None, Some("(mark 3 1)"));
+        // (cell X Y V): X across, Y up; tic-tac-toe's (cell ROW COLUMN V)
+        // comes out turned a quarter
         assert_eq!(
             g.picture(),
-            "  1 2 3\n1 . . .\n2 . x .\n3 o . .\n(control xplayer)"
+            "  1 2 3\n3 . . .\n2 . x .\n1 . . o\n(control xplayer)"
         );
+        // connect four: discs fall down the columns, and its `b` is a
+        // black disc (its empty cells are not spelt out as `b`)
+        let mut c = shipped("connect4.kif");
+        play(&mut c, Some("(drop 3)"), None);
+        play(&mut c, None, Some("(drop 3)"));
+        play(&mut c, Some("(drop 4)"), None);
+        assert_eq!(c.picture(), "  3 4\n2 b .\n1 r r\n(control black)");
+        // breakthrough: every row of the board, white's home at the bottom
+        let mut b = shipped("breakthrough.kif");
+        play(&mut b, Some("(move 3 2 3 3)"), None);
+        let rows: Vec<String> = b.picture().lines().map(str::to_string).collect();
+        assert_eq!(rows.len(), 10, "{rows:?}");
+        assert!(rows[1].starts_with("8 black"), "{rows:?}");
+        assert_eq!(
+            rows[6].split_whitespace().collect::<Vec<_>>(),
+            ["3", ".", ".", "white", ".", ".", ".", ".", "."]
+        );
+        assert!(rows[8].starts_with("1 white"), "{rows:?}");
         let nested = Gdl::new(&GdlParams {
             rules: PathBuf::from("nested.kif"),
             text: Some(
