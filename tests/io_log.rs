@@ -246,6 +246,12 @@ fn a_log_never_goes_into_a_seasons_journal() {
     run(&season.join("games.jsonl"))
         .code(2)
         .stderr(predicates::str::contains("that is a season's journal"));
+    // a season refused before it starts leaves no folder behind
+    assert!(!season.exists());
+    run(tmp.path())
+        .code(1)
+        .stderr(predicates::str::contains("Is a directory"));
+    assert!(!season.exists());
     // a season's journal, under another name that leads to it
     let log = tmp.path().join("io.log");
     run(&log).success();

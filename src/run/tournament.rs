@@ -122,6 +122,18 @@ impl RunFacts {
     }
 }
 
+/// A season folder made by this run, removed again when dropped before
+/// the season starts playing (nothing in it is a game yet).
+struct Made(Option<PathBuf>);
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 /// Runs (or resumes) the season of `plan` and writes its reports.
 pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     let fixtures = plan.schedule();
@@ -148,6 +160,9 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         Ok(())
     };
     let describe = plan.describe();
+    // a season that cannot start (a `--log` that cannot be opened, too few
+    // open files) leaves no folder behind where it found none
+    let mut made = Made((!dir.exists()).then(|| dir.clone()));
     let (journal, resumed) =
         Journal::open_shard(&dir, &describe, opts.fresh, &names, shard, &mut |scored| {
             if let Some(o) = in_order.as_mut() {
@@ -232,6 +247,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         lines,
     ));
     let _season = cleanup::SeasonRunning::start();
+    made.0 = None; // it starts: whatever happens now is the season's
     let outcome = workers::play_all(
         &shared,
         concurrency,
