@@ -60,7 +60,8 @@ impl Drawing {
     /// [`reading_order`]; a value equal to `blank` (`b` in descriptions
     /// that spell empty cells out) is an empty cell.
     /// `known` adds labels of columns and rows (those of the initial
-    /// state, say), and numbered labels are filled in between.
+    /// state, say; with them, a state without cells is an empty board),
+    /// and numbered labels are filled in between.
     pub fn from_cell_facts(
         facts: &[String],
         blank: Option<&str>,
@@ -81,7 +82,8 @@ impl Drawing {
         let mut places: Vec<(&str, &str)> = cells.iter().map(|&(x, y, _)| (x, y)).collect();
         places.sort_unstable();
         places.dedup();
-        if cells.is_empty() || places.len() < cells.len() {
+        let no_board = cells.is_empty() && known.iter().any(|l| l.is_empty());
+        if no_board || places.len() < cells.len() {
             return None;
         }
         let labels = |pick: usize| {
@@ -183,6 +185,12 @@ mod tests {
         };
         assert_eq!(columns, ["a", "b", "c"]);
         assert_eq!(rows, ["4", "3", "2", "1"]);
+        let Some(Drawing::Board { cells, .. }) =
+            Drawing::from_cell_facts(&[], None, [&["a".into()], &["1".into(), "2".into()]])
+        else {
+            panic!("an empty board")
+        };
+        assert_eq!(cells, [vec![""], vec![""]]);
         // a numbered range too wide to be a board is not filled
         let Some(Drawing::Board { rows, .. }) = Drawing::from_cell_facts(
             &["(cell 1 1 x)".into(), "(cell 1 1000 o)".into()],

@@ -153,7 +153,9 @@ pub struct Rules {
 /// What a description's initial state says of its board: whether it
 /// spells empty cells out as `(cell X Y b)`, so that `b` is a blank in a
 /// picture (where it does not, as in connect four's `(cell C R b)` for a
-/// black disc, `b` is a piece), and the labels of its columns and rows.
+/// black disc, `b` is a piece), and the labels of its columns and rows
+/// (of the initial state, and of every cell fact a grounded description
+/// can hold).
 #[derive(Default)]
 struct StartBoard {
     blank_spelt: bool,
@@ -740,14 +742,27 @@ impl Gdl {
     fn board(&self, facts: &[String]) -> Option<Drawing> {
         let start = self.rules.start_board.get_or_init(|| {
             let mut start = StartBoard::default();
-            for fact in Gdl::start(Arc::clone(&self.rules)).facts_in_order() {
+            let mut cell = |fact: &str, initial: bool| {
                 let words: Vec<&str> = fact.split_whitespace().collect();
                 if let ["(cell", x, y, v] = words[..] {
-                    start.blank_spelt |= v == "b)";
+                    start.blank_spelt |= initial && v == "b)";
                     start.labels[0].push(x.to_string());
                     start.labels[1].push(y.to_string());
                 }
+            };
+            for fact in Gdl::start(Arc::clone(&self.rules)).facts_in_order() {
+                cell(&fact, true);
             }
+            // a grounded description knows every cell that can hold a
+            // piece: the whole board from the first turn (connect four's
+            // starts empty)
+            if let Reasoner::Ground(m) = &self.rules.reasoner {
+                m.base_text.iter().for_each(|fact| cell(fact, false));
+            }
+            start.labels.iter_mut().for_each(|l| {
+                l.sort();
+                l.dedup();
+            });
             start
         });
         let known = [&start.labels[0][..], &start.labels[1][..]];
@@ -925,7 +940,18 @@ pub(super) mod tests {
         play(&mut c, Some("(drop 3)"), None);
         play(&mut c, None, Some("(drop 3)"));
         play(&mut c, Some("(drop 4)"), None);
-        assert_eq!(c.picture(), "  3 4\n2 b .\n1 r r\n(control black)");
+        let board = c.picture();
+        assert!(
+            board.starts_with("  1 2 3 4 5 6 7\n6 . . . . . . .\n"),
+            "{board}"
+        );
+        assert!(
+            board.ends_with("\n2 . . b . . . .\n1 . . r r . . .\n(control black)"),
+            "{board}"
+        );
+        // the whole board before the first disc, from the grounded cells
+        let start = shipped("connect4.kif").picture();
+        assert_eq!(start.lines().count(), 8, "{start}");
         // breakthrough: every row of the board, white's home at the bottom
         let mut b = shipped("breakthrough.kif");
         play(&mut b, Some("(move 3 2 3 3)"), None);
