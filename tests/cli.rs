@@ -1128,7 +1128,9 @@ fn replay_tells_a_game_turn_by_turn_with_the_position_drawn() {
         .arg(&journal)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no game 99999"));
+        .stderr(predicate::str::contains(
+            "no game 99999 (it holds 3 games; games are numbered from 0)",
+        ));
 }
 
 #[test]

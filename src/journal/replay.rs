@@ -13,6 +13,7 @@ use crate::{
         error::{Error, Result},
         game::GameResult,
         seat::{BySeat, Seat},
+        text::count,
     },
     journal::for_each_record,
     journal::recorded::Recorded,
@@ -21,18 +22,23 @@ use crate::{
 
 /// The journal record of game `index` in `journal` (streamed to it).
 pub fn find(journal: &Path, index: u64) -> Result<Record> {
-    let mut found = None;
+    let (mut found, mut held) = (None, 0u64);
     for_each_record(journal, |_, record| {
+        held += 1;
         if record.index == index && found.is_none() {
             found = Some(record);
         }
         Ok(())
     })?;
     found.ok_or_else(|| {
-        Error::Usage(format!(
-            "{}: no game {index} (games are numbered from 0)",
-            journal.display()
-        ))
+        let holds = match held {
+            0 => "it holds no game yet".to_string(),
+            n => format!(
+                "it holds {}; games are numbered from 0",
+                count(n as usize, "game")
+            ),
+        };
+        Error::Usage(format!("{}: no game {index} ({holds})", journal.display()))
     })
 }
 
