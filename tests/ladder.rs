@@ -295,7 +295,7 @@ fn bots_join_retire_and_come_back_with_their_rating() {
 }
 
 #[test]
-fn a_ladder_is_the_same_at_any_jobs() {
+fn a_ladder_is_the_same_at_any_jobs_and_in_one_run_of_several_seasons() {
     let tmp = TempDir::new().unwrap();
     let config = write_config(tmp.path(), BIDDERS);
     for jobs in ["1", "2"] {
@@ -304,6 +304,16 @@ fn a_ladder_is_the_same_at_any_jobs() {
             season(&config, &reports, &["--jobs", jobs]).success();
         }
     }
+    // and the same played as two seasons in one run
+    let both = tmp.path().join("both");
+    season(&config, &both, &["--seasons", "2"])
+        .success()
+        .stdout(predicate::str::starts_with(
+            "Season 1 complete.\n\nDivision 1\n",
+        ))
+        .stdout(predicate::str::contains(
+            "Season 2 complete.\n\nLadder bidders",
+        ));
     for file in [
         "ladder.json",
         "season-002/division-1/games.jsonl",
@@ -311,7 +321,11 @@ fn a_ladder_is_the_same_at_any_jobs() {
     ] {
         let read = |jobs: &str| fs::read(tmp.path().join(jobs).join("bidders").join(file)).unwrap();
         assert_eq!(read("1"), read("2"), "{file}");
+        assert_eq!(read("1"), read("both"), "{file}");
     }
+    season(&config, &both, &["--seasons", "2", "--shard", "1/2"])
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
 }
 
 #[test]

@@ -29,23 +29,34 @@ pub struct Args {
     pub run: RunArgs,
     /// Play only shard K of N of the next season's divisions (as `run --shard`); after
     /// `ladder merge` on the ladder's folder, `ladder season` finishes the season.
-    #[arg(long, value_name = "K/N|auto")]
+    #[arg(long, value_name = "K/N|auto", conflicts_with = "seasons")]
     pub shard: Option<ShardArg>,
+    /// Play this many seasons one after another (the first may be one a
+    /// crash interrupted, finished); the last one's leaderboards are shown,
+    /// a line for each before it. The config is read again for each, so
+    /// bots added to it meanwhile join the next.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub seasons: u32,
 }
 
 pub fn run(a: Args) -> Result<()> {
     let opts = options(&a.run, a.jobs, (None, false), a.shard)?;
-    ladder_season(&a.config, opts)
+    for left in (0..a.seasons).rev() {
+        ladder_season(&a.config, &opts, left == 0)?;
+    }
+    Ok(())
 }
 
-/// `ladder season CONFIG`: each division's leaderboard, then the ladder.
-fn ladder_season(path: &Path, opts: Options) -> Result<()> {
+/// `ladder season CONFIG`: each division's leaderboard, then the ladder
+/// (when `whole`; else a line that the season is complete).
+fn ladder_season(path: &Path, opts: &Options, whole: bool) -> Result<()> {
     let file = ConfigFile::read(path)?;
     let kind = game_of(&file)?;
-    let outcome = kind.visit(PlayLadder {
-        file: &file,
-        opts: &opts,
-    })?;
+    let outcome = kind.visit(PlayLadder { file: &file, opts })?;
+    if !whole && outcome.interrupted.is_none() && !outcome.shard_only {
+        return out(&format!("Season {} complete.\n", outcome.number));
+    }
     for (division, summary) in &outcome.divisions {
         if outcome.divisions.len() > 1 || *division > 1 {
             out(&format!("\nDivision {division}\n"))?;
