@@ -150,6 +150,10 @@ pub struct Rules {
     start_board: std::sync::OnceLock<StartBoard>,
 }
 
+/// The most columns or rows a board takes from its description (beyond,
+/// only the labels of the cells a state holds are drawn).
+const MOST_LABELS: usize = 64;
+
 /// What a description's initial state says of its board: whether it
 /// spells empty cells out as `(cell X Y b)`, so that `b` is a blank in a
 /// picture (where it does not, as in connect four's `(cell C R b)` for a
@@ -763,6 +767,10 @@ impl Gdl {
                 l.sort();
                 l.dedup();
             });
+            // a board too wide to read is drawn from its pieces alone
+            if start.labels.iter().any(|l| l.len() > MOST_LABELS) {
+                start.labels = Default::default();
+            }
             start
         });
         let known = [&start.labels[0][..], &start.labels[1][..]];
