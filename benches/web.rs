@@ -172,13 +172,14 @@ fn games_page_through_a_filter(bencher: Bencher) {
 
 /// `GET /api/candidates`: the one candidate (`b0@1`, in about 2% of the
 /// games) with its tally and LLR after each of its games; only the games
-/// that name it are read. Beside `games_page_through_a_filter`, which
-/// reads every game once.
+/// that name it are read, the league from the server's kept board. Beside
+/// `games_page_through_a_filter`, which reads every game once.
 #[divan::bench(sample_count = 10)]
 fn candidates_page(bencher: Bencher) {
-    let (dir, _) = arena();
+    let (dir, board) = arena();
+    let mut board = board.clone();
     bencher.bench_local(|| {
-        let answer = api::candidates(dir).unwrap();
+        let answer = api::candidates(dir, &mut board).unwrap();
         let c = &answer["candidates"].as_array().unwrap()[0];
         assert_eq!(c["bot"], "b0@1");
         assert!(c["tally"]["games"].as_u64().unwrap() > 10_000);

@@ -26,6 +26,9 @@ pub struct Version {
     pub retired: bool,
     /// A candidate turned down.
     pub rejected: bool,
+    /// Joined as a candidate: its test stays on the candidates' page after
+    /// it was promoted or rejected.
+    pub tested: bool,
 }
 
 /// The batch chosen last, while its games are not all recorded.
@@ -90,6 +93,7 @@ impl League {
                         against: against.clone(),
                         retired: false,
                         rejected: false,
+                        tested: *candidate,
                     });
                 }
                 Event::Promoted { bot } | Event::Rejected { bot } => {

@@ -186,6 +186,7 @@ fn add_version<G: Game>(
         against: against.clone(),
         retired: false,
         rejected: false,
+        tested: candidate,
     });
     let season = config::Settings::stored(&store)?.season;
     let plan = config::base_plan(dir, &season, &versions, roster)

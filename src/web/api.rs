@@ -89,13 +89,9 @@ fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
     }))
 }
 
-/// `GET /api/arena`
-pub fn arena(dir: &Path) -> Answer {
-    let store = Store::open(dir)?;
-    store.snapshot(|store| {
-        let league = League::from_events(&store.events()?).map_err(|e| store.damaged(e))?;
-        Ok(info(store, &league, dir))
-    })?
+/// `GET /api/arena`, from the league `board` keeps.
+pub fn arena(dir: &Path, board: &mut Board) -> Answer {
+    board.kept(dir, |store, followed| info(store, &followed.league, dir))
 }
 
 /// The leaderboard as the server keeps it: the league and the tallies of
@@ -107,37 +103,52 @@ pub struct Board {
     answer: Option<((u64, u64), Value)>,
 }
 
+impl Board {
+    /// `answer` from the league and tallies kept, brought up to date with
+    /// the events and games that came since the last request, all read in
+    /// one snapshot of the store.
+    fn kept<T>(
+        &mut self,
+        dir: &Path,
+        answer: impl FnOnce(&Store, &show::Followed) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        let store = Store::open(dir)?;
+        let answered = store.snapshot(|store| {
+            self.followed.catch_up(store)?;
+            Ok(answer(store, &self.followed))
+        });
+        match answered {
+            Ok(a) => a,
+            Err(e) => {
+                // a half-made board is made again from the start next time
+                *self = Board::default();
+                Err(e.into())
+            }
+        }
+    }
+}
+
 /// `GET /api/leaderboard` without a filter, from `board`: only the events
 /// and games since it was last asked are read, and an arena that did
 /// nothing since gets the same answer again.
 pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
-    let store = Store::open(dir)?;
-    let answer = store.snapshot(|store| {
+    let mut cached = board.answer.take();
+    let answer = board.kept(dir, |store, followed| {
         let progress = store.progress()?;
-        if let Some((at, answer)) = &board.answer {
+        if let Some((at, answer)) = &cached {
             if *at == progress {
-                return Ok(Ok(answer.clone()));
+                return Ok(answer.clone());
             }
         }
-        board.followed.catch_up(store)?;
-        let (league, tallies) = (&board.followed.league, &board.followed.tallies);
+        let (league, tallies) = (&followed.league, &followed.tallies);
         let sprt = config::Settings::stored(store)?.sprt;
         let rows = show::rows_of(league, tallies, &sprt);
-        let answer = match info(store, league, dir) {
-            Ok(info) => json!({ "arena": info, "filtered": false, "rows": rows }),
-            Err(e) => return Ok(Err(e)),
-        };
-        board.answer = Some((progress, answer.clone()));
-        Ok(Ok(answer))
+        let answer = json!({ "arena": info(store, league, dir)?, "filtered": false, "rows": rows });
+        cached = Some((progress, answer.clone()));
+        Ok(answer)
     });
-    match answer {
-        Ok(a) => a,
-        Err(e) => {
-            // a half-made board is made again from the start next time
-            *board = Board::default();
-            Err(e.into())
-        }
-    }
+    board.answer = cached.filter(|_| answer.is_ok());
+    answer
 }
 
 /// `GET /api/leaderboard`: every version's row, strongest first; over the
@@ -177,9 +188,11 @@ fn version_json(v: &Version) -> Value {
 }
 
 /// `GET /api/bots`: every version, in joining order.
-pub fn bots(dir: &Path) -> Answer {
-    let (_, league) = arena::open(dir)?;
-    Ok(json!({ "bots": league.versions.iter().map(version_json).collect::<Vec<_>>() }))
+pub fn bots(dir: &Path, board: &mut Board) -> Answer {
+    board.kept(dir, |_, followed| {
+        let versions = &followed.league.versions;
+        Ok(json!({ "bots": versions.iter().map(version_json).collect::<Vec<_>>() }))
+    })
 }
 
 /// The points of a rating chart: the fit after each of up to this many
@@ -378,76 +391,67 @@ pub fn game_json(
 }
 
 /// `GET /api/candidates`: every version that joined as a candidate, with
-/// its test now and its LLR after each of its games.
-pub fn candidates(dir: &Path) -> Answer {
-    let store = Store::open(dir)?;
-    let (league, joined, rows) = store.snapshot(|store| {
-        let events = store.events()?;
-        let league = League::from_events(&events).map_err(|e| store.damaged(e))?;
-        let joined: Vec<String> = events
-            .into_iter()
-            .filter_map(|(_, e)| match e {
-                arena::store::Event::Added {
-                    bot,
-                    candidate: true,
-                    ..
-                } => Some(bot),
-                _ => None,
-            })
+/// its test now and its LLR after each of its games; from the league
+/// `board` keeps, and only the games that name a candidate are read.
+pub fn candidates(dir: &Path, board: &mut Board) -> Answer {
+    board.kept(dir, |store, followed| {
+        let league = &followed.league;
+        let joined: Vec<String> = league
+            .versions
+            .iter()
+            .filter(|v| v.tested)
+            .map(|v| v.bot.clone())
             .collect();
-        // only the games that name a candidate are read
         let rows = store.games_naming(&joined)?;
-        Ok((league, joined, rows))
-    })?;
-    let sprt = config::Settings::stored(&store)?.sprt;
-    let names = league.names();
-    // per version that joined as a candidate: its tally, and the LLR after
-    // each of its games, in one pass over those games
-    let mut tested: Vec<Option<(Tally, Vec<Value>)>> = league
-        .versions
-        .iter()
-        .map(|v| joined.contains(&v.bot).then(Default::default))
-        .collect();
-    for g in &rows {
-        let s = g.scored(&names).map_err(damaged)?;
-        for seat in crate::core::seat::Seat::ALL {
-            let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
-                continue;
-            };
-            t.games += 1;
-            match s.result {
-                GameResult::Draw => t.tie += 1,
-                r if r == GameResult::win(seat) => t.won += 1,
-                _ => t.lost += 1,
+        let sprt = config::Settings::stored(store)?.sprt;
+        let names = league.names();
+        // per version that joined as a candidate: its tally, and the LLR
+        // after each of its games, in one pass over those games
+        let mut tested: Vec<Option<(Tally, Vec<Value>)>> = league
+            .versions
+            .iter()
+            .map(|v| v.tested.then(Default::default))
+            .collect();
+        for g in &rows {
+            let s = g.scored(&names).map_err(damaged)?;
+            for seat in crate::core::seat::Seat::ALL {
+                let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
+                    continue;
+                };
+                t.games += 1;
+                match s.result {
+                    GameResult::Draw => t.tie += 1,
+                    r if r == GameResult::win(seat) => t.won += 1,
+                    _ => t.lost += 1,
+                }
+                llr.push(json!({ "number": g.number, "games": t.games,
+                                 "llr": candidates::test(&sprt, t).llr }));
             }
-            llr.push(json!({ "number": g.number, "games": t.games,
-                             "llr": candidates::test(&sprt, t).llr }));
         }
-    }
-    let mut out = Vec::new();
-    for (v, tested) in league.versions.iter().zip(tested) {
-        let Some((t, llr)) = tested else { continue };
-        let state = match (v.candidate, v.retired, v.rejected) {
-            (true, false, _) => "under test",
-            (_, true, true) => "rejected",
-            _ => "promoted",
-        };
-        out.push(json!({
-            "bot": v.bot, "against": v.against, "state": state,
-            "test": candidates::test(&sprt, &t), "llr": llr,
-            "tally": tally_json(&v.bot, &t),
-        }));
-    }
-    Ok(json!({ "sprt": sprt, "candidates": out }))
+        let mut out = Vec::new();
+        for (v, tested) in league.versions.iter().zip(tested) {
+            let Some((t, llr)) = tested else { continue };
+            let state = match (v.candidate, v.retired, v.rejected) {
+                (true, false, _) => "under test",
+                (_, true, true) => "rejected",
+                _ => "promoted",
+            };
+            out.push(json!({
+                "bot": v.bot, "against": v.against, "state": state,
+                "test": candidates::test(&sprt, &t), "llr": llr,
+                "tally": tally_json(&v.bot, &t),
+            }));
+        }
+        Ok(json!({ "sprt": sprt, "candidates": out }))
+    })
 }
 
 /// `GET /api/events?after=N`: the event log after event `N`.
 pub fn events(dir: &Path, after: u64) -> Answer {
     let store = Store::open(dir)?;
     let events: Vec<Value> = store
-        .events()?
+        .events_after(after)?
         .into_iter()
-        .filter(|(seq, _)| *seq > after)
         .map(|(seq, e)| json!({ "seq": seq, "event": e }))
         .collect();
     Ok(json!({ "events": events }))

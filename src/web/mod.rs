@@ -136,11 +136,19 @@ struct Web {
     dir: Arc<PathBuf>,
     game: Arc<dyn GameOf>,
     options: Arc<Options>,
-    /// The leaderboard, kept up to date a batch at a time.
+    /// The league and the leaderboard, kept up to date a batch at a time
+    /// (every endpoint that needs the league alone reads it from here).
     board: Arc<std::sync::Mutex<api::Board>>,
     /// Where the arena stands (events, games), looked at by one task for
     /// every client of the event stream ([`watch_progress`]).
     progress: Arc<Progress>,
+}
+
+impl Web {
+    /// The kept board, for one request at a time.
+    fn board(&self) -> std::sync::MutexGuard<'_, api::Board> {
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The arena's progress as the event stream sends it: the last event's
@@ -400,14 +408,13 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 async fn arena_info(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::arena(&web.dir)?))).await
+    blocking(move || Ok(Json(api::arena(&web.dir, &mut web.board())?))).await
 }
 
 async fn leaderboard(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
     blocking(move || {
         if q.iter().all(|(_, value)| value.is_empty()) {
-            let mut board = web.board.lock().unwrap_or_else(|e| e.into_inner());
-            return Ok(Json(api::leaderboard_kept(&web.dir, &mut board)?));
+            return Ok(Json(api::leaderboard_kept(&web.dir, &mut web.board())?));
         }
         Ok(Json(api::leaderboard(&web.dir, &q)?))
     })
@@ -415,7 +422,7 @@ async fn leaderboard(State(web): State<Web>, Query(q): Query<Vec<(String, String
 }
 
 async fn bots(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::bots(&web.dir)?))).await
+    blocking(move || Ok(Json(api::bots(&web.dir, &mut web.board())?))).await
 }
 
 async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
@@ -431,7 +438,7 @@ async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answe
 }
 
 async fn candidates(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::candidates(&web.dir)?))).await
+    blocking(move || Ok(Json(api::candidates(&web.dir, &mut web.board())?))).await
 }
 
 #[derive(serde::Deserialize)]
