@@ -13,6 +13,8 @@
 //! - `leaderboard_unchanged`: a board whose arena did nothing since.
 //! - `candidates_page`: the candidates' tallies and LLR trails (`b0@1` is
 //!   a candidate), only the games that name one read.
+//! - `bot_page`: one bot's page, its rating history fitted at up to 40
+//!   points of the arena's history.
 //! - `games_page`: the newest 100 games (`/api/games` without a filter),
 //!   the page alone read; its baseline, `games_page_through_a_filter`, the
 //!   same page through a filter that keeps every game (all read).
@@ -183,6 +185,21 @@ fn candidates_page(bencher: Bencher) {
         let c = &answer["candidates"].as_array().unwrap()[0];
         assert_eq!(c["bot"], "b0@1");
         assert!(c["tally"]["games"].as_u64().unwrap() > 10_000);
+        answer
+    });
+}
+
+/// `GET /api/bots/b1@1`: one bot's page (its row, rating after each of up
+/// to 40 points of the arena's history, results per opponent, recent
+/// games and forfeits). Beside `games_page_through_a_filter`, which reads
+/// every game once.
+#[divan::bench(sample_count = 3)]
+fn bot_page(bencher: Bencher) {
+    let (dir, board) = arena();
+    let mut board = board.clone();
+    bencher.bench_local(|| {
+        let answer = api::bot(dir, "b1@1", &mut board).unwrap();
+        assert!(answer["history"].as_array().unwrap().len() >= 30);
         answer
     });
 }

@@ -201,34 +201,99 @@ const HISTORY_POINTS: u64 = 40;
 
 /// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
 /// rating over time, results per opponent, recent games and forfeits.
-pub fn bot(dir: &Path, who: &str) -> Answer {
-    let a = open(dir)?;
-    let all = versions(&a.league, who)?;
-    let v = *all.last().expect("one at least");
-    let b = a
-        .league
-        .versions
-        .iter()
-        .position(|w| w.bot == v.bot)
-        .expect("found");
-    // one pass over the games gives the standings and the table's row
-    let tallies = show::Tallies::of(&a.league, &a.games)?;
-    let standings = &tallies.all;
-    let sprt = config::Settings::stored(&a.store)?.sprt;
-    let row = show::rows_of(&a.league, &tallies, &sprt)
-        .into_iter()
-        .find(|r| r.bot == v.bot);
-    let batches = a.league.next_batch;
-    let step = batches.div_ceil(HISTORY_POINTS).max(1);
-    let mut history = Vec::new();
-    let mut upto = 0;
-    let mut at = step;
-    while at < batches + step {
-        let end = at.min(batches);
-        while upto < a.games.len() && a.games[upto].batch < end {
-            upto += 1;
+pub fn bot(dir: &Path, who: &str, board: &mut Board) -> Answer {
+    board.kept(dir, |store, followed| {
+        let league = &followed.league;
+        let all = versions(league, who)?;
+        let v = *all.last().expect("one at least");
+        let b = league
+            .versions
+            .iter()
+            .position(|w| w.bot == v.bot)
+            .expect("found");
+        // the standings and the table's row are the kept board's
+        let standings = &followed.tallies.all;
+        let sprt = config::Settings::stored(store)?.sprt;
+        let row = show::rows_of(league, &followed.tallies, &sprt)
+            .into_iter()
+            .find(|r| r.bot == v.bot);
+        let history = rating_history(store, league, b, HISTORY_PAGE)?;
+        let opponents: Vec<Value> = (0..league.versions.len())
+            .filter(|&o| o != b && standings.vs[b][o].games > 0)
+            .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
+            .collect();
+        // its games are among those whose record names it
+        let naming = store.games_naming(std::slice::from_ref(&v.bot))?;
+        let mine = kept(
+            league,
+            &naming,
+            &Filter {
+                bot: Some(v.bot.clone()),
+                ..Filter::default()
+            },
+        )?;
+        let names = league.names();
+        let recent: Vec<Value> = mine
+            .iter()
+            .rev()
+            .take(20)
+            .map(|(g, s)| summary(&names, g, s))
+            .collect();
+        let lines = store.forfeit_lines(&v.bot)?;
+        let mut forfeits = Vec::new();
+        for (g, s) in &mine {
+            if let Termination::Forfeit {
+                seat,
+                reason,
+                detail,
+                ..
+            } = &s.termination
+            {
+                if s.seats[*seat] == b {
+                    let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
+                    forfeits.push(json!({
+                        "number": g.number, "reason": reason.to_string(), "detail": detail,
+                        "lines": said,
+                    }));
+                }
+            }
         }
-        let s = a.league.standings(&a.games[..upto]).map_err(damaged)?;
+        Ok(json!({
+            "bot": version_json(v),
+            "versions": league.versions.iter().filter(|w| w.name == v.name)
+                .map(version_json).collect::<Vec<_>>(),
+            "row": row,
+            "total": tally_json(&v.bot, &standings.totals[b]),
+            "history": history,
+            "opponents": opponents,
+            "recent": recent,
+            "forfeits": forfeits,
+        }))
+    })
+}
+
+/// The games [`rating_history`] reads at once.
+const HISTORY_PAGE: u64 = 4096;
+
+/// Version `b`'s rating (the joint fit of every game so far) after each
+/// of up to [`HISTORY_POINTS`] evenly spread batches where it had played:
+/// one pass over the games, `page` at a time, the standings growing.
+fn rating_history(
+    store: &Store,
+    league: &League,
+    b: usize,
+    page: u64,
+) -> Result<Vec<Value>, Failure> {
+    let batches = league.next_batch;
+    let step = batches.div_ceil(HISTORY_POINTS).max(1);
+    let names = league.names();
+    let mut s = crate::stats::standings::Standings::empty(&names);
+    let mut history = Vec::new();
+    // the points: the end of every `step`th batch, and the last
+    let mut ends = (1..=batches.div_ceil(step))
+        .map(|k| (k * step).min(batches))
+        .peekable();
+    let mut point = |s: &crate::stats::standings::Standings, end: u64| {
         if s.totals[b].games > 0 {
             let r = ratings::fit(&s.vs, None).ratings[b];
             history.push(json!({
@@ -236,57 +301,25 @@ pub fn bot(dir: &Path, who: &str) -> Answer {
                 "rating": r.elo, "low": r.low, "high": r.high,
             }));
         }
-        at += step;
-    }
-    let opponents: Vec<Value> = (0..a.league.versions.len())
-        .filter(|&o| o != b && standings.vs[b][o].games > 0)
-        .map(|o| tally_json(&a.league.versions[o].bot, &standings.vs[b][o]))
-        .collect();
-    let mine = kept(
-        &a.league,
-        &a.games,
-        &Filter {
-            bot: Some(v.bot.clone()),
-            ..Filter::default()
-        },
-    )?;
-    let names = a.league.names();
-    let recent: Vec<Value> = mine
-        .iter()
-        .rev()
-        .take(20)
-        .map(|(g, s)| summary(&names, g, s))
-        .collect();
-    let lines = a.store.forfeit_lines(&v.bot)?;
-    let mut forfeits = Vec::new();
-    for (g, s) in &mine {
-        if let Termination::Forfeit {
-            seat,
-            reason,
-            detail,
-            ..
-        } = &s.termination
-        {
-            if s.seats[*seat] == b {
-                let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
-                forfeits.push(json!({
-                    "number": g.number, "reason": reason.to_string(), "detail": detail,
-                    "lines": said,
-                }));
+    };
+    let mut next = 0;
+    loop {
+        let rows = store.games_from(next, page)?;
+        for g in &rows {
+            while let Some(end) = ends.next_if(|&end| g.batch >= end) {
+                point(&s, end);
             }
+            s.add(&g.scored(&names).map_err(damaged)?);
+        }
+        match rows.last() {
+            Some(last) if rows.len() as u64 == page => next = last.number + 1,
+            _ => break,
         }
     }
-    Ok(json!({
-        "bot": version_json(v),
-        "versions": a.league.versions.iter().filter(|w| w.name == v.name)
-            .map(version_json).collect::<Vec<_>>(),
-        "row": row,
-        "total": tally_json(&v.bot, &standings.totals[b]),
-        "history": history,
-        "opponents": opponents,
-        "recent": recent,
-        "forfeits": forfeits,
-    }))
+    for end in ends {
+        point(&s, end);
+    }
+    Ok(history)
 }
 
 /// A tally as the 2016 report's Table 4.1 has it: games, wins, losses,
@@ -455,4 +488,99 @@ pub fn events(dir: &Path, after: u64) -> Answer {
         .map(|(seq, e)| json!({ "seq": seq, "event": e }))
         .collect();
     Ok(json!({ "events": events }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::store::Event;
+
+    /// An arena of three bots and `batches` batches of 5 games each, the
+    /// results varied.
+    fn arena_of(dir: &Path, batches: u64) -> Store {
+        let mut store = Store::create(dir, &[("game", "coordination".into())]).unwrap();
+        for bot in ["a", "b", "c"] {
+            store
+                .append(&Event::Added {
+                    bot: format!("{bot}@1"),
+                    name: bot.into(),
+                    version: 1,
+                    spec: format!("name = \"{bot}@1\"\nbuiltin = \"left\"\n"),
+                    candidate: false,
+                    against: None,
+                })
+                .unwrap();
+        }
+        let bots = ["a@1", "b@1", "c@1"];
+        for number in 0..batches {
+            let first = number * 5;
+            let pairs: Vec<[usize; 2]> = (first..first + 5)
+                .map(|n| [(n % 3) as usize, ((n + 1 + n / 3 % 2) % 3) as usize])
+                .map(|[x, y]| if x == y { [x, (y + 1) % 3] } else { [x, y] })
+                .collect();
+            store
+                .append(&Event::Batch {
+                    number,
+                    first,
+                    games: pairs
+                        .iter()
+                        .map(|p| p.map(|i| bots[i].to_string()))
+                        .collect(),
+                })
+                .unwrap();
+            let games: Vec<(u64, String)> = (first..first + 5)
+                .zip(&pairs)
+                .map(|(n, p)| {
+                    let (result, goals) = match (n * 7 + number) % 5 {
+                        0 | 1 => ("first", [5, 0]),
+                        2 | 3 => ("second", [0, 5]),
+                        _ => ("draw", [2, 2]),
+                    };
+                    let line = format!(
+                        "{{\"index\":{n},\"pair\":0,\"seats\":[\"{}\",\"{}\"],\"seed\":1,\
+                         \"result\":\"{result}\",\"goals\":[{},{}],\"termination\":{{\"kind\":\"normal\"}},\
+                         \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}",
+                        bots[p[0]], bots[p[1]], goals[0], goals[1]
+                    );
+                    (n, line)
+                })
+                .collect();
+            store.finish_batch(number, &games, &[]).unwrap();
+        }
+        store
+    }
+
+    /// The history read a page at a time is the standings of every game
+    /// before each point fitted afresh, whatever the page size.
+    #[test]
+    fn a_rating_history_read_in_pages_is_each_points_fit_from_scratch() {
+        for batches in [0, 1, 39, 40, 41, 97] {
+            let dir = tempfile::tempdir().unwrap();
+            let store = arena_of(dir.path(), batches);
+            let league = League::from_events(&store.events().unwrap()).unwrap();
+            let games = store.games().unwrap();
+            let step = batches.div_ceil(HISTORY_POINTS).max(1);
+            for b in 0..3 {
+                let mut expected = Vec::new();
+                for k in 1..=batches.div_ceil(step) {
+                    let end = (k * step).min(batches);
+                    let before: Vec<GameRow> =
+                        games.iter().filter(|g| g.batch < end).cloned().collect();
+                    let s = league.standings(&before).unwrap();
+                    if s.totals[b].games > 0 {
+                        let r = ratings::fit(&s.vs, None).ratings[b];
+                        expected.push(json!({
+                            "batch": end, "games": s.totals[b].games,
+                            "rating": r.elo, "low": r.low, "high": r.high,
+                        }));
+                    }
+                }
+                assert_eq!(expected.len() as u64, batches.div_ceil(step));
+                for page in [1, 3, 7, 4096] {
+                    let got = rating_history(&store, &league, b, page).unwrap();
+                    assert_eq!(got, expected, "{batches} batches, bot {b}, pages of {page}");
+                }
+            }
+        }
+    }
 }

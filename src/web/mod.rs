@@ -426,7 +426,7 @@ async fn bots(State(web): State<Web>) -> Answer {
 }
 
 async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
-    blocking(move || Ok(Json(api::bot(&web.dir, &bot)?))).await
+    blocking(move || Ok(Json(api::bot(&web.dir, &bot, &mut web.board())?))).await
 }
 
 async fn games(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
