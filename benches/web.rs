@@ -13,6 +13,8 @@
 //! - `leaderboard_unchanged`: a board whose arena did nothing since.
 //! - `candidates_page`: the candidates' tallies and LLR trails (`b0@1` is
 //!   a candidate), only the games that name one read.
+//! - `games_of_a_bot`: the newest 100 of one bot's games (a filter),
+//!   only the records that name it read.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
 //!   points of the arena's history.
 //! - `games_page`: the newest 100 games (`/api/games` without a filter),
@@ -153,9 +155,10 @@ fn leaderboard_unchanged(bencher: Bencher) {
 /// scores them all (as every request did before).
 #[divan::bench(sample_count = 20)]
 fn games_page(bencher: Bencher) {
-    let (dir, _) = arena();
+    let (dir, board) = arena();
+    let mut board = board.clone();
     bencher.bench_local(|| {
-        let answer = api::games(dir, &[]).unwrap();
+        let answer = api::games(dir, &[], &mut board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
         answer
     });
@@ -163,11 +166,27 @@ fn games_page(bencher: Bencher) {
 
 #[divan::bench(sample_count = 3)]
 fn games_page_through_a_filter(bencher: Bencher) {
-    let (dir, _) = arena();
+    let (dir, board) = arena();
+    let mut board = board.clone();
     let query = [("since".to_string(), "2000-01-01".to_string())];
     bencher.bench_local(|| {
-        let answer = api::games(dir, &query).unwrap();
+        let answer = api::games(dir, &query, &mut board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
+        answer
+    });
+}
+
+/// `GET /api/games?bot=b1@1`: the newest 100 of one bot's games (about 2%
+/// of them), only the records that name it read. Beside
+/// `games_page_through_a_filter`.
+#[divan::bench(sample_count = 10)]
+fn games_of_a_bot(bencher: Bencher) {
+    let (dir, board) = arena();
+    let mut board = board.clone();
+    let query = [("bot".to_string(), "b1@1".to_string())];
+    bencher.bench_local(|| {
+        let answer = api::games(dir, &query, &mut board).unwrap();
+        assert!(answer["total"].as_u64().unwrap() > 10_000);
         answer
     });
 }

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::{
     arena::{
-        self, candidates, config,
+        candidates, config,
         league::{League, Version},
         show,
         store::{GameRow, Store},
@@ -29,23 +29,6 @@ use crate::{
 };
 
 type Answer = Result<Value, Failure>;
-
-/// The arena's store, league and finished games.
-struct Arena {
-    store: Store,
-    league: League,
-    games: Vec<GameRow>,
-}
-
-fn open(dir: &Path) -> Result<Arena, Failure> {
-    let (store, league) = arena::open(dir)?;
-    let games = store.games()?;
-    Ok(Arena {
-        store,
-        league,
-        games,
-    })
-}
 
 fn damaged(e: String) -> Failure {
     Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
@@ -151,22 +134,37 @@ pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
     answer
 }
 
-/// `GET /api/leaderboard`: every version's row, strongest first; over the
-/// games a filter keeps when the query has one.
-pub fn leaderboard(dir: &Path, query: &[(String, String)]) -> Answer {
+/// `GET /api/leaderboard` with a filter: every version's row, strongest
+/// first, over the games the filter keeps (without one, the server's kept
+/// board answers: [`leaderboard_kept`]).
+pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &mut Board) -> Answer {
     let f = Filter::parse(query)?;
-    let a = open(dir)?;
-    let sprt = config::Settings::stored(&a.store)?.sprt;
-    let rows = if f.narrows() {
-        let games: Vec<GameRow> = kept(&a.league, &a.games, &f)?
+    board.kept(dir, |store, followed| {
+        let league = &followed.league;
+        let sprt = config::Settings::stored(store)?.sprt;
+        let candidates = games_for(store, league, &f)?;
+        let games: Vec<GameRow> = kept(league, &candidates, &f)?
             .into_iter()
             .map(|(g, _)| g.clone())
             .collect();
-        show::rows(&a.league, &games, &sprt)?
-    } else {
-        show::rows(&a.league, &a.games, &sprt)?
-    };
-    Ok(json!({ "arena": info(&a.store, &a.league, dir)?, "filtered": f.narrows(), "rows": rows }))
+        let rows = show::rows(league, &games, &sprt)?;
+        Ok(json!({ "arena": info(store, league, dir)?, "filtered": f.narrows(), "rows": rows }))
+    })
+}
+
+/// The games `f` can keep, in order: those whose records name its bot's
+/// (or opponent's) versions when it names one, else every game.
+fn games_for(store: &Store, league: &League, f: &Filter) -> Result<Vec<GameRow>, Failure> {
+    match f.bot.as_ref().or(f.opponent.as_ref()) {
+        Some(who) => {
+            let names: Vec<String> = versions(league, who)?
+                .iter()
+                .map(|v| v.bot.clone())
+                .collect();
+            Ok(store.games_naming(&names)?)
+        }
+        None => Ok(store.games()?),
+    }
 }
 
 fn version_json(v: &Version) -> Value {
@@ -331,8 +329,9 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
     })
 }
 
-/// `GET /api/games`: the games a filter keeps, newest first, a page of them.
-pub fn games(dir: &Path, query: &[(String, String)]) -> Answer {
+/// `GET /api/games`: the games a filter keeps, newest first, a page of
+/// them; with a filter, from the league `board` keeps.
+pub fn games(dir: &Path, query: &[(String, String)], board: &mut Board) -> Answer {
     let f = Filter::parse(query)?;
     let limit = f.limit.unwrap_or(100).min(1000);
     let offset = f.offset.unwrap_or(0);
@@ -357,17 +356,20 @@ pub fn games(dir: &Path, query: &[(String, String)]) -> Answer {
             .collect::<Result<Vec<Value>, Failure>>()?;
         return Ok(json!({ "total": total, "offset": offset, "games": page }));
     }
-    let a = open(dir)?;
-    let kept = kept(&a.league, &a.games, &f)?;
-    let names = a.league.names();
-    let page: Vec<Value> = kept
-        .iter()
-        .rev()
-        .skip(offset)
-        .take(limit)
-        .map(|(g, s)| summary(&names, g, s))
-        .collect();
-    Ok(json!({ "total": kept.len(), "offset": offset, "games": page }))
+    board.kept(dir, |store, followed| {
+        let league = &followed.league;
+        let candidates = games_for(store, league, &f)?;
+        let kept = kept(league, &candidates, &f)?;
+        let names = league.names();
+        let page: Vec<Value> = kept
+            .iter()
+            .rev()
+            .skip(offset)
+            .take(limit)
+            .map(|(g, s)| summary(&names, g, s))
+            .collect();
+        Ok(json!({ "total": kept.len(), "offset": offset, "games": page }))
+    })
 }
 
 /// `GET /api/games/N`: one game with every position.

@@ -416,7 +416,7 @@ async fn leaderboard(State(web): State<Web>, Query(q): Query<Vec<(String, String
         if q.iter().all(|(_, value)| value.is_empty()) {
             return Ok(Json(api::leaderboard_kept(&web.dir, &mut web.board())?));
         }
-        Ok(Json(api::leaderboard(&web.dir, &q)?))
+        Ok(Json(api::leaderboard(&web.dir, &q, &mut web.board())?))
     })
     .await
 }
@@ -430,7 +430,7 @@ async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
 }
 
 async fn games(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
-    blocking(move || Ok(Json(api::games(&web.dir, &q)?))).await
+    blocking(move || Ok(Json(api::games(&web.dir, &q, &mut web.board())?))).await
 }
 
 async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answer {
