@@ -2,7 +2,9 @@
 //! the arena, its leaderboard (also over a filter of its games), its bots,
 //! one bot's history, its games with filters, one game with every
 //! position, the candidates' tests and the event log. Each is read from
-//! the store when asked, so it is current whoever changed the arena.
+//! the store when asked, so it is current whoever changed the arena; the
+//! league and the leaderboard's tallies are kept between requests
+//! ([`Board`]) and brought up to date with only what came since.
 
 use std::path::Path;
 
