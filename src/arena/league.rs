@@ -225,10 +225,11 @@ impl Forfeiting {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn added(bot: &str) -> Event {
+    /// `BOT@1` joining the pool (the arena tests' first events).
+    pub(crate) fn added(bot: &str) -> Event {
         Event::Added {
             bot: format!("{bot}@1"),
             name: bot.into(),

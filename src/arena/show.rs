@@ -344,14 +344,7 @@ mod tests {
         let mut store = Store::create(dir, &[("game", "coordination".into())]).unwrap();
         for bot in ["a", "b"] {
             store
-                .append(&Event::Added {
-                    bot: format!("{bot}@1"),
-                    name: bot.into(),
-                    version: 1,
-                    spec: format!("name = \"{bot}@1\"\nbuiltin = \"left\"\n"),
-                    candidate: false,
-                    against: None,
-                })
+                .append(&crate::arena::league::tests::added(bot))
                 .unwrap();
         }
         for number in 0..batches {

@@ -505,14 +505,7 @@ mod tests {
         let mut store = Store::create(dir, &[("game", "coordination".into())]).unwrap();
         for bot in ["a", "b", "c"] {
             store
-                .append(&Event::Added {
-                    bot: format!("{bot}@1"),
-                    name: bot.into(),
-                    version: 1,
-                    spec: format!("name = \"{bot}@1\"\nbuiltin = \"left\"\n"),
-                    candidate: false,
-                    against: None,
-                })
+                .append(&crate::arena::league::tests::added(bot))
                 .unwrap();
         }
         let bots = ["a@1", "b@1", "c@1"];
