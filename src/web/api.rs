@@ -56,12 +56,12 @@ fn summary(names: &[String], g: &GameRow, s: &Scored) -> Value {
 
 fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
     let (events, games) = store.progress()?;
-    let game = store.meta("game")?;
+    let (game, title) = (store.meta("game")?, store.title()?);
     Ok(json!({
         "name": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         "game": game,
-        "title": store.title()?,
-        "head": show::head(league, games as usize, dir, &store.title()?),
+        "title": title,
+        "head": show::head(league, games as usize, dir, &title),
         "playing": league.versions.iter().filter(|v| !v.retired).count(),
         "games": games,
         "batches": league.next_batch,
