@@ -8,7 +8,9 @@
 //! `reports/<ladder>/season-NNN/` (in `division-D/` with more than one
 //! division), resumable like any season. Only when every division is
 //! complete are ratings updated (Glicko-2, one rating period per season),
-//! bots promoted and relegated, and the season recorded, in one atomic write.
+//! bots promoted and relegated (and a bot alone in its division moved up
+//! to the nearest one with bots, so the ladder never stalls), and the
+//! season recorded, in one atomic write.
 
 use std::path::PathBuf;
 
