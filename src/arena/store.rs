@@ -584,6 +584,9 @@ mod tests {
         store.finish_batch(0, &games, &[]).unwrap();
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.meta("game").unwrap(), "coordination");
+        // an arena made before the title was kept is called by its kind
+        assert_eq!(store.title().unwrap(), "coordination");
+        assert_eq!(store.meta_if("title").unwrap(), None);
         let events: Vec<Event> = store.events().unwrap().into_iter().map(|e| e.1).collect();
         assert_eq!(events, [added, Event::Finished { number: 0 }]);
         assert_eq!(store.games().unwrap().len(), 2);
