@@ -91,12 +91,16 @@ impl Drawing {
             l.extend(known[pick].iter().cloned());
             // numbers: every one between the lowest and the highest, so a
             // row or column without pieces still shows (on a board's scale)
-            let numbers: Option<Vec<i64>> = l.iter().map(|w| w.parse().ok()).collect();
+            // (numbers as ladder writes them: `07` is a word)
+            let numbers: Option<Vec<i64>> = l
+                .iter()
+                .map(|w| w.parse().ok().filter(|n: &i64| n.to_string() == *w))
+                .collect();
             if let Some((&low, &high)) = numbers
                 .as_ref()
                 .and_then(|n| n.iter().min().zip(n.iter().max()))
             {
-                if high - low < MOST_FILLED {
+                if high.checked_sub(low).is_some_and(|d| d < MOST_FILLED) {
                     l.extend((low..=high).map(|n| n.to_string()));
                 }
             }
@@ -200,5 +204,21 @@ mod tests {
             panic!("a board")
         };
         assert_eq!(rows, ["1000", "1"]);
+        // nor one whose ends are the far ends of the numbers
+        let far = [i64::MIN, i64::MAX].map(|n| format!("(cell {n} 1 x)"));
+        let Some(Drawing::Board { columns, .. }) = Drawing::from_cell_facts(&far, None, [&[], &[]])
+        else {
+            panic!("a board")
+        };
+        assert_eq!(columns.len(), 2);
+        // a number spelt otherwise is a word: nothing is filled beside it
+        let Some(Drawing::Board { columns, .. }) = Drawing::from_cell_facts(
+            &["(cell 07 1 x)".into(), "(cell 9 1 o)".into()],
+            None,
+            [&[], &[]],
+        ) else {
+            panic!("a board")
+        };
+        assert_eq!(columns, ["07", "9"]);
     }
 }
