@@ -215,12 +215,13 @@ fn candidates_page(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn bot_page(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
-    bencher.bench_local(|| {
-        let answer = api::bot(dir, "b1@1", &mut board).unwrap();
-        assert!(answer["history"].as_array().unwrap().len() >= 30);
-        answer
-    });
+    bencher
+        .with_inputs(|| board.clone())
+        .bench_local_values(|mut board| {
+            let answer = api::bot(dir, "b1@1", &mut board).unwrap();
+            assert!(answer["history"].as_array().unwrap().len() >= 30);
+            answer
+        });
 }
 
 /// A breakthrough game of random moves (at most 200 turns), as a record.

@@ -356,6 +356,10 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
         assert_eq!(kept["arena"], fresh["arena"]);
     };
     same();
+    // a bot's page, kept for the progress it was made at, is made again
+    // once the arena moves
+    let (_, alpha) = api("/api/bots/alpha@1");
+    assert_eq!(api("/api/bots/alpha@1").1, alpha);
     ladder(
         dir,
         &["arena", "add", "arena", "gamma", "--builtin", "random"],
@@ -363,6 +367,14 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     ladder(dir, &["arena", "run", "arena", "-q", "--batches", "7"]);
     same();
     let (_, kept) = api("/api/leaderboard");
+    let (_, now) = api("/api/bots/alpha@1");
+    assert!(now["total"]["games"].as_u64() > alpha["total"]["games"].as_u64());
+    let row = kept["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["bot"] == "alpha@1");
+    assert_eq!(now["total"]["games"], row.unwrap()["games"]);
     // alpha, beta, delta (joined while the stream's clients listened), gamma
     assert_eq!(kept["rows"].as_array().unwrap().len(), 4);
     assert!(kept["rows"]

@@ -86,7 +86,14 @@ pub fn arena(dir: &Path, board: &mut Board) -> Answer {
 pub struct Board {
     followed: show::Followed,
     answer: Option<((u64, u64), Value)>,
+    /// Bots' pages by the name asked, each with the progress it was made
+    /// at: every open page of a bot asks again when a batch ends, and all
+    /// of them get the one answer (at most [`KEPT_PAGES`] kept).
+    pages: std::collections::HashMap<String, ((u64, u64), Value)>,
 }
+
+/// The most bots' pages a [`Board`] keeps; beyond, it starts afresh.
+const KEPT_PAGES: usize = 64;
 
 impl Board {
     /// `answer` from the league and tallies kept, brought up to date with
@@ -202,74 +209,95 @@ const HISTORY_POINTS: u64 = 40;
 /// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
 /// rating over time, results per opponent, recent games and forfeits.
 pub fn bot(dir: &Path, who: &str, board: &mut Board) -> Answer {
-    board.kept(dir, |store, followed| {
-        let league = &followed.league;
-        let all = versions(league, who)?;
-        let v = *all.last().expect("one at least");
-        let b = league
-            .versions
-            .iter()
-            .position(|w| w.bot == v.bot)
-            .expect("found");
-        // the standings and the table's row are the kept board's
-        let standings = &followed.tallies.all;
-        let sprt = config::Settings::stored(store)?.sprt;
-        let row = show::rows_of(league, &followed.tallies, &sprt)
-            .into_iter()
-            .find(|r| r.bot == v.bot);
-        let history = rating_history(store, league, b, HISTORY_PAGE)?;
-        let opponents: Vec<Value> = (0..league.versions.len())
-            .filter(|&o| o != b && standings.vs[b][o].games > 0)
-            .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
-            .collect();
-        // its games are among those whose record names it
-        let naming = store.games_naming(std::slice::from_ref(&v.bot))?;
-        let mine = kept(
-            league,
-            &naming,
-            &Filter {
-                bot: Some(v.bot.clone()),
-                ..Filter::default()
-            },
-        )?;
-        let names = league.names();
-        let recent: Vec<Value> = mine
-            .iter()
-            .rev()
-            .take(20)
-            .map(|(g, s)| summary(&names, g, s))
-            .collect();
-        let lines = store.forfeit_lines(&v.bot)?;
-        let mut forfeits = Vec::new();
-        for (g, s) in &mine {
-            if let Termination::Forfeit {
-                seat,
-                reason,
-                detail,
-                ..
-            } = &s.termination
-            {
-                if s.seats[*seat] == b {
-                    let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
-                    forfeits.push(json!({
-                        "number": g.number, "reason": reason.to_string(), "detail": detail,
-                        "lines": said,
-                    }));
-                }
+    let mut pages = std::mem::take(&mut board.pages);
+    let answer = board.kept(dir, |store, followed| {
+        let progress = store.progress()?;
+        if let Some((at, page)) = pages.get(who) {
+            if *at == progress {
+                return Ok(page.clone());
             }
         }
-        Ok(json!({
-            "bot": version_json(v),
-            "versions": league.versions.iter().filter(|w| w.name == v.name)
-                .map(version_json).collect::<Vec<_>>(),
-            "row": row,
-            "total": tally_json(&v.bot, &standings.totals[b]),
-            "history": history,
-            "opponents": opponents,
-            "recent": recent,
-            "forfeits": forfeits,
-        }))
-    })
+        let page = bot_page(store, followed, who)?;
+        if pages.len() >= KEPT_PAGES {
+            pages.clear();
+        }
+        pages.insert(who.to_string(), (progress, page.clone()));
+        Ok(page)
+    });
+    if answer.is_ok() {
+        board.pages = pages;
+    }
+    answer
+}
+
+/// One bot's page ([`bot`]) from the kept league and tallies.
+fn bot_page(store: &Store, followed: &show::Followed, who: &str) -> Answer {
+    let league = &followed.league;
+    let all = versions(league, who)?;
+    let v = *all.last().expect("one at least");
+    let b = league
+        .versions
+        .iter()
+        .position(|w| w.bot == v.bot)
+        .expect("found");
+    // the standings and the table's row are the kept board's
+    let standings = &followed.tallies.all;
+    let sprt = config::Settings::stored(store)?.sprt;
+    let row = show::rows_of(league, &followed.tallies, &sprt)
+        .into_iter()
+        .find(|r| r.bot == v.bot);
+    let history = rating_history(store, league, b, HISTORY_PAGE)?;
+    let opponents: Vec<Value> = (0..league.versions.len())
+        .filter(|&o| o != b && standings.vs[b][o].games > 0)
+        .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
+        .collect();
+    // its games are among those whose record names it
+    let naming = store.games_naming(std::slice::from_ref(&v.bot))?;
+    let mine = kept(
+        league,
+        &naming,
+        &Filter {
+            bot: Some(v.bot.clone()),
+            ..Filter::default()
+        },
+    )?;
+    let names = league.names();
+    let recent: Vec<Value> = mine
+        .iter()
+        .rev()
+        .take(20)
+        .map(|(g, s)| summary(&names, g, s))
+        .collect();
+    let lines = store.forfeit_lines(&v.bot)?;
+    let mut forfeits = Vec::new();
+    for (g, s) in &mine {
+        if let Termination::Forfeit {
+            seat,
+            reason,
+            detail,
+            ..
+        } = &s.termination
+        {
+            if s.seats[*seat] == b {
+                let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
+                forfeits.push(json!({
+                    "number": g.number, "reason": reason.to_string(), "detail": detail,
+                    "lines": said,
+                }));
+            }
+        }
+    }
+    Ok(json!({
+        "bot": version_json(v),
+        "versions": league.versions.iter().filter(|w| w.name == v.name)
+            .map(version_json).collect::<Vec<_>>(),
+        "row": row,
+        "total": tally_json(&v.bot, &standings.totals[b]),
+        "history": history,
+        "opponents": opponents,
+        "recent": recent,
+        "forfeits": forfeits,
+    }))
 }
 
 /// The games [`rating_history`] reads at once.
