@@ -156,9 +156,9 @@ fn leaderboard_unchanged(bencher: Bencher) {
 #[divan::bench(sample_count = 20)]
 fn games_page(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
+    let board = std::sync::Mutex::new(board.clone());
     bencher.bench_local(|| {
-        let answer = api::games(dir, &[], &mut board).unwrap();
+        let answer = api::games(dir, &[], &board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
         answer
     });
@@ -167,10 +167,10 @@ fn games_page(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn games_page_through_a_filter(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
+    let board = std::sync::Mutex::new(board.clone());
     let query = [("since".to_string(), "2000-01-01".to_string())];
     bencher.bench_local(|| {
-        let answer = api::games(dir, &query, &mut board).unwrap();
+        let answer = api::games(dir, &query, &board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
         answer
     });
@@ -182,10 +182,10 @@ fn games_page_through_a_filter(bencher: Bencher) {
 #[divan::bench(sample_count = 10)]
 fn games_of_a_bot(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
+    let board = std::sync::Mutex::new(board.clone());
     let query = [("bot".to_string(), "b1@1".to_string())];
     bencher.bench_local(|| {
-        let answer = api::games(dir, &query, &mut board).unwrap();
+        let answer = api::games(dir, &query, &board).unwrap();
         assert!(answer["total"].as_u64().unwrap() > 10_000);
         answer
     });

@@ -79,21 +79,28 @@ pub fn arena(dir: &Path, board: &mut Board) -> Answer {
     board.kept(dir, |store, followed| info(store, &followed.league, dir))
 }
 
-/// The leaderboard as the server keeps it: the league and the tallies of
-/// its games, brought up to date with what the arena did since, and the
-/// answer for the arena's progress it was made at.
+/// What the server keeps between requests: the league and the tallies of
+/// its games, brought up to date with what the arena did since, and
+/// answers it made (the leaderboard, bots' pages), each with the arena's
+/// progress it was made at: every open page asks again when a batch ends,
+/// and all of them get the one answer.
 #[derive(Clone, Default)]
 pub struct Board {
     followed: show::Followed,
-    answer: Option<((u64, u64), Value)>,
-    /// Bots' pages by the name asked, each with the progress it was made
-    /// at: every open page of a bot asks again when a batch ends, and all
-    /// of them get the one answer (at most [`KEPT_PAGES`] kept).
-    pages: std::collections::HashMap<String, ((u64, u64), Value)>,
+    /// By what was asked (`leaderboard`, `bot NAME`); at most
+    /// [`KEPT_ANSWERS`].
+    answers: std::collections::HashMap<String, ((u64, u64), Value)>,
 }
 
-/// The most bots' pages a [`Board`] keeps; beyond, it starts afresh.
-const KEPT_PAGES: usize = 64;
+/// The board behind `board`'s lock, for one request at a time (a lock a
+/// panicking request poisoned is taken as it is, as the server always
+/// has).
+pub fn lock(board: &std::sync::Mutex<Board>) -> std::sync::MutexGuard<'_, Board> {
+    board.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The most answers a [`Board`] keeps; beyond, it starts afresh.
+const KEPT_ANSWERS: usize = 64;
 
 impl Board {
     /// `answer` from the league and tallies kept, brought up to date with
@@ -118,29 +125,47 @@ impl Board {
             }
         }
     }
+
+    /// [`Board::kept`] for an answer kept as `asked`: made by `make` only
+    /// when the arena moved since it was last made.
+    fn answered(
+        &mut self,
+        dir: &Path,
+        asked: &str,
+        make: impl FnOnce(&Store, &show::Followed) -> Answer,
+    ) -> Answer {
+        let mut answers = std::mem::take(&mut self.answers);
+        let answer = self.kept(dir, |store, followed| {
+            let progress = store.progress()?;
+            if let Some((at, answer)) = answers.get(asked) {
+                if *at == progress {
+                    return Ok(answer.clone());
+                }
+            }
+            let answer = make(store, followed)?;
+            if answers.len() >= KEPT_ANSWERS {
+                answers.clear();
+            }
+            answers.insert(asked.to_string(), (progress, answer.clone()));
+            Ok(answer)
+        });
+        if answer.is_ok() {
+            self.answers = answers;
+        }
+        answer
+    }
 }
 
 /// `GET /api/leaderboard` without a filter, from `board`: only the events
 /// and games since it was last asked are read, and an arena that did
 /// nothing since gets the same answer again.
 pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
-    let mut cached = board.answer.take();
-    let answer = board.kept(dir, |store, followed| {
-        let progress = store.progress()?;
-        if let Some((at, answer)) = &cached {
-            if *at == progress {
-                return Ok(answer.clone());
-            }
-        }
+    board.answered(dir, "leaderboard", |store, followed| {
         let (league, tallies) = (&followed.league, &followed.tallies);
         let sprt = config::Settings::stored(store)?.sprt;
         let rows = show::rows_of(league, tallies, &sprt);
-        let answer = json!({ "arena": info(store, league, dir)?, "filtered": false, "rows": rows });
-        cached = Some((progress, answer.clone()));
-        Ok(answer)
-    });
-    board.answer = cached.filter(|_| answer.is_ok());
-    answer
+        Ok(json!({ "arena": info(store, league, dir)?, "filtered": false, "rows": rows }))
+    })
 }
 
 /// `GET /api/leaderboard` with a filter: every version's row, strongest
@@ -209,25 +234,9 @@ const HISTORY_POINTS: u64 = 40;
 /// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
 /// rating over time, results per opponent, recent games and forfeits.
 pub fn bot(dir: &Path, who: &str, board: &mut Board) -> Answer {
-    let mut pages = std::mem::take(&mut board.pages);
-    let answer = board.kept(dir, |store, followed| {
-        let progress = store.progress()?;
-        if let Some((at, page)) = pages.get(who) {
-            if *at == progress {
-                return Ok(page.clone());
-            }
-        }
-        let page = bot_page(store, followed, who)?;
-        if pages.len() >= KEPT_PAGES {
-            pages.clear();
-        }
-        pages.insert(who.to_string(), (progress, page.clone()));
-        Ok(page)
-    });
-    if answer.is_ok() {
-        board.pages = pages;
-    }
-    answer
+    board.answered(dir, &format!("bot {who}"), |store, followed| {
+        bot_page(store, followed, who)
+    })
 }
 
 /// One bot's page ([`bot`]) from the kept league and tallies.
@@ -360,8 +369,10 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
 }
 
 /// `GET /api/games`: the games a filter keeps, newest first, a page of
-/// them; with a filter, from the league `board` keeps.
-pub fn games(dir: &Path, query: &[(String, String)], board: &mut Board) -> Answer {
+/// them; with a filter, from the league `board` keeps (locked only then:
+/// the page without one, which every open page asks for when a batch
+/// ends, never waits for another request's use of the board).
+pub fn games(dir: &Path, query: &[(String, String)], board: &std::sync::Mutex<Board>) -> Answer {
     let f = Filter::parse(query)?;
     let limit = f.limit.unwrap_or(100).min(1000);
     let offset = f.offset.unwrap_or(0);
@@ -386,7 +397,7 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &mut Board) -> Answe
             .collect::<Result<Vec<Value>, Failure>>()?;
         return Ok(json!({ "total": total, "offset": offset, "games": page }));
     }
-    board.kept(dir, |store, followed| {
+    lock(board).kept(dir, |store, followed| {
         let league = &followed.league;
         let candidates = games_for(store, league, &f)?;
         let kept = kept(league, &candidates, &f)?;

@@ -147,7 +147,7 @@ struct Web {
 impl Web {
     /// The kept board, for one request at a time.
     fn board(&self) -> std::sync::MutexGuard<'_, api::Board> {
-        self.board.lock().unwrap_or_else(|e| e.into_inner())
+        api::lock(&self.board)
     }
 }
 
@@ -430,7 +430,7 @@ async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
 }
 
 async fn games(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
-    blocking(move || Ok(Json(api::games(&web.dir, &q, &mut web.board())?))).await
+    blocking(move || Ok(Json(api::games(&web.dir, &q, &web.board)?))).await
 }
 
 async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answer {
