@@ -46,6 +46,19 @@ pub fn reading_order(text: &str) -> Vec<(u8, i64, &str)> {
         .collect()
 }
 
+/// The `X`, `Y` and `V` of a GDL fact `(cell X Y V)`, or `None` for any
+/// other fact.
+pub fn cell_fact(fact: &str) -> Option<[&str; 3]> {
+    let words: Vec<&str> = fact
+        .trim_matches(|c| c == '(' || c == ')')
+        .split_whitespace()
+        .collect();
+    match words.as_slice() {
+        ["cell", x, y, v] if fact.starts_with('(') => Some([x, y, v]),
+        _ => None,
+    }
+}
+
 /// The widest range of numbered labels a board fills in.
 const MOST_FILLED: i64 = 64;
 
@@ -70,13 +83,9 @@ impl Drawing {
         let mut cells = Vec::new();
         let mut other = Vec::new();
         for fact in facts {
-            let words: Vec<&str> = fact
-                .trim_matches(|c| c == '(' || c == ')')
-                .split_whitespace()
-                .collect();
-            match words.as_slice() {
-                ["cell", x, y, v] if fact.starts_with('(') => cells.push((*x, *y, *v)),
-                _ => other.push(fact.clone()),
+            match cell_fact(fact) {
+                Some([x, y, v]) => cells.push((x, y, v)),
+                None => other.push(fact.clone()),
             }
         }
         let mut places: Vec<(&str, &str)> = cells.iter().map(|&(x, y, _)| (x, y)).collect();

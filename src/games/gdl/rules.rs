@@ -67,7 +67,7 @@ use crate::core::{
     text::count,
 };
 use crate::show::{
-    drawing::{reading_order, Drawing},
+    drawing::{cell_fact, reading_order, Drawing},
     Show,
 };
 
@@ -747,9 +747,8 @@ impl Gdl {
         let start = self.rules.start_board.get_or_init(|| {
             let mut start = StartBoard::default();
             let mut cell = |fact: &str, initial: bool| {
-                let words: Vec<&str> = fact.split_whitespace().collect();
-                if let ["(cell", x, y, v] = words[..] {
-                    start.blank_spelt |= initial && v == "b)";
+                if let Some([x, y, v]) = cell_fact(fact) {
+                    start.blank_spelt |= initial && v == "b";
                     start.labels[0].push(x.to_string());
                     start.labels[1].push(y.to_string());
                 }
