@@ -40,8 +40,44 @@ fn parse() -> Cli {
         _ if dumb => command = command.color(clap::ColorChoice::Never),
         _ => {}
     }
-    let matches = command.get_matches_from(args);
+    let matches = command.get_matches_from(join_negative_values(args));
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Options whose value may be negative (`--sprt -5,5`). clap reads a word
+/// starting with `-` as an option, or, told to take any word as the value,
+/// takes the next option for it (`--sprt --reports DIR` would name `DIR` as
+/// the stray argument). So a negative number after one of these is joined
+/// to it (`--sprt=-5,5`) before clap reads the line, and any other word
+/// starting with `-` stays an option.
+const NEGATIVE_VALUES: &[&str] = &["--sprt"];
+
+fn join_negative_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let negative = |w: &std::ffi::OsString| {
+        w.to_str()
+            .and_then(|w| w.strip_prefix('-'))
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut words = args.into_iter().peekable();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            out.push(word);
+            out.extend(words);
+            break;
+        }
+        let takes = NEGATIVE_VALUES.iter().any(|o| word == *o);
+        match words.peek() {
+            Some(next) if takes && negative(next) => {
+                let mut joined = word;
+                joined.push("=");
+                joined.push(words.next().expect("peeked"));
+                out.push(joined);
+            }
+            _ => out.push(word),
+        }
+    }
+    out
 }
 
 fn main() -> ExitCode {

@@ -10,6 +10,7 @@ use ladder::{
     stats::sprt::{Model, Sprt, Statistics, Verdict},
     stats::standings::Standings,
 };
+use predicates::prelude::PredicateBooleanExt;
 use tempfile::TempDir;
 
 mod common;
@@ -317,8 +318,8 @@ fn ladder_match_takes_an_sprt() {
     for (bad, says) in [
         ("5,0", "--sprt: elo0 must be below elo1"),
         ("-5", "--sprt: expected ELO0,ELO1 like `0,5`, got `-5`"),
-        ("-q", "not the option `-q`"),
-        ("--reports", "not the option `--reports`"),
+        ("-q", "a value is required for '--sprt <ELO0,ELO1>'"),
+        ("--reports", "a value is required for '--sprt <ELO0,ELO1>'"),
         ("five", "--sprt: expected ELO0,ELO1 like `0,5`, got `five`"),
     ] {
         Command::new(LADDER)
@@ -327,4 +328,20 @@ fn ladder_match_takes_an_sprt() {
             .code(2)
             .stderr(predicates::str::contains(says));
     }
+    // an option after a bare --sprt is not taken for its value, so the
+    // error names --sprt, not the option's own value
+    Command::new(LADDER)
+        .args(["match", "breakthrough", "greedy", "random"])
+        .args(["--sprt", "--reports", "somewhere"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "a value is required for '--sprt <ELO0,ELO1>'",
+        ))
+        .stderr(predicates::str::contains("somewhere").not());
+    Command::new(LADDER)
+        .args(["match", "breakthrough", "greedy", "random", "--sprt=-q"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not the option `-q`"));
 }

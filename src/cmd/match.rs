@@ -44,7 +44,7 @@ pub struct Args {
     pub jobs: Option<Jobs>,
     /// Stop as soon as an SPRT decides whether FIRST is at least ELO1 Elo stronger than
     /// SECOND (H1) or at most ELO0 (H0), counting game pairs (docs/CONFIG.md).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = sprt_bounds)]
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = sprt_bounds)]
     pub sprt: Option<String>,
     /// How --sprt turns Elo into a score.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
@@ -197,8 +197,8 @@ fn resign_rule(text: &str) -> Result<ResignRule> {
     }
 }
 
-/// `--sprt`'s value as the command line gives it: a negative bound (`-5,5`)
-/// is a value, an option after a bare `--sprt` (`--sprt -q`) is not.
+/// `--sprt`'s value as the command line gives it: a negative bound (`-5,5`,
+/// joined to the option by `main`) is a value, an option (`--sprt=-q`) is not.
 fn sprt_bounds(text: &str) -> std::result::Result<String, String> {
     let negative = text
         .strip_prefix('-')
