@@ -460,6 +460,95 @@ fn bad_external_bot_configs_are_refused() {
     }
 }
 
+/// A bot's `env` may set its `PATH` (a virtualenv's `bin`): its program
+/// and its script's `#!/usr/bin/env` interpreter are looked up there, as
+/// the bot is started with it, in the sandbox and without.
+#[test]
+fn a_bots_own_path_finds_its_program_and_interpreter() {
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path().join("bot");
+    fs::create_dir_all(dir.join("bin")).unwrap();
+    let python = String::from_utf8(
+        StdCommand::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(python.trim(), dir.join("bin/my-python")).unwrap();
+    let source = fs::read_to_string(common::repo("bots/python/coordination_bot.py")).unwrap();
+    let (_, body) = source.split_once('\n').unwrap();
+    let script = dir.join("bot.py");
+    fs::write(&script, format!("#!/usr/bin/env my-python\n{body}")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let mut sandboxes = vec!["none"];
+    if common::bwrap_runs() {
+        sandboxes.push("bwrap");
+    }
+    for sandbox in sandboxes {
+        let cfg = tmp.path().join("s.toml");
+        let bot = |name: &str, command: &str| {
+            format!(
+                "[[bot]]\nname = \"{name}\"\ncommand = {command}\ndir = \"bot\"\n\
+                 env = {{ PATH = \"{path}\" }}\n\n"
+            )
+        };
+        fs::write(
+            &cfg,
+            format!(
+                "[season]\nname = \"s\"\ngame = \"coordination\"\ngames_per_pair = 2\n\
+                 sandbox = \"{sandbox}\"\n\n{}{}",
+                bot("script", "[\"./bot.py\"]"),
+                bot("named", "[\"my-python\", \"bot.py\"]"),
+            ),
+        )
+        .unwrap();
+        let reports = tmp.path().join(format!("reports-{sandbox}"));
+        let out = ladder_run(&cfg, &reports)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{sandbox}: {stderr}");
+        let games = common::season_games(&reports.join("s"));
+        assert_eq!(games.len(), 2, "{sandbox}");
+        for game in &games {
+            assert_eq!(game["termination"]["kind"], "normal", "{sandbox}: {game}");
+        }
+    }
+    // without its bin on the PATH it gives, neither starts
+    let cfg = tmp.path().join("s.toml");
+    for (command, says) in [
+        ("[\"./bot.py\"]", "program `./bot.py` is run by `my-python`"),
+        (
+            "[\"my-python\", \"bot.py\"]",
+            "program `my-python` not found on its env's PATH `/usr/bin:/bin`",
+        ),
+    ] {
+        fs::write(
+            &cfg,
+            format!(
+                "[season]\nname = \"s\"\ngame = \"coordination\"\n\n\
+                 [[bot]]\nname = \"x\"\ncommand = {command}\ndir = \"bot\"\n\
+                 env = {{ PATH = \"/usr/bin:/bin\" }}\n\n\
+                 [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"
+            ),
+        )
+        .unwrap();
+        ladder()
+            .arg("run")
+            .arg(&cfg)
+            .arg("--reports")
+            .arg(tmp.path().join("refused"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}
+
 #[test]
 fn match_takes_command_bots() {
     let testbot = common::testbot();

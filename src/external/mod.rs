@@ -151,12 +151,13 @@ impl Command {
                 )));
             }
             path.to_string_lossy().into_owned()
-        } else if on_path(program) {
+        } else if on_path(program, &search_path(&sandbox)) {
             program.clone()
         } else {
-            return Err(Invalid::new(format!(
-                "program `{program}` not found on PATH"
-            )));
+            return Err(Invalid::new(match sandbox.env.get("PATH") {
+                Some(path) => format!("program `{program}` not found on its env's PATH `{path}`"),
+                None => format!("program `{program}` not found on PATH"),
+            }));
         };
         let mut resolved = vec![program];
         for arg in args {
@@ -187,7 +188,7 @@ impl Command {
     pub fn check_script(&self, shown: &str) -> Result<(), Invalid> {
         match self.argv.first() {
             Some(program) if self.url.is_none() && program.contains('/') => {
-                match shebang_problem(Path::new(program), shown) {
+                match shebang_problem(Path::new(program), shown, &search_path(&self.sandbox)) {
                     Some(problem) => Err(Invalid::new(problem)),
                     None => Ok(()),
                 }
@@ -217,20 +218,27 @@ impl Command {
     }
 }
 
-/// Whether `program` is an executable file in a `PATH` directory.
-fn on_path(program: &str) -> bool {
-    let Some(path) = std::env::var_os("PATH") else {
-        return false;
-    };
-    std::env::split_paths(&path).any(|dir| is_executable(&dir.join(program)))
+/// The `PATH` a bot's program is looked up on: the bot's own `env` sets
+/// it, or it gets ladder's (in the sandbox as without it).
+fn search_path(sandbox: &Sandbox) -> std::ffi::OsString {
+    match sandbox.env.get("PATH") {
+        Some(path) => path.into(),
+        None => std::env::var_os("PATH").unwrap_or_default(),
+    }
+}
+
+/// Whether `program` is an executable file in a directory of `path`.
+fn on_path(program: &str, path: &std::ffi::OsStr) -> bool {
+    std::env::split_paths(path).any(|dir| is_executable(&dir.join(program)))
 }
 
 /// Why the script at `path` cannot start by its `#!` line, if it cannot:
 /// the line ends in a carriage return (a file saved with Windows line ends:
 /// the kernel takes the `\r` as part of the interpreter's name), or it
 /// names an interpreter that is not there (`#!/usr/bin/env python` where
-/// only `python3` is installed). `program` is the name the user gave.
-fn shebang_problem(path: &Path, program: &str) -> Option<String> {
+/// only `python3` is installed). `program` is the name the user gave;
+/// `search` the `PATH` the bot gets.
+fn shebang_problem(path: &Path, program: &str, search: &std::ffi::OsStr) -> Option<String> {
     use std::io::Read;
     let mut head = Vec::new();
     let file = std::fs::File::open(path).ok()?;
@@ -280,7 +288,7 @@ fn shebang_problem(path: &Path, program: &str) -> Option<String> {
     let found = if named.contains('/') {
         Path::new(named).is_file()
     } else {
-        on_path(named)
+        on_path(named, search)
     };
     if found {
         None
@@ -304,7 +312,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bot");
         std::fs::write(&path, format!("{line}\nrest\n")).unwrap();
-        shebang_problem(&path, "./bot")
+        shebang_problem(&path, "./bot", &std::env::var_os("PATH").unwrap())
     }
 
     #[test]
