@@ -17,6 +17,9 @@
 //!   only the records that name it read.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
 //!   points of the arena's history.
+//! - `leaderboard_beside_a_bot_page`: the leaderboard asked while another
+//!   request makes a bot's page from the same kept board; beside
+//!   `leaderboard_after_a_batch`.
 //! - `games_page`: the newest 100 games (`/api/games` without a filter),
 //!   the page alone read; its baseline, `games_page_through_a_filter`, the
 //!   same page through a filter that keeps every game (all read).
@@ -26,7 +29,10 @@
 //!
 //! Run with `cargo bench --bench web`; docs/PERFORMANCE.md has the figures.
 
-use std::{path::PathBuf, sync::OnceLock};
+use std::{
+    path::PathBuf,
+    sync::{Mutex, OnceLock},
+};
 
 use divan::Bencher;
 use ladder::{
@@ -112,9 +118,10 @@ fn arena() -> &'static (PathBuf, Board) {
         for number in 0..BATCHES {
             batch(&mut store, number, BATCH, &mut rng);
         }
-        let mut board = Board::default();
-        api::leaderboard_kept(&dir, &mut board).unwrap();
+        let board = Mutex::new(Board::default());
+        api::leaderboard_kept(&dir, &board).unwrap();
         batch(&mut store, BATCHES, 16, &mut rng);
+        let board = board.into_inner().unwrap();
         (dir, board)
     })
 }
@@ -123,9 +130,9 @@ fn arena() -> &'static (PathBuf, Board) {
 fn leaderboard_after_a_batch(bencher: Bencher) {
     let (dir, board) = arena();
     bencher
-        .with_inputs(|| board.clone())
-        .bench_local_values(|mut board| {
-            let answer = api::leaderboard_kept(dir, &mut board).unwrap();
+        .with_inputs(|| Mutex::new(board.clone()))
+        .bench_local_values(|board| {
+            let answer = api::leaderboard_kept(dir, &board).unwrap();
             assert_eq!(answer["rows"].as_array().unwrap().len(), BOTS);
             assert_eq!(answer["arena"]["games"], BATCHES * BATCH + 16);
             board
@@ -135,18 +142,15 @@ fn leaderboard_after_a_batch(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn leaderboard_from_nothing(bencher: Bencher) {
     let (dir, _) = arena();
-    bencher.bench_local(|| {
-        let mut board = Board::default();
-        api::leaderboard_kept(dir, &mut board).unwrap()
-    });
+    bencher.bench_local(|| api::leaderboard_kept(dir, &Mutex::default()).unwrap());
 }
 
 #[divan::bench(sample_count = 20)]
 fn leaderboard_unchanged(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
-    api::leaderboard_kept(dir, &mut board).unwrap();
-    bencher.bench_local(|| api::leaderboard_kept(dir, &mut board).unwrap());
+    let board = Mutex::new(board.clone());
+    api::leaderboard_kept(dir, &board).unwrap();
+    bencher.bench_local(|| api::leaderboard_kept(dir, &board).unwrap());
 }
 
 /// `GET /api/games` without a filter: the newest 100 of 1,000,016 games,
@@ -156,7 +160,7 @@ fn leaderboard_unchanged(bencher: Bencher) {
 #[divan::bench(sample_count = 20)]
 fn games_page(bencher: Bencher) {
     let (dir, board) = arena();
-    let board = std::sync::Mutex::new(board.clone());
+    let board = Mutex::new(board.clone());
     bencher.bench_local(|| {
         let answer = api::games(dir, &[], &board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
@@ -167,7 +171,7 @@ fn games_page(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn games_page_through_a_filter(bencher: Bencher) {
     let (dir, board) = arena();
-    let board = std::sync::Mutex::new(board.clone());
+    let board = Mutex::new(board.clone());
     let query = [("since".to_string(), "2000-01-01".to_string())];
     bencher.bench_local(|| {
         let answer = api::games(dir, &query, &board).unwrap();
@@ -182,7 +186,7 @@ fn games_page_through_a_filter(bencher: Bencher) {
 #[divan::bench(sample_count = 10)]
 fn games_of_a_bot(bencher: Bencher) {
     let (dir, board) = arena();
-    let board = std::sync::Mutex::new(board.clone());
+    let board = Mutex::new(board.clone());
     let query = [("bot".to_string(), "b1@1".to_string())];
     bencher.bench_local(|| {
         let answer = api::games(dir, &query, &board).unwrap();
@@ -198,9 +202,9 @@ fn games_of_a_bot(bencher: Bencher) {
 #[divan::bench(sample_count = 10)]
 fn candidates_page(bencher: Bencher) {
     let (dir, board) = arena();
-    let mut board = board.clone();
+    let board = Mutex::new(board.clone());
     bencher.bench_local(|| {
-        let answer = api::candidates(dir, &mut board).unwrap();
+        let answer = api::candidates(dir, &board).unwrap();
         let c = &answer["candidates"].as_array().unwrap()[0];
         assert_eq!(c["bot"], "b0@1");
         assert!(c["tally"]["games"].as_u64().unwrap() > 10_000);
@@ -216,11 +220,45 @@ fn candidates_page(bencher: Bencher) {
 fn bot_page(bencher: Bencher) {
     let (dir, board) = arena();
     bencher
-        .with_inputs(|| board.clone())
-        .bench_local_values(|mut board| {
-            let answer = api::bot(dir, "b1@1", &mut board).unwrap();
+        .with_inputs(|| Mutex::new(board.clone()))
+        .bench_local_values(|board| {
+            let answer = api::bot(dir, "b1@1", &board).unwrap();
             assert!(answer["history"].as_array().unwrap().len() >= 30);
             answer
+        });
+}
+
+/// `GET /api/leaderboard` asked while another request makes `b1@1`'s page
+/// (`bot_page`, about 1.5 s) from the same kept board, 200 ms after that
+/// request began: the time the leaderboard takes beside it. Beside
+/// `leaderboard_after_a_batch`, the same answer asked alone.
+#[divan::bench(sample_count = 5)]
+fn leaderboard_beside_a_bot_page(bencher: Bencher) {
+    /// The request making the bot's page, waited for when dropped (after
+    /// the sample is timed).
+    struct Page(Option<std::thread::JoinHandle<()>>);
+    impl Drop for Page {
+        fn drop(&mut self) {
+            self.0.take().unwrap().join().unwrap();
+        }
+    }
+    let (dir, board) = arena();
+    bencher
+        .with_inputs(|| {
+            let board = std::sync::Arc::new(Mutex::new(board.clone()));
+            let page = {
+                let board = board.clone();
+                std::thread::spawn(move || {
+                    api::bot(dir, "b1@1", &board).unwrap();
+                })
+            };
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            (board, Page(Some(page)))
+        })
+        .bench_local_values(|(board, page)| {
+            let answer = api::leaderboard_kept(dir, &board).unwrap();
+            assert_eq!(answer["rows"].as_array().unwrap().len(), BOTS);
+            (answer, page)
         });
 }
 

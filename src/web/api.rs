@@ -6,7 +6,10 @@
 //! league and the leaderboard's tallies are kept between requests
 //! ([`Board`]) and brought up to date with only what came since.
 
-use std::path::Path;
+use std::{
+    path::Path,
+    sync::{Arc, Mutex, MutexGuard},
+};
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -75,8 +78,10 @@ fn info(store: &Store, league: &League, dir: &Path) -> Result<Value, Failure> {
 }
 
 /// `GET /api/arena`, from the league `board` keeps.
-pub fn arena(dir: &Path, board: &mut Board) -> Answer {
-    board.kept(dir, |store, followed| info(store, &followed.league, dir))
+pub fn arena(dir: &Path, board: &Mutex<Board>) -> Answer {
+    from_board(board, dir, |store, followed| {
+        info(store, &followed.league, dir)
+    })
 }
 
 /// What the server keeps between requests: the league and the tallies of
@@ -84,83 +89,100 @@ pub fn arena(dir: &Path, board: &mut Board) -> Answer {
 /// answers it made (the leaderboard, bots' pages), each with the arena's
 /// progress it was made at: every open page asks again when a batch ends,
 /// and all of them get the one answer.
-#[derive(Clone, Default)]
+///
+/// It is locked only while the league catches up and an answer is looked
+/// up or kept: a request makes its answer outside the lock, from the
+/// league it caught up (shared, not copied, unless the next catch-up comes
+/// while a slow answer still reads it), so a bot's page that reads the
+/// arena's whole history holds no other request back.
+#[derive(Default)]
 pub struct Board {
-    followed: show::Followed,
+    followed: Arc<show::Followed>,
     /// By what was asked (`leaderboard`, `bot NAME`); at most
     /// [`KEPT_ANSWERS`].
     answers: std::collections::HashMap<String, ((u64, u64), Value)>,
 }
 
-/// The board behind `board`'s lock, for one request at a time (a lock a
-/// panicking request poisoned is taken as it is, as the server always
-/// has).
-pub fn lock(board: &std::sync::Mutex<Board>) -> std::sync::MutexGuard<'_, Board> {
+/// A board of its own: the copy's league is not the original's.
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            followed: Arc::new(show::Followed::clone(&self.followed)),
+            answers: self.answers.clone(),
+        }
+    }
+}
+
+/// The board behind `board`'s lock (a lock a panicking request poisoned
+/// is taken as it is, as the server always has).
+pub fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
     board.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The most answers a [`Board`] keeps; beyond, it starts afresh.
 const KEPT_ANSWERS: usize = 64;
 
-impl Board {
-    /// `answer` from the league and tallies kept, brought up to date with
-    /// the events and games that came since the last request, all read in
-    /// one snapshot of the store.
-    fn kept<T>(
-        &mut self,
-        dir: &Path,
-        answer: impl FnOnce(&Store, &show::Followed) -> Result<T, Failure>,
-    ) -> Result<T, Failure> {
-        let store = Store::open(dir)?;
-        let answered = store.snapshot(|store| {
-            self.followed.catch_up(store)?;
-            Ok(answer(store, &self.followed))
-        });
-        match answered {
-            Ok(a) => a,
-            Err(e) => {
-                // a half-made board is made again from the start next time
-                *self = Board::default();
-                Err(e.into())
-            }
+/// `answer` from the league and tallies `board` keeps, brought up to date
+/// with the events and games that came since the last request. The
+/// store's snapshot begins under the lock (so the league is never ahead
+/// of the snapshot the answer reads: the catch-up reads it first), and
+/// the answer is made in that snapshot after the lock is let go.
+fn from_board<T>(
+    board: &Mutex<Board>,
+    dir: &Path,
+    answer: impl FnOnce(&Store, &show::Followed) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let store = Store::open(dir)?;
+    let mut held = Some(lock(board));
+    let answered = store.snapshot(|store| {
+        let mut b = held.take().expect("the snapshot reads once");
+        if let Err(e) = Arc::make_mut(&mut b.followed).catch_up(store) {
+            // a half-made board is made again from the start next time
+            *b = Board::default();
+            return Err(e);
         }
-    }
+        let followed = Arc::clone(&b.followed);
+        drop(b);
+        Ok(answer(store, &followed))
+    });
+    answered?
+}
 
-    /// [`Board::kept`] for an answer kept as `asked`: made by `make` only
-    /// when the arena moved since it was last made.
-    fn answered(
-        &mut self,
-        dir: &Path,
-        asked: &str,
-        make: impl FnOnce(&Store, &show::Followed) -> Answer,
-    ) -> Answer {
-        let mut answers = std::mem::take(&mut self.answers);
-        let answer = self.kept(dir, |store, followed| {
-            let progress = store.progress()?;
-            if let Some((at, answer)) = answers.get(asked) {
-                if *at == progress {
-                    return Ok(answer.clone());
-                }
+/// [`from_board`] for an answer kept as `asked`: made by `make` only when the
+/// arena moved since it was last made.
+fn answered(
+    board: &Mutex<Board>,
+    dir: &Path,
+    asked: &str,
+    make: impl FnOnce(&Store, &show::Followed) -> Answer,
+) -> Answer {
+    from_board(board, dir, |store, followed| {
+        let progress = store.progress()?;
+        if let Some((at, answer)) = lock(board).answers.get(asked) {
+            if *at == progress {
+                return Ok(answer.clone());
             }
-            let answer = make(store, followed)?;
-            if answers.len() >= KEPT_ANSWERS {
-                answers.clear();
-            }
-            answers.insert(asked.to_string(), (progress, answer.clone()));
-            Ok(answer)
-        });
-        if answer.is_ok() {
-            self.answers = answers;
         }
-        answer
-    }
+        let answer = make(store, followed)?;
+        let mut b = lock(board);
+        // an answer another request made meanwhile at a later progress
+        // stays
+        if b.answers.get(asked).is_none_or(|(at, _)| *at < progress) {
+            if b.answers.len() >= KEPT_ANSWERS {
+                b.answers.clear();
+            }
+            b.answers
+                .insert(asked.to_string(), (progress, answer.clone()));
+        }
+        Ok(answer)
+    })
 }
 
 /// `GET /api/leaderboard` without a filter, from `board`: only the events
 /// and games since it was last asked are read, and an arena that did
 /// nothing since gets the same answer again.
-pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
-    board.answered(dir, "leaderboard", |store, followed| {
+pub fn leaderboard_kept(dir: &Path, board: &Mutex<Board>) -> Answer {
+    answered(board, dir, "leaderboard", |store, followed| {
         let (league, tallies) = (&followed.league, &followed.tallies);
         let sprt = config::Settings::stored(store)?.sprt;
         let rows = show::rows_of(league, tallies, &sprt);
@@ -171,9 +193,9 @@ pub fn leaderboard_kept(dir: &Path, board: &mut Board) -> Answer {
 /// `GET /api/leaderboard` with a filter: every version's row, strongest
 /// first, over the games the filter keeps (without one, the server's kept
 /// board answers: [`leaderboard_kept`]).
-pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &mut Board) -> Answer {
+pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> Answer {
     let f = Filter::parse(query)?;
-    board.kept(dir, |store, followed| {
+    from_board(board, dir, |store, followed| {
         let league = &followed.league;
         let sprt = config::Settings::stored(store)?.sprt;
         let candidates = games_for(store, league, &f)?;
@@ -220,8 +242,8 @@ fn version_json(v: &Version) -> Value {
 }
 
 /// `GET /api/bots`: every version, in joining order.
-pub fn bots(dir: &Path, board: &mut Board) -> Answer {
-    board.kept(dir, |_, followed| {
+pub fn bots(dir: &Path, board: &Mutex<Board>) -> Answer {
+    from_board(board, dir, |_, followed| {
         let versions = &followed.league.versions;
         Ok(json!({ "bots": versions.iter().map(version_json).collect::<Vec<_>>() }))
     })
@@ -233,8 +255,8 @@ const HISTORY_POINTS: u64 = 40;
 
 /// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
 /// rating over time, results per opponent, recent games and forfeits.
-pub fn bot(dir: &Path, who: &str, board: &mut Board) -> Answer {
-    board.answered(dir, &format!("bot {who}"), |store, followed| {
+pub fn bot(dir: &Path, who: &str, board: &Mutex<Board>) -> Answer {
+    answered(board, dir, &format!("bot {who}"), |store, followed| {
         bot_page(store, followed, who)
     })
 }
@@ -369,10 +391,10 @@ fn tally_json(bot: &str, t: &Tally) -> Value {
 }
 
 /// `GET /api/games`: the games a filter keeps, newest first, a page of
-/// them; with a filter, from the league `board` keeps (locked only then:
-/// the page without one, which every open page asks for when a batch
-/// ends, never waits for another request's use of the board).
-pub fn games(dir: &Path, query: &[(String, String)], board: &std::sync::Mutex<Board>) -> Answer {
+/// them; with a filter, from the league `board` keeps (the page without
+/// one, which every open page asks for when a batch ends, does not touch
+/// the board).
+pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> Answer {
     let f = Filter::parse(query)?;
     let limit = f.limit.unwrap_or(100).min(1000);
     let offset = f.offset.unwrap_or(0);
@@ -397,7 +419,7 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &std::sync::Mutex<Bo
             .collect::<Result<Vec<Value>, Failure>>()?;
         return Ok(json!({ "total": total, "offset": offset, "games": page }));
     }
-    lock(board).kept(dir, |store, followed| {
+    from_board(board, dir, |store, followed| {
         let league = &followed.league;
         let candidates = games_for(store, league, &f)?;
         let kept = kept(league, &candidates, &f)?;
@@ -469,8 +491,8 @@ pub fn game_json(
 /// `GET /api/candidates`: every version that joined as a candidate, with
 /// its test now and its LLR after each of its games; from the league
 /// `board` keeps, and only the games that name a candidate are read.
-pub fn candidates(dir: &Path, board: &mut Board) -> Answer {
-    board.kept(dir, |store, followed| {
+pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
+    from_board(board, dir, |store, followed| {
         let league = &followed.league;
         let joined: Vec<String> = league
             .versions
@@ -547,43 +569,103 @@ mod tests {
                 .append(&crate::arena::league::tests::added(bot))
                 .unwrap();
         }
-        let bots = ["a@1", "b@1", "c@1"];
         for number in 0..batches {
-            let first = number * 5;
-            let pairs: Vec<[usize; 2]> = (first..first + 5)
-                .map(|n| [(n % 3) as usize, ((n + 1 + n / 3 % 2) % 3) as usize])
-                .map(|[x, y]| if x == y { [x, (y + 1) % 3] } else { [x, y] })
-                .collect();
-            store
-                .append(&Event::Batch {
-                    number,
-                    first,
-                    games: pairs
-                        .iter()
-                        .map(|p| p.map(|i| bots[i].to_string()))
-                        .collect(),
-                })
-                .unwrap();
-            let games: Vec<(u64, String)> = (first..first + 5)
-                .zip(&pairs)
-                .map(|(n, p)| {
-                    let (result, goals) = match (n * 7 + number) % 5 {
-                        0 | 1 => ("first", [5, 0]),
-                        2 | 3 => ("second", [0, 5]),
-                        _ => ("draw", [2, 2]),
-                    };
-                    let line = format!(
-                        "{{\"index\":{n},\"pair\":0,\"seats\":[\"{}\",\"{}\"],\"seed\":1,\
-                         \"result\":\"{result}\",\"goals\":[{},{}],\"termination\":{{\"kind\":\"normal\"}},\
-                         \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}",
-                        bots[p[0]], bots[p[1]], goals[0], goals[1]
-                    );
-                    (n, line)
-                })
-                .collect();
-            store.finish_batch(number, &games, &[]).unwrap();
+            add_batch(&mut store, number);
         }
         store
+    }
+
+    /// Batch `number` of [`arena_of`]'s arena: 5 games, results varied.
+    fn add_batch(store: &mut Store, number: u64) {
+        let bots = ["a@1", "b@1", "c@1"];
+        let first = number * 5;
+        let pairs: Vec<[usize; 2]> = (first..first + 5)
+            .map(|n| [(n % 3) as usize, ((n + 1 + n / 3 % 2) % 3) as usize])
+            .map(|[x, y]| if x == y { [x, (y + 1) % 3] } else { [x, y] })
+            .collect();
+        store
+            .append(&Event::Batch {
+                number,
+                first,
+                games: pairs
+                    .iter()
+                    .map(|p| p.map(|i| bots[i].to_string()))
+                    .collect(),
+            })
+            .unwrap();
+        let games: Vec<(u64, String)> = (first..first + 5)
+            .zip(&pairs)
+            .map(|(n, p)| {
+                let (result, goals) = match (n * 7 + number) % 5 {
+                    0 | 1 => ("first", [5, 0]),
+                    2 | 3 => ("second", [0, 5]),
+                    _ => ("draw", [2, 2]),
+                };
+                let line = format!(
+                    "{{\"index\":{n},\"pair\":0,\"seats\":[\"{}\",\"{}\"],\"seed\":1,\
+                     \"result\":\"{result}\",\"goals\":[{},{}],\"termination\":{{\"kind\":\"normal\"}},\
+                     \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}",
+                    bots[p[0]], bots[p[1]], goals[0], goals[1]
+                );
+                (n, line)
+            })
+            .collect();
+        store.finish_batch(number, &games, &[]).unwrap();
+    }
+
+    /// A request making its answer holds no other back: the board is
+    /// locked only while the league catches up, and the slow answer reads
+    /// its own snapshot and the league caught up to it, while the arena
+    /// moves on and another request catches up and answers.
+    #[test]
+    fn an_answer_is_made_outside_the_boards_lock() {
+        use std::sync::mpsc::channel;
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = arena_of(dir.path(), 3);
+        let board = Mutex::new(Board::default());
+        std::thread::scope(|scope| {
+            // made here, so that a failure below lets the slow one go
+            let (started, has_started) = channel();
+            let (release, released) = channel::<()>();
+            let (board, at) = (&board, dir.path());
+            let slow = scope.spawn(move || {
+                from_board(board, at, |store, followed| {
+                    started.send(()).unwrap();
+                    released.recv().unwrap();
+                    // its own snapshot's games, whatever came since
+                    assert_eq!(store.progress()?.1, 15);
+                    Ok(json!(followed.tallies.all.games()))
+                })
+            });
+            has_started.recv().unwrap();
+            add_batch(&mut store, 3);
+            let (done, answered_too) = channel();
+            scope.spawn(move || done.send(arena(at, board)).unwrap());
+            // a deadlock detector, not a speed limit: the other answer
+            // comes while the slow one still waits
+            let other = answered_too
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .expect("the other request waited for the slow one")
+                .unwrap();
+            assert_eq!(other["games"], 20);
+            release.send(()).unwrap();
+            assert_eq!(slow.join().unwrap().unwrap(), json!(15));
+        });
+        // an answer kept is made again only once the arena moves on
+        let made = |n| move |_: &Store, _: &show::Followed| Ok(json!(n));
+        assert_eq!(
+            answered(&board, dir.path(), "page", made(1)).unwrap(),
+            json!(1)
+        );
+        assert_eq!(
+            answered(&board, dir.path(), "page", made(2)).unwrap(),
+            json!(1)
+        );
+        add_batch(&mut store, 4);
+        assert_eq!(
+            answered(&board, dir.path(), "page", made(3)).unwrap(),
+            json!(3)
+        );
     }
 
     /// The history read a page at a time is the standings of every game

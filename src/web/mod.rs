@@ -144,13 +144,6 @@ struct Web {
     progress: Arc<Progress>,
 }
 
-impl Web {
-    /// The kept board, for one request at a time.
-    fn board(&self) -> std::sync::MutexGuard<'_, api::Board> {
-        api::lock(&self.board)
-    }
-}
-
 /// The arena's progress as the event stream sends it: the last event's
 /// number and the games finished; `None` until first looked at.
 type Progress = tokio::sync::watch::Sender<Option<(u64, u64)>>;
@@ -408,25 +401,25 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 async fn arena_info(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::arena(&web.dir, &mut web.board())?))).await
+    blocking(move || Ok(Json(api::arena(&web.dir, &web.board)?))).await
 }
 
 async fn leaderboard(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
     blocking(move || {
         if q.iter().all(|(_, value)| value.is_empty()) {
-            return Ok(Json(api::leaderboard_kept(&web.dir, &mut web.board())?));
+            return Ok(Json(api::leaderboard_kept(&web.dir, &web.board)?));
         }
-        Ok(Json(api::leaderboard(&web.dir, &q, &mut web.board())?))
+        Ok(Json(api::leaderboard(&web.dir, &q, &web.board)?))
     })
     .await
 }
 
 async fn bots(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::bots(&web.dir, &mut web.board())?))).await
+    blocking(move || Ok(Json(api::bots(&web.dir, &web.board)?))).await
 }
 
 async fn bot(State(web): State<Web>, UrlPath(bot): UrlPath<String>) -> Answer {
-    blocking(move || Ok(Json(api::bot(&web.dir, &bot, &mut web.board())?))).await
+    blocking(move || Ok(Json(api::bot(&web.dir, &bot, &web.board)?))).await
 }
 
 async fn games(State(web): State<Web>, Query(q): Query<Vec<(String, String)>>) -> Answer {
@@ -438,7 +431,7 @@ async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answe
 }
 
 async fn candidates(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::candidates(&web.dir, &mut web.board())?))).await
+    blocking(move || Ok(Json(api::candidates(&web.dir, &web.board)?))).await
 }
 
 #[derive(serde::Deserialize)]
