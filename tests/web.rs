@@ -397,6 +397,27 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     let (_, _, page) = get_text(&format!("{}/bots/%3Cscript%3Ex%3C%2Fscript%3E", web.url));
     assert!(!page.contains("<script>x"), "{page}");
     assert!(page.contains("&lt;script&gt;x"));
+    // without JavaScript, each page names the API address of what it shows
+    assert!(
+        page.contains("<a href=\"/api/bots/%3Cscript%3Ex%3C%2Fscript%3E\">"),
+        "{page}"
+    );
+    for (path, api) in [
+        ("/", "/api/leaderboard"),
+        ("/games", "/api/games"),
+        ("/games/1", "/api/games/1"),
+        ("/candidates", "/api/candidates"),
+        ("/bots/alpha%401", "/api/bots/alpha@1"),
+    ] {
+        let (_, _, page) = get_text(&format!("{}{path}", web.url));
+        let noscript = page.split("<noscript>").nth(1).unwrap_or_default();
+        assert!(
+            noscript.contains(&format!("<a href=\"{api}\">")),
+            "{path}: {page}"
+        );
+        let (status, kind, _) = get_text(&format!("{}{api}", web.url));
+        assert_eq!((status, kind.as_str()), (200, "application/json"), "{api}");
+    }
 }
 
 #[test]

@@ -22,9 +22,24 @@ pub fn escape_json(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 
+/// A path segment as a URL writes it: every byte but ASCII letters, digits
+/// and `-._~@` percent-encoded.
+fn url_segment(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// A page: its title, the script's name for it and its argument (a bot,
-/// a game number).
-fn shell(title: &str, page: &str, arg: &str) -> Html<String> {
+/// a game number), and the API address of what it shows, for a browser
+/// without JavaScript.
+fn shell(title: &str, page: &str, arg: &str, api: &str) -> Html<String> {
     Html(format!(
         r#"<!DOCTYPE html>
 <html lang="en">
@@ -43,6 +58,7 @@ fn shell(title: &str, page: &str, arg: &str) -> Html<String> {
 <main id="app" data-page="{page}" data-arg="{arg}">
 <h1>{title}</h1>
 <p class="loading">Loading…</p>
+<noscript><p>This page is drawn by its script, which this browser does not run. The same data is at <a href="{api}">{api}</a> (JSON), and <code>ladder arena show</code> prints the leaderboard in a terminal.</p></noscript>
 </main>
 <script src="/assets/app.js"></script>
 </body>
@@ -51,31 +67,38 @@ fn shell(title: &str, page: &str, arg: &str) -> Html<String> {
         title = escape(title),
         page = escape(page),
         arg = escape(arg),
+        api = escape(api),
     ))
 }
 
 pub async fn leaderboard() -> Html<String> {
-    shell("Leaderboard", "leaderboard", "")
+    shell("Leaderboard", "leaderboard", "", "/api/leaderboard")
 }
 
 pub async fn bot(UrlPath(bot): UrlPath<String>) -> Html<String> {
-    shell(&bot, "bot", &bot)
+    shell(
+        &bot,
+        "bot",
+        &bot,
+        &format!("/api/bots/{}", url_segment(&bot)),
+    )
 }
 
 pub async fn games() -> Html<String> {
-    shell("Games", "games", "")
+    shell("Games", "games", "", "/api/games")
 }
 
 pub async fn replay(UrlPath(number): UrlPath<String>) -> Html<String> {
-    shell(&format!("Game {number}"), "replay", &number)
+    let api = format!("/api/games/{}", url_segment(&number));
+    shell(&format!("Game {number}"), "replay", &number, &api)
 }
 
 pub async fn candidates() -> Html<String> {
-    shell("Candidates", "candidates", "")
+    shell("Candidates", "candidates", "", "/api/candidates")
 }
 
 pub async fn upload() -> Html<String> {
-    shell("Upload a bot", "upload", "")
+    shell("Upload a bot", "upload", "", "/api/bots")
 }
 
 /// The script and the style sheet.
