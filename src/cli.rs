@@ -134,11 +134,12 @@ pub enum Command {
     ///
     /// Example: ladder replay reports/breakthrough/games.jsonl --game 0
     Replay(cmd::replay::Args),
-    /// Write a season's games in a format other tools read: `csv`, one row per game.
+    /// Write a season's games in a format other tools read: `csv`, `pgn` or `ggp`.
     ///
     /// `ladder export reports/troops --format csv > troops.csv` (or `-o troops.csv`) gives
     /// index, pair, both seats' bots, seed, result, both goals, termination, plies and
-    /// opening, for pandas and spreadsheets.
+    /// opening, for pandas and spreadsheets; `--format pgn` one PGN game per game, for
+    /// Ordo and BayesElo; `--format ggp` one GGP match JSON object per line (GDL games).
     Export(cmd::export::Args),
     /// Serve a built-in GDL bot (`mcts` by default) as a General Game Playing player over HTTP.
     ///
