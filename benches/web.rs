@@ -16,7 +16,9 @@
 //! - `games_of_a_bot`: the newest 100 of one bot's games (a filter),
 //!   only the records that name it read.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
-//!   points of the arena's history.
+//!   points of the arena's history, by a server that kept no chart yet;
+//!   `bot_page_after_a_batch`: the same after the last batch, the charts
+//!   kept from before it.
 //! - `leaderboard_beside_a_bot_page`: the leaderboard asked while another
 //!   request makes a bot's page from the same kept board; beside
 //!   `leaderboard_after_a_batch`.
@@ -120,6 +122,7 @@ fn arena() -> &'static (PathBuf, Board) {
         }
         let board = Mutex::new(Board::default());
         api::leaderboard_kept(&dir, &board).unwrap();
+        api::bot(&dir, "b1@1", &board).unwrap();
         batch(&mut store, BATCHES, 16, &mut rng);
         let board = board.into_inner().unwrap();
         (dir, board)
@@ -214,24 +217,44 @@ fn candidates_page(bencher: Bencher) {
 
 /// `GET /api/bots/b1@1`: one bot's page (its row, rating after each of up
 /// to 40 points of the arena's history, results per opponent, recent
-/// games and forfeits). Beside `games_page_through_a_filter`, which reads
-/// every game once.
+/// games and forfeits), by a server that kept the league but no rating
+/// chart yet (its first bot page): every game read. Beside
+/// `games_page_through_a_filter`, which reads every game once.
 #[divan::bench(sample_count = 3)]
 fn bot_page(bencher: Bencher) {
+    let (dir, _) = arena();
+    bencher
+        .with_inputs(|| {
+            let board = Mutex::new(Board::default());
+            api::leaderboard_kept(dir, &board).unwrap();
+            board
+        })
+        .bench_local_values(|board| {
+            let answer = api::bot(dir, "b1@1", &board).unwrap();
+            assert!(answer["history"].as_array().unwrap().len() >= 20);
+            answer
+        });
+}
+
+/// The same page when the server made one before the last batch: the
+/// charts brought up to date by that batch's 16 games. Beside `bot_page`.
+#[divan::bench(sample_count = 10)]
+fn bot_page_after_a_batch(bencher: Bencher) {
     let (dir, board) = arena();
     bencher
         .with_inputs(|| Mutex::new(board.clone()))
         .bench_local_values(|board| {
             let answer = api::bot(dir, "b1@1", &board).unwrap();
-            assert!(answer["history"].as_array().unwrap().len() >= 30);
+            assert!(answer["history"].as_array().unwrap().len() >= 20);
             answer
         });
 }
 
 /// `GET /api/leaderboard` asked while another request makes `b1@1`'s page
-/// (`bot_page`, about 1.5 s) from the same kept board, 200 ms after that
-/// request began: the time the leaderboard takes beside it. Beside
-/// `leaderboard_after_a_batch`, the same answer asked alone.
+/// from the same kept board, with no chart kept yet (`bot_page`, about
+/// 1.4 s), 200 ms after that request began: the time the leaderboard takes
+/// beside it. Beside `leaderboard_after_a_batch`, the same answer asked
+/// alone.
 #[divan::bench(sample_count = 5)]
 fn leaderboard_beside_a_bot_page(bencher: Bencher) {
     /// The request making the bot's page, waited for when dropped (after
@@ -242,10 +265,12 @@ fn leaderboard_beside_a_bot_page(bencher: Bencher) {
             self.0.take().unwrap().join().unwrap();
         }
     }
-    let (dir, board) = arena();
+    let (dir, _) = arena();
     bencher
         .with_inputs(|| {
-            let board = std::sync::Arc::new(Mutex::new(board.clone()));
+            // the league kept, no chart yet: the page reads every game
+            let board = std::sync::Arc::new(Mutex::new(Board::default()));
+            api::arena(dir, &board).unwrap();
             let page = {
                 let board = board.clone();
                 std::thread::spawn(move || {

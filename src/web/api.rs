@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use super::{
     filter::{bad, kept, termination_kind, versions, Filter},
+    history::{self, History},
     Failure, GameOf,
 };
 use crate::{
@@ -30,14 +31,10 @@ use crate::{
         record::{Record, Scored},
         referee::Termination,
     },
-    stats::{ratings, standings::Tally},
+    stats::standings::Tally,
 };
 
 type Answer = Result<Value, Failure>;
-
-fn damaged(e: String) -> Failure {
-    Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
-}
 
 /// A finished game as its one-line summary; `names` are the bots its
 /// seats index.
@@ -98,6 +95,8 @@ pub fn arena(dir: &Path, board: &Mutex<Board>) -> Answer {
 #[derive(Default)]
 pub struct Board {
     followed: Arc<show::Followed>,
+    /// The bots' rating charts, as far as the last bot's page read.
+    history: History,
     /// By what was asked (`leaderboard`, `bot NAME`); at most
     /// [`KEPT_ANSWERS`].
     answers: std::collections::HashMap<String, ((u64, u64), Value)>,
@@ -108,6 +107,7 @@ impl Clone for Board {
     fn clone(&self) -> Board {
         Board {
             followed: Arc::new(show::Followed::clone(&self.followed)),
+            history: self.history.clone(),
             answers: self.answers.clone(),
         }
     }
@@ -249,20 +249,25 @@ pub fn bots(dir: &Path, board: &Mutex<Board>) -> Answer {
     })
 }
 
-/// The points of a rating chart: the fit after each of up to this many
-/// evenly spread batches.
-const HISTORY_POINTS: u64 = 40;
-
 /// `GET /api/bots/BOT`: one version (or a name's newest), its versions,
 /// rating over time, results per opponent, recent games and forfeits.
 pub fn bot(dir: &Path, who: &str, board: &Mutex<Board>) -> Answer {
     answered(board, dir, &format!("bot {who}"), |store, followed| {
-        bot_page(store, followed, who)
+        // the charts as far as the last page read them, brought up to
+        // this snapshot outside the lock, and kept if further along
+        let mut history = lock(board).history.clone();
+        history.catch_up(store, &followed.league, history::PAGE)?;
+        let page = bot_page(store, followed, who, &history);
+        let mut b = lock(board);
+        if b.history.next() < history.next() {
+            b.history = history;
+        }
+        page
     })
 }
 
 /// One bot's page ([`bot`]) from the kept league and tallies.
-fn bot_page(store: &Store, followed: &show::Followed, who: &str) -> Answer {
+fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &History) -> Answer {
     let league = &followed.league;
     let all = versions(league, who)?;
     let v = *all.last().expect("one at least");
@@ -277,7 +282,7 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str) -> Answer {
     let row = show::rows_of(league, &followed.tallies, &sprt)
         .into_iter()
         .find(|r| r.bot == v.bot);
-    let history = rating_history(store, league, b, HISTORY_PAGE)?;
+    let history = history.chart(b, league.next_batch);
     let opponents: Vec<Value> = (0..league.versions.len())
         .filter(|&o| o != b && standings.vs[b][o].games > 0)
         .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
@@ -331,56 +336,6 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str) -> Answer {
     }))
 }
 
-/// The games [`rating_history`] reads at once.
-const HISTORY_PAGE: u64 = 4096;
-
-/// Version `b`'s rating (the joint fit of every game so far) after each
-/// of up to [`HISTORY_POINTS`] evenly spread batches where it had played:
-/// one pass over the games, `page` at a time, the standings growing.
-fn rating_history(
-    store: &Store,
-    league: &League,
-    b: usize,
-    page: u64,
-) -> Result<Vec<Value>, Failure> {
-    let batches = league.next_batch;
-    let step = batches.div_ceil(HISTORY_POINTS).max(1);
-    let names = league.names();
-    let mut s = crate::stats::standings::Standings::empty(&names);
-    let mut history = Vec::new();
-    // the points: the end of every `step`th batch, and the last
-    let mut ends = (1..=batches.div_ceil(step))
-        .map(|k| (k * step).min(batches))
-        .peekable();
-    let mut point = |s: &crate::stats::standings::Standings, end: u64| {
-        if s.totals[b].games > 0 {
-            let r = ratings::fit(&s.vs, None).ratings[b];
-            history.push(json!({
-                "batch": end, "games": s.totals[b].games,
-                "rating": r.elo, "low": r.low, "high": r.high,
-            }));
-        }
-    };
-    let mut next = 0;
-    loop {
-        let rows = store.games_from(next, page)?;
-        for g in &rows {
-            while let Some(end) = ends.next_if(|&end| g.batch >= end) {
-                point(&s, end);
-            }
-            s.add(&g.scored(&names).map_err(damaged)?);
-        }
-        match rows.last() {
-            Some(last) if rows.len() as u64 == page => next = last.number + 1,
-            _ => break,
-        }
-    }
-    for end in ends {
-        point(&s, end);
-    }
-    Ok(history)
-}
-
 /// A tally as the 2016 report's Table 4.1 has it: games, wins, losses,
 /// draws, win %, points and the goal difference.
 fn tally_json(bot: &str, t: &Tally) -> Value {
@@ -412,9 +367,15 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> An
                     seats: [String; 2],
                 }
                 let names = serde_json::from_str::<Seats>(&g.record)
-                    .map_err(|e| damaged(format!("the arena's record of game {}: {e}", g.number)))?
+                    .map_err(|e| {
+                        Failure::damaged(format!("the arena's record of game {}: {e}", g.number))
+                    })?
                     .seats;
-                Ok(summary(&names, g, &g.scored(&names).map_err(damaged)?))
+                Ok(summary(
+                    &names,
+                    g,
+                    &g.scored(&names).map_err(Failure::damaged)?,
+                ))
             })
             .collect::<Result<Vec<Value>, Failure>>()?;
         return Ok(json!({ "total": total, "offset": offset, "games": page }));
@@ -447,8 +408,8 @@ pub fn game(dir: &Path, game: &dyn GameOf, number: &str) -> Answer {
             format!("no finished game {n} in the arena"),
         )
     })?;
-    let record: Record =
-        serde_json::from_str(&row.record).map_err(|e| damaged(format!("game {n}: {e}")))?;
+    let record: Record = serde_json::from_str(&row.record)
+        .map_err(|e| Failure::damaged(format!("game {n}: {e}")))?;
     let plies = game.plies(&record)?;
     let game_name = store.title()?;
     Ok(game_json(
@@ -511,7 +472,7 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .map(|v| v.tested.then(Default::default))
             .collect();
         for g in &rows {
-            let s = g.scored(&names).map_err(damaged)?;
+            let s = g.scored(&names).map_err(Failure::damaged)?;
             for seat in crate::core::seat::Seat::ALL {
                 let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
                     continue;
@@ -558,7 +519,7 @@ pub fn events(dir: &Path, after: u64) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::store::Event;
+    use crate::{arena::store::Event, stats::ratings};
 
     /// An arena of three bots and `batches` batches of 5 games each, the
     /// results varied.
@@ -668,16 +629,32 @@ mod tests {
         );
     }
 
-    /// The history read a page at a time is the standings of every game
-    /// before each point fitted afresh, whatever the page size.
+    /// The rating chart kept as the arena grows (caught up after some of
+    /// its batches, in pages of any size) and one read at once are each
+    /// point's fit from scratch: the standings of every game before it,
+    /// as the points thin out from every batch to every 8th.
     #[test]
-    fn a_rating_history_read_in_pages_is_each_points_fit_from_scratch() {
-        for batches in [0, 1, 39, 40, 41, 97] {
-            let dir = tempfile::tempdir().unwrap();
-            let store = arena_of(dir.path(), batches);
+    fn a_rating_chart_kept_as_the_arena_grows_is_each_points_fit_from_scratch() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = arena_of(dir.path(), 0);
+        let pages = [1, 3, 7, 4096];
+        let mut kept = vec![History::default(); pages.len()];
+        for batches in 0..=170 {
+            if batches > 0 {
+                add_batch(&mut store, batches - 1);
+            }
+            let looked = [0, 1, 39, 40, 41, 79, 80, 81, 97, 160, 161, 170];
+            if !looked.contains(&batches) && batches % 13 != 0 {
+                continue;
+            }
             let league = League::from_events(&store.events().unwrap()).unwrap();
             let games = store.games().unwrap();
-            let step = batches.div_ceil(HISTORY_POINTS).max(1);
+            let step = history::step(batches);
+            let mut fresh = History::default();
+            fresh.catch_up(&store, &league, 4096).unwrap();
+            for (h, page) in kept.iter_mut().zip(pages) {
+                h.catch_up(&store, &league, page).unwrap();
+            }
             for b in 0..3 {
                 let mut expected = Vec::new();
                 for k in 1..=batches.div_ceil(step) {
@@ -694,11 +671,19 @@ mod tests {
                     }
                 }
                 assert_eq!(expected.len() as u64, batches.div_ceil(step));
-                for page in [1, 3, 7, 4096] {
-                    let got = rating_history(&store, &league, b, page).unwrap();
+                assert!(expected.len() as u64 <= history::POINTS);
+                assert_eq!(
+                    fresh.chart(b, batches),
+                    expected,
+                    "{batches} batches, bot {b}"
+                );
+                for (h, page) in kept.iter().zip(pages) {
+                    let got = h.chart(b, batches);
                     assert_eq!(got, expected, "{batches} batches, bot {b}, pages of {page}");
                 }
             }
         }
+        let steps: Vec<u64> = [0, 1, 40, 41, 80, 81, 160, 161].map(history::step).to_vec();
+        assert_eq!(steps, [1, 1, 1, 2, 2, 4, 4, 8]);
     }
 }

@@ -22,6 +22,7 @@
 
 pub mod api;
 pub mod filter;
+pub mod history;
 pub mod pages;
 pub mod replays;
 pub mod upload;
@@ -262,6 +263,14 @@ fn router(web: Web) -> Router {
 /// An error as every endpoint gives it: a status and `{"error": "..."}`.
 #[derive(Debug)]
 pub struct Failure(pub StatusCode, pub String);
+
+impl Failure {
+    /// The arena's store holds what it cannot read (a record, say): the
+    /// server's failure, not the request's.
+    pub fn damaged(e: String) -> Failure {
+        Failure(StatusCode::INTERNAL_SERVER_ERROR, e)
+    }
+}
 
 impl IntoResponse for Failure {
     fn into_response(self) -> Response {
