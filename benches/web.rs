@@ -14,7 +14,8 @@
 //! - `candidates_page`: the candidates' tallies and LLR trails (`b0@1` is
 //!   a candidate), only the games that name one read.
 //! - `games_of_a_bot`: the newest 100 of one bot's games (a filter),
-//!   only the records that name it read.
+//!   only the records that name it read; `games_in_a_range`: a range of
+//!   game numbers, only those read.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
 //!   points of the arena's history, by a server that kept no chart yet;
 //!   `bot_page_after_a_batch`: the same after the last batch, the charts
@@ -179,6 +180,23 @@ fn games_page_through_a_filter(bencher: Bencher) {
     bencher.bench_local(|| {
         let answer = api::games(dir, &query, &board).unwrap();
         assert_eq!(answer["total"], BATCHES * BATCH + 16);
+        answer
+    });
+}
+
+/// `GET /api/games?from=500000&to=500999`: a range of 1,000 game numbers,
+/// only those read. Beside `games_page_through_a_filter`.
+#[divan::bench(sample_count = 10)]
+fn games_in_a_range(bencher: Bencher) {
+    let (dir, board) = arena();
+    let board = Mutex::new(board.clone());
+    let query = [
+        ("from".to_string(), "500000".to_string()),
+        ("to".to_string(), "500999".to_string()),
+    ];
+    bencher.bench_local(|| {
+        let answer = api::games(dir, &query, &board).unwrap();
+        assert_eq!(answer["total"], 1000);
         answer
     });
 }

@@ -252,6 +252,20 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     let (_, custom) = api("/api/leaderboard?from=0&to=3");
     assert_eq!(custom["filtered"], true);
     assert_eq!(custom["rows"][0]["games"], 4);
+    // a range of game numbers at the ends of the numbers, or the wrong way
+    // round, keeps what it says
+    let max = u64::MAX;
+    for (range, games) in [
+        (format!("from=1&to={max}"), total - 1),
+        (format!("from={max}"), 0),
+        (format!("from={}", total - 2), 2),
+        ("from=3&to=2".to_string(), 0),
+        ("from=2&to=2".to_string(), 1),
+    ] {
+        let (status, kept) = api(&format!("/api/games?{range}&limit=1000"));
+        assert_eq!(status, 200, "{range}: {kept}");
+        assert_eq!(kept["total"].as_u64(), Some(games), "{range}");
+    }
 
     // one game, with every position; its last is what `ladder replay` of the export shows
     let (status, g) = api("/api/games/1");
@@ -438,6 +452,12 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
     error(get(&url("/api/bots/nobody")), 404, "no bot nobody");
     error(get(&url("/api/games?result=bogus")), 400, "`result`");
     error(get(&url("/api/games?min_plies=x")), 400, "`min_plies`");
+    // a number of turns beyond any game's is refused, not cut short
+    error(
+        get(&url("/api/games?max_plies=4294967297")),
+        400,
+        "`max_plies`: `4294967297` is not a number of turns",
+    );
     error(
         get(&url("/api/games?colour=red")),
         400,

@@ -209,7 +209,8 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
 }
 
 /// The games `f` can keep, in order: those whose records name its bot's
-/// (or opponent's) versions when it names one, else every game.
+/// (or opponent's) versions when it names one, else those in its range of
+/// game numbers (every game, without one).
 fn games_for(store: &Store, league: &League, f: &Filter) -> Result<Vec<GameRow>, Failure> {
     match f.bot.as_ref().or(f.opponent.as_ref()) {
         Some(who) => {
@@ -219,7 +220,16 @@ fn games_for(store: &Store, league: &League, f: &Filter) -> Result<Vec<GameRow>,
                 .collect();
             Ok(store.games_naming(&names)?)
         }
-        None => Ok(store.games()?),
+        None => {
+            let from = f.from.unwrap_or(0);
+            let most =
+                f.to.map_or(u64::MAX, |to| to.saturating_add(1).saturating_sub(from));
+            // the store numbers games as SQLite's signed integers
+            if most == 0 || i64::try_from(from).is_err() {
+                return Ok(Vec::new());
+            }
+            Ok(store.games_from(from, most)?)
+        }
     }
 }
 

@@ -90,8 +90,16 @@ impl Filter {
                         TERMINATIONS.join(", ")
                     )))
                 }
-                "min_plies" => f.min_plies = Some(number("a number of turns")? as u32),
-                "max_plies" => f.max_plies = Some(number("a number of turns")? as u32),
+                "min_plies" | "max_plies" => {
+                    let turns = value
+                        .parse::<u32>()
+                        .map_err(|_| bad(format!("`{key}`: `{value}` is not a number of turns")))?;
+                    if key == "min_plies" {
+                        f.min_plies = Some(turns);
+                    } else {
+                        f.max_plies = Some(turns);
+                    }
+                }
                 "since" | "until" => {
                     let t = time(value).ok_or_else(|| {
                         bad(format!(
