@@ -104,13 +104,6 @@ impl Tallies {
         }
     }
 
-    /// The tallies of `games` (finished, in order) in `league`.
-    pub fn of(league: &League, games: &[GameRow]) -> Result<Tallies> {
-        let mut t = Tallies::new();
-        t.add(league, games)?;
-        Ok(t)
-    }
-
     /// Folds `games` (the ones from game [`Tallies::next`] on, in order;
     /// earlier ones are skipped) and moves the trend's window to the
     /// league's last batches.
@@ -195,11 +188,6 @@ impl Followed {
             }
         }
     }
-}
-
-/// The arena's rows, strongest first, from its league and finished games.
-pub fn rows(league: &League, games: &[GameRow], sprt: &candidates::Settings) -> Result<Vec<Row>> {
-    Ok(rows_of(league, &Tallies::of(league, games)?, sprt))
 }
 
 /// The arena's rows, strongest first, from its league and the tallies of

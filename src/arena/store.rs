@@ -436,24 +436,28 @@ impl Store {
     }
 
     /// The finished games whose record names one of `bots` (as a JSON
-    /// string: `"dp@2"`), in order: a bot's games without reading every
-    /// record's JSON. A record may name a bot elsewhere than in its seats:
-    /// the caller checks the seats.
-    pub fn games_naming(&self, bots: &[String]) -> Result<Vec<GameRow>> {
+    /// string: `"dp@2"`), from game `number` on, in order, at most `most`
+    /// of them: a bot's games without reading every record's JSON. A
+    /// record may name a bot elsewhere than in its seats: the caller
+    /// checks the seats.
+    pub fn games_naming(&self, bots: &[String], number: u64, most: u64) -> Result<Vec<GameRow>> {
         if bots.is_empty() {
             return Ok(Vec::new());
         }
-        let any: Vec<String> = (1..=bots.len())
+        let any: Vec<String> = (3..bots.len() + 3)
             .map(|i| format!("instr(record, ?{i}) > 0"))
             .collect();
         let sql = format!(
-            "SELECT number, batch, record, finished FROM games WHERE {} ORDER BY number",
+            "SELECT number, batch, record, finished FROM games WHERE number >= ?1 AND ({}) \
+             ORDER BY number LIMIT ?2",
             any.join(" OR ")
         );
         let mut stmt = self.conn.prepare(&sql).map_err(self.fail())?;
-        let needles = bots.iter().map(|b| format!("\"{b}\""));
+        let most = i64::try_from(most).unwrap_or(i64::MAX);
+        let mut values = vec![rusqlite::types::Value::Integer(number as i64), most.into()];
+        values.extend(bots.iter().map(|b| format!("\"{b}\"").into()));
         let rows = stmt
-            .query_map(rusqlite::params_from_iter(needles), game_row)
+            .query_map(rusqlite::params_from_iter(values), game_row)
             .map_err(self.fail())?;
         rows.collect::<Result<_, _>>().map_err(self.fail())
     }

@@ -15,7 +15,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use super::{
-    filter::{bad, kept, termination_kind, versions, Filter},
+    filter::{bad, each_kept, pages, termination_kind, versions, Filter, Newest, PAGE},
     history::{self, History},
     Failure, GameOf,
 };
@@ -198,39 +198,15 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
     from_board(board, dir, |store, followed| {
         let league = &followed.league;
         let sprt = config::Settings::stored(store)?.sprt;
-        let candidates = games_for(store, league, &f)?;
-        let games: Vec<GameRow> = kept(league, &candidates, &f)?
-            .into_iter()
-            .map(|(g, _)| g.clone())
-            .collect();
-        let rows = show::rows(league, &games, &sprt)?;
+        // the games kept folded a page at a time, as the kept board's are
+        let mut tallies = show::Tallies::new();
+        each_kept(store, league, &f, PAGE, |page| {
+            let games: Vec<GameRow> = page.into_iter().map(|(g, _)| g.clone()).collect();
+            Ok(tallies.add(league, &games)?)
+        })?;
+        let rows = show::rows_of(league, &tallies, &sprt);
         Ok(json!({ "arena": info(store, league, dir)?, "filtered": f.narrows(), "rows": rows }))
     })
-}
-
-/// The games `f` can keep, in order: those whose records name its bot's
-/// (or opponent's) versions when it names one, else those in its range of
-/// game numbers (every game, without one).
-fn games_for(store: &Store, league: &League, f: &Filter) -> Result<Vec<GameRow>, Failure> {
-    match f.bot.as_ref().or(f.opponent.as_ref()) {
-        Some(who) => {
-            let names: Vec<String> = versions(league, who)?
-                .iter()
-                .map(|v| v.bot.clone())
-                .collect();
-            Ok(store.games_naming(&names)?)
-        }
-        None => {
-            let from = f.from.unwrap_or(0);
-            let most =
-                f.to.map_or(u64::MAX, |to| to.saturating_add(1).saturating_sub(from));
-            // the store numbers games as SQLite's signed integers
-            if most == 0 || i64::try_from(from).is_err() {
-                return Ok(Vec::new());
-            }
-            Ok(store.games_from(from, most)?)
-        }
-    }
 }
 
 fn version_json(v: &Version) -> Value {
@@ -297,42 +273,43 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &Histo
         .filter(|&o| o != b && standings.vs[b][o].games > 0)
         .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
         .collect();
-    // its games are among those whose record names it
-    let naming = store.games_naming(std::slice::from_ref(&v.bot))?;
-    let mine = kept(
-        league,
-        &naming,
-        &Filter {
-            bot: Some(v.bot.clone()),
-            ..Filter::default()
-        },
-    )?;
+    // its games are among those whose record names it, read a page at a
+    // time: the newest 20 held, and its forfeits
+    let lines = store.forfeit_lines(&v.bot)?;
+    let mut recent = Newest::new(20);
+    let mut forfeits = Vec::new();
+    let mine = Filter {
+        bot: Some(v.bot.clone()),
+        ..Filter::default()
+    };
+    each_kept(store, league, &mine, PAGE, |page| {
+        for (g, s) in page {
+            if let Termination::Forfeit {
+                seat,
+                reason,
+                detail,
+                ..
+            } = &s.termination
+            {
+                if s.seats[*seat] == b {
+                    let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
+                    forfeits.push(json!({
+                        "number": g.number, "reason": reason.to_string(), "detail": detail,
+                        "lines": said,
+                    }));
+                }
+            }
+            recent.push((g.clone(), s));
+        }
+        Ok(())
+    })?;
     let names = league.names();
-    let recent: Vec<Value> = mine
+    let recent: Vec<Value> = recent
+        .items
         .iter()
         .rev()
-        .take(20)
         .map(|(g, s)| summary(&names, g, s))
         .collect();
-    let lines = store.forfeit_lines(&v.bot)?;
-    let mut forfeits = Vec::new();
-    for (g, s) in &mine {
-        if let Termination::Forfeit {
-            seat,
-            reason,
-            detail,
-            ..
-        } = &s.termination
-        {
-            if s.seats[*seat] == b {
-                let said = lines.iter().find(|(n, _)| *n == g.number).map(|l| &l.1);
-                forfeits.push(json!({
-                    "number": g.number, "reason": reason.to_string(), "detail": detail,
-                    "lines": said,
-                }));
-            }
-        }
-    }
     Ok(json!({
         "bot": version_json(v),
         "versions": league.versions.iter().filter(|w| w.name == v.name)
@@ -392,17 +369,25 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> An
     }
     from_board(board, dir, |store, followed| {
         let league = &followed.league;
-        let candidates = games_for(store, league, &f)?;
-        let kept = kept(league, &candidates, &f)?;
+        // a page of the games kept at a time; the newest the answer may
+        // show are held
+        let mut newest = Newest::new(offset.saturating_add(limit));
+        each_kept(store, league, &f, PAGE, |page| {
+            for (g, s) in page {
+                newest.push((g.clone(), s));
+            }
+            Ok(())
+        })?;
         let names = league.names();
-        let page: Vec<Value> = kept
+        let page: Vec<Value> = newest
+            .items
             .iter()
             .rev()
             .skip(offset)
             .take(limit)
             .map(|(g, s)| summary(&names, g, s))
             .collect();
-        Ok(json!({ "total": kept.len(), "offset": offset, "games": page }))
+        Ok(json!({ "total": newest.pushed, "offset": offset, "games": page }))
     })
 }
 
@@ -471,7 +456,6 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .filter(|v| v.tested)
             .map(|v| v.bot.clone())
             .collect();
-        let rows = store.games_naming(&joined)?;
         let sprt = config::Settings::stored(store)?.sprt;
         let names = league.names();
         // per version that joined as a candidate: its tally, and the LLR
@@ -481,22 +465,25 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .iter()
             .map(|v| v.tested.then(Default::default))
             .collect();
-        for g in &rows {
-            let s = g.scored(&names).map_err(Failure::damaged)?;
-            for seat in crate::core::seat::Seat::ALL {
-                let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
-                    continue;
-                };
-                t.games += 1;
-                match s.result {
-                    GameResult::Draw => t.tie += 1,
-                    r if r == GameResult::win(seat) => t.won += 1,
-                    _ => t.lost += 1,
+        pages(store, Some(&joined), (0, u64::MAX), PAGE, |rows| {
+            for g in rows {
+                let s = g.scored(&names).map_err(Failure::damaged)?;
+                for seat in crate::core::seat::Seat::ALL {
+                    let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
+                        continue;
+                    };
+                    t.games += 1;
+                    match s.result {
+                        GameResult::Draw => t.tie += 1,
+                        r if r == GameResult::win(seat) => t.won += 1,
+                        _ => t.lost += 1,
+                    }
+                    llr.push(json!({ "number": g.number, "games": t.games,
+                                     "llr": candidates::test(&sprt, t).llr }));
                 }
-                llr.push(json!({ "number": g.number, "games": t.games,
-                                 "llr": candidates::test(&sprt, t).llr }));
             }
-        }
+            Ok(())
+        })?;
         let mut out = Vec::new();
         for (v, tested) in league.versions.iter().zip(tested) {
             let Some((t, llr)) = tested else { continue };
@@ -582,6 +569,63 @@ mod tests {
             })
             .collect();
         store.finish_batch(number, &games, &[]).unwrap();
+    }
+
+    /// The games a filter keeps, read a page at a time, are those it
+    /// keeps of every game read at once, whatever the page size: ranges
+    /// at the ends of the numbers, the wrong way round, and the records
+    /// that name a bot.
+    #[test]
+    fn the_games_kept_read_in_pages_are_those_kept_of_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = arena_of(dir.path(), 7);
+        let league = League::from_events(&store.events().unwrap()).unwrap();
+        let all = store.games().unwrap();
+        let max = u64::MAX.to_string();
+        let filters: Vec<Vec<(&str, &str)>> = vec![
+            vec![],
+            vec![("from", "3"), ("to", "17")],
+            vec![("from", "0"), ("to", "0")],
+            vec![("from", "34")],
+            vec![("from", "35")],
+            vec![("from", &max)],
+            vec![("to", &max)],
+            vec![("from", "9"), ("to", "8")],
+            vec![("bot", "b@1")],
+            vec![("bot", "a"), ("opponent", "c@1"), ("result", "win")],
+            vec![("opponent", "c"), ("from", "4"), ("to", "30")],
+            vec![("result", "draw")],
+        ];
+        for query in filters {
+            let query: Vec<(String, String)> = query
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let f = Filter::parse(&query).unwrap();
+            let expected: Vec<u64> = crate::web::filter::kept(&league, &all, &f)
+                .unwrap()
+                .iter()
+                .map(|(g, _)| g.number)
+                .collect();
+            for page in [1, 2, 5, 7, 4096] {
+                let mut got = Vec::new();
+                each_kept(&store, &league, &f, page, |kept| {
+                    got.extend(kept.iter().map(|(g, _)| g.number));
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(got, expected, "{query:?}, pages of {page}");
+            }
+        }
+        let mut newest = Newest::new(3);
+        (0..10).for_each(|n| newest.push(n));
+        assert_eq!(
+            (Vec::from(newest.items), newest.pushed),
+            (vec![7, 8, 9], 10)
+        );
+        let mut none = Newest::new(0);
+        none.push(1);
+        assert_eq!((none.items.len(), none.pushed), (0, 1));
     }
 
     /// A request making its answer holds no other back: the board is

@@ -7,7 +7,7 @@ use super::Failure;
 use crate::{
     arena::{
         league::{League, Version},
-        store::GameRow,
+        store::{GameRow, Store},
     },
     core::{game::GameResult, record::Scored, referee::Termination},
 };
@@ -198,6 +198,91 @@ pub fn termination_kind(t: &Termination) -> &'static str {
         Termination::PlyLimit => "ply-limit",
         Termination::IllFormed { .. } => "ill-formed",
         Termination::Adjudicated { .. } => "adjudicated",
+    }
+}
+
+/// The games the server reads at once.
+pub const PAGE: u64 = 4096;
+
+/// The finished games numbered `from..=to`, naming one of `bots` if given
+/// ([`Store::games_naming`]), in order, `page` at a time: `visit` sees
+/// each page, so memory holds one page, not the arena's history.
+pub fn pages(
+    store: &Store,
+    bots: Option<&[String]>,
+    (from, to): (u64, u64),
+    page: u64,
+    mut visit: impl FnMut(&[GameRow]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    // the store numbers games as SQLite's signed integers
+    if to < from || i64::try_from(from).is_err() {
+        return Ok(());
+    }
+    let mut next = from;
+    loop {
+        let most = (to - next).saturating_add(1).min(page);
+        let rows = match bots {
+            Some(bots) => store.games_naming(bots, next, most)?,
+            None => store.games_from(next, most)?,
+        };
+        visit(&rows)?;
+        match rows.last() {
+            Some(last) if rows.len() as u64 == most && last.number < to => next = last.number + 1,
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// The games `f` keeps, oldest first, `page` at a time with their scored
+/// forms: read from the records that name its bot's (or opponent's)
+/// versions when it names one, else from its range of game numbers.
+pub fn each_kept(
+    store: &Store,
+    league: &League,
+    f: &Filter,
+    page: u64,
+    mut visit: impl FnMut(Vec<(&GameRow, Scored)>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let bots = match f.bot.as_ref().or(f.opponent.as_ref()) {
+        Some(who) => Some(
+            versions(league, who)?
+                .iter()
+                .map(|v| v.bot.clone())
+                .collect::<Vec<_>>(),
+        ),
+        None => None,
+    };
+    let range = (f.from.unwrap_or(0), f.to.unwrap_or(u64::MAX));
+    pages(store, bots.as_deref(), range, page, |rows| {
+        visit(kept(league, rows, f)?)
+    })
+}
+
+/// The newest `most` of the items pushed, and how many were pushed.
+pub struct Newest<T> {
+    pub items: std::collections::VecDeque<T>,
+    pub pushed: usize,
+    most: usize,
+}
+
+impl<T> Newest<T> {
+    pub fn new(most: usize) -> Newest<T> {
+        Newest {
+            items: std::collections::VecDeque::new(),
+            pushed: 0,
+            most,
+        }
+    }
+
+    pub fn push(&mut self, item: T) {
+        self.pushed += 1;
+        if self.most == 0 {
+            return;
+        }
+        if self.items.len() == self.most {
+            self.items.pop_front();
+        }
+        self.items.push_back(item);
     }
 }
 
