@@ -247,11 +247,14 @@ fn bot_page(bencher: Bencher) {
             api::leaderboard_kept(dir, &board).unwrap();
             board
         })
-        .bench_local_values(|board| {
-            let answer = api::bot(dir, "b1@1", &board).unwrap();
-            assert!(answer["history"].as_array().unwrap().len() >= 20);
-            answer
-        });
+        .bench_local_values(|board| bot_page_of(dir, &board));
+}
+
+/// `b1@1`'s page from `board`, checked to hold its rating chart.
+fn bot_page_of(dir: &std::path::Path, board: &Mutex<Board>) -> serde_json::Value {
+    let answer = api::bot(dir, "b1@1", board).unwrap();
+    assert!(answer["history"].as_array().unwrap().len() >= 20);
+    answer
 }
 
 /// The same page when the server made one before the last batch: the
@@ -261,11 +264,7 @@ fn bot_page_after_a_batch(bencher: Bencher) {
     let (dir, board) = arena();
     bencher
         .with_inputs(|| Mutex::new(board.clone()))
-        .bench_local_values(|board| {
-            let answer = api::bot(dir, "b1@1", &board).unwrap();
-            assert!(answer["history"].as_array().unwrap().len() >= 20);
-            answer
-        });
+        .bench_local_values(|board| bot_page_of(dir, &board));
 }
 
 /// `GET /api/leaderboard` asked while another request makes `b1@1`'s page
