@@ -15,7 +15,8 @@
 //!   a candidate), only the games that name one read.
 //! - `games_of_a_bot`: the newest 100 of one bot's games (a filter),
 //!   only the records that name it read; `games_in_a_range`: a range of
-//!   game numbers, only those read.
+//!   game numbers, only those read; `games_until_long_ago`: a time no
+//!   game finished by, only the times looked at.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
 //!   points of the arena's history, by a server that kept no chart yet;
 //!   `bot_page_after_a_batch`: the same after the last batch, the charts
@@ -197,6 +198,21 @@ fn games_in_a_range(bencher: Bencher) {
     bencher.bench_local(|| {
         let answer = api::games(dir, &query, &board).unwrap();
         assert_eq!(answer["total"], 1000);
+        answer
+    });
+}
+
+/// `GET /api/games?until=2000-01-01`: a time no game finished by, the
+/// times looked at by the database, no record read. Beside
+/// `games_page_through_a_filter`.
+#[divan::bench(sample_count = 10)]
+fn games_until_long_ago(bencher: Bencher) {
+    let (dir, board) = arena();
+    let board = Mutex::new(board.clone());
+    let query = [("until".to_string(), "2000-01-01".to_string())];
+    bencher.bench_local(|| {
+        let answer = api::games(dir, &query, &board).unwrap();
+        assert_eq!(answer["total"], 0);
         answer
     });
 }

@@ -435,27 +435,42 @@ impl Store {
         Ok((total as u64, page))
     }
 
-    /// The finished games whose record names one of `bots` (as a JSON
-    /// string: `"dp@2"`), from game `number` on, in order, at most `most`
-    /// of them: a bot's games without reading every record's JSON. A
-    /// record may name a bot elsewhere than in its seats: the caller
-    /// checks the seats.
-    pub fn games_naming(&self, bots: &[String], number: u64, most: u64) -> Result<Vec<GameRow>> {
-        if bots.is_empty() {
-            return Ok(Vec::new());
+    /// The finished games from game `number` on, in order, at most `most`
+    /// of them, that name one of `bots` if given, and that finished within
+    /// `finished` (Unix seconds, both included) if given: a game recorded
+    /// before the arena kept times is then left out. A bot is looked for
+    /// as a JSON string in the record (`"dp@2"`): a bot's games without
+    /// reading every record's JSON; a record may name a bot elsewhere than
+    /// in its seats, so the caller checks the seats.
+    pub fn games_matching(
+        &self,
+        bots: Option<&[String]>,
+        number: u64,
+        most: u64,
+        finished: Option<(u64, u64)>,
+    ) -> Result<Vec<GameRow>> {
+        use rusqlite::types::Value;
+        let int = |n: u64| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        let mut sql =
+            "SELECT number, batch, record, finished FROM games WHERE number >= ?1".to_string();
+        let mut values = vec![int(number), int(most)];
+        if let Some((since, until)) = finished {
+            sql += " AND finished BETWEEN ?3 AND ?4";
+            values.extend([int(since), int(until)]);
         }
-        let any: Vec<String> = (3..bots.len() + 3)
-            .map(|i| format!("instr(record, ?{i}) > 0"))
-            .collect();
-        let sql = format!(
-            "SELECT number, batch, record, finished FROM games WHERE number >= ?1 AND ({}) \
-             ORDER BY number LIMIT ?2",
-            any.join(" OR ")
-        );
+        if let Some(bots) = bots {
+            if bots.is_empty() {
+                return Ok(Vec::new());
+            }
+            let first = values.len() + 1;
+            let any: Vec<String> = (first..first + bots.len())
+                .map(|i| format!("instr(record, ?{i}) > 0"))
+                .collect();
+            sql += &format!(" AND ({})", any.join(" OR "));
+            values.extend(bots.iter().map(|b| Value::Text(format!("\"{b}\""))));
+        }
+        sql += " ORDER BY number LIMIT ?2";
         let mut stmt = self.conn.prepare(&sql).map_err(self.fail())?;
-        let most = i64::try_from(most).unwrap_or(i64::MAX);
-        let mut values = vec![rusqlite::types::Value::Integer(number as i64), most.into()];
-        values.extend(bots.iter().map(|b| format!("\"{b}\"").into()));
         let rows = stmt
             .query_map(rusqlite::params_from_iter(values), game_row)
             .map_err(self.fail())?;

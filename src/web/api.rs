@@ -465,7 +465,7 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .iter()
             .map(|v| v.tested.then(Default::default))
             .collect();
-        pages(store, Some(&joined), (0, u64::MAX), PAGE, |rows| {
+        pages(store, Some(&joined), (0, u64::MAX), None, PAGE, |rows| {
             for g in rows {
                 let s = g.scored(&names).map_err(Failure::damaged)?;
                 for seat in crate::core::seat::Seat::ALL {
@@ -573,8 +573,8 @@ mod tests {
 
     /// The games a filter keeps, read a page at a time, are those it
     /// keeps of every game read at once, whatever the page size: ranges
-    /// at the ends of the numbers, the wrong way round, and the records
-    /// that name a bot.
+    /// of numbers and times at their ends, the wrong way round, and the
+    /// records that name a bot.
     #[test]
     fn the_games_kept_read_in_pages_are_those_kept_of_all() {
         let dir = tempfile::tempdir().unwrap();
@@ -595,6 +595,10 @@ mod tests {
             vec![("bot", "a"), ("opponent", "c@1"), ("result", "win")],
             vec![("opponent", "c"), ("from", "4"), ("to", "30")],
             vec![("result", "draw")],
+            vec![("since", "2000-01-01")],
+            vec![("until", "2000-01-01")],
+            vec![("since", "2000-01-01"), ("until", &max), ("bot", "c")],
+            vec![("since", &max)],
         ];
         for query in filters {
             let query: Vec<(String, String)> = query

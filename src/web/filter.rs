@@ -204,13 +204,15 @@ pub fn termination_kind(t: &Termination) -> &'static str {
 /// The games the server reads at once.
 pub const PAGE: u64 = 4096;
 
-/// The finished games numbered `from..=to`, naming one of `bots` if given
-/// ([`Store::games_naming`]), in order, `page` at a time: `visit` sees
-/// each page, so memory holds one page, not the arena's history.
+/// The finished games numbered `from..=to`, naming one of `bots` and
+/// finished within `finished` where given ([`Store::games_matching`]), in
+/// order, `page` at a time: `visit` sees each page, so memory holds one
+/// page, not the arena's history.
 pub fn pages(
     store: &Store,
     bots: Option<&[String]>,
     (from, to): (u64, u64),
+    finished: Option<(u64, u64)>,
     page: u64,
     mut visit: impl FnMut(&[GameRow]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
@@ -221,10 +223,7 @@ pub fn pages(
     let mut next = from;
     loop {
         let most = (to - next).saturating_add(1).min(page);
-        let rows = match bots {
-            Some(bots) => store.games_naming(bots, next, most)?,
-            None => store.games_from(next, most)?,
-        };
+        let rows = store.games_matching(bots, next, most, finished)?;
         visit(&rows)?;
         match rows.last() {
             Some(last) if rows.len() as u64 == most && last.number < to => next = last.number + 1,
@@ -234,8 +233,8 @@ pub fn pages(
 }
 
 /// The games `f` keeps, oldest first, `page` at a time with their scored
-/// forms: read from the records that name its bot's (or opponent's)
-/// versions when it names one, else from its range of game numbers.
+/// forms: read from its range of game numbers and times, and from the
+/// records that name its bot's (or opponent's) versions when it names one.
 pub fn each_kept(
     store: &Store,
     league: &League,
@@ -253,7 +252,9 @@ pub fn each_kept(
         None => None,
     };
     let range = (f.from.unwrap_or(0), f.to.unwrap_or(u64::MAX));
-    pages(store, bots.as_deref(), range, page, |rows| {
+    let finished = (f.since.is_some() || f.until.is_some())
+        .then(|| (f.since.unwrap_or(0), f.until.unwrap_or(u64::MAX)));
+    pages(store, bots.as_deref(), range, finished, page, |rows| {
         visit(kept(league, rows, f)?)
     })
 }
