@@ -133,9 +133,8 @@ fn from_board<T>(
     answer: impl FnOnce(&Store, &show::Followed) -> Result<T, Failure>,
 ) -> Result<T, Failure> {
     let store = Store::open(dir)?;
-    let mut held = Some(lock(board));
-    let answered = store.snapshot(|store| {
-        let mut b = held.take().expect("the snapshot reads once");
+    let mut b = lock(board);
+    let answered = store.snapshot(move |store| {
         if let Err(e) = Arc::make_mut(&mut b.followed).catch_up(store) {
             // a half-made board is made again from the start next time
             *b = Board::default();
@@ -209,6 +208,24 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
     })
 }
 
+/// The summaries of the games `newest` holds, newest first: `most` of
+/// them after the `skip` newest.
+fn newest_first(
+    names: &[String],
+    newest: &Newest<(GameRow, Scored)>,
+    skip: usize,
+    most: usize,
+) -> Vec<Value> {
+    newest
+        .items
+        .iter()
+        .rev()
+        .skip(skip)
+        .take(most)
+        .map(|(g, s)| summary(names, g, s))
+        .collect()
+}
+
 fn version_json(v: &Version) -> Value {
     let spec: toml::Table = v.spec.parse().unwrap_or_default();
     let state = match (v.retired, v.rejected, v.candidate) {
@@ -252,6 +269,9 @@ pub fn bot(dir: &Path, who: &str, board: &Mutex<Board>) -> Answer {
     })
 }
 
+/// The games a bot's page lists as its recent ones.
+const RECENT: usize = 20;
+
 /// One bot's page ([`bot`]) from the kept league and tallies.
 fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &History) -> Answer {
     let league = &followed.league;
@@ -274,9 +294,9 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &Histo
         .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
         .collect();
     // its games are among those whose record names it, read a page at a
-    // time: the newest 20 held, and its forfeits
+    // time: the newest held, and its forfeits
     let lines = store.forfeit_lines(&v.bot)?;
-    let mut recent = Newest::new(20);
+    let mut recent = Newest::new(RECENT);
     let mut forfeits = Vec::new();
     let mine = Filter {
         bot: Some(v.bot.clone()),
@@ -303,13 +323,7 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &Histo
         }
         Ok(())
     })?;
-    let names = league.names();
-    let recent: Vec<Value> = recent
-        .items
-        .iter()
-        .rev()
-        .map(|(g, s)| summary(&names, g, s))
-        .collect();
+    let recent = newest_first(&league.names(), &recent, 0, RECENT);
     Ok(json!({
         "bot": version_json(v),
         "versions": league.versions.iter().filter(|w| w.name == v.name)
@@ -378,15 +392,7 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> An
             }
             Ok(())
         })?;
-        let names = league.names();
-        let page: Vec<Value> = newest
-            .items
-            .iter()
-            .rev()
-            .skip(offset)
-            .take(limit)
-            .map(|(g, s)| summary(&names, g, s))
-            .collect();
+        let page = newest_first(&league.names(), &newest, offset, limit);
         Ok(json!({ "total": newest.pushed, "offset": offset, "games": page }))
     })
 }
