@@ -53,11 +53,7 @@ fn parse() -> Cli {
 const NEGATIVE_VALUES: &[&str] = &["--sprt"];
 
 fn join_negative_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let negative = |w: &std::ffi::OsString| {
-        w.to_str()
-            .and_then(|w| w.strip_prefix('-'))
-            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
-    };
+    let negative = |w: &std::ffi::OsString| w.to_str().is_some_and(cmd::r#match::negative);
     let mut out = Vec::with_capacity(args.len());
     let mut words = args.into_iter().peekable();
     while let Some(word) = words.next() {

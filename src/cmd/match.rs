@@ -197,13 +197,18 @@ fn resign_rule(text: &str) -> Result<ResignRule> {
     }
 }
 
+/// Whether a word of the command line starts as a negative number does
+/// (`-5,5`, `-.5`): a value, where any other word starting with `-` is an
+/// option.
+pub fn negative(word: &str) -> bool {
+    word.strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+}
+
 /// `--sprt`'s value as the command line gives it: a negative bound (`-5,5`,
 /// joined to the option by `main`) is a value, an option (`--sprt=-q`) is not.
 fn sprt_bounds(text: &str) -> std::result::Result<String, String> {
-    let negative = text
-        .strip_prefix('-')
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'));
-    if text.starts_with('-') && !negative {
+    if text.starts_with('-') && !negative(text) {
         return Err(format!(
             "expected ELO0,ELO1 like `0,5` or `-5,5`, not the option `{text}`"
         ));
