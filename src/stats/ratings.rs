@@ -35,7 +35,8 @@ use crate::stats::standings::Tally;
 /// finite estimate (it won or lost every game against the rated bots) has
 /// `elo` `None` and the one bound its games support (`low` after all wins,
 /// `high` after all losses); an interval end is `None` where it is unbounded.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The default is no rating at all (a bot without games).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Rating {
     pub elo: Option<f64>,
     pub low: Option<f64>,
@@ -125,14 +126,7 @@ fn fit_with(vs: &[Vec<Tally>], anchor: Option<usize>, intervals: bool) -> Fit {
     let points = |i: usize, j: usize| vs[i][j].points();
     let games = |i: usize, j: usize| vs[i][j].games as f64;
     let group = largest_connected_group(vs, anchor);
-    let mut ratings = vec![
-        Rating {
-            elo: None,
-            low: None,
-            high: None,
-        };
-        n
-    ];
+    let mut ratings = vec![Rating::default(); n];
     let mut los = vec![vec![None; n]; n];
     if group.is_empty() {
         return Fit {

@@ -124,14 +124,8 @@ impl History {
                 Some(p) => p.of.get(b).copied(),
                 None => now.get_or_insert_with(|| self.now()).get(b).copied(),
             }
-            .unwrap_or((
-                Rating {
-                    elo: None,
-                    low: None,
-                    high: None,
-                },
-                0,
-            ));
+            // a version that joined after the point had no games then
+            .unwrap_or_default();
             if games > 0 {
                 chart.push(json!({
                     "batch": end, "games": games,
