@@ -52,17 +52,8 @@ pub fn run<G: Game>(
     batches: Option<u64>,
     say: &mut dyn FnMut(String),
 ) -> Result<Played> {
-    let _lock = FolderLock::hold(dir, "arena")?;
-    let mut store = Store::open(dir)?;
-    let config::Settings {
-        season,
-        matchmaking: settings,
-        sprt,
-    } = config::Settings::stored(&store)?;
+    let mut player = Player::open(dir, roster, jobs)?;
     let mut played = Played::default();
-    // the league and its games' tallies, read a batch at a time: deciding
-    // a batch costs what is new, not every game the arena ever played
-    let mut followed = Followed::default();
     loop {
         if let Some(signal) = cleanup::interrupted() {
             played.interrupted = Some(signal);
@@ -71,23 +62,116 @@ pub fn run<G: Game>(
         if batches.is_some_and(|b| played.batches >= b) {
             return Ok(played);
         }
-        store.snapshot(|store| followed.catch_up(store))?;
-        let league = &followed.league;
-        let Some(batch) = league.open.clone() else {
-            let decided = store.decide(|store| {
-                followed.catch_up(store)?;
-                Ok(next(&followed.league, &followed.tallies, settings, &sprt))
-            })?;
-            if decided.is_none() {
-                std::thread::sleep(IDLE);
+        match player.play_open()? {
+            None => {
+                if player.decide(|_| Ok(()))?.is_none() {
+                    std::thread::sleep(IDLE);
+                }
             }
-            continue;
+            Some(Outcome::Interrupted(signal)) => {
+                played.interrupted = Some(signal);
+                return Ok(played);
+            }
+            Some(Outcome::Recorded(batch)) => {
+                played.batches += 1;
+                played.games += batch.games;
+                say(batch.line);
+            }
+        }
+    }
+}
+
+/// An arena opened to play ([`run`], and a replay's steps): its folder
+/// held, its settings read, its league and tallies followed a batch at a
+/// time, so deciding a batch costs what is new, not every game the arena
+/// ever played.
+pub struct Player<'a, G: Game> {
+    dir: &'a Path,
+    roster: &'a Roster<G>,
+    jobs: Option<Jobs>,
+    store: Store,
+    settings: config::Settings,
+    followed: Followed,
+    _lock: FolderLock,
+}
+
+/// What playing the open batch came to.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Its games are in the database.
+    Recorded(Recorded),
+    /// A signal stopped it; its journal in `batches/` resumes.
+    Interrupted(i32),
+}
+
+/// A batch whose games went into the database.
+#[derive(Debug)]
+pub struct Recorded {
+    pub number: u64,
+    /// The number of its first game in the arena.
+    pub first: u64,
+    pub games: u64,
+    /// What it was, for people: `batch 3: games 24-31 (a@1, b@2)`.
+    pub line: String,
+}
+
+impl<'a, G: Game> Player<'a, G> {
+    /// Holds the arena in `dir` for playing (one player at a time).
+    pub fn open(dir: &'a Path, roster: &'a Roster<G>, jobs: Option<Jobs>) -> Result<Self> {
+        let lock = FolderLock::hold(dir, "arena")?;
+        let store = Store::open(dir)?;
+        let settings = config::Settings::stored(&store)?;
+        Ok(Player {
+            dir,
+            roster,
+            jobs,
+            store,
+            settings,
+            followed: Followed::default(),
+            _lock: lock,
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Decides the next batch ([`next`]) and writes its event, unless
+    /// `check` refuses it: then nothing is written and its error returned.
+    /// `None` when no batch can be played (or one is open).
+    pub fn decide(&mut self, check: impl FnOnce(&Event) -> Result<()>) -> Result<Option<Event>> {
+        let followed = &mut self.followed;
+        let settings = &self.settings;
+        self.store.decide(|store| {
+            followed.catch_up(store)?;
+            let decided = next(
+                &followed.league,
+                &followed.tallies,
+                settings.matchmaking,
+                &settings.sprt,
+            );
+            if let Some(event) = &decided {
+                check(event)?;
+            }
+            Ok(decided)
+        })
+    }
+
+    /// Plays the open batch (resuming its journal) and records its games;
+    /// `None` when no batch is open.
+    pub fn play_open(&mut self) -> Result<Option<Outcome>> {
+        let followed = &mut self.followed;
+        self.store.snapshot(|store| followed.catch_up(store))?;
+        let league = &self.followed.league;
+        let Some(batch) = league.open.clone() else {
+            return Ok(None);
         };
-        let base = config::base_plan(dir, &season, &league.versions, roster)?;
+        let (dir, season) = (self.dir, &self.settings.season);
+        let base = config::base_plan(dir, season, &league.versions, self.roster)?;
         let plan = config::batch_plan(&base, batch.number, batch.first, &batch.games)?;
         let reports = dir.join("batches");
         let opts = Options {
-            jobs,
+            jobs: self.jobs,
             fresh: false,
             reports: reports.clone(),
             progress: None,
@@ -99,8 +183,7 @@ pub fn run<G: Game>(
         };
         let summary = tournament::run(&plan, &opts)?;
         if let Some(signal) = summary.interrupted {
-            played.interrupted = Some(signal);
-            return Ok(played);
+            return Ok(Some(Outcome::Interrupted(signal)));
         }
         let folder = reports.join(batch_name(batch.number));
         let games = renumbered(&folder.join("games.jsonl"), batch.first)?;
@@ -113,17 +196,21 @@ pub fn run<G: Game>(
             )));
         }
         let forfeits = forfeit_notes(&folder.join("logs"), batch.first);
-        store.finish_batch(batch.number, &games, &forfeits)?;
+        self.store.finish_batch(batch.number, &games, &forfeits)?;
         let _ = std::fs::remove_dir_all(&folder);
-        played.batches += 1;
-        played.games += games.len() as u64;
-        say(format!(
-            "batch {}: games {}-{} ({})",
-            batch.number,
-            batch.first,
-            batch.first + games.len() as u64 - 1,
-            bots_of(&batch.games).join(", ")
-        ));
+        let count = games.len() as u64;
+        Ok(Some(Outcome::Recorded(Recorded {
+            number: batch.number,
+            first: batch.first,
+            games: count,
+            line: format!(
+                "batch {}: games {}-{} ({})",
+                batch.number,
+                batch.first,
+                batch.first + count - 1,
+                bots_of(&batch.games).join(", ")
+            ),
+        })))
     }
 }
 
