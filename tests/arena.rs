@@ -585,82 +585,212 @@ fn a_candidate_is_decided_by_sprt_then_waits_to_be_promoted_or_rejected() {
     assert!(!row(dir, "random@1").contains("retired"));
 }
 
+/// The finished games' records of the arena `arena`, in order.
+fn records(dir: &Path, arena: &str) -> Vec<String> {
+    let (store, _) = arena::open(&dir.join(arena)).unwrap();
+    store
+        .games()
+        .unwrap()
+        .into_iter()
+        .map(|g| g.record)
+        .collect()
+}
+
+/// The batches the arena `arena` decided, in order.
+fn batches(dir: &Path, arena: &str) -> Vec<Event> {
+    let (store, _) = arena::open(&dir.join(arena)).unwrap();
+    let events = store.events().unwrap().into_iter().map(|(_, e)| e);
+    events
+        .filter(|e| matches!(e, Event::Batch { .. }))
+        .collect()
+}
+
 #[test]
-fn a_fresh_arena_fed_an_exports_events_plays_the_same_games_at_any_jobs() {
+fn a_replay_decides_and_plays_an_arenas_batches_again_at_any_jobs() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let config = "[season]\ngame = \"troops\"\nseed = 7\n\n[arena]\nbatch_games = 8\n";
+    // (a start of a bot may wait as long as it likes: below, one waits)
+    let config = "[season]\ngame = \"troops\"\nseed = 7\nstartup_time_ms = 3600000\n\n\
+                  [arena]\nbatch_games = 8\n";
     fs::write(dir.join("a.toml"), config).unwrap();
-    // the first arena: bots join and leave between its batches
+    // the shipped bot, which waits to start while the file `hold` is there
+    let hold = dir.join("hold");
+    let bot = fs::read_to_string(repo("bots/python/troops_bot.py")).unwrap();
+    let wait = format!("import os, time\nwhile os.path.exists({hold:?}): time.sleep(0.02)\n");
+    fs::write(dir.join("bot.py"), wait + &bot).unwrap();
+    // the arena: bots join and leave between its batches, one a program
     ladder(dir, &["arena", "init", "a", "--config", "a.toml"]);
     for (bot, builtin) in [("nash", "nash"), ("focus", "focus")] {
         ladder(dir, &["arena", "add", "a", bot, "--builtin", builtin]);
     }
-    ladder(
-        dir,
-        &["arena", "run", "a", "-q", "-j", "2", "--batches", "3"],
-    );
-    ladder(
-        dir,
-        &["arena", "add", "a", "balanced", "--builtin", "balanced"],
-    );
-    ladder(
-        dir,
-        &["arena", "run", "a", "-q", "-j", "2", "--batches", "2"],
-    );
+    let run = ["arena", "run", "a", "-q", "-j", "2", "--batches"];
+    ladder(dir, &[&run[..], &["3"]].concat());
+    ladder(dir, &["arena", "add", "a", "py", "--", "python3", "bot.py"]);
+    ladder(dir, &[&run[..], &["2"]].concat());
     ladder(dir, &["arena", "add", "a", "focus", "--builtin", "random"]);
     ladder(dir, &["arena", "retire", "a", "nash"]);
+    ladder(dir, &[&run[..], &["3"]].concat());
+    // the program's source goes: the arena kept its own copy
+    fs::remove_file(dir.join("bot.py")).unwrap();
+
+    // the replay, one game at a time, killed in the first batch the
+    // program plays, while it waits to start
+    fs::write(&hold, "").unwrap();
+    let mut replay = Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "replay", "a", "b", "-j", "1", "-q"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let playing = || {
+        dir.join("b")
+            .join("batches")
+            .join("batch-00000003")
+            .exists()
+    };
+    assert!(wait_for(120, playing), "the replay never reached batch 3");
+    std::thread::sleep(Duration::from_millis(200));
+    kill(&mut replay, Signal::KILL);
+    let (_, league) = arena::open(&dir.join("b")).unwrap();
+    assert_eq!(league.open.map(|b| b.number), Some(3));
+    assert_eq!(records(dir, "b").len(), 24);
+    fs::remove_file(&hold).unwrap();
+    let said = ladder(dir, &["arena", "replay", "a", "b", "-j", "1", "-q"]);
+    assert!(
+        said.ends_with("into b: it holds 8 batches, each decided and played as recorded\n"),
+        "{said}"
+    );
+    // the same batches decided, the same games played
+    assert_eq!(batches(dir, "a").len(), 8);
+    assert_eq!(batches(dir, "a"), batches(dir, "b"));
+    assert_eq!(records(dir, "a").len(), 64);
+    assert_eq!(records(dir, "a"), records(dir, "b"));
+    assert!(records(dir, "b").iter().any(|r| r.contains("\"py@1\"")));
+    // a rerun has nothing left to do; after two more batches of the
+    // arena, it replays those
+    let said = ladder(dir, &["arena", "replay", "a", "b"]);
+    assert!(said.starts_with("replayed 0 batches (0 games) of a into b: it holds 8 batches"));
+    ladder(dir, &[&run[..], &["2"]].concat());
+    let said = ladder(dir, &["arena", "replay", "a", "b"]);
+    assert!(said.starts_with("batch 8: games 64-71 ("), "{said}");
+    assert!(
+        said.contains("): as recorded\nbatch 9: games 72-79 ("),
+        "{said}"
+    );
+    assert!(said.contains("replayed 2 batches (16 games) of a into b: it holds 10"));
+    assert_eq!(records(dir, "a"), records(dir, "b"));
+    // the replay is an arena of its own
+    ladder(dir, &["arena", "run", "b", "-q", "--batches", "1"]);
+    assert_eq!(records(dir, "b").len(), 88);
+}
+
+#[test]
+fn a_replay_stops_at_the_first_batch_or_game_that_differs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let config = "[season]\ngame = \"troops\"\n\n[arena]\nbatch_games = 4\n";
+    fs::write(dir.join("a.toml"), config).unwrap();
+    // a bot that plays what a file outside the arena says
+    let split = dir.join("split.txt");
+    fs::write(&split, "3,3,4\n").unwrap();
+    let bot = format!(
+        "import sys\nfor line in sys.stdin:\n    w = line.split()\n    \
+         if not w: continue\n    \
+         if w[0] == 'ladder': print('ready outside', flush=True)\n    \
+         elif w[0] == 'turn': print(open({split:?}).read().strip(), flush=True)\n    \
+         elif w[0] == 'over': print('ready', flush=True)\n    \
+         elif w[0] == 'quit': break\n"
+    );
+    fs::write(dir.join("bot.py"), bot).unwrap();
+    ladder(dir, &["arena", "init", "a", "--config", "a.toml"]);
+    ladder(dir, &["arena", "add", "a", "nash", "--builtin", "nash"]);
     ladder(
         dir,
-        &["arena", "run", "a", "-q", "-j", "2", "--batches", "3"],
+        &["arena", "add", "a", "out", "--", "python3", "bot.py"],
     );
-    ladder(dir, &["arena", "export", "a", "season"]);
+    ladder(dir, &["arena", "run", "a", "-q", "--batches", "3"]);
+    assert!(records(dir, "a")[0].contains("\"3,3,4\""));
 
-    // the second: the same settings, fed the export's events one by one;
-    // it decides and plays each batch itself, one game at a time
-    ladder(dir, &["arena", "init", "b", "--config", "a.toml"]);
-    let log = fs::read_to_string(dir.join("season").join(arena::EVENTS)).unwrap();
-    let events: Vec<Event> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let mut batches = 0;
-    for event in &events {
-        match event {
-            Event::Batch { .. } => {
-                ladder(
-                    dir,
-                    &["arena", "run", "b", "-q", "-j", "1", "--batches", "1"],
-                );
-                let (store, _) = arena::open(&dir.join("b")).unwrap();
-                let decided = store
-                    .events()
-                    .unwrap()
-                    .into_iter()
-                    .rev()
-                    .find_map(|(_, e)| matches!(e, Event::Batch { .. }).then_some(e));
-                assert_eq!(decided.as_ref(), Some(event));
-                batches += 1;
-            }
-            Event::Finished { .. } => {}
-            other => {
-                let (store, _) = arena::open(&dir.join("b")).unwrap();
-                store.append(other).unwrap();
+    // the file changed: the replay's first game differs, and stops it
+    fs::write(&split, "4,3,3\n").unwrap();
+    // as docs/ARENA.md shows it
+    let doc = fs::read_to_string(repo("docs/ARENA.md")).unwrap();
+    let shown = doc
+        .split("```text\nerror: game 0 differs")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the replay's difference in docs/ARENA.md");
+    for _ in 0..2 {
+        let said = refused(dir, &["arena", "replay", "a", "b", "-q"]);
+        assert_eq!(said, format!("error: game 0 differs{shown}"));
+        assert!(
+            said.contains("game 0 differs from a's record at byte "),
+            "{said}"
+        );
+        let line = |who: &str| {
+            said.lines()
+                .find(|l| l.starts_with(who))
+                .map(str::to_string)
+        };
+        let (recorded, replayed) = (line("  recorded: "), line("  replayed: "));
+        assert!(recorded.is_some() && replayed.is_some(), "{said}");
+        assert_ne!(recorded.unwrap()[12..], replayed.unwrap()[12..]);
+    }
+    assert_eq!(records(dir, "b").len(), 4);
+    fs::write(&split, "3,3,4\n").unwrap();
+    let said = ladder(dir, &["arena", "replay", "a", "c", "-q"]);
+    assert!(said.contains("it holds 3 batches"), "{said}");
+
+    // a batch the arena did not decide so
+    fs::create_dir(dir.join("d")).unwrap();
+    for file in [arena::store::FILE, "bots"] {
+        let to = dir.join("d").join(file);
+        match file {
+            "bots" => assert!(Command::new("cp")
+                .arg("-r")
+                .arg(dir.join("a").join(file))
+                .arg(&to)
+                .status()
+                .unwrap()
+                .success()),
+            _ => {
+                fs::copy(dir.join("a").join(file), to).unwrap();
             }
         }
     }
-    assert_eq!(batches, 8);
-    let records = |arena: &str| -> Vec<String> {
-        let (store, _) = arena::open(&dir.join(arena)).unwrap();
-        store
-            .games()
-            .unwrap()
-            .into_iter()
-            .map(|g| g.record)
-            .collect()
-    };
-    assert_eq!(records("a").len(), 64);
-    assert_eq!(records("a"), records("b"));
+    let db = rusqlite::Connection::open(dir.join("d").join(arena::store::FILE)).unwrap();
+    let (seq, data): (i64, String) = db
+        .query_row(
+            "SELECT seq, data FROM events WHERE data LIKE '{\"event\":\"batch\",\"number\":1,%'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let swapped = data.replacen("[\"nash@1\",\"out@1\"]", "[\"out@1\",\"nash@1\"]", 1);
+    assert_ne!(swapped, data);
+    db.execute("UPDATE events SET data = ?1 WHERE seq = ?2", (swapped, seq))
+        .unwrap();
+    drop(db);
+    let said = refused(dir, &["arena", "replay", "d", "e", "-q"]);
+    assert!(said.contains("batch 1 differs: d chose "), "{said}");
+    assert_eq!(records(dir, "e").len(), 4);
+    // c, a replay of a, is not one of d
+    let said = refused(dir, &["arena", "replay", "d", "c", "-q"]);
+    assert!(
+        said.contains("c's event log is not d's from its event 4 on"),
+        "{said}"
+    );
+
+    // an arena of other settings, and the arena itself, are refused
+    let other = "[season]\ngame = \"troops\"\n\n[arena]\nbatch_games = 6\n";
+    fs::write(dir.join("o.toml"), other).unwrap();
+    ladder(dir, &["arena", "init", "o", "--config", "o.toml"]);
+    let said = refused(dir, &["arena", "replay", "a", "o"]);
+    assert!(said.contains("another `batch_games` than a's"), "{said}");
+    let said = refused(dir, &["arena", "replay", "a", "a"]);
+    assert!(said.contains("is the arena replayed"), "{said}");
+    let said = refused(dir, &["arena", "replay", "none", "f"]);
+    assert!(said.contains("none is not an arena"), "{said}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod league;
 pub mod matchmaking;
 pub mod play;
 pub mod programs;
+pub mod replay;
 pub mod show;
 pub mod store;
 

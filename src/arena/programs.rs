@@ -223,15 +223,40 @@ pub fn copy_folder(arena: &Path, folder: &Path) -> Result<PathBuf> {
         }
     }
     let rel = Path::new("bots").join(hash_name(hash));
-    let dest = arena.join(&rel);
+    place(arena, &entries, &arena.join(&rel))?;
+    Ok(rel)
+}
+
+/// Copies every folder the arena `from` keeps in `bots/` into the arena
+/// `to`'s `bots/` under the same name, which its bots' specs name (a
+/// replay's arena); one kept there already stays.
+pub fn copy_kept(from: &Path, to: &Path) -> Result<()> {
+    for name in kept_folders(from) {
+        if name.as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        let folder = from.join("bots").join(&name);
+        let mut entries = Vec::new();
+        // the arena kept it within its bounds already
+        let mut left = u64::MAX;
+        gather(&folder, &folder, Path::new(""), &mut entries, &mut left)
+            .map_err(|m| Error::Usage(format!("{}: {m}", folder.display())))?;
+        place(to, &entries, &to.join("bots").join(&name))?;
+    }
+    Ok(())
+}
+
+/// Writes `entries` into a folder staged in `arena` and keeps it as
+/// `dest` ([`keep_folder`]), unless `dest` is there already.
+fn place(arena: &Path, entries: &[Entry], dest: &Path) -> Result<()> {
     if dest.is_dir() {
-        return Ok(rel);
+        return Ok(());
     }
     let staged = tempfile::Builder::new()
         .prefix(".copy-")
         .tempdir_in(arena)
         .map_err(Error::io("creating a folder in", arena))?;
-    for (path, file) in &entries {
+    for (path, file) in entries {
         let target = staged.path().join(path);
         match file {
             None => fs::create_dir_all(&target).map_err(Error::io("creating", &target))?,
@@ -241,8 +266,8 @@ pub fn copy_folder(arena: &Path, folder: &Path) -> Result<PathBuf> {
             }
         }
     }
-    keep_folder(staged, &dest)?;
-    Ok(rel)
+    keep_folder(staged, dest)?;
+    Ok(())
 }
 
 /// Adds what the folder `at` (`rel` inside `root`) holds to `entries`, in

@@ -2,7 +2,7 @@
 //! `init` makes one, `run` plays it until stopped (`--listen`: with its
 //! web pages), `add` and `retire` change its bots while it plays, `show`
 //! prints its table, `serve` serves its pages alone, `export` writes its
-//! games as a season folder.
+//! games as a season folder, `replay` plays its log again in a new arena.
 
 use std::path::{Path, PathBuf};
 
@@ -146,6 +146,23 @@ pub enum Sub {
         /// The largest bot upload taken, in bytes.
         #[arg(long, value_name = "BYTES", default_value_t = ladder::web::UPLOAD_LIMIT)]
         upload_limit: usize,
+    },
+    /// Replay the arena SRC in a new arena DEST, each batch and game checked against SRC's.
+    ///
+    /// DEST gets SRC's settings, bot programs and events, decides and plays each batch
+    /// itself, and stops at the first batch or game that is not SRC's (exit code 2),
+    /// naming it. A rerun continues the replay.
+    Replay {
+        /// The arena replayed.
+        src: PathBuf,
+        /// The new arena's folder (or a replay's to continue).
+        dest: PathBuf,
+        /// Games at once (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_name = "N|auto")]
+        jobs: Option<Jobs>,
+        /// Print nothing while playing.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Write the arena's finished games as a season folder OUT, which `ladder verify`,
     /// `report` and `replay` read.
@@ -307,6 +324,39 @@ pub fn run(a: Args) -> Result<()> {
                 std::thread::park();
             }
         }
+        Sub::Replay {
+            src,
+            dest,
+            jobs,
+            quiet,
+        } => {
+            let kind = GameKind::named(&arena::game_of(&src)?)?;
+            let replayed = kind.visit(Replay {
+                src: &src,
+                dest: &dest,
+                jobs,
+                quiet,
+            })?;
+            if let Some(signal) = replayed.interrupted {
+                return Err(Error::Interrupted { signal });
+            }
+            let mut said = format!(
+                "replayed {} ({}) of {} into {}: it holds {}, each decided and played as \
+                 recorded\n",
+                count(replayed.batches, "batch"),
+                count(replayed.games, "game"),
+                src.display(),
+                dest.display(),
+                count(replayed.held, "batch"),
+            );
+            if let Some(number) = replayed.unfinished {
+                said.push_str(&format!(
+                    "batch {number} of {} is not finished: not replayed\n",
+                    src.display()
+                ));
+            }
+            out(&said)
+        }
         Sub::Show { dir } => out(&arena::show::show(&dir, Look::Text(paint_stdout()))?),
         Sub::Export { dir, out: to } => {
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
@@ -332,6 +382,25 @@ impl GameVisitor for Export<'_> {
     type Output = Result<u64>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         arena::export(self.dir, self.out, roster)
+    }
+}
+
+struct Replay<'a> {
+    src: &'a Path,
+    dest: &'a Path,
+    jobs: Option<Jobs>,
+    quiet: bool,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Output = Result<arena::replay::Replayed>;
+    fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
+        let quiet = self.quiet;
+        arena::replay::replay(self.src, self.dest, roster, self.jobs, &mut |line| {
+            if !quiet {
+                println!("{line}");
+            }
+        })
     }
 }
 
