@@ -727,6 +727,144 @@ fn a_sandboxed_bot_sees_neither_its_opponents_live_log_nor_its_folder() {
     );
 }
 
+/// A bot without a folder of its own whose program lies beside the
+/// reports: its program's folder is shown to it, the reports in it are not.
+#[test]
+fn a_bot_without_a_folder_sees_no_results_beside_its_program() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    for user in users() {
+        let tmp = project("coordination", "bwrap", "", "", 2);
+        let log = tmp.path().join("reports/spy/logs/victim.io.log");
+        let cfg = tmp.path().join("spy.toml");
+        let victim = tmp.path().join("victim.py").display().to_string();
+        let text = fs::read_to_string(&cfg)
+            .unwrap()
+            .edit(
+                &format!("\"{victim}\","),
+                &format!("\"{victim}\", \"--read\", \"{}\",", log.display()),
+            )
+            .edit("]\ndir = \".\"\n\n", "]\n\n")
+            .edit(
+                &format!("[\"python3\", \"{victim}\"]\ndir = \".\""),
+                &format!("[\"python3\", \"{victim}\"]\ndir = \".\"\nlog = true"),
+            );
+        fs::write(&cfg, text).unwrap();
+        let log = spy_season_as(&tmp, user);
+        assert!(
+            log.contains("victim.io.log: No such file"),
+            "{user:?}: {log}"
+        );
+        assert!(
+            log.contains("cannot write into the reports"),
+            "{user:?}: {log}"
+        );
+        let io = fs::read_to_string(tmp.path().join("reports/spy/logs/victim.io.log")).unwrap();
+        assert!(io.contains("turn"), "{io}");
+    }
+}
+
+/// An arena's bots, each a program its author added: a spy that looks
+/// beside its own kept folder for the other bots' programs and for the
+/// arena's database, and plays `10,0,0` when it finds any.
+fn arena_spy(tmp: &TempDir, sandbox: &str) {
+    let spy = "import os, sys\n\
+        mine = os.path.dirname(os.path.abspath(sys.argv[0]))\n\
+        kept = os.path.dirname(mine)\n\
+        seen = []\n\
+        for d in (os.listdir(kept) if os.path.isdir(kept) else []):\n\
+        \x20   p = os.path.join(kept, d)\n\
+        \x20   if p != mine and os.path.isdir(p):\n\
+        \x20       seen += os.listdir(p)\n\
+        if os.path.exists(os.path.join(os.path.dirname(kept), 'arena.db')):\n\
+        \x20   seen.append('arena.db')\n\
+        print('spy sees', seen, file=sys.stderr)\n\
+        for line in sys.stdin:\n\
+        \x20   w = line.split()\n\
+        \x20   if not w: continue\n\
+        \x20   if w[0] == 'ladder': print('ready spy', flush=True)\n\
+        \x20   elif w[0] == 'turn': print('10,0,0' if seen else '3,3,4', flush=True)\n\
+        \x20   elif w[0] == 'over': print('ready', flush=True)\n\
+        \x20   elif w[0] == 'quit': break\n";
+    fs::write(tmp.path().join("spy.py"), spy).unwrap();
+    fs::copy(
+        repo("bots/python/troops_bot.py"),
+        tmp.path().join("victim.py"),
+    )
+    .unwrap();
+    let config = format!("[season]\ngame = \"troops\"\nsandbox = \"{sandbox}\"\n");
+    fs::write(tmp.path().join("a.toml"), config).unwrap();
+}
+
+/// The spy's moves in the arena's games, and the games' count.
+fn spy_moves(tmp: &TempDir) -> (Vec<String>, usize) {
+    let (store, _) = ladder::arena::open(&tmp.path().join("arena")).unwrap();
+    let games = store.games().unwrap();
+    let mut moves = Vec::new();
+    for g in &games {
+        let record: serde_json::Value = serde_json::from_str(&g.record).unwrap();
+        let seat = usize::from(record["seats"][1] == "spy@1");
+        for turn in record["moves"].as_array().unwrap() {
+            moves.push(turn[seat].as_str().unwrap().to_string());
+        }
+    }
+    (moves, games.len())
+}
+
+#[test]
+fn an_arenas_bot_sees_neither_the_other_bots_programs_nor_the_database() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    for user in users() {
+        let tmp = tempfile::tempdir().unwrap();
+        arena_spy(&tmp, "bwrap");
+        for args in [
+            &["arena", "init", "arena", "--config", "a.toml"][..],
+            &[
+                "arena",
+                "add",
+                "arena",
+                "victim",
+                "--",
+                "python3",
+                "victim.py",
+            ],
+            &["arena", "add", "arena", "spy", "--", "python3", "spy.py"],
+            &["arena", "run", "arena", "-q", "--batches", "1"],
+        ] {
+            let out = ladder_as(&tmp, user, args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{user:?} {args:?}: {stderr}");
+        }
+        let (moves, games) = spy_moves(&tmp);
+        assert_eq!(games, 16, "{user:?}");
+        assert!(moves.iter().all(|m| m == "3,3,4"), "{user:?}: {moves:?}");
+    }
+    // without the sandbox the spy finds both
+    let tmp = tempfile::tempdir().unwrap();
+    arena_spy(&tmp, "none");
+    for args in [
+        &["arena", "init", "arena", "--config", "a.toml"][..],
+        &[
+            "arena",
+            "add",
+            "arena",
+            "victim",
+            "--",
+            "python3",
+            "victim.py",
+        ],
+        &["arena", "add", "arena", "spy", "--", "python3", "spy.py"],
+        &["arena", "run", "arena", "-q", "--batches", "1"],
+    ] {
+        common::ladder(tmp.path(), args);
+    }
+    let (moves, _) = spy_moves(&tmp);
+    assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
+}
+
 #[test]
 fn the_process_limit_counts_the_bots_processes_not_ladders_or_the_users() {
     if !common::bwrap_runs() {

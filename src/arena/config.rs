@@ -24,13 +24,14 @@ use crate::{
     arena::{candidates, league::Version, matchmaking, programs, store::Store},
     core::{
         error::{Error, Result},
+        files,
         game::Game,
     },
     plan::{
         check_name,
         config::{self, ConfigFile},
         schedule::Format,
-        Plan, Roster,
+        BotKind, Plan, Roster,
     },
 };
 
@@ -251,7 +252,16 @@ pub fn base_plan<G: Game>(
         text,
         stored: true,
     };
-    config::plan(&src, roster)
+    let mut plan = config::plan(&src, roster)?;
+    // a bot sees none of the arena's files but its own (its program, its
+    // folder): not the other bots', nor the database
+    let whole = files::absolute(arena);
+    for bot in &mut plan.bots {
+        if let BotKind::External(command, _) = &mut bot.kind {
+            command.sandbox.others.push(whole.clone());
+        }
+    }
+    Ok(plan)
 }
 
 /// Version `v`'s `[[bot]]` table as config text. Its spec is a table's

@@ -166,6 +166,14 @@ fn flushed(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Res
     Ok(tmp)
 }
 
+/// `path` made absolute: resolved where it exists, else against the
+/// working directory (a sandbox binds and hides absolute paths).
+pub fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// The folder `path` is in: its parent, or `.` for a bare file name.
 pub fn folder_of(path: &Path) -> &Path {
     match path.parent() {

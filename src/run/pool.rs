@@ -27,6 +27,7 @@ use crate::{
     core::{
         bot::{Bot, BotFactory},
         error::{Error, Result},
+        files,
         game::Game,
     },
     external::{
@@ -66,7 +67,7 @@ pub fn makers<G: Game>(
         Some((path, level)) => {
             // a season's journal is never a log's (this season's or
             // another's), asked again once the log's folders are made
-            let own = crate::core::files::folder_of(path);
+            let own = files::folder_of(path);
             let journal =
                 || journal::is_journal_file(dir, path) || journal::is_journal_file(own, path);
             let refused = || {
@@ -87,8 +88,8 @@ pub fn makers<G: Game>(
         None => None,
     };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
-    let mut hidden = vec![absolute(reports), absolute(dir)];
-    hidden.extend(log.map(|(path, _)| absolute(path)));
+    let mut hidden = vec![files::absolute(reports), files::absolute(dir)];
+    hidden.extend(log.map(|(path, _)| files::absolute(path)));
     let folders: Vec<&Path> = plan
         .bots
         .iter()
@@ -134,8 +135,8 @@ pub fn makers<G: Game>(
                                 .any(|a| Path::new(a).starts_with(folder))
                     };
                     let others = folders.iter().filter(|f| !own(f)).map(|f| f.to_path_buf());
-                    let hide: Vec<PathBuf> = hidden.iter().cloned().chain(others).collect();
-                    command.sandbox.hidden.extend(hide);
+                    command.sandbox.hidden.extend(hidden.iter().cloned());
+                    command.sandbox.others.extend(others);
                     let launch = Launch {
                         command,
                         log,
@@ -152,13 +153,6 @@ pub fn makers<G: Game>(
             })
         })
         .collect()
-}
-
-/// `path` made absolute against the working directory (a sandbox binds absolute paths).
-fn absolute(path: &Path) -> PathBuf {
-    path.canonicalize()
-        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
-        .unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The season's bots, with the programs that are between games.

@@ -71,9 +71,25 @@ pub struct Sandbox {
     /// Whether the bot may use the network (turning it off needs bwrap).
     pub network: bool,
     pub limits: Limits,
-    /// Files and folders the bot may not see, even inside its own folder:
-    /// the season's results, the shared I/O log, other bots' folders.
+    /// Files and folders the bot may not see, even inside its own folder
+    /// or one its command names: the season's results, the shared I/O log.
     pub hidden: Vec<PathBuf>,
+    /// Folders the bot may not see but for its own files in them (its
+    /// `dir`, the files its command names): other bots' folders, an
+    /// arena's.
+    pub others: Vec<PathBuf>,
+}
+
+/// What the sandbox does with a path ([`Sandbox::bwrap_args`]), in the
+/// order it does it at one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mark {
+    /// Shown as it is outside, read-only.
+    Read,
+    /// Shown as it is outside, writable: the bot's `dir`.
+    Write,
+    /// Replaced by an empty folder (a file by an empty file).
+    Hide,
 }
 
 impl Default for Sandbox {
@@ -85,6 +101,7 @@ impl Default for Sandbox {
             network: true,
             limits: Limits::default(),
             hidden: Vec::new(),
+            others: Vec::new(),
         }
     }
 }
@@ -144,6 +161,7 @@ impl Sandbox {
             network,
             limits,
             hidden: Vec::new(),
+            others: Vec::new(),
         })
     }
 
@@ -235,6 +253,81 @@ impl Sandbox {
         env
     }
 
+    /// The mounts that make the bot's view of the files, after `/` (read-
+    /// only) and its private `/tmp` and `/dev/shm`: each path after those
+    /// that hold it, so the deepest says. The folders of the files its
+    /// command names (and ladder's `helper`, and the working folder `cwd`
+    /// when it has no `dir` and that is under `/tmp`) are shown read-only,
+    /// as they are outside (a program importing its siblings from under
+    /// `/tmp`); its `dir` writable; [`Sandbox::hidden`] paths are hidden even
+    /// inside those, and nothing the command names shows them again;
+    /// [`Sandbox::others`] are hidden but for the bot's own folders in them.
+    fn mounts(
+        &self,
+        argv: &[String],
+        dir: Option<&Path>,
+        helper: Option<&Path>,
+        cwd: Option<&Path>,
+    ) -> Vec<OsString> {
+        let mut marks: Vec<(PathBuf, Mark)> = Vec::new();
+        for path in argv.iter().map(Path::new) {
+            if !path.is_absolute() || !path.exists() {
+                continue;
+            }
+            let folder = match path.parent() {
+                Some(p) if path.is_file() && p != Path::new("/tmp") && p != Path::new("/") => p,
+                _ => path,
+            };
+            marks.push((folder.to_path_buf(), Mark::Read));
+        }
+        marks.extend(helper.map(|h| (h.to_path_buf(), Mark::Read)));
+        match (dir, cwd) {
+            (Some(dir), _) => marks.push((dir.to_path_buf(), Mark::Write)),
+            (None, Some(cwd)) if cwd.starts_with("/tmp") => marks.push((cwd.into(), Mark::Read)),
+            (None, _) => {}
+        }
+        marks.retain(|(path, mark)| {
+            *mark == Mark::Write || !self.hidden.iter().any(|h| path.starts_with(h))
+        });
+        for path in self.hidden.iter().chain(&self.others) {
+            if dir != Some(path.as_path()) {
+                marks.push((path.clone(), Mark::Hide));
+            }
+        }
+        // at one path, hiding last: it wins over reading
+        marks.sort_by_key(|(path, mark)| (path.components().count(), *mark));
+        let mut seen: Vec<(PathBuf, bool)> = ["/tmp", "/dev/shm"]
+            .iter()
+            .map(|p| (PathBuf::from(p), false))
+            .collect();
+        let mut args: Vec<OsString> = Vec::new();
+        for (path, mark) in marks {
+            // what the deepest mount that holds it made it (`/`: shown)
+            let visible = seen
+                .iter()
+                .filter(|(at, _)| path.starts_with(at))
+                .max_by_key(|(at, _)| at.components().count())
+                .is_none_or(|(_, visible)| *visible);
+            let how: &[&str] = match mark {
+                Mark::Read if !visible => &["--ro-bind"],
+                Mark::Write => &["--bind"],
+                // an empty folder in its place, which the bot cannot write
+                Mark::Hide if visible && path.is_dir() => {
+                    &["--perms", "0555", "--size", "4096", "--tmpfs"]
+                }
+                Mark::Hide if visible && path.exists() => &["--ro-bind", "/dev/null"],
+                _ => continue,
+            };
+            args.extend(how.iter().map(OsString::from));
+            if mark != Mark::Hide {
+                args.push(path.clone().into());
+            }
+            args.push(path.clone().into());
+            seen.push((path, mark != Mark::Hide));
+        }
+        args
+    }
+
     /// bwrap's arguments up to its `--`: namespaces, the file system the
     /// bot sees, its working folder (`docs/SECURITY.md`).
     fn bwrap_args(
@@ -272,56 +365,10 @@ impl Sandbox {
         for tmp in ["/tmp", "/dev/shm"] {
             args.extend(words(&["--size", &size, "--tmpfs", tmp]));
         }
-        // what a bot may not see; a hidden folder holding the bot's own is
-        // hidden all the same, and its own folder shown again inside it
-        let hide = |args: &mut Vec<OsString>, inside: bool| {
-            for path in &self.hidden {
-                if dir == Some(path.as_path()) || dir.is_some_and(|d| path.starts_with(d)) != inside
-                {
-                    continue;
-                }
-                if path.is_dir() {
-                    // an empty folder in its place, which the bot cannot write
-                    args.extend(words(&["--perms", "0555", "--size", "4096", "--tmpfs"]));
-                    args.push(path.into());
-                } else if path.exists() {
-                    args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
-                }
-            }
-        };
-        hide(&mut args, false);
-        // the folders of the files its command names, as they are outside
-        // (a program importing its siblings from under /tmp); read-only
-        let mut shown: Vec<PathBuf> = Vec::new();
-        for path in argv.iter().map(Path::new).chain(helper) {
-            if !path.is_absolute() || !path.exists() {
-                continue;
-            }
-            let folder = match path.parent() {
-                Some(p) if path.is_file() && p != Path::new("/tmp") && p != Path::new("/") => p,
-                _ => path,
-            };
-            if !shown.iter().any(|s| folder.starts_with(s)) {
-                shown.push(folder.to_path_buf());
-            }
-        }
-        for folder in &shown {
-            args.extend(["--ro-bind".into(), folder.into(), folder.into()]);
-        }
-        match dir {
-            Some(dir) => {
-                args.extend(["--bind".into(), dir.into(), dir.into()]);
-                hide(&mut args, true);
-                args.extend(["--chdir".into(), dir.into()]);
-            }
-            None => {
-                if let Ok(cwd) = std::env::current_dir() {
-                    if cwd.starts_with("/tmp") {
-                        args.extend(["--ro-bind".into(), cwd.clone().into(), cwd.clone().into()]);
-                    }
-                    args.extend(["--chdir".into(), cwd.into()]);
-                }
-            }
+        let cwd = std::env::current_dir().ok();
+        args.extend(self.mounts(argv, dir, helper, cwd.as_deref()));
+        if let Some(folder) = dir.or(cwd.as_deref()) {
+            args.extend(["--chdir".into(), folder.into()]);
         }
         args.push("--".into());
         args
@@ -374,6 +421,99 @@ fn probe() -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_deepest_path_says_what_the_bot_sees() {
+        let tmp = tempfile::tempdir().unwrap();
+        let at = |p: &str| tmp.path().join(p);
+        for file in [
+            "proj/spy.py",
+            "proj/reports/s/log",
+            "arena/bots/a/a.py",
+            "arena/bots/b/b.py",
+        ] {
+            std::fs::create_dir_all(at(file).parent().unwrap()).unwrap();
+            std::fs::write(at(file), "").unwrap();
+        }
+        let sandbox = Sandbox {
+            hidden: vec![at("proj/reports")],
+            others: vec![at("arena"), at("proj/other")],
+            ..Sandbox::default()
+        };
+        let shown = |argv: &[PathBuf], dir: Option<&Path>, cwd: Option<&Path>| -> Vec<String> {
+            let argv: Vec<String> = argv.iter().map(|p| p.display().to_string()).collect();
+            sandbox
+                .mounts(&argv, dir, None, cwd)
+                .iter()
+                .map(|a| {
+                    a.to_string_lossy()
+                        .replace(&tmp.path().display().to_string(), "")
+                })
+                .collect()
+        };
+        // the program's folder, then the results in it hidden again, also
+        // when the command names a file of theirs
+        let log = at("proj/reports/s/log");
+        assert_eq!(
+            shown(&[at("proj/spy.py"), log.clone()], None, None),
+            [
+                "--ro-bind",
+                "/proj",
+                "/proj",
+                "--perms",
+                "0555",
+                "--size",
+                "4096",
+                "--tmpfs",
+                "/proj/reports",
+            ]
+        );
+        // an arena's bot: its own kept folder, nothing else of the arena
+        // (under /tmp, hidden already); outside /tmp the arena is hidden
+        assert_eq!(
+            shown(&[at("arena/bots/a/a.py")], None, None),
+            ["--ro-bind", "/arena/bots/a", "/arena/bots/a"]
+        );
+        let outside = Sandbox {
+            others: vec![PathBuf::from("/usr/share")],
+            ..Sandbox::default()
+        };
+        let mounts = outside.mounts(&["/usr/share/doc".to_string()], None, None, None);
+        assert_eq!(
+            mounts,
+            [
+                "--perms",
+                "0555",
+                "--size",
+                "4096",
+                "--tmpfs",
+                "/usr/share",
+                "--ro-bind",
+                "/usr/share/doc",
+                "/usr/share/doc",
+            ]
+        );
+        // its dir writable, the results inside it hidden; a working folder
+        // under /tmp shown without a dir, not with one
+        assert_eq!(
+            shown(&[], Some(&at("proj")), Some(&at("arena"))),
+            [
+                "--bind",
+                "/proj",
+                "/proj",
+                "--perms",
+                "0555",
+                "--size",
+                "4096",
+                "--tmpfs",
+                "/proj/reports",
+            ]
+        );
+        assert_eq!(
+            shown(&[], None, Some(&at("proj/reports/s"))),
+            Vec::<String>::new()
+        );
+    }
 
     #[test]
     fn modes_read_and_print() {
