@@ -572,6 +572,25 @@ fn bad_requests_get_a_clear_json_error_and_change_nothing() {
         400,
         "names none",
     );
+    // a word naming a file that is not the upload's: the arena's database,
+    // through it or by its whole path, the arena's folder, a file of the
+    // machine's (the arena would copy it for the bot)
+    let db = dir.join("arena").join("arena.db").display().to_string();
+    for words in [
+        "python3 b.py arena.db".to_string(),
+        "python3 b.py ../arena/arena.db".to_string(),
+        format!("python3 b.py {db}"),
+        format!("{db} b.py"),
+        "python3 b.py .".to_string(),
+        "python3 b.py /etc/passwd".to_string(),
+    ] {
+        let command = words.replace('/', "%2F").replace(' ', "+");
+        error(
+            up(&format!("name=x&file=b.py&command={command}"), b"pass"),
+            400,
+            "which is none of the uploaded files",
+        );
+    }
     error(
         up("name=x&file=b.py&command=python3+%27b.py", b"pass"),
         400,

@@ -28,7 +28,7 @@ use crate::{
         programs::{self, set_mode},
         Joining,
     },
-    core::error::Error,
+    core::{error::Error, files},
 };
 
 /// The query of an upload.
@@ -135,6 +135,24 @@ pub fn add(
     if words == command {
         return Err(refuse(format!(
             "the command `{}` names none of the uploaded files",
+            q.command
+        )));
+    }
+    // any other word names no file (but the program, a machine's: `python3`,
+    // `/usr/bin/java`): the arena would copy it for the bot, or show it the
+    // folder, and a file there may be another bot's or the arena's own
+    let arena = files::absolute(dir);
+    for (i, (word, given)) in words.iter().zip(&command).enumerate() {
+        let path = Path::new(word);
+        let machines = i == 0
+            && (!word.contains('/')
+                || (path.is_absolute() && !files::absolute(path).starts_with(&arena)));
+        if word != given || machines || dir.join(path).symlink_metadata().is_err() {
+            continue;
+        }
+        return Err(refuse(format!(
+            "the command `{}` names `{word}`, which is none of the uploaded files: an \
+             upload's command names only its own files and the machine's programs",
             q.command
         )));
     }
