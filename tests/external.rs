@@ -462,7 +462,8 @@ fn bad_external_bot_configs_are_refused() {
 
 /// A bot's `env` may set its `PATH` (a virtualenv's `bin`): its program
 /// and its script's `#!/usr/bin/env` interpreter are looked up there, as
-/// the bot is started with it, in the sandbox and without.
+/// the bot is started with it, in the sandbox and without; in the sandbox
+/// the PATH's folders are shown to it, also under `/tmp`.
 #[test]
 fn a_bots_own_path_finds_its_program_and_interpreter() {
     let tmp = TempDir::new().unwrap();
@@ -477,6 +478,8 @@ fn a_bots_own_path_finds_its_program_and_interpreter() {
     )
     .unwrap();
     std::os::unix::fs::symlink(python.trim(), dir.join("bin/my-python")).unwrap();
+    fs::create_dir_all(tmp.path().join("tools/bin")).unwrap();
+    std::os::unix::fs::symlink(python.trim(), tmp.path().join("tools/bin/tool-python")).unwrap();
     let source = fs::read_to_string(common::repo("bots/python/coordination_bot.py")).unwrap();
     let (_, body) = source.split_once('\n').unwrap();
     let script = dir.join("bot.py");
@@ -496,11 +499,18 @@ fn a_bots_own_path_finds_its_program_and_interpreter() {
                  env = {{ PATH = \"{path}\" }}\n\n"
             )
         };
+        // and a PATH folder outside the bot's own (under /tmp, where the
+        // sandbox's /tmp is the bot's own)
+        let tools = format!(
+            "[[bot]]\nname = \"tools\"\ncommand = [\"tool-python\", \"bot.py\"]\n\
+             dir = \"bot\"\nenv = {{ PATH = \"{}:/usr/bin:/bin\" }}\n\n",
+            tmp.path().join("tools/bin").display()
+        );
         fs::write(
             &cfg,
             format!(
                 "[season]\nname = \"s\"\ngame = \"coordination\"\ngames_per_pair = 2\n\
-                 sandbox = \"{sandbox}\"\n\n{}{}",
+                 sandbox = \"{sandbox}\"\n\n{}{}{tools}",
                 bot("script", "[\"./bot.py\"]"),
                 bot("named", "[\"my-python\", \"bot.py\"]"),
             ),
@@ -514,7 +524,7 @@ fn a_bots_own_path_finds_its_program_and_interpreter() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{sandbox}: {stderr}");
         let games = common::season_games(&reports.join("s"));
-        assert_eq!(games.len(), 2, "{sandbox}");
+        assert_eq!(games.len(), 6, "{sandbox}");
         for game in &games {
             assert_eq!(game["termination"]["kind"], "normal", "{sandbox}: {game}");
         }

@@ -256,8 +256,9 @@ impl Sandbox {
     /// The mounts that make the bot's view of the files, after `/` (read-
     /// only) and its private `/tmp` and `/dev/shm`: each path after those
     /// that hold it, so the deepest says. The folders of the files its
-    /// command names (and ladder's `helper`, and the working folder `cwd`
-    /// when it has no `dir` and that is under `/tmp`) are shown read-only,
+    /// command names (and of the `PATH` its `env` sets, ladder's `helper`,
+    /// and the working folder `cwd` when it has no `dir` and that is under
+    /// `/tmp`) are shown read-only,
     /// as they are outside (a program importing its siblings from under
     /// `/tmp`); its `dir` writable; [`Sandbox::hidden`] paths are hidden even
     /// inside those, and nothing the command names shows them again;
@@ -281,6 +282,15 @@ impl Sandbox {
             marks.push((folder.to_path_buf(), Mark::Read));
         }
         marks.extend(helper.map(|h| (h.to_path_buf(), Mark::Read)));
+        // the folders of the PATH its `env` gives it (a virtualenv's `bin`
+        // under /tmp), where its program and interpreter are found
+        if let Some(path) = self.env.get("PATH") {
+            for folder in std::env::split_paths(path) {
+                if folder.is_absolute() && folder.is_dir() {
+                    marks.push((folder, Mark::Read));
+                }
+            }
+        }
         match (dir, cwd) {
             (Some(dir), _) => marks.push((dir.to_path_buf(), Mark::Write)),
             (None, Some(cwd)) if cwd.starts_with("/tmp") => marks.push((cwd.into(), Mark::Read)),
