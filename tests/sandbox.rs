@@ -797,6 +797,22 @@ fn arena_spy(tmp: &TempDir, sandbox: &str) {
     fs::write(tmp.path().join("a.toml"), config).unwrap();
 }
 
+/// The spy's arena made, its two bots added, a batch played.
+const ARENA_STEPS: [&[&str]; 4] = [
+    &["arena", "init", "arena", "--config", "a.toml"],
+    &[
+        "arena",
+        "add",
+        "arena",
+        "victim",
+        "--",
+        "python3",
+        "victim.py",
+    ],
+    &["arena", "add", "arena", "spy", "--", "python3", "spy.py"],
+    &["arena", "run", "arena", "-q", "--batches", "1"],
+];
+
 /// The spy's moves in the arena's games, and the games' count.
 fn spy_moves(tmp: &TempDir) -> (Vec<String>, usize) {
     let (store, _) = ladder::arena::open(&tmp.path().join("arena")).unwrap();
@@ -820,20 +836,7 @@ fn an_arenas_bot_sees_neither_the_other_bots_programs_nor_the_database() {
     for user in users() {
         let tmp = tempfile::tempdir().unwrap();
         arena_spy(&tmp, "bwrap");
-        for args in [
-            &["arena", "init", "arena", "--config", "a.toml"][..],
-            &[
-                "arena",
-                "add",
-                "arena",
-                "victim",
-                "--",
-                "python3",
-                "victim.py",
-            ],
-            &["arena", "add", "arena", "spy", "--", "python3", "spy.py"],
-            &["arena", "run", "arena", "-q", "--batches", "1"],
-        ] {
+        for args in ARENA_STEPS {
             let out = ladder_as(&tmp, user, args);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(out.status.success(), "{user:?} {args:?}: {stderr}");
@@ -845,20 +848,7 @@ fn an_arenas_bot_sees_neither_the_other_bots_programs_nor_the_database() {
     // without the sandbox the spy finds both
     let tmp = tempfile::tempdir().unwrap();
     arena_spy(&tmp, "none");
-    for args in [
-        &["arena", "init", "arena", "--config", "a.toml"][..],
-        &[
-            "arena",
-            "add",
-            "arena",
-            "victim",
-            "--",
-            "python3",
-            "victim.py",
-        ],
-        &["arena", "add", "arena", "spy", "--", "python3", "spy.py"],
-        &["arena", "run", "arena", "-q", "--batches", "1"],
-    ] {
+    for args in ARENA_STEPS {
         common::ladder(tmp.path(), args);
     }
     let (moves, _) = spy_moves(&tmp);

@@ -436,6 +436,8 @@ mod tests {
     fn the_deepest_path_says_what_the_bot_sees() {
         let tmp = tempfile::tempdir().unwrap();
         let at = |p: &str| tmp.path().join(p);
+        let read = |p: &'static str| vec!["--ro-bind", p, p];
+        let hide = |p: &'static str| vec!["--perms", "0555", "--size", "4096", "--tmpfs", p];
         for file in [
             "proj/spy.py",
             "proj/reports/s/log",
@@ -466,23 +468,13 @@ mod tests {
         let log = at("proj/reports/s/log");
         assert_eq!(
             shown(&[at("proj/spy.py"), log.clone()], None, None),
-            [
-                "--ro-bind",
-                "/proj",
-                "/proj",
-                "--perms",
-                "0555",
-                "--size",
-                "4096",
-                "--tmpfs",
-                "/proj/reports",
-            ]
+            [read("/proj"), hide("/proj/reports")].concat()
         );
         // an arena's bot: its own kept folder, nothing else of the arena
         // (under /tmp, hidden already); outside /tmp the arena is hidden
         assert_eq!(
             shown(&[at("arena/bots/a/a.py")], None, None),
-            ["--ro-bind", "/arena/bots/a", "/arena/bots/a"]
+            read("/arena/bots/a")
         );
         let outside = Sandbox {
             others: vec![PathBuf::from("/usr/share")],
@@ -491,33 +483,13 @@ mod tests {
         let mounts = outside.mounts(&["/usr/share/doc".to_string()], None, None, None);
         assert_eq!(
             mounts,
-            [
-                "--perms",
-                "0555",
-                "--size",
-                "4096",
-                "--tmpfs",
-                "/usr/share",
-                "--ro-bind",
-                "/usr/share/doc",
-                "/usr/share/doc",
-            ]
+            [hide("/usr/share"), read("/usr/share/doc")].concat()
         );
         // its dir writable, the results inside it hidden; a working folder
         // under /tmp shown without a dir, not with one
         assert_eq!(
             shown(&[], Some(&at("proj")), Some(&at("arena"))),
-            [
-                "--bind",
-                "/proj",
-                "/proj",
-                "--perms",
-                "0555",
-                "--size",
-                "4096",
-                "--tmpfs",
-                "/proj/reports",
-            ]
+            [vec!["--bind", "/proj", "/proj"], hide("/proj/reports")].concat()
         );
         assert_eq!(
             shown(&[], None, Some(&at("proj/reports/s"))),
