@@ -1102,23 +1102,41 @@ fn a_line_nobody_asked_for_forfeits_the_game_it_was_written_in_however_late_it_a
 
 #[test]
 fn a_configs_paths_are_relative_to_its_folder_wherever_ladder_runs() {
-    // the shipped config, run from a folder beside the project
+    // the shipped config, run from a folder beside the project; and a copy
+    // of the project under /tmp, where the sandbox's /tmp is the bot's own
+    // and the path through `..` must be mounted as written
     let tmp = TempDir::new().unwrap();
-    let elsewhere = tmp.path().join("elsewhere");
-    fs::create_dir(&elsewhere).unwrap();
-    let config = repo("configs/external.toml");
-    let out = ladder()
-        .current_dir(&elsewhere)
-        .args(["run", "-q", "--max-games", "12", "--strict"])
-        .arg(pathdiff(&config, &elsewhere))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("forfeited"), "{stderr}");
-    let games = common::season_games(&elsewhere.join("reports/external"));
-    assert_eq!(games.len(), 12);
-    assert!(games.iter().all(|g| g["termination"]["kind"] == "normal"));
+    let copy = tmp.path().join("copy");
+    for file in [
+        "configs/external.toml",
+        "bots/python/bidding_bot.py",
+        "bots/python/hackerrank_bidding.py",
+    ] {
+        fs::create_dir_all(copy.join(file).parent().unwrap()).unwrap();
+        fs::copy(repo(file), copy.join(file)).unwrap();
+    }
+    for (k, config) in [
+        repo("configs/external.toml"),
+        copy.join("configs/external.toml"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let elsewhere = tmp.path().join(format!("elsewhere-{k}"));
+        fs::create_dir(&elsewhere).unwrap();
+        let out = ladder()
+            .current_dir(&elsewhere)
+            .args(["run", "-q", "--max-games", "12", "--strict"])
+            .arg(pathdiff(config, &elsewhere))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{}: {stderr}", config.display());
+        assert!(!stderr.contains("forfeited"), "{stderr}");
+        let games = common::season_games(&elsewhere.join("reports/external"));
+        assert_eq!(games.len(), 12);
+        assert!(games.iter().all(|g| g["termination"]["kind"] == "normal"));
+    }
 }
 
 /// `path` relative to `from` (both absolute), through `..`s.

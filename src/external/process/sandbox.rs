@@ -296,22 +296,30 @@ impl Sandbox {
             (None, Some(cwd)) if cwd.starts_with("/tmp") => marks.push((cwd.into(), Mark::Read)),
             (None, _) => {}
         }
-        marks.retain(|(path, mark)| {
-            *mark == Mark::Write || !self.hidden.iter().any(|h| path.starts_with(h))
-        });
+        // compared as paths without `.` and `..` (a command's
+        // `configs/../bots/bot.py` is in `bots`), mounted as written: the
+        // bot opens the path as written, whose every folder must be there
+        let mut marks: Vec<(PathBuf, PathBuf, Mark)> = marks
+            .into_iter()
+            .map(|(path, mark)| (lexical(&path), path, mark))
+            .filter(|(path, _, mark)| {
+                *mark == Mark::Write || !self.hidden.iter().any(|h| path.starts_with(lexical(h)))
+            })
+            .collect();
+        let own = dir.map(lexical);
         for path in self.hidden.iter().chain(&self.others) {
-            if dir != Some(path.as_path()) {
-                marks.push((path.clone(), Mark::Hide));
+            if own.as_deref() != Some(&lexical(path)) {
+                marks.push((lexical(path), path.clone(), Mark::Hide));
             }
         }
         // at one path, hiding last: it wins over reading
-        marks.sort_by_key(|(path, mark)| (path.components().count(), *mark));
+        marks.sort_by_key(|(path, _, mark)| (path.components().count(), *mark));
         let mut seen: Vec<(PathBuf, bool)> = ["/tmp", "/dev/shm"]
             .iter()
             .map(|p| (PathBuf::from(p), false))
             .collect();
         let mut args: Vec<OsString> = Vec::new();
-        for (path, mark) in marks {
+        for (path, written, mark) in marks {
             // what the deepest mount that holds it made it (`/`: shown)
             let visible = seen
                 .iter()
@@ -319,7 +327,10 @@ impl Sandbox {
                 .max_by_key(|(at, _)| at.components().count())
                 .is_none_or(|(_, visible)| *visible);
             let how: &[&str] = match mark {
-                Mark::Read if !visible => &["--ro-bind"],
+                // shown already; a path through `..` is mounted all the same,
+                // so that the folders it passes through are there
+                Mark::Read if visible && written == path => continue,
+                Mark::Read => &["--ro-bind"],
                 Mark::Write => &["--bind"],
                 // an empty folder in its place, which the bot cannot write
                 Mark::Hide if visible && path.is_dir() => {
@@ -330,9 +341,9 @@ impl Sandbox {
             };
             args.extend(how.iter().map(OsString::from));
             if mark != Mark::Hide {
-                args.push(path.clone().into());
+                args.push(written.clone().into());
             }
-            args.push(path.clone().into());
+            args.push(written.into());
             seen.push((path, mark != Mark::Hide));
         }
         args
@@ -383,6 +394,23 @@ impl Sandbox {
         args.push("--".into());
         args
     }
+}
+
+/// `path` with its `.` dropped and each `..` taking the name before it,
+/// as written: `/a/b/../c` is `/a/c`.
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The size of a bot's private `/tmp` and `/dev/shm`, each, when it has no
@@ -495,6 +523,22 @@ mod tests {
             shown(&[], None, Some(&at("proj/reports/s"))),
             Vec::<String>::new()
         );
+        // a command's path through `..` is the folder it names, not one
+        // the working folder's mount holds; mounted as written
+        assert_eq!(
+            shown(
+                &[at("proj/reports/../../arena/bots/b/b.py")],
+                None,
+                Some(&at("proj"))
+            ),
+            [
+                read("/proj"),
+                hide("/proj/reports"),
+                read("/proj/reports/../../arena/bots/b")
+            ]
+            .concat()
+        );
+        assert_eq!(lexical(Path::new("/a/./b/../../c/..")), Path::new("/"));
     }
 
     #[test]
