@@ -666,10 +666,16 @@ fn a_replay_decides_and_plays_an_arenas_batches_again_at_any_jobs() {
     assert_eq!(records(dir, "a").len(), 64);
     assert_eq!(records(dir, "a"), records(dir, "b"));
     assert!(records(dir, "b").iter().any(|r| r.contains("\"py@1\"")));
-    // a rerun has nothing left to do; after two more batches of the
-    // arena, it replays those
+    // a rerun has nothing left to do; after a new program joins the arena
+    // and two more batches, it replays those
     let said = ladder(dir, &["arena", "replay", "a", "b"]);
     assert!(said.starts_with("replayed 0 batches (0 games) of a into b: it holds 8 batches"));
+    let source = fs::read_to_string(repo("bots/python/troops_bot.py")).unwrap();
+    fs::write(dir.join("late.py"), source + "# a later bot\n").unwrap();
+    ladder(
+        dir,
+        &["arena", "add", "a", "late", "--", "python3", "late.py"],
+    );
     ladder(dir, &[&run[..], &["2"]].concat());
     let said = ladder(dir, &["arena", "replay", "a", "b"]);
     assert!(said.starts_with("batch 8: games 64-71 ("), "{said}");
@@ -679,6 +685,9 @@ fn a_replay_decides_and_plays_an_arenas_batches_again_at_any_jobs() {
     );
     assert!(said.contains("replayed 2 batches (16 games) of a into b: it holds 10"));
     assert_eq!(records(dir, "a"), records(dir, "b"));
+    assert!(records(dir, "b")[64..]
+        .iter()
+        .any(|r| r.contains("\"late@1\"")));
     // the replay is an arena of its own
     ladder(dir, &["arena", "run", "b", "-q", "--batches", "1"]);
     assert_eq!(records(dir, "b").len(), 88);

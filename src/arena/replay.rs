@@ -76,11 +76,11 @@ pub fn replay<G: crate::core::game::Game>(
             )));
         }
     } else {
-        // the programs first: a kill between leaves no arena without them
-        std::fs::create_dir_all(dest).map_err(Error::io("creating", dest))?;
-        programs::copy_kept(src, dest)?;
         Store::create(dest, &meta)?;
     }
+    // SRC's programs, also those of bots that joined it since DEST was
+    // made (a folder kept already stays)
+    programs::copy_kept(src, dest)?;
     let mut player = Player::open(dest, roster, jobs)?;
     let had: Vec<Event> = player
         .store()
