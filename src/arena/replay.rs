@@ -128,9 +128,12 @@ pub fn replay<G: crate::core::game::Game>(
         let Some(event) = wanted.get(next) else { break };
         next += 1;
         if let Event::Batch { number, .. } = event {
-            let decided = player.decide(|decided| match decided == event {
-                true => Ok(()),
-                false => Err(differs(src, *number, event, Some(decided))),
+            let decided = player.decide(|decided| {
+                if decided == event {
+                    Ok(())
+                } else {
+                    Err(differs(src, *number, event, Some(decided)))
+                }
             })?;
             if decided.is_none() {
                 return Err(differs(src, *number, event, None));
