@@ -258,11 +258,11 @@ impl Sandbox {
     /// that hold it, so the deepest says. The folders of the files its
     /// command names (and of the `PATH` its `env` sets, ladder's `helper`,
     /// and the working folder `cwd` when it has no `dir` and that is under
-    /// `/tmp`) are shown read-only,
-    /// as they are outside (a program importing its siblings from under
-    /// `/tmp`); its `dir` writable; [`Sandbox::hidden`] paths are hidden even
-    /// inside those, and nothing the command names shows them again;
-    /// [`Sandbox::others`] are hidden but for the bot's own folders in them.
+    /// `/tmp`) are shown read-only, as they are outside (a program
+    /// importing its siblings from under `/tmp`); its `dir` writable;
+    /// [`Sandbox::hidden`] paths are hidden even inside those, and nothing
+    /// the command names shows them again; [`Sandbox::others`] are hidden
+    /// but for the bot's own folders in them.
     fn mounts(
         &self,
         argv: &[String],
