@@ -11,7 +11,7 @@ use std::{
 };
 
 use crate::{
-    core::text::count,
+    core::text::{count, harmless},
     core::{
         bot::{Answer, Bot, BotError, RandomBot},
         clock::{TimeControl, TimeLeft, Watch},
@@ -56,15 +56,8 @@ impl CheckReport {
     /// drives the user's terminal.
     pub fn render(&self) -> String {
         let text = self.render_raw();
-        let mut out = String::with_capacity(text.len());
-        for c in text.chars() {
-            if c.is_control() && c != '\n' {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
-        }
-        out
+        let lines: Vec<String> = text.split('\n').map(harmless).collect();
+        lines.join("\n")
     }
 
     fn render_raw(&self) -> String {

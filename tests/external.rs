@@ -1222,3 +1222,65 @@ fn a_nul_byte_in_a_command_is_a_config_error() {
         .code(2)
         .stderr(predicate::str::contains("nul.toml:7").and(predicate::str::contains("NUL byte")));
 }
+
+/// A bot that answers with terminal escape sequences (clear the screen,
+/// retitle the window, set the clipboard): its words reach the user's
+/// terminal only as escapes, in the season's warning, `ladder replay` and
+/// `ladder check`.
+#[test]
+fn a_bots_escape_sequences_reach_the_terminal_as_escapes() {
+    let tmp = TempDir::new().unwrap();
+    fs::write(
+        tmp.path().join("evil.py"),
+        "import sys\n\
+         for line in sys.stdin:\n\
+         \x20   w = line.split()\n\
+         \x20   if not w: continue\n\
+         \x20   if w[0] == 'ladder': print('ready evil', flush=True)\n\
+         \x20   elif w[0] == 'turn': print('\\x1b[2J\\x1b]52;c;ZWNobyBwd25lZA==\\x07 3,3,4', flush=True)\n\
+         \x20   elif w[0] == 'over': print('ready', flush=True)\n\
+         \x20   elif w[0] == 'quit': break\n",
+    )
+    .unwrap();
+    let cfg = tmp.path().join("e.toml");
+    fs::write(
+        &cfg,
+        "[season]\nname = \"e\"\ngame = \"troops\"\ngames_per_pair = 1\n\n\
+         [[bot]]\nname = \"evil\"\ncommand = [\"python3\", \"evil.py\"]\n\n\
+         [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    let run = ladder_run(&cfg, &reports)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let replay = ladder()
+        .arg("replay")
+        .arg(reports.join("e"))
+        .args(["--game", "0"])
+        .output()
+        .unwrap();
+    let check = ladder()
+        .current_dir(tmp.path())
+        .args([
+            "check", "--game", "troops", "--games", "1", "--", "python3", "evil.py",
+        ])
+        .output()
+        .unwrap();
+    for (what, out) in [
+        ("run", &run.stderr),
+        ("replay", &replay.stdout),
+        ("check", &check.stdout),
+    ] {
+        let text = String::from_utf8_lossy(out);
+        assert!(
+            !out.contains(&0x1b) && !out.contains(&0x07),
+            "{what}: {text}"
+        );
+        assert!(
+            text.contains("`\\u{1b}[2J\\u{1b}]52;c;ZWNobyBwd25lZA==\\u{7} 3,3,4` is not a move"),
+            "{what}: {text}"
+        );
+    }
+}

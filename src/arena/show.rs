@@ -24,7 +24,7 @@ use crate::{
     },
     core::error::{Error, Result},
     core::record::Scored,
-    core::text::count,
+    core::text::{count, harmless},
     report::{rows_table, share_color, Look},
     stats::standings::Standings,
     stats::{ratings, sprt::Verdict},
@@ -214,7 +214,7 @@ pub fn rows_of(league: &League, t: &Tallies, sprt: &candidates::Settings) -> Vec
         };
         let mut test = None;
         let (state, detail) = match (&failing[b], v.retired, v.candidate) {
-            (Some(why), ..) => ("failing", format!("failing: {why}")),
+            (Some(why), ..) => ("failing", format!("failing: {}", harmless(why))),
             (None, true, _) if v.rejected => ("rejected", "rejected".to_string()),
             (None, true, _) => ("retired", "retired".to_string()),
             (None, false, true) => {

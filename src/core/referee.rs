@@ -25,6 +25,7 @@ use crate::core::{
     clock::{Clocks, Delay, TimeControl, TimeLeft, Watch},
     game::{Game, GameResult},
     seat::{BySeat, Seat},
+    text::harmless,
 };
 
 /// Why a bot lost by forfeit.
@@ -110,7 +111,9 @@ impl Termination {
         match self {
             Termination::Normal => "ended by the rules".to_string(),
             Termination::PlyLimit => "stopped at the ply cap".to_string(),
-            Termination::IllFormed { detail } => format!("the rules broke down: {detail}"),
+            Termination::IllFormed { detail } => {
+                format!("the rules broke down: {}", harmless(detail))
+            }
             Termination::Adjudicated {
                 seat: Some(seat), ..
             } => format!("adjudicated: {} resigned", names[*seat]),
@@ -120,7 +123,7 @@ impl Termination {
                 reason,
                 detail,
                 ..
-            } => format!("{} forfeits: {reason}: {detail}", names[*seat]),
+            } => format!("{} forfeits: {reason}: {}", names[*seat], harmless(detail)),
         }
     }
 }
@@ -694,6 +697,22 @@ mod tests {
                 &Watch::default(),
             )
             .unwrap()
+    }
+
+    #[test]
+    fn a_journals_detail_is_described_with_its_control_characters_escaped() {
+        // a record written before ladder escaped a bot's words
+        let t = Termination::Forfeit {
+            seat: Seat::First,
+            reason: ForfeitReason::BadOutput,
+            detail: "`\u{1b}]0;x\u{7}` is not a move".to_string(),
+            overrun_ms: None,
+        };
+        let names = BySeat::new("a", "b");
+        assert_eq!(
+            t.describe(&names),
+            "a forfeits: bad output: `\\u{1b}]0;x\\u{7}` is not a move"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Counts in the words a person reads: `1 game`, `2 games`, `1 batch`,
-//! `3 batches`. One place, so that every message, report and page says
-//! `1 game played now` rather than `1 games`.
+//! Words a person reads: counts (`1 game`, `2 games`, `1 batch`,
+//! `3 batches`), one place, so that every message, report and page says
+//! `1 game played now` rather than `1 games`; and a bot's words quoted
+//! in a message, their control characters made harmless.
 
 use std::fmt::Display;
 
@@ -15,9 +16,35 @@ pub fn count(n: impl Display, noun: &str) -> String {
     format!("{n} {noun}{}", if es { "es" } else { "s" })
 }
 
+/// `text` (a bot's words, quoted in a message) with every control
+/// character written as an escape (`\u{1b}`): ladder prints such messages
+/// to the user's terminal, where an escape sequence from a bot would act
+/// (clear the screen, retitle the window, set the clipboard).
+pub fn harmless(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{count, harmless};
+
+    #[test]
+    fn a_bots_control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(harmless("3,3,4"), "3,3,4");
+        assert_eq!(harmless("é ü 𝄞"), "é ü 𝄞");
+        assert_eq!(
+            harmless("\x1b[2J\x1b]52;c;ZWNobw==\x07\t\u{9b}x\u{7f}"),
+            "\\u{1b}[2J\\u{1b}]52;c;ZWNobw==\\u{7}\\t\\u{9b}x\\u{7f}"
+        );
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

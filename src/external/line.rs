@@ -15,6 +15,7 @@ use crate::core::{
     clock::TimeLeft,
     game::Game,
     seat::{BySeat, Seat},
+    text::harmless,
 };
 
 /// Comment lines a bot may write while answering one request; more is a flood.
@@ -126,10 +127,12 @@ pub fn answer(
     Err(BotError::BadOutput(BadOutput::Flood(MAX_COMMENTS)))
 }
 
-/// At most 80 characters of a bot's line, for error messages.
+/// At most 80 characters of a bot's line (`…` after them if there were
+/// more), its control characters escaped, for error messages.
 pub fn shorten(line: &str) -> String {
-    let mut s: String = line.chars().take(80).collect();
-    if s.len() < line.len() {
+    let cut: String = line.chars().take(80).collect();
+    let mut s = harmless(&cut);
+    if cut.len() < line.len() {
         s.push('…');
     }
     s

@@ -29,6 +29,7 @@ use crate::core::{
     clock::TimeControl,
     game::GameResult,
     seat::{BySeat, Seat},
+    text::harmless,
 };
 
 /// The protocol version ladder speaks; the first word after `ladder`.
@@ -141,7 +142,7 @@ pub fn split_score(line: &str) -> (&str, Option<i32>) {
 pub fn parse_move<M: FromStr<Err = String>>(line: &str) -> Result<M, BadOutput> {
     let text = line.trim();
     text.parse::<M>().map_err(|why| BadOutput::NotAMove {
-        text: text.chars().take(80).collect(),
+        text: harmless(&text.chars().take(80).collect::<String>()),
         // the game's words end by quoting the text again: once is enough
         form: why
             .rsplit_once(", not `")

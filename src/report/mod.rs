@@ -441,7 +441,7 @@ pub fn forfeiting_bots(s: &Standings, dir: &Path) -> Vec<String> {
             format!("forfeited {most} of its {games} games by {kind}")
         };
         let first = first_forfeit(dir, name)
-            .map(|d| format!("; the first: {d}"))
+            .map(|d| format!("; the first: {}", crate::core::text::harmless(&d)))
             .unwrap_or_default();
         out.push(format!(
             "{name} {what}{first} (its log: {})",
