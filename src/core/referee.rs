@@ -25,7 +25,6 @@ use crate::core::{
     clock::{Clocks, Delay, TimeControl, TimeLeft, Watch},
     game::{Game, GameResult},
     seat::{BySeat, Seat},
-    text::harmless,
 };
 
 /// Why a bot lost by forfeit.
@@ -106,14 +105,12 @@ pub enum Termination {
 impl Termination {
     /// How the game ended, in words, with the bots named by seat:
     /// `ended by the rules`, `dp forfeits: timeout: no move within the time
-    /// limit`, `adjudicated: dp resigned`.
+    /// limit`; a bot's words (raw in older journals) escaped for a terminal.
     pub fn describe(&self, names: &BySeat<&str>) -> String {
-        match self {
+        crate::core::text::harmless(&match self {
             Termination::Normal => "ended by the rules".to_string(),
             Termination::PlyLimit => "stopped at the ply cap".to_string(),
-            Termination::IllFormed { detail } => {
-                format!("the rules broke down: {}", harmless(detail))
-            }
+            Termination::IllFormed { detail } => format!("the rules broke down: {detail}"),
             Termination::Adjudicated {
                 seat: Some(seat), ..
             } => format!("adjudicated: {} resigned", names[*seat]),
@@ -123,8 +120,8 @@ impl Termination {
                 reason,
                 detail,
                 ..
-            } => format!("{} forfeits: {reason}: {}", names[*seat], harmless(detail)),
-        }
+            } => format!("{} forfeits: {reason}: {detail}", names[*seat]),
+        })
     }
 }
 
