@@ -23,6 +23,7 @@ use crate::{
         league::League,
         play::{Outcome, Player},
         programs,
+        show::CATCH_UP_PAGE,
         store::{self, Event, Store},
     },
     core::error::{Error, Result},
@@ -197,11 +198,10 @@ fn differs(src: &Path, number: u64, wanted: &Event, decided: Option<&Event>) -> 
 /// `src`), a page at
 /// a time; the first that differs is named, with where.
 fn same_games(src: &Path, source: &Store, replay: &Store, first: u64, count: u64) -> Result<()> {
-    const PAGE: u64 = 4096;
     let mut at = first;
     let end = first.saturating_add(count);
     while at < end {
-        let theirs = replay.games_from(at, PAGE.min(end - at))?;
+        let theirs = replay.games_from(at, CATCH_UP_PAGE.min(end - at))?;
         let Some(last) = theirs.last() else {
             return Ok(());
         };

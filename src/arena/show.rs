@@ -153,8 +153,9 @@ impl Tallies {
     }
 }
 
-/// The most finished games [`Followed::catch_up`] reads at once.
-const CATCH_UP_PAGE: u64 = 4096;
+/// The most finished games [`Followed::catch_up`] (and a replay's check
+/// of its games) reads at once.
+pub const CATCH_UP_PAGE: u64 = 4096;
 
 /// An arena's league and the tallies of its games, followed as it grows:
 /// each catch-up reads only the events and games that came since the one
