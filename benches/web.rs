@@ -69,6 +69,7 @@ fn arena() -> &'static (PathBuf, Board) {
             season: settings.to_string(),
             matchmaking: Default::default(),
             sprt: Default::default(),
+            season_games: None,
         };
         let mut store = Store::create(&dir, &settings.meta("breakthrough", "breakthrough")).unwrap();
         for b in 0..BOTS {
@@ -116,7 +117,7 @@ fn arena() -> &'static (PathBuf, Board) {
                     games: pairs,
                 })
                 .unwrap();
-            store.finish_batch(number, &rows, &[]).unwrap();
+            store.finish_batch(number, &rows, &[], &[]).unwrap();
             first += size;
         };
         for number in 0..BATCHES {

@@ -15,7 +15,11 @@ use std::{
     time::Duration,
 };
 
-use ladder::arena::{self, store::Event};
+use ladder::arena::{
+    self,
+    seasons::{self, Season},
+    store::Event,
+};
 
 mod common;
 use common::{ladder, repo, wait_for};
@@ -311,6 +315,16 @@ fn an_arena_refuses_what_it_cannot_play() {
         err.contains("b.toml:5") && err.contains("batch_games"),
         "{err}"
     );
+    fs::write(
+        dir.join("b.toml"),
+        "[season]\ngame = \"bidding\"\n\n[arena]\nseason_games = 1\n",
+    )
+    .unwrap();
+    let err = refused(dir, &["arena", "init", "x", "--config", "b.toml"]);
+    assert!(
+        err.contains("b.toml:5") && err.contains("season_games must be from 2"),
+        "{err}"
+    );
     assert!(!dir.join("x").exists());
 
     // a config's bots join, with their programs copied
@@ -422,20 +436,29 @@ fn an_arena_refuses_what_it_cannot_play() {
 /// folder (with `bots/python/bidding_bot.py`), its standard output compared
 /// with the lines under it.
 #[test]
-fn the_docs_session_is_what_ladder_really_says() {
+fn the_docs_sessions_are_what_ladder_really_says() {
     let doc = fs::read_to_string(repo("docs/ARENA.md")).unwrap();
-    let block = doc
+    let blocks: Vec<&str> = doc
         .split("```console\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .expect("a console block");
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    // the author's loop, and the seasons
+    assert_eq!(blocks.len(), 2);
+    for block in blocks {
+        session(block);
+    }
+}
+
+/// Runs a session of docs/ARENA.md, each command in a shell, in a fresh
+/// folder with the files it names, and compares what it prints.
+fn session(block: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    fs::create_dir_all(tmp.path().join("bots/python")).unwrap();
-    fs::copy(
-        repo("bots/python/bidding_bot.py"),
-        tmp.path().join("bots/python/bidding_bot.py"),
-    )
-    .unwrap();
+    for file in ["bots/python/bidding_bot.py", "configs/arena-troops.toml"] {
+        let to = tmp.path().join(file);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(repo(file), to).unwrap();
+    }
     let bin = Path::new(LADDER).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let mut steps: Vec<(String, String)> = Vec::new();
@@ -449,7 +472,7 @@ fn the_docs_session_is_what_ladder_really_says() {
             }
         }
     }
-    assert!(steps.len() > 8);
+    assert!(steps.len() > 3);
     for (command, expected) in steps {
         let out = Command::new("sh")
             .arg("-c")
@@ -930,4 +953,234 @@ fn a_bot_of_several_files_is_kept_whole_and_runs_in_its_folder() {
     let args = ["arena", "add", "arena", "all", "--dir", ".", "--"];
     let whole = refused(dir, &[&args[..], &["python3", "main.py"]].concat());
     assert!(whole.contains("holds the arena"), "{whole}");
+}
+
+/// An object's keys, in order.
+fn keys_of(v: &serde_json::Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
+/// The closed seasons the arena `arena` keeps.
+fn seasons_of(dir: &Path, arena: &str) -> Vec<Season> {
+    let (store, _) = arena::open(&dir.join(arena)).unwrap();
+    seasons::stored(&store).unwrap()
+}
+
+#[test]
+fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // seasons of 10 games, batches of 6: most seasons end inside a batch
+    let mut config = "[season]\ngame = \"troops\"\nseed = 3\n\n\
+                      [arena]\nbatch_games = 6\nseason_games = 10\n"
+        .to_string();
+    for bot in ["nash", "focus", "random"] {
+        config += &format!("\n[[bot]]\nname = \"{bot}\"\nbuiltin = \"{bot}\"\n");
+    }
+    fs::write(dir.join("a.toml"), config).unwrap();
+    for name in ["a", "b"] {
+        ladder(dir, &["arena", "init", name, "--config", "a.toml"]);
+    }
+    let run = |name: &str, jobs: &str, batches: u64| {
+        let n = batches.to_string();
+        ladder(
+            dir,
+            &["arena", "run", name, "-q", "-j", jobs, "--batches", &n],
+        );
+    };
+    run("a", "1", 7);
+    // b at two jobs, killed at random moments (inside batches, between
+    // them, while a batch and its seasons are recorded), then played on
+    let mut seed = u64::from(std::process::id());
+    for _ in 0..5 {
+        let mut child = Command::new(LADDER)
+            .current_dir(dir)
+            .args(["arena", "run", "b", "-j", "2", "-q"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        std::thread::sleep(Duration::from_millis((seed >> 33) % 60));
+        kill(&mut child, Signal::KILL);
+    }
+    run("b", "2", 1);
+    let played = |name: &str| arena::open(&dir.join(name)).unwrap().1.next_batch;
+    let most = played("a").max(played("b"));
+    for (name, jobs) in [("a", "1"), ("b", "2")] {
+        if played(name) < most {
+            run(name, jobs, most - played(name));
+        }
+    }
+    let games = records(dir, "a");
+    assert_eq!(games, records(dir, "b"));
+    let closed = seasons_of(dir, "a");
+    assert_eq!(closed.len(), games.len() / 10);
+    assert!(closed.len() >= 4, "{} seasons", closed.len());
+    assert_eq!(closed, seasons_of(dir, "b"));
+
+    // season 2's table: games 10-19 counted from the records themselves
+    let season = &closed[1];
+    assert_eq!((season.number, season.first, season.last), (2, 10, 19));
+    let mut tally = std::collections::BTreeMap::<String, [u64; 4]>::new();
+    for line in &games[10..20] {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        for (seat, other) in [(0, 1), (1, 0)] {
+            let t = tally
+                .entry(g["seats"][seat].as_str().unwrap().into())
+                .or_default();
+            t[0] += 1;
+            match g["result"].as_str().unwrap() {
+                "draw" => t[3] += 1,
+                "first" if seat == 0 => t[1] += 1,
+                "second" if seat == 1 => t[1] += 1,
+                _ => t[2] += 1,
+            }
+            let _ = other;
+        }
+    }
+    let rows: std::collections::BTreeMap<String, [u64; 4]> = season
+        .rows
+        .iter()
+        .map(|r| (r.bot.clone(), [r.games, r.won, r.lost, r.drawn]))
+        .collect();
+    assert_eq!(rows, tally);
+    for r in &season.rows {
+        assert_eq!(r.points, r.won as f64 + r.drawn as f64 / 2.0);
+        assert_eq!(
+            r.rank,
+            season.rows.iter().position(|x| x.bot == r.bot).unwrap() + 1
+        );
+    }
+    // its ratings: the report's fits of an export cut to games 0-19, and
+    // to the season's games, 10-19
+    ladder(dir, &["arena", "export", "a", "ex"]);
+    let report_of = |name: &str, cut: &[String]| -> serde_json::Value {
+        fs::create_dir(dir.join(name)).unwrap();
+        fs::copy(
+            dir.join("ex/season.json"),
+            dir.join(name).join("season.json"),
+        )
+        .unwrap();
+        fs::write(dir.join(name).join("games.jsonl"), cut.join("\n") + "\n").unwrap();
+        ladder(dir, &["report", name]);
+        let json = fs::read_to_string(dir.join(name).join("standings.json")).unwrap();
+        serde_json::from_str(&json).unwrap()
+    };
+    let all = report_of("upto", &games[..20]);
+    let own = report_of("own", &games[10..20]);
+    assert_eq!((&all["games"], &own["games"]), (&20.into(), &10.into()));
+    let same = |report: &serde_json::Value, bot: &str, ours: [Option<f64>; 3]| {
+        let theirs = report["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["bot"] == bot)
+            .unwrap();
+        for (ours, key) in ours.into_iter().zip(["elo", "elo_low", "elo_high"]) {
+            match (ours, theirs[key].as_f64()) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "{bot} {key}: {a} {b}"),
+                (a, b) => assert_eq!(a, b, "{bot} {key}"),
+            }
+        }
+    };
+    for r in &season.rows {
+        same(&all, &r.bot, [r.rating, r.low, r.high]);
+        same(&own, &r.bot, [r.season_rating, r.season_low, r.season_high]);
+    }
+    // ranked by the season's fit, as the report ranks
+    let ranks: Vec<&str> = own["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["games"] != 0)
+        .map(|s| s["bot"].as_str().unwrap())
+        .collect();
+    let rows: Vec<&str> = season.rows.iter().map(|r| r.bot.as_str()).collect();
+    assert_eq!(rows, ranks);
+
+    // shown: the list under the table, and a season's own table
+    let shown = ladder(dir, &["arena", "show", "a"]);
+    let list = shown.split_once("Seasons (every 10 games").unwrap().1;
+    let top = &season.rows[0];
+    let line = format!(
+        "    2. games 10-19: {} first of {} ({} points in {} games)\n",
+        top.bot,
+        season.rows.len(),
+        top.points,
+        top.games
+    );
+    assert!(list.contains(&line), "{list}");
+    let next = closed.len() * 10;
+    assert!(
+        list.ends_with(&format!(
+            ". games {next}-{}: in progress, {} of 10 played\n",
+            next + 9,
+            games.len() - next
+        )),
+        "{list}"
+    );
+    let table = ladder(dir, &["arena", "show", "a", "--season", "2"]);
+    assert!(
+        table.starts_with(&format!(
+            "arena a: troops, season 2 of {}: games 10-19, {} bots\n",
+            closed.len(),
+            season.rows.len()
+        )),
+        "{table}"
+    );
+    assert!(
+        table.ends_with("Season: the joint fit of the season's games; Rating: of games 0-19.\n"),
+        "{table}"
+    );
+    for r in &season.rows {
+        assert!(table.contains(&format!(" {} ", r.bot)), "{table}");
+    }
+    let beyond = (closed.len() + 1).to_string();
+    let err = refused(dir, &["arena", "show", "a", "--season", &beyond]);
+    assert!(err.contains(&format!("has no season {beyond}: ")), "{err}");
+
+    // the JSON API gives them as kept
+    let web = common::web::Served::start(dir, &["serve", "a"]);
+    let (status, api) = common::web::get(&format!("{}/api/seasons", web.url));
+    assert_eq!(status, 200);
+    assert_eq!(api["every"], 10);
+    assert_eq!(api["seasons"], serde_json::to_value(&closed).unwrap());
+    assert_eq!(
+        keys_of(&api["seasons"][1]["rows"][0]),
+        [
+            "bot",
+            "drawn",
+            "forfeits",
+            "games",
+            "high",
+            "lost",
+            "low",
+            "points",
+            "rank",
+            "rating",
+            "rating_text",
+            "season_high",
+            "season_low",
+            "season_rating",
+            "season_rating_text",
+            "won"
+        ]
+    );
+    drop(web);
+
+    // a replay closes the same seasons
+    ladder(dir, &["arena", "replay", "a", "c", "-q"]);
+    assert_eq!(seasons_of(dir, "c"), closed);
+
+    // an arena without seasons shows none
+    ladder(dir, &["arena", "init", "d", "--game", "troops"]);
+    assert!(!ladder(dir, &["arena", "show", "d"]).contains("Seasons"));
+    let err = refused(dir, &["arena", "show", "d", "--season", "1"]);
+    assert!(
+        err.contains("has no seasons ([arena] season_games)"),
+        "{err}"
+    );
 }

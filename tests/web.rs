@@ -315,6 +315,10 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
     let (_, later) = api("/api/events?after=2");
     assert_eq!(later["events"].as_array().unwrap().len(), events.len() - 2);
 
+    // an arena made without seasons has none
+    let (_, seasons) = api("/api/seasons");
+    assert_eq!(seasons, serde_json::json!({ "every": null, "seasons": [] }));
+
     let (_, cands) = api("/api/candidates");
     assert_eq!(cands["candidates"].as_array().unwrap().len(), 0);
     assert_eq!(cands["sprt"]["elo1"], 50.0);

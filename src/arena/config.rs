@@ -6,8 +6,9 @@
 //! every batch; the keys that say which games a season plays (`format`,
 //! `champion`, `games_per_pair`, `sprt`, `openings`, `anchor`) are refused,
 //! since the matchmaking decides that. An `[arena]` table sets the
-//! matchmaking (`batch_games`, default 16; `newcomer_games`, default 8)
-//! and the candidates' test (`sprt = { elo0, elo1, alpha, beta, model }`).
+//! matchmaking (`batch_games`, default 16; `newcomer_games`, default 8),
+//! the candidates' test (`sprt = { elo0, elo1, alpha, beta, model }`) and
+//! the arena's seasons (`season_games`, default none: [`super::seasons`]).
 //! The config's bots join as the arena's first bots.
 //!
 //! The settings are stored once, with the game's parameters resolved (a
@@ -52,6 +53,7 @@ struct RawArena {
     batch_games: Option<Spanned<u32>>,
     newcomer_games: Option<Spanned<u64>>,
     sprt: Option<Spanned<candidates::Settings>>,
+    season_games: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -81,13 +83,15 @@ pub struct Settings {
     pub matchmaking: matchmaking::Settings,
     /// The test candidates play under.
     pub sprt: candidates::Settings,
+    /// A season closes every this many games, if set.
+    pub season_games: Option<u64>,
 }
 
 impl Settings {
     /// The `meta` rows of an arena of game `game` (its catalogue name)
     /// called `title` (its own name: a GDL description's).
     pub fn meta(&self, game: &str, title: &str) -> Vec<(&'static str, String)> {
-        vec![
+        let mut meta = vec![
             ("game", game.to_string()),
             ("title", title.to_string()),
             ("settings", self.season.clone()),
@@ -100,16 +104,27 @@ impl Settings {
                 "sprt",
                 serde_json::to_string(&self.sprt).expect("SPRT settings serialize"),
             ),
-        ]
+        ];
+        if let Some(n) = self.season_games {
+            meta.push(("season_games", n.to_string()));
+        }
+        meta
     }
 
     /// The settings `store` holds, each checked.
     pub fn stored(store: &Store) -> Result<Settings> {
         let damaged = |message: String| store.damaged(message);
-        let number = |key: &str| -> Result<u64> {
-            let text = store.meta(key)?;
+        let parse = |key: &str, text: String| -> Result<u64> {
             text.parse()
                 .map_err(|_| damaged(format!("`{key}` is not a number: {text}")))
+        };
+        let number = |key: &str| parse(key, store.meta(key)?);
+        let season_games = match store.meta_if("season_games")? {
+            Some(text) => match parse("season_games", text)? {
+                0 => return Err(damaged("`season_games` is 0".to_string())),
+                n => Some(n),
+            },
+            None => None,
         };
         let batch_games = number("batch_games")?;
         let sprt = serde_json::from_str(&store.meta("sprt")?)
@@ -122,6 +137,7 @@ impl Settings {
                 newcomer_games: number("newcomer_games")?,
             },
             sprt,
+            season_games,
         })
     }
 }
@@ -145,7 +161,14 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
     }
     let mut matchmaking = matchmaking::Settings::default();
     let mut sprt = candidates::Settings::default();
+    let mut season_games = None;
     if let Some(a) = raw.arena {
+        if let Some(n) = a.season_games {
+            if !(2..=1_000_000_000).contains(n.get_ref()) {
+                return Err(src.error(Some(n.span()), "season_games must be from 2 to 1000000000"));
+            }
+            season_games = Some(*n.get_ref());
+        }
         if let Some(t) = a.sprt {
             sprt = *t.get_ref();
             if let Err((key, why)) = sprt.sprt().check() {
@@ -208,6 +231,7 @@ pub fn read<G: Game>(src: &ConfigFile, roster: &Roster<G>) -> Result<Setup> {
             season,
             matchmaking,
             sprt,
+            season_games,
         },
         bots: raw.bots,
         dir,

@@ -19,6 +19,7 @@ pub mod matchmaking;
 pub mod play;
 pub mod programs;
 pub mod replay;
+pub mod seasons;
 pub mod show;
 pub mod store;
 

@@ -17,6 +17,7 @@ use crate::{
         config::{self, batch_name},
         league::League,
         matchmaking,
+        seasons::Closer,
         show::{Followed, Tallies},
         store::{Event, Store},
     },
@@ -92,6 +93,8 @@ pub struct Player<'a, G: Game> {
     store: Store,
     settings: config::Settings,
     followed: Followed,
+    /// Closes the arena's seasons, if it has them.
+    closer: Option<Closer>,
     _lock: FolderLock,
 }
 
@@ -121,6 +124,7 @@ impl<'a, G: Game> Player<'a, G> {
         let lock = FolderLock::hold(dir, "arena")?;
         let store = Store::open(dir)?;
         let settings = config::Settings::stored(&store)?;
+        let closer = settings.season_games.map(Closer::new);
         Ok(Player {
             dir,
             roster,
@@ -128,6 +132,7 @@ impl<'a, G: Game> Player<'a, G> {
             store,
             settings,
             followed: Followed::default(),
+            closer,
             _lock: lock,
         })
     }
@@ -196,7 +201,16 @@ impl<'a, G: Game> Player<'a, G> {
             )));
         }
         let forfeits = forfeit_notes(&folder.join("logs"), batch.first);
-        self.store.finish_batch(batch.number, &games, &forfeits)?;
+        let mut seasons = Vec::new();
+        if let Some(closer) = &mut self.closer {
+            let names = self.followed.league.names();
+            for s in closer.close(&self.store, &names, batch.first, &games)? {
+                let data = serde_json::to_string(&s).expect("a season serializes");
+                seasons.push((s.number, data));
+            }
+        }
+        self.store
+            .finish_batch(batch.number, &games, &forfeits, &seasons)?;
         let _ = std::fs::remove_dir_all(&folder);
         let count = games.len() as u64;
         Ok(Some(Outcome::Recorded(Recorded {

@@ -23,8 +23,7 @@ use crate::{
         league::League,
         play::{Outcome, Player},
         programs,
-        show::CATCH_UP_PAGE,
-        store::{self, Event, Store},
+        store::{self, Event, Store, PAGE},
     },
     core::error::{Error, Result},
     external::process::cleanup,
@@ -201,7 +200,7 @@ fn same_games(src: &Path, source: &Store, replay: &Store, first: u64, count: u64
     let mut at = first;
     let end = first.saturating_add(count);
     while at < end {
-        let theirs = replay.games_from(at, CATCH_UP_PAGE.min(end - at))?;
+        let theirs = replay.games_from(at, PAGE.min(end - at))?;
         let Some(last) = theirs.last() else {
             return Ok(());
         };

@@ -20,7 +20,8 @@ use crate::{
         candidates, config,
         league::{Forfeiting, League},
         matchmaking::ranked,
-        store::{GameRow, Store},
+        seasons,
+        store::{GameRow, Store, PAGE},
     },
     core::error::{Error, Result},
     core::record::Scored,
@@ -33,14 +34,49 @@ use crate::{
 /// The batches the trend looks back over.
 pub const TREND_BATCHES: u64 = 5;
 
-/// The arena in `dir` as a table, with a line above it.
-pub fn show(dir: &Path, look: Look) -> Result<String> {
+/// The arena in `dir` as a table, with a line above it, and the list of
+/// its seasons if it has them; with `season`, that closed season's table.
+pub fn show(dir: &Path, look: Look, season: Option<u64>) -> Result<String> {
     let store = Store::open(dir)?;
     let mut followed = Followed::default();
-    store.snapshot(|store| followed.catch_up(store))?;
+    let closed = store.snapshot(|store| {
+        followed.catch_up(store)?;
+        seasons::stored(store)
+    })?;
     let game = store.title()?;
-    let sprt = config::Settings::stored(&store)?.sprt;
-    table(&followed, (&game, &sprt), dir, look)
+    let settings = config::Settings::stored(&store)?;
+    let Some(k) = season else {
+        let mut text = table(&followed, (&game, &settings.sprt), dir, look)?;
+        if let Some(every) = settings.season_games {
+            let games = followed.tallies.all.games();
+            text.push_str(&seasons::list(&closed, every, games));
+        }
+        return Ok(text);
+    };
+    let Some(s) = k.checked_sub(1).and_then(|i| closed.get(i as usize)) else {
+        return Err(Error::Usage(match settings.season_games {
+            None => format!(
+                "the arena {} has no seasons ([arena] season_games)",
+                dir.display()
+            ),
+            Some(_) => format!(
+                "the arena {} has no season {k}: {} closed",
+                dir.display(),
+                count(closed.len(), "season")
+            ),
+        }));
+    };
+    Ok(format!(
+        "arena {}: {game}, season {k} of {}: games {}-{}, {}\n{}\n\
+         Season: the joint fit of the season's games; Rating: of games 0-{}.\n",
+        dir.display(),
+        closed.len(),
+        s.first,
+        s.last,
+        count(s.rows.len(), "bot"),
+        s.table(look),
+        s.last,
+    ))
 }
 
 /// One version's line of the arena's table (`ladder arena show`, the web
@@ -153,10 +189,6 @@ impl Tallies {
     }
 }
 
-/// The most finished games [`Followed::catch_up`] (and a replay's check
-/// of its games) reads at once.
-pub const CATCH_UP_PAGE: u64 = 4096;
-
 /// An arena's league and the tallies of its games, followed as it grows:
 /// each catch-up reads only the events and games that came since the one
 /// before, so the run loop's decision of a batch and the web server's
@@ -182,9 +214,9 @@ impl Followed {
         // a page of games at a time: catching up with a long history
         // holds one page of records, not all of them
         loop {
-            let games = store.games_from(self.tallies.next, CATCH_UP_PAGE)?;
+            let games = store.games_from(self.tallies.next, PAGE)?;
             self.tallies.add(&self.league, &games)?;
-            if (games.len() as u64) < CATCH_UP_PAGE {
+            if (games.len() as u64) < PAGE {
                 return Ok(());
             }
         }
@@ -363,14 +395,14 @@ mod tests {
                 (n, line)
             })
             .collect();
-        store.finish_batch(number, &games, &[]).unwrap();
+        store.finish_batch(number, &games, &[], &[]).unwrap();
     }
 
     #[test]
     fn a_followed_arena_reads_only_what_came_since_its_last_catch_up() {
         let dir = tempfile::tempdir().unwrap();
         // more games than a page: the catch-up reads them page by page
-        let per = CATCH_UP_PAGE / 2 + 1;
+        let per = PAGE / 2 + 1;
         let mut store = arena_of(dir.path(), 3, per);
         let mut followed = Followed::default();
         followed.catch_up(&store).unwrap();

@@ -2,7 +2,7 @@
 //! folder, that `arena run`, `add`, `retire`, `show` and `export` share
 //! (SQLite's write-ahead log lets one process write while others read).
 //!
-//! Four tables:
+//! Five tables:
 //! - `meta`: the arena's settings, fixed when it was made (`settings`: the
 //!   season table every batch is played under, as TOML; `game`; `seed`;
 //!   `batch_games`; `newcomer_games`; `schema`);
@@ -12,7 +12,10 @@
 //!   transaction, so a game counts only once it is committed, and once;
 //! - `forfeits`: per forfeited game, the bot's last lines exchanged before
 //!   it (from the batch's logs, which go with the batch's folder), kept
-//!   with the batch's games. Arenas made before it get it when opened.
+//!   with the batch's games. Arenas made before it get it when opened;
+//! - `seasons`: each closed season's table and ratings, as JSON
+//!   ([`super::seasons`]), kept with the batch that closed it. Arenas
+//!   made before it get it when opened.
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +31,14 @@ use crate::core::{
 pub const FILE: &str = "arena.db";
 /// The layout of the database this ladder writes.
 const SCHEMA: &str = "1";
+/// The most finished games read at once, by a catch-up with the games
+/// (the table's, the seasons') and a replay's check of its games.
+pub const PAGE: u64 = 4096;
+/// The tables added to the first layout, made when an older arena opens.
+const ADDED: &str = "CREATE TABLE IF NOT EXISTS forfeits (number INTEGER NOT NULL,
+                         bot TEXT NOT NULL, lines TEXT NOT NULL);
+                     CREATE TABLE IF NOT EXISTS seasons (number INTEGER PRIMARY KEY,
+                         data TEXT NOT NULL);";
 
 /// One change to an arena, in the order of the event log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,11 +126,10 @@ impl Store {
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
              CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
              CREATE TABLE games (number INTEGER PRIMARY KEY, batch INTEGER NOT NULL,
-                                 record TEXT NOT NULL, finished INTEGER);
-             CREATE TABLE forfeits (number INTEGER NOT NULL, bot TEXT NOT NULL,
-                                    lines TEXT NOT NULL);",
+                                 record TEXT NOT NULL, finished INTEGER);",
         )
         .map_err(fail)?;
+        tx.execute_batch(ADDED).map_err(fail)?;
         for (key, value) in meta.iter().chain(&[("schema", SCHEMA.to_string())]) {
             tx.execute("INSERT INTO meta VALUES (?1, ?2)", params![key, value])
                 .map_err(fail)?;
@@ -144,13 +154,7 @@ impl Store {
                 "made by another ladder (layout {schema}, this ladder reads {SCHEMA})"
             )));
         }
-        store
-            .conn
-            .execute_batch(
-                "CREATE TABLE IF NOT EXISTS forfeits (number INTEGER NOT NULL,
-                     bot TEXT NOT NULL, lines TEXT NOT NULL);",
-            )
-            .map_err(store.fail())?;
+        store.conn.execute_batch(ADDED).map_err(store.fail())?;
         // arenas made before games kept their time get the column, empty
         let timed: bool = store
             .conn
@@ -298,13 +302,14 @@ impl Store {
     }
 
     /// Records batch `number`'s games, its forfeits' last lines (game,
-    /// bot, lines) and its `finished` event at once; nothing if the batch
-    /// was recorded already.
+    /// bot, lines), the seasons it closes (number, JSON) and its
+    /// `finished` event at once; nothing if the batch was recorded already.
     pub fn finish_batch(
         &mut self,
         number: u64,
         games: &[(u64, String)],
         forfeits: &[(u64, String, String)],
+        seasons: &[(u64, String)],
     ) -> Result<()> {
         let done = Event::Finished { number };
         let data = serde_json::to_string(&done).expect("events serialize");
@@ -353,9 +358,28 @@ impl Store {
             )
             .map_err(fail)?;
         }
+        for (n, data) in seasons {
+            tx.execute(
+                "INSERT INTO seasons (number, data) VALUES (?1, ?2)",
+                params![*n as i64, data],
+            )
+            .map_err(fail)?;
+        }
         tx.execute("INSERT INTO events (data) VALUES (?1)", [data])
             .map_err(fail)?;
         tx.commit().map_err(fail)
+    }
+
+    /// Every closed season, in order: its number and its JSON.
+    pub fn seasons(&self) -> Result<Vec<(u64, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT number, data FROM seasons ORDER BY number")
+            .map_err(self.fail())?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))
+            .map_err(self.fail())?;
+        rows.collect::<Result<_, _>>().map_err(self.fail())
     }
 
     /// The last lines `bot` exchanged before each of its forfeits, by game.
@@ -599,8 +623,8 @@ mod tests {
             (0, "{\"index\":0}".to_string()),
             (1, "{\"index\":1}".to_string()),
         ];
-        store.finish_batch(0, &games, &[]).unwrap();
-        store.finish_batch(0, &games, &[]).unwrap();
+        store.finish_batch(0, &games, &[], &[]).unwrap();
+        store.finish_batch(0, &games, &[], &[]).unwrap();
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.meta("game").unwrap(), "coordination");
         // an arena made before the title was kept is called by its kind

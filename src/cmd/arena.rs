@@ -36,7 +36,7 @@ pub enum Sub {
         #[arg(long, conflicts_with = "config", required_unless_present = "config")]
         game: Option<String>,
         /// A season config: its [season] table (no format, sprt or openings), its bots,
-        /// and an optional [arena] table (batch_games, newcomer_games).
+        /// and an optional [arena] table (batch_games, newcomer_games, sprt, season_games).
         #[arg(long)]
         config: Option<PathBuf>,
     },
@@ -127,10 +127,13 @@ pub enum Sub {
         /// The candidate, NAME@N.
         bot: String,
     },
-    /// Print the arena's table, also while another process runs it.
+    /// Print the arena's table, also while another process runs it, and its seasons.
     Show {
         /// The arena's folder.
         dir: PathBuf,
+        /// Print this closed season's table instead ([arena] season_games).
+        #[arg(long, value_name = "K")]
+        season: Option<u64>,
     },
     /// Serve the arena's web pages and JSON API without playing (another process, or
     /// none, runs it), until stopped.
@@ -357,7 +360,11 @@ pub fn run(a: Args) -> Result<()> {
             }
             out(&said)
         }
-        Sub::Show { dir } => out(&arena::show::show(&dir, Look::Text(paint_stdout()))?),
+        Sub::Show { dir, season } => out(&arena::show::show(
+            &dir,
+            Look::Text(paint_stdout()),
+            season,
+        )?),
         Sub::Export { dir, out: to } => {
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
             let games = kind.visit(Export {

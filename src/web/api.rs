@@ -508,6 +508,15 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
     })
 }
 
+/// `GET /api/seasons`: the arena's seasons (`every`: games a season, or
+/// null for an arena without) and each closed one's table.
+pub fn seasons(dir: &Path) -> Answer {
+    let store = Store::open(dir)?;
+    let every = config::Settings::stored(&store)?.season_games;
+    let seasons = crate::arena::seasons::stored(&store)?;
+    Ok(json!({ "every": every, "seasons": seasons }))
+}
+
 /// `GET /api/events?after=N`: the event log after event `N`.
 pub fn events(dir: &Path, after: u64) -> Answer {
     let store = Store::open(dir)?;
@@ -574,7 +583,7 @@ mod tests {
                 (n, line)
             })
             .collect();
-        store.finish_batch(number, &games, &[]).unwrap();
+        store.finish_batch(number, &games, &[], &[]).unwrap();
     }
 
     /// The games a filter keeps, read a page at a time, are those it

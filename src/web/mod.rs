@@ -253,6 +253,7 @@ fn router(web: Web) -> Router {
         .route("/api/games", get(games))
         .route("/api/games/{number}", get(game))
         .route("/api/candidates", get(candidates))
+        .route("/api/seasons", get(seasons))
         .route("/api/events", get(events))
         .route("/api/stream", get(stream))
         .fallback(not_found)
@@ -441,6 +442,10 @@ async fn game(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answe
 
 async fn candidates(State(web): State<Web>) -> Answer {
     blocking(move || Ok(Json(api::candidates(&web.dir, &web.board)?))).await
+}
+
+async fn seasons(State(web): State<Web>) -> Answer {
+    blocking(move || Ok(Json(api::seasons(&web.dir)?))).await
 }
 
 #[derive(serde::Deserialize)]

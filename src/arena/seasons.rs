@@ -1,0 +1,382 @@
+//! An arena's seasons (`[arena] season_games = N`): every N games a season
+//! closes, and its table and the ratings as they stood are kept, as a
+//! ladder keeps its seasons (docs/LADDER.md), while the arena plays on.
+//!
+//! Season K (from 1) holds the games numbered (K-1)N to KN-1. Its table
+//! has a row for each version that played in it: its rating in the joint
+//! fit of the season's games (by which the rows are ranked, as the
+//! leaderboard ranks), the season's games, wins, losses, draws, points and
+//! forfeits, and the version's rating in the joint fit of every game up to
+//! the season's last (the leaderboard as it stood then). A season closes with the
+//! batch that records its last game, in the same transaction, so a kill
+//! loses none and closes none twice; it is a function of the games alone,
+//! so an arena's seasons follow from its seed and event log, as its games
+//! do, and a replay closes the same ones.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    arena::{
+        matchmaking::ranked,
+        store::{Store, PAGE},
+    },
+    core::{
+        error::{Error, Result},
+        record::Scored,
+        text::count,
+    },
+    report::{rows_table, Look},
+    stats::{ratings, standings::Standings},
+};
+
+/// A closed season.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Season {
+    /// From 1.
+    pub number: u64,
+    /// Its first and last games' numbers.
+    pub first: u64,
+    pub last: u64,
+    /// Strongest first.
+    pub rows: Vec<Row>,
+}
+
+/// One version's line of a season's table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub rank: usize,
+    /// `name@version`.
+    pub bot: String,
+    /// The joint fit of the season's games alone, as `rating` below.
+    pub season_rating: Option<f64>,
+    pub season_low: Option<f64>,
+    pub season_high: Option<f64>,
+    pub season_rating_text: String,
+    /// The joint fit of every game up to the season's last: the rating
+    /// and its 95% interval, `None` where unknown (a bound's other side);
+    /// `rating_text` as the tables print it.
+    pub rating: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub rating_text: String,
+    /// The season's games alone.
+    pub games: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub drawn: u64,
+    pub points: f64,
+    pub forfeits: u64,
+}
+
+/// Follows an arena's games to close its seasons: the standings of every
+/// game before `next` and of the season `next` is in.
+pub struct Closer {
+    every: u64,
+    total: Standings,
+    season: Standings,
+    next: u64,
+}
+
+impl Closer {
+    /// Seasons of `every` games, no game folded yet.
+    pub fn new(every: u64) -> Closer {
+        Closer {
+            every,
+            total: Standings::empty(&[]),
+            season: Standings::empty(&[]),
+            next: 0,
+        }
+    }
+
+    /// The seasons a batch's games close: `batch` (numbered from `first`,
+    /// in order: number and journal line), after the games before `first`,
+    /// read from `store` where not folded yet (closed before, so not
+    /// closed again). `names` are the league's versions.
+    pub fn close(
+        &mut self,
+        store: &Store,
+        names: &[String],
+        first: u64,
+        batch: &[(u64, String)],
+    ) -> Result<Vec<Season>> {
+        if self.next > first {
+            *self = Closer::new(self.every);
+        }
+        while self.next < first {
+            let games = store.games_from(self.next, PAGE.min(first - self.next))?;
+            if games.first().is_none_or(|g| g.number != self.next) {
+                let missing = format!("game {} is missing", self.next);
+                return Err(store.damaged(missing));
+            }
+            for g in &games {
+                let scored = g.scored(names).map_err(Error::Mismatch)?;
+                self.fold(names, &scored, false);
+            }
+        }
+        let mut closed = Vec::new();
+        for (number, line) in batch {
+            let damaged = |e: String| format!("game {number} of the batch: {e}");
+            let scored = Scored::from_line(line, names)
+                .map_err(|e| Error::Mismatch(damaged(e.to_string())))?
+                .ok_or_else(|| Error::Mismatch(damaged("names a stranger".into())))?;
+            closed.extend(self.fold(names, &scored, true));
+        }
+        Ok(closed)
+    }
+
+    /// Counts game `next`; the season it closes, if it closes one (and
+    /// `keep`: a season closed before is not made again).
+    fn fold(&mut self, names: &[String], scored: &Scored, keep: bool) -> Option<Season> {
+        for name in &names[self.total.bots.len()..] {
+            self.total.grow(name);
+            self.season.grow(name);
+        }
+        self.total.add(scored);
+        self.season.add(scored);
+        self.next += 1;
+        if !self.next.is_multiple_of(self.every) {
+            return None;
+        }
+        let closed = keep.then(|| self.snapshot());
+        self.season = Standings::empty(&self.total.bots);
+        closed
+    }
+
+    /// The season that game `next - 1` closes.
+    fn snapshot(&self) -> Season {
+        let (total, season) = (&self.total, &self.season);
+        let (all, all_fit, _) = fit_of(total);
+        let (played, fit, shares) = fit_of(season);
+        let mut rows = Vec::new();
+        for i in ranked(&fit.ratings, &shares) {
+            let b = played[i];
+            let t = season.totals[b];
+            let s = &fit.ratings[i];
+            let r = &all_fit.ratings[all.iter().position(|&a| a == b).expect("rated")];
+            rows.push(Row {
+                rank: rows.len() + 1,
+                bot: total.bots[b].clone(),
+                season_rating: s.elo,
+                season_low: s.low,
+                season_high: s.high,
+                season_rating_text: s.text(),
+                rating: r.elo,
+                low: r.low,
+                high: r.high,
+                rating_text: r.text(),
+                games: t.games,
+                won: t.won,
+                lost: t.lost,
+                drawn: t.tie,
+                points: t.points(),
+                forfeits: season.forfeits[b].values().sum(),
+            });
+        }
+        let number = self.next / self.every;
+        Season {
+            number,
+            first: self.next - self.every,
+            last: self.next - 1,
+            rows,
+        }
+    }
+}
+
+/// The joint fit of `standings`' versions with games (one that joined
+/// later, with none yet, changes nothing): their indices, the fit, and
+/// their shares of points.
+fn fit_of(standings: &Standings) -> (Vec<usize>, ratings::Fit, Vec<f64>) {
+    let played: Vec<usize> = (0..standings.bots.len())
+        .filter(|&b| standings.totals[b].games > 0)
+        .collect();
+    let vs: Vec<Vec<_>> = played
+        .iter()
+        .map(|&a| played.iter().map(|&b| standings.vs[a][b]).collect())
+        .collect();
+    let shares = played
+        .iter()
+        .map(|&b| standings.totals[b].points() / standings.totals[b].games as f64)
+        .collect();
+    (played, ratings::fit(&vs, None), shares)
+}
+
+/// The closed seasons `store` keeps, in order, each checked.
+pub fn stored(store: &Store) -> Result<Vec<Season>> {
+    let mut seasons = Vec::new();
+    for (number, data) in store.seasons()? {
+        let season: Season = serde_json::from_str(&data)
+            .map_err(|e| store.damaged(format!("season {number} is not a season: {e}")))?;
+        if season.number != number || number != seasons.len() as u64 + 1 {
+            return Err(store.damaged(format!("season {number} is out of order")));
+        }
+        seasons.push(season);
+    }
+    Ok(seasons)
+}
+
+impl Season {
+    /// Its line in a list of seasons: `1. games 0-31: dp@1 first of 3
+    /// (16 points in 18 games)`.
+    pub fn line(&self) -> String {
+        let top = match self.rows.first() {
+            Some(r) => format!(
+                ": {} first of {} ({} points in {})",
+                r.bot,
+                self.rows.len(),
+                r.points,
+                count(r.games, "game")
+            ),
+            None => String::new(),
+        };
+        format!(
+            "{:>5}. games {}-{}{top}",
+            self.number, self.first, self.last
+        )
+    }
+
+    /// Its table.
+    pub fn table(&self, look: Look) -> String {
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.rank.to_string(),
+                    r.bot.clone(),
+                    r.season_rating_text.clone(),
+                    r.rating_text.clone(),
+                    r.games.to_string(),
+                    r.won.to_string(),
+                    r.lost.to_string(),
+                    r.drawn.to_string(),
+                    format!("{}", r.points),
+                    r.forfeits.to_string(),
+                ]
+            })
+            .collect();
+        let header = [
+            "Rank",
+            "Bot",
+            "Season (95%)",
+            "Rating (95%)",
+            "Games",
+            "Won",
+            "Lost",
+            "Drawn",
+            "Points",
+            "Forfeits",
+        ];
+        rows_table(look, &header, rows, &[1], |_, _| None).to_string()
+    }
+}
+
+/// The list of an arena's seasons under its table: one line a closed
+/// season, and the season in progress after `games` finished games.
+pub fn list(seasons: &[Season], every: u64, games: u64) -> String {
+    let mut text = format!("Seasons (every {})\n", count(every, "game"));
+    for s in seasons {
+        text.push_str(&s.line());
+        text.push('\n');
+    }
+    let first = seasons.len() as u64 * every;
+    text.push_str(&format!(
+        "{:>5}. games {}-{}: in progress, {} of {} played\n",
+        seasons.len() + 1,
+        first,
+        first + every - 1,
+        games.saturating_sub(first),
+        every
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Game `n`'s journal line: `a@1` against `b@1`, won by `winner`'s seat.
+    fn line(n: u64, winner: &str) -> (u64, String) {
+        let (first, second) = if n.is_multiple_of(2) {
+            ("a@1", "b@1")
+        } else {
+            ("b@1", "a@1")
+        };
+        let result = if winner == first { "first" } else { "second" };
+        let goals = if result == "first" { "[5,0]" } else { "[0,5]" };
+        (
+            n,
+            format!(
+                "{{\"index\":{n},\"pair\":0,\"seats\":[\"{first}\",\"{second}\"],\"seed\":1,\
+                 \"result\":\"{result}\",\"goals\":{goals},\"termination\":{{\"kind\":\"normal\"}},\
+                 \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}"
+            ),
+        )
+    }
+
+    #[test]
+    fn a_season_counts_its_own_games_and_rates_every_game_up_to_its_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::create(dir.path(), &[("game", "coordination".into())]).unwrap();
+        // a@1 wins games 0-5, b@1 wins 6-9: seasons of 4 games, batches of 6
+        let winner = |n: u64| if n < 6 { "a@1" } else { "b@1" };
+        let batch = |first: u64| -> Vec<(u64, String)> {
+            (first..first + 6).map(|n| line(n, winner(n))).collect()
+        };
+        // a third version joined before any game: it has none, and no row
+        let names: Vec<String> = ["a@1", "b@1", "c@1"].map(String::from).to_vec();
+        let mut closer = Closer::new(4);
+        let first = batch(0);
+        let closed = closer.close(&store, &names, 0, &first).unwrap();
+        assert_eq!(closed.len(), 1);
+        let one = &closed[0];
+        assert_eq!((one.number, one.first, one.last), (1, 0, 3));
+        assert_eq!(one.rows.len(), 2);
+        assert_eq!((one.rows[0].bot.as_str(), one.rows[0].won), ("a@1", 4));
+        // a@1 won every game: it is the zero point, b@1 bounded below it
+        let texts: Vec<_> = one.rows.iter().map(|r| r.rating_text.as_str()).collect();
+        assert_eq!(texts[0], "+0 (zero point)");
+        assert!(texts[1].starts_with("< -"), "{texts:?}");
+        store.finish_batch(0, &first, &[], &[]).unwrap();
+        // a fresh closer reads games 0-5 from the store, and closes only
+        // season 2 (games 4-7) and season 3 (games 8-11) of the next batch
+        let mut fresh = Closer::new(4);
+        let closed = fresh.close(&store, &names, 6, &batch(6)).unwrap();
+        assert_eq!(closed.iter().map(|s| s.number).collect::<Vec<_>>(), [2, 3]);
+        let two = &closed[0];
+        let tallies: Vec<_> = two
+            .rows
+            .iter()
+            .map(|r| (r.bot.as_str(), r.won, r.lost))
+            .collect();
+        assert_eq!(tallies, [("a@1", 2, 2), ("b@1", 2, 2)]);
+        // even in the season; after 8 games, 6 to 2 for a@1: rated above
+        // b@1 by the fit of all 8
+        assert_eq!(two.rows[0].season_rating, two.rows[1].season_rating);
+        let gap = two.rows[0].rating.unwrap() - two.rows[1].rating.unwrap();
+        let expected = 400.0 * 3f64.log10();
+        assert!((gap - expected).abs() < 1.0, "{gap} {expected}");
+        // b@1 won season 3, and is level with a@1 after 12 games, 6 to 6
+        let three = &closed[1];
+        assert_eq!(three.rows[0].bot, "b@1");
+        assert_eq!((three.rows[0].won, three.rows[0].points), (4, 4.0));
+        assert!(three.rows[0].season_rating_text.starts_with("> +"));
+        assert_eq!(three.rows[1].season_rating_text, "+0 (zero point)");
+        let level = three.rows[0].rating.unwrap() - three.rows[1].rating.unwrap();
+        assert!(level.abs() < 1e-6, "{level}");
+        // the same as the closer that followed the batches itself
+        assert_eq!(closer.close(&store, &names, 6, &batch(6)).unwrap(), closed);
+        assert_eq!(
+            three.line(),
+            format!("    3. games 8-11: b@1 first of 2 (4 points in 4 games)")
+        );
+        let all = [one.clone(), two.clone(), three.clone()];
+        assert_eq!(
+            list(&all, 4, 13),
+            "Seasons (every 4 games)\n\
+             \x20   1. games 0-3: a@1 first of 2 (4 points in 4 games)\n\
+             \x20   2. games 4-7: a@1 first of 2 (2 points in 4 games)\n\
+             \x20   3. games 8-11: b@1 first of 2 (4 points in 4 games)\n\
+             \x20   4. games 12-15: in progress, 1 of 4 played\n"
+        );
+    }
+}
