@@ -259,6 +259,79 @@ fn final_picture(told: &str) -> String {
 }
 
 #[test]
+fn an_arenas_seasons_show_under_its_leaderboard_and_stay_open_while_it_moves() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // (the bots' tables follow the [arena] table's keys)
+    let bots = format!("season_games = 6\n{TWO_BOTS}");
+    arena(dir, "breakthrough", "", 4, &bots);
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "4"]);
+    let web = Served::start(dir, &["serve", "arena"]);
+    browser.goto(&format!("{}/", web.url));
+    browser.expect(
+        60,
+        "return document.querySelectorAll('#seasons details').length === 2",
+    );
+    // newest first, each season's rows as the API gives them
+    let shown = browser.eval(
+        "return [...document.querySelectorAll('#seasons details')].map((d) => d.dataset.season + ': ' + \
+         [...d.querySelectorAll('tbody tr')].map((r) => [...r.cells].map((c) => c.textContent).join('|')).join('; '))",
+    );
+    let (_, api) = get(&format!("{}/api/seasons", web.url));
+    assert_eq!(api["every"], 6);
+    let keys = [
+        "rank",
+        "bot",
+        "season_rating_text",
+        "rating_text",
+        "games",
+        "won",
+        "lost",
+        "drawn",
+        "points",
+        "forfeits",
+    ];
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => format!("{}", n.as_f64().unwrap()),
+        other => panic!("{other}"),
+    };
+    let expected: Vec<String> = api["seasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|season| {
+            let rows: Vec<String> = season["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| keys.map(|k| text(&r[k])).join("|"))
+                .collect();
+            format!("{}: {}", season["number"], rows.join("; "))
+        })
+        .collect();
+    assert_eq!(shown, serde_json::json!(expected));
+    assert!(expected[1].starts_with("1: 1|"), "{expected:?}");
+    // a season opened stays open when the page redraws for a bot added
+    // from a terminal
+    let first = "document.querySelector('#seasons details[data-season=\"1\"]')";
+    browser.eval(&format!(
+        "{first}.querySelector('summary').click(); return 1"
+    ));
+    ladder(
+        dir,
+        &["arena", "add", "arena", "gamma", "--builtin", "random"],
+    );
+    browser.expect(60, &row("gamma@1"));
+    assert_eq!(browser.eval(&format!("return {first}.open")), true);
+    screenshot(&browser, "seasons");
+}
+
+#[test]
 fn every_catalogue_game_replays_to_the_final_position_its_journal_implies() {
     let Some(browser) = Browser::start() else {
         return;

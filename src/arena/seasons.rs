@@ -104,11 +104,14 @@ impl Closer {
         }
         while self.next < first {
             let games = store.games_from(self.next, PAGE.min(first - self.next))?;
-            if games.first().is_none_or(|g| g.number != self.next) {
-                let missing = format!("game {} is missing", self.next);
-                return Err(store.damaged(missing));
+            let missing = |n: u64| store.damaged(format!("game {n} is missing"));
+            if games.is_empty() {
+                return Err(missing(self.next));
             }
             for g in &games {
+                if g.number != self.next {
+                    return Err(missing(self.next));
+                }
                 let scored = g.scored(names).map_err(Error::Mismatch)?;
                 self.fold(names, &scored, false);
             }
@@ -369,6 +372,15 @@ mod tests {
             three.line(),
             format!("    3. games 8-11: b@1 first of 2 (4 points in 4 games)")
         );
+        // a game missing from the store is named, not skipped
+        rusqlite::Connection::open(store.path())
+            .unwrap()
+            .execute("DELETE FROM games WHERE number = 3", [])
+            .unwrap();
+        let e = Closer::new(4)
+            .close(&store, &names, 6, &batch(6))
+            .unwrap_err();
+        assert!(e.to_string().contains("game 3 is missing"), "{e}");
         let all = [one.clone(), two.clone(), three.clone()];
         assert_eq!(
             list(&all, 4, 13),

@@ -5,7 +5,7 @@
 //! Five tables:
 //! - `meta`: the arena's settings, fixed when it was made (`settings`: the
 //!   season table every batch is played under, as TOML; `game`; `seed`;
-//!   `batch_games`; `newcomer_games`; `schema`);
+//!   `batch_games`; `newcomer_games`; `season_games`, if set; `schema`);
 //! - `events`: everything that changed the arena, in order ([`Event`]);
 //! - `games`: every finished game, numbered across the arena, as its
 //!   journal line. A batch's games go in with its `finished` event in one

@@ -156,9 +156,27 @@ function leaderboardTable(rows, id) {
     { id, class: "board-table" });
 }
 
+// The arena's closed seasons, newest first, each a table that opens
+// (and stays open across redraws); nothing for an arena without seasons.
+function seasonsSection(s) {
+  if (s.every === null) return null;
+  const open = new Set([...document.querySelectorAll("#seasons details[open]")].map((d) => d.dataset.season));
+  const closed = s.seasons.slice().reverse();
+  return el("section", { id: "seasons" }, el("h2", {}, `Seasons (every ${count(s.every, "game")})`),
+    closed.length ? closed.map((x) => el("details", { "data-season": x.number, open: open.has(String(x.number)) },
+      el("summary", {}, `Season ${x.number}: games ${x.first}-${x.last}` +
+        (x.rows.length ? `: ${x.rows[0].bot} first of ${x.rows.length}` : "")),
+      table(["Rank", "Bot", "Season (95%)", "Rating (95%)", "Games", "Won", "Lost", "Drawn", "Points", "Forfeits"],
+        x.rows.map((r) => el("tr", { "data-bot": r.bot }, el("td", {}, r.rank), el("td", {}, botLink(r.bot)),
+          el("td", {}, r.season_rating_text), el("td", {}, r.rating_text), el("td", {}, r.games),
+          el("td", {}, r.won), el("td", {}, r.lost), el("td", {}, r.drawn), el("td", {}, r.points),
+          el("td", {}, r.forfeits))))))
+      : el("p", {}, "No season has closed yet."));
+}
+
 async function leaderboard() {
   const draw = async () => {
-    const d = await api("/api/leaderboard");
+    const [d, seasons] = await Promise.all([api("/api/leaderboard"), api("/api/seasons")]);
     const a = d.arena;
     const progress = a.in_progress
       ? el("section", { id: "in-progress" }, el("h2", {}, `Batch ${a.in_progress.batch} in progress`),
@@ -167,7 +185,7 @@ async function leaderboard() {
       : el("p", { id: "in-progress" }, "No batch in progress.");
     render(el("h1", {}, "Leaderboard"),
       el("p", { class: "head" }, `${a.title}: ${count(a.playing, "bot")} playing, ${count(a.games, "game")} in ${count(a.batches, "batch")}`),
-      leaderboardTable(d.rows, "leaderboard"), progress);
+      leaderboardTable(d.rows, "leaderboard"), progress, seasonsSection(seasons));
   };
   live(draw)();
 }
