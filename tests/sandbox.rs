@@ -855,6 +855,91 @@ fn an_arenas_bot_sees_neither_the_other_bots_programs_nor_the_database() {
     assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
 }
 
+/// A season's spy beside its opponents' programs: it reads every other
+/// file in its program's folder, and plays `10,0,0` when one holds
+/// anything. The victim's command names its program and a data file; a
+/// twin runs the same program.
+fn season_spy(tmp: &TempDir, sandbox: &str, dir: &str) {
+    let spy = "import os, sys\n\
+        mine = os.path.dirname(os.path.abspath(sys.argv[0]))\n\
+        seen = []\n\
+        for f in sorted(os.listdir(mine)):\n\
+        \x20   p = os.path.join(mine, f)\n\
+        \x20   if f.endswith(('.py', '.txt')) and f != 'spy.py' and os.path.isfile(p):\n\
+        \x20       try:\n\
+        \x20           if open(p).read(): seen.append(f)\n\
+        \x20       except OSError: pass\n\
+        print('spy read', seen, file=sys.stderr)\n\
+        for line in sys.stdin:\n\
+        \x20   w = line.split()\n\
+        \x20   if not w: continue\n\
+        \x20   if w[0] == 'ladder': print('ready spy', flush=True)\n\
+        \x20   elif w[0] == 'turn': print('10,0,0' if seen else '3,3,4', flush=True)\n\
+        \x20   elif w[0] == 'over': print('ready', flush=True)\n\
+        \x20   elif w[0] == 'quit': break\n";
+    fs::write(tmp.path().join("spy.py"), spy).unwrap();
+    fs::copy(
+        repo("bots/python/troops_bot.py"),
+        tmp.path().join("victim.py"),
+    )
+    .unwrap();
+    fs::write(tmp.path().join("notes.txt"), "the victim's secret notes\n").unwrap();
+    let config = format!(
+        "[season]\nname = \"spy\"\ngame = \"troops\"\ngames_per_pair = 2\nsandbox = \"{sandbox}\"\n\n\
+         [[bot]]\nname = \"spy\"\ncommand = [\"python3\", \"spy.py\"]\n{dir}\n\
+         [[bot]]\nname = \"victim\"\ncommand = [\"python3\", \"victim.py\", \"notes.txt\"]\n{dir}\n\
+         [[bot]]\nname = \"twin\"\ncommand = [\"python3\", \"victim.py\"]\n{dir}\n"
+    );
+    fs::write(tmp.path().join("spy.toml"), config).unwrap();
+}
+
+/// The spy's moves in the season's games, and the forfeits.
+fn season_spy_moves(tmp: &TempDir) -> (Vec<String>, Vec<String>) {
+    let mut moves = Vec::new();
+    for g in journal(tmp) {
+        let Some(seat) = (0..2).find(|&s| g["seats"][s] == "spy") else {
+            continue;
+        };
+        for turn in g["moves"].as_array().unwrap() {
+            moves.push(turn[seat].as_str().unwrap().to_string());
+        }
+    }
+    (moves, forfeits(tmp))
+}
+
+#[test]
+fn a_seasons_bot_reads_no_file_another_bots_command_names_beside_its_own_program() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    // with a folder of their own (the same one) and without
+    for dir in ["dir = \".\"\n", ""] {
+        for user in users() {
+            let tmp = tempfile::tempdir().unwrap();
+            season_spy(&tmp, "bwrap", dir);
+            let log = spy_season_as(&tmp, user);
+            assert!(log.contains("spy read []"), "{user:?} {dir}: {log}");
+            let (moves, forfeits) = season_spy_moves(&tmp);
+            assert!(!moves.is_empty(), "{user:?} {dir}");
+            assert!(moves.iter().all(|m| m == "3,3,4"), "{user:?}: {moves:?}");
+            // the victim and its twin, which runs the same program, play
+            assert_eq!(forfeits, Vec::<String>::new(), "{user:?} {dir}");
+            assert_eq!(journal(&tmp).len(), 6);
+        }
+    }
+    // without the sandbox the spy reads both
+    let tmp = tempfile::tempdir().unwrap();
+    season_spy(&tmp, "none", "");
+    run(&tmp).success();
+    assert!(
+        spy_log(&tmp).contains("spy read ['notes.txt', 'victim.py']"),
+        "{}",
+        spy_log(&tmp)
+    );
+    let (moves, _) = season_spy_moves(&tmp);
+    assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
+}
+
 #[test]
 fn the_process_limit_counts_the_bots_processes_not_ladders_or_the_users() {
     if !common::bwrap_runs() {

@@ -32,7 +32,7 @@ use crate::{
     },
     external::{
         process::{IoLog, Level, Log},
-        Launch,
+        Command, Launch,
     },
     journal,
     plan::{BotKind, Plan},
@@ -90,12 +90,20 @@ pub fn makers<G: Game>(
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
     let mut hidden = vec![files::absolute(reports), files::absolute(dir)];
     hidden.extend(log.map(|(path, _)| files::absolute(path)));
-    let folders: Vec<&Path> = plan
+    // each program's own (a file or not): its folder, which the other bots
+    // may not see unless theirs is in it, and the files its command names
+    // after the program (a script, its data), which they may not read
+    // unless their commands name the same
+    let theirs: Vec<(PathBuf, bool)> = plan
         .bots
         .iter()
-        .filter_map(|b| match &b.kind {
-            BotKind::External(command, _) => command.dir.as_deref(),
-            BotKind::Builtin(_) => None,
+        .flat_map(|b| match &b.kind {
+            BotKind::External(command, _) => {
+                let files = named_files(command).skip(1).filter(|p| p.is_file());
+                let folder = command.dir.clone().map(|d| (d, false));
+                folder.into_iter().chain(files.map(|f| (f, true))).collect()
+            }
+            BotKind::Builtin(_) => Vec::new(),
         })
         .collect();
     plan.bots
@@ -124,17 +132,15 @@ pub fn makers<G: Game>(
                         };
                     }
                     let mut command = (**command).clone();
-                    let own = |folder: &Path| {
-                        command
-                            .dir
-                            .as_deref()
-                            .is_some_and(|d| d.starts_with(folder))
-                            || command
-                                .argv
-                                .iter()
-                                .any(|a| Path::new(a).starts_with(folder))
+                    let mine: Vec<PathBuf> = named_files(&command).collect();
+                    let own = |(path, file): &(PathBuf, bool)| match file {
+                        true => mine.contains(path),
+                        false => {
+                            command.dir.as_deref().is_some_and(|d| d.starts_with(path))
+                                || command.argv.iter().any(|a| Path::new(a).starts_with(path))
+                        }
                     };
-                    let others = folders.iter().filter(|f| !own(f)).map(|f| f.to_path_buf());
+                    let others = theirs.iter().filter(|t| !own(t)).map(|(p, _)| p.clone());
                     command.sandbox.hidden.extend(hidden.iter().cloned());
                     command.sandbox.others.extend(others);
                     let launch = Launch {
@@ -153,6 +159,18 @@ pub fn makers<G: Game>(
             })
         })
         .collect()
+}
+
+/// The paths `command`'s words name, program first, made absolute: a
+/// relative one is in the bot's `dir`, where it runs.
+fn named_files(command: &Command) -> impl Iterator<Item = PathBuf> + '_ {
+    command.argv.iter().map(|word| {
+        let path = Path::new(word);
+        match &command.dir {
+            Some(dir) if path.is_relative() => files::absolute(&dir.join(path)),
+            _ => files::absolute(path),
+        }
+    })
 }
 
 /// The season's bots, with the programs that are between games.
