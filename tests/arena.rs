@@ -1101,6 +1101,27 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
     let rows: Vec<&str> = season.rows.iter().map(|r| r.bot.as_str()).collect();
     assert_eq!(rows, ranks);
 
+    // exported alone, the season is a season folder that verifies, whose
+    // report rates it as the season's table does
+    let said = ladder(dir, &["arena", "export", "a", "s2", "--season", "2"]);
+    assert_eq!(said, "wrote 10 games of season 2 to s2\n");
+    let verified = ladder(dir, &["verify", "s2"]);
+    assert!(
+        verified.contains("s2: 10 games in schedule order"),
+        "{verified}"
+    );
+    let exported: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("s2/standings.json")).unwrap()).unwrap();
+    for r in &season.rows {
+        same(
+            &exported,
+            &r.bot,
+            [r.season_rating, r.season_low, r.season_high],
+        );
+    }
+    let err = refused(dir, &["arena", "export", "a", "s0", "--season", "0"]);
+    assert!(err.contains("has no season 0: "), "{err}");
+
     // shown: the list under the table, and a season's own table
     let shown = ladder(dir, &["arena", "show", "a"]);
     let list = shown.split_once("Seasons (every 10 games").unwrap().1;

@@ -281,8 +281,14 @@ pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
 /// of listed games with the arena's seeds, `season.json` and the reports),
 /// which `ladder verify`, `report` and `replay` read, with the arena's
 /// event log beside them (`events.jsonl`, one event a line, in order); the
-/// games written.
-pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64> {
+/// games written. With `season`, that closed season's games alone: the
+/// folder's game 0 is the season's first.
+pub fn export<G: Game>(
+    dir: &Path,
+    out: &Path,
+    roster: &Roster<G>,
+    season: Option<u64>,
+) -> Result<u64> {
     use crate::{journal::Journal, plan::schedule::Format};
     let (store, league) = open(dir)?;
     if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
@@ -291,7 +297,17 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
             out.display()
         )));
     }
-    let games = store.games()?;
+    let (games, first) = match season {
+        None => (store.games()?, 0),
+        Some(k) => {
+            let (s, _) = seasons::find(&store, dir, k)?;
+            let games = store.games_from(s.first, s.last - s.first + 1)?;
+            if games.len() as u64 != s.last - s.first + 1 {
+                return Err(store.damaged(format!("season {k}'s games are not all there")));
+            }
+            (games, s.first)
+        }
+    };
     let base = config::base_plan(
         dir,
         &config::Settings::stored(&store)?.season,
@@ -318,7 +334,7 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
         bots: base.bots[..names.len()].to_vec(),
         format: Format::Listed {
             games: listed,
-            first: 0,
+            first,
         },
         games_per_pair: 1,
         compress: false,
@@ -333,7 +349,9 @@ pub fn export<G: Game>(dir: &Path, out: &Path, roster: &Roster<G>) -> Result<u64
     let (mut journal, _) = Journal::open(out, &plan.describe(), false, &names, &mut |_| Ok(()))?;
     let mut text = String::new();
     for g in &games {
-        text.push_str(&g.record);
+        let line = play::renumber(&g.record, g.number, g.number - first)
+            .ok_or_else(|| wrong(format!("game {} is not numbered as it is", g.number)))?;
+        text.push_str(&line);
         text.push('\n');
     }
     journal.append_games(text.as_bytes())?;

@@ -387,14 +387,18 @@ fn renumbered(journal: &Path, first: u64) -> Result<Vec<(u64, String)>> {
             line: k + 1,
             message: why.to_string(),
         };
-        let prefix = format!("{{\"index\":{k},\"pair\":{k},");
-        let rest = line
-            .strip_prefix(&prefix)
-            .ok_or_else(|| bad("not the batch's next game"))?;
         let n = first + k as u64;
-        games.push((n, format!("{{\"index\":{n},\"pair\":{n},{rest}")));
+        let line = renumber(line, k as u64, n).ok_or_else(|| bad("not the batch's next game"))?;
+        games.push((n, line));
     }
     Ok(games)
+}
+
+/// Game `from`'s journal line (of a season of listed games, one a
+/// pairing) as game `to`'s; `None` if it is not game `from`'s.
+pub fn renumber(line: &str, from: u64, to: u64) -> Option<String> {
+    let rest = line.strip_prefix(&format!("{{\"index\":{from},\"pair\":{from},"))?;
+    Some(format!("{{\"index\":{to},\"pair\":{to},{rest}"))
 }
 
 #[cfg(test)]

@@ -203,6 +203,28 @@ fn fit_of(standings: &Standings) -> (Vec<usize>, ratings::Fit, Vec<f64>) {
     (played, ratings::fit(&vs, None), shares)
 }
 
+/// Closed season `k` of the arena in `dir` (whose store `store` is), and
+/// how many are closed; or an error that says why there is none.
+pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, usize)> {
+    let mut closed = stored(store)?;
+    let held = closed.len();
+    if let Some(i) = k.checked_sub(1).filter(|&i| i < held as u64) {
+        return Ok((closed.swap_remove(i as usize), held));
+    }
+    let every = crate::arena::config::Settings::stored(store)?.season_games;
+    Err(Error::Usage(match every {
+        None => format!(
+            "the arena {} has no seasons ([arena] season_games)",
+            dir.display()
+        ),
+        Some(_) => format!(
+            "the arena {} has no season {k}: {} closed",
+            dir.display(),
+            count(held, "season")
+        ),
+    }))
+}
+
 /// The closed seasons `store` keeps, in order, each checked.
 pub fn stored(store: &Store) -> Result<Vec<Season>> {
     let mut seasons = Vec::new();

@@ -38,45 +38,32 @@ pub const TREND_BATCHES: u64 = 5;
 /// its seasons if it has them; with `season`, that closed season's table.
 pub fn show(dir: &Path, look: Look, season: Option<u64>) -> Result<String> {
     let store = Store::open(dir)?;
+    let game = store.title()?;
+    let settings = config::Settings::stored(&store)?;
+    if let Some(k) = season {
+        let (s, closed) = seasons::find(&store, dir, k)?;
+        return Ok(format!(
+            "arena {}: {game}, season {k} of {closed}: games {}-{}, {}\n{}\n\
+             Season: the joint fit of the season's games; Rating: of games 0-{}.\n",
+            dir.display(),
+            s.first,
+            s.last,
+            count(s.rows.len(), "bot"),
+            s.table(look),
+            s.last,
+        ));
+    }
     let mut followed = Followed::default();
     let closed = store.snapshot(|store| {
         followed.catch_up(store)?;
         seasons::stored(store)
     })?;
-    let game = store.title()?;
-    let settings = config::Settings::stored(&store)?;
-    let Some(k) = season else {
-        let mut text = table(&followed, (&game, &settings.sprt), dir, look)?;
-        if let Some(every) = settings.season_games {
-            let games = followed.tallies.all.games();
-            text.push_str(&seasons::list(&closed, every, games));
-        }
-        return Ok(text);
-    };
-    let Some(s) = k.checked_sub(1).and_then(|i| closed.get(i as usize)) else {
-        return Err(Error::Usage(match settings.season_games {
-            None => format!(
-                "the arena {} has no seasons ([arena] season_games)",
-                dir.display()
-            ),
-            Some(_) => format!(
-                "the arena {} has no season {k}: {} closed",
-                dir.display(),
-                count(closed.len(), "season")
-            ),
-        }));
-    };
-    Ok(format!(
-        "arena {}: {game}, season {k} of {}: games {}-{}, {}\n{}\n\
-         Season: the joint fit of the season's games; Rating: of games 0-{}.\n",
-        dir.display(),
-        closed.len(),
-        s.first,
-        s.last,
-        count(s.rows.len(), "bot"),
-        s.table(look),
-        s.last,
-    ))
+    let mut text = table(&followed, (&game, &settings.sprt), dir, look)?;
+    if let Some(every) = settings.season_games {
+        let games = followed.tallies.all.games();
+        text.push_str(&seasons::list(&closed, every, games));
+    }
+    Ok(text)
 }
 
 /// One version's line of the arena's table (`ladder arena show`, the web

@@ -174,6 +174,10 @@ pub enum Sub {
         dir: PathBuf,
         /// The season folder to write, new or empty.
         out: PathBuf,
+        /// Only this closed season's games ([arena] season_games); the folder's game 0
+        /// is the season's first.
+        #[arg(long, value_name = "K")]
+        season: Option<u64>,
     },
 }
 
@@ -365,14 +369,20 @@ pub fn run(a: Args) -> Result<()> {
             Look::Text(paint_stdout()),
             season,
         )?),
-        Sub::Export { dir, out: to } => {
+        Sub::Export {
+            dir,
+            out: to,
+            season,
+        } => {
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
             let games = kind.visit(Export {
                 dir: &dir,
                 out: &to,
+                season,
             })?;
+            let of = season.map_or(String::new(), |k| format!(" of season {k}"));
             out(&format!(
-                "wrote {} to {}\n",
+                "wrote {}{of} to {}\n",
                 count(games, "game"),
                 to.display()
             ))
@@ -383,12 +393,13 @@ pub fn run(a: Args) -> Result<()> {
 struct Export<'a> {
     dir: &'a Path,
     out: &'a Path,
+    season: Option<u64>,
 }
 
 impl GameVisitor for Export<'_> {
     type Output = Result<u64>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
-        arena::export(self.dir, self.out, roster)
+        arena::export(self.dir, self.out, roster, self.season)
     }
 }
 
