@@ -963,7 +963,7 @@ fn keys_of(v: &serde_json::Value) -> Vec<&str> {
 /// The closed seasons the arena `arena` keeps.
 fn seasons_of(dir: &Path, arena: &str) -> Vec<Season> {
     let (store, _) = arena::open(&dir.join(arena)).unwrap();
-    seasons::stored(&store).unwrap()
+    seasons::stored(&store, 1, u64::MAX).unwrap()
 }
 
 #[test]
@@ -1008,7 +1008,8 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
     }
     run("b", "2", 1);
     let played = |name: &str| arena::open(&dir.join(name)).unwrap().1.next_batch;
-    let most = played("a").max(played("b"));
+    // at least 40 batches: 24 seasons, more than `show` and the API list
+    let most = played("a").max(played("b")).max(40);
     for (name, jobs) in [("a", "1"), ("b", "2")] {
         if played(name) < most {
             run(name, jobs, most - played(name));
@@ -1124,16 +1125,35 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
 
     // shown: the list under the table, and a season's own table
     let shown = ladder(dir, &["arena", "show", "a"]);
-    let list = shown.split_once("Seasons (every 10 games").unwrap().1;
-    let top = &season.rows[0];
-    let line = format!(
-        "    2. games 10-19: {} first of {} ({} points in {} games)\n",
-        top.bot,
-        season.rows.len(),
-        top.points,
-        top.games
+    let list = shown.split_once("Seasons (every 10 games)\n").unwrap().1;
+    // the newest ten, each as its line says, after a line for the others
+    let lines: Vec<&str> = list.lines().collect();
+    let listed = closed.len().min(10);
+    assert_eq!(lines.len(), listed + 2, "{list}");
+    assert_eq!(
+        lines[0],
+        format!(
+            "       seasons 1-{}: `ladder arena show DIR --season K` shows one",
+            closed.len() - listed
+        )
     );
-    assert!(list.contains(&line), "{list}");
+    for (line, s) in lines[1..=listed]
+        .iter()
+        .zip(&closed[closed.len() - listed..])
+    {
+        let top = &s.rows[0];
+        let said = format!(
+            "{:>5}. games {}-{}: {} first of {} ({} points in {} games)",
+            s.number,
+            s.first,
+            s.last,
+            top.bot,
+            s.rows.len(),
+            top.points,
+            top.games
+        );
+        assert_eq!(*line, said);
+    }
     let next = closed.len() * 10;
     assert!(
         list.ends_with(&format!(
@@ -1165,12 +1185,37 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
 
     // the JSON API gives them as kept
     let web = common::web::Served::start(dir, &["serve", "a"]);
-    let (status, api) = common::web::get(&format!("{}/api/seasons", web.url));
+    let api = |path: &str| common::web::get(&format!("{}/api/{path}", web.url));
+    let (status, all) = api("seasons?limit=1000");
     assert_eq!(status, 200);
-    assert_eq!(api["every"], 10);
-    assert_eq!(api["seasons"], serde_json::to_value(&closed).unwrap());
+    assert_eq!(keys_of(&all), ["closed", "every", "seasons"]);
     assert_eq!(
-        keys_of(&api["seasons"][1]["rows"][0]),
+        (&all["every"], &all["closed"]),
+        (&10.into(), &closed.len().into())
+    );
+    assert_eq!(all["seasons"], serde_json::to_value(&closed).unwrap());
+    // by default the newest 20; one by its number
+    let (_, newest) = api("seasons");
+    let from = closed.len().saturating_sub(20);
+    assert_eq!(
+        newest["seasons"],
+        serde_json::to_value(&closed[from..]).unwrap()
+    );
+    let (status, one) = api("seasons/2");
+    assert_eq!((status, one), (200, serde_json::to_value(season).unwrap()));
+    for (path, code) in [
+        ("seasons/0", 404),
+        (&format!("seasons/{}", closed.len() + 1), 404),
+        ("seasons/x", 400),
+        ("seasons?limit=0", 400),
+        ("seasons?limit=1001", 400),
+    ] {
+        let (status, said) = api(path);
+        assert_eq!(status, code, "{path}: {said}");
+        assert!(said["error"].is_string(), "{path}: {said}");
+    }
+    assert_eq!(
+        keys_of(&all["seasons"][1]["rows"][0]),
         [
             "bot",
             "drawn",

@@ -266,14 +266,19 @@ fn an_arenas_seasons_show_under_its_leaderboard_and_stay_open_while_it_moves() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     // (the bots' tables follow the [arena] table's keys)
-    let bots = format!("season_games = 6\n{TWO_BOTS}");
+    // 24 seasons of 2 games: the page shows the newest 20
+    let bots = format!("season_games = 2\n{TWO_BOTS}");
     arena(dir, "breakthrough", "", 4, &bots);
-    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "4"]);
+    ladder(dir, &["arena", "run", "arena", "-q", "--batches", "12"]);
     let web = Served::start(dir, &["serve", "arena"]);
     browser.goto(&format!("{}/", web.url));
     browser.expect(
         60,
-        "return document.querySelectorAll('#seasons details').length === 2",
+        "return document.querySelectorAll('#seasons details').length === 20",
+    );
+    assert_eq!(
+        browser.eval("return document.getElementById('earlier-seasons').textContent"),
+        "The newest 20 of 24; season K's table: /api/seasons/K"
     );
     // newest first, each season's rows as the API gives them
     let shown = browser.eval(
@@ -281,7 +286,7 @@ fn an_arenas_seasons_show_under_its_leaderboard_and_stay_open_while_it_moves() {
          [...d.querySelectorAll('tbody tr')].map((r) => [...r.cells].map((c) => c.textContent).join('|')).join('; '))",
     );
     let (_, api) = get(&format!("{}/api/seasons", web.url));
-    assert_eq!(api["every"], 6);
+    assert_eq!(api["every"], 2);
     let keys = [
         "rank",
         "bot",
@@ -315,10 +320,11 @@ fn an_arenas_seasons_show_under_its_leaderboard_and_stay_open_while_it_moves() {
         })
         .collect();
     assert_eq!(shown, serde_json::json!(expected));
-    assert!(expected[1].starts_with("1: 1|"), "{expected:?}");
+    assert_eq!(expected.len(), 20);
+    assert!(expected[19].starts_with("5: 1|"), "{expected:?}");
     // a season opened stays open when the page redraws for a bot added
     // from a terminal
-    let first = "document.querySelector('#seasons details[data-season=\"1\"]')";
+    let first = "document.querySelector('#seasons details[data-season=\"5\"]')";
     browser.eval(&format!(
         "{first}.querySelector('summary').click(); return 1"
     ));

@@ -317,7 +317,10 @@ fn every_read_endpoint_answers_in_its_documented_shape() {
 
     // an arena made without seasons has none
     let (_, seasons) = api("/api/seasons");
-    assert_eq!(seasons, serde_json::json!({ "every": null, "seasons": [] }));
+    assert_eq!(
+        seasons,
+        serde_json::json!({ "every": null, "closed": 0, "seasons": [] })
+    );
 
     let (_, cands) = api("/api/candidates");
     assert_eq!(cands["candidates"].as_array().unwrap().len(), 0);

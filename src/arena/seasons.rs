@@ -205,11 +205,12 @@ fn fit_of(standings: &Standings) -> (Vec<usize>, ratings::Fit, Vec<f64>) {
 
 /// Closed season `k` of the arena in `dir` (whose store `store` is), and
 /// how many are closed; or an error that says why there is none.
-pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, usize)> {
-    let mut closed = stored(store)?;
-    let held = closed.len();
-    if let Some(i) = k.checked_sub(1).filter(|&i| i < held as u64) {
-        return Ok((closed.swap_remove(i as usize), held));
+pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, u64)> {
+    let held = store.seasons_closed()?;
+    if (1..=held).contains(&k) {
+        if let Some(s) = stored(store, k, 1)?.pop() {
+            return Ok((s, held));
+        }
     }
     let every = crate::arena::config::Settings::stored(store)?.season_games;
     Err(Error::Usage(match every {
@@ -225,18 +226,26 @@ pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, usi
     }))
 }
 
-/// The closed seasons `store` keeps, in order, each checked.
-pub fn stored(store: &Store) -> Result<Vec<Season>> {
+/// The closed seasons `store` keeps from season `from` on, at most `most`
+/// of them, in order, each checked.
+pub fn stored(store: &Store, from: u64, most: u64) -> Result<Vec<Season>> {
     let mut seasons = Vec::new();
-    for (number, data) in store.seasons()? {
+    for (number, data) in store.seasons(from, most)? {
         let season: Season = serde_json::from_str(&data)
             .map_err(|e| store.damaged(format!("season {number} is not a season: {e}")))?;
-        if season.number != number || number != seasons.len() as u64 + 1 {
+        if season.number != number || number != from.max(1) + seasons.len() as u64 {
             return Err(store.damaged(format!("season {number} is out of order")));
         }
         seasons.push(season);
     }
     Ok(seasons)
+}
+
+/// The newest `most` closed seasons, in order, and how many are closed.
+pub fn newest(store: &Store, most: u64) -> Result<(Vec<Season>, u64)> {
+    let held = store.seasons_closed()?;
+    let from = held.saturating_sub(most) + 1;
+    Ok((stored(store, from, most)?, held))
 }
 
 impl Season {
@@ -295,18 +304,28 @@ impl Season {
     }
 }
 
-/// The list of an arena's seasons under its table: one line a closed
-/// season, and the season in progress after `games` finished games.
-pub fn list(seasons: &[Season], every: u64, games: u64) -> String {
+/// The seasons `arena show` lists under the table, at most.
+pub const LISTED: u64 = 10;
+
+/// The list of an arena's seasons under its table: a line for each of the
+/// newest closed seasons `seasons` (of `held` closed), one for those before
+/// them, and the season in progress after `games` finished games.
+pub fn list(seasons: &[Season], held: u64, every: u64, games: u64) -> String {
     let mut text = format!("Seasons (every {})\n", count(every, "game"));
+    let before = held - seasons.len() as u64;
+    if before > 0 {
+        text.push_str(&format!(
+            "       seasons 1-{before}: `ladder arena show DIR --season K` shows one\n"
+        ));
+    }
     for s in seasons {
         text.push_str(&s.line());
         text.push('\n');
     }
-    let first = seasons.len() as u64 * every;
+    let first = held * every;
     text.push_str(&format!(
         "{:>5}. games {}-{}: in progress, {} of {} played\n",
-        seasons.len() + 1,
+        held + 1,
         first,
         first + every - 1,
         games.saturating_sub(first),
@@ -405,7 +424,15 @@ mod tests {
         assert!(e.to_string().contains("game 3 is missing"), "{e}");
         let all = [one.clone(), two.clone(), three.clone()];
         assert_eq!(
-            list(&all, 4, 13),
+            list(&all[1..], 3, 4, 13),
+            "Seasons (every 4 games)\n\
+             \x20      seasons 1-1: `ladder arena show DIR --season K` shows one\n\
+             \x20   2. games 4-7: a@1 first of 2 (2 points in 4 games)\n\
+             \x20   3. games 8-11: b@1 first of 2 (4 points in 4 games)\n\
+             \x20   4. games 12-15: in progress, 1 of 4 played\n"
+        );
+        assert_eq!(
+            list(&all, 3, 4, 13),
             "Seasons (every 4 games)\n\
              \x20   1. games 0-3: a@1 first of 2 (4 points in 4 games)\n\
              \x20   2. games 4-7: a@1 first of 2 (2 points in 4 games)\n\

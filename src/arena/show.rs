@@ -54,14 +54,14 @@ pub fn show(dir: &Path, look: Look, season: Option<u64>) -> Result<String> {
         ));
     }
     let mut followed = Followed::default();
-    let closed = store.snapshot(|store| {
+    let (newest, held) = store.snapshot(|store| {
         followed.catch_up(store)?;
-        seasons::stored(store)
+        seasons::newest(store, seasons::LISTED)
     })?;
     let mut text = table(&followed, (&game, &settings.sprt), dir, look)?;
     if let Some(every) = settings.season_games {
         let games = followed.tallies.all.games();
-        text.push_str(&seasons::list(&closed, every, games));
+        text.push_str(&seasons::list(&newest, held, every, games));
     }
     Ok(text)
 }

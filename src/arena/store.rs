@@ -370,16 +370,30 @@ impl Store {
         tx.commit().map_err(fail)
     }
 
-    /// Every closed season, in order: its number and its JSON.
-    pub fn seasons(&self) -> Result<Vec<(u64, String)>> {
+    /// The closed seasons from season `number` on, in order, at most
+    /// `most` of them: each one's number and JSON.
+    pub fn seasons(&self, number: u64, most: u64) -> Result<Vec<(u64, String)>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT number, data FROM seasons ORDER BY number")
+            .prepare("SELECT number, data FROM seasons WHERE number >= ?1 ORDER BY number LIMIT ?2")
             .map_err(self.fail())?;
+        let [number, most] = [number, most].map(|n| i64::try_from(n).unwrap_or(i64::MAX));
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))
+            .query_map([number, most], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
+            })
             .map_err(self.fail())?;
         rows.collect::<Result<_, _>>().map_err(self.fail())
+    }
+
+    /// How many seasons are closed (they are numbered from 1 without gaps).
+    pub fn seasons_closed(&self) -> Result<u64> {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(number), 0) FROM seasons", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n as u64)
+            .map_err(self.fail())
     }
 
     /// The last lines `bot` exchanged before each of its forfeits, by game.

@@ -508,13 +508,33 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
     })
 }
 
-/// `GET /api/seasons`: the arena's seasons (`every`: games a season, or
-/// null for an arena without) and each closed one's table.
-pub fn seasons(dir: &Path) -> Answer {
+/// `GET /api/seasons?limit=N`: the arena's seasons (`every`: games a
+/// season, or null for an arena without; `closed`: how many) and the
+/// newest `limit` closed ones' tables (20, at most 1000), oldest first.
+pub fn seasons(dir: &Path, limit: Option<u64>) -> Answer {
+    let limit = limit.unwrap_or(20);
+    if !(1..=1000).contains(&limit) {
+        return Err(bad(format!("limit {limit}: from 1 to 1000")));
+    }
     let store = Store::open(dir)?;
     let every = config::Settings::stored(&store)?.season_games;
-    let seasons = crate::arena::seasons::stored(&store)?;
-    Ok(json!({ "every": every, "seasons": seasons }))
+    let (seasons, closed) = crate::arena::seasons::newest(&store, limit)?;
+    Ok(json!({ "every": every, "closed": closed, "seasons": seasons }))
+}
+
+/// `GET /api/seasons/K`: closed season K's table.
+pub fn season(dir: &Path, number: &str) -> Answer {
+    let k: u64 = number
+        .parse()
+        .map_err(|_| bad(format!("`{number}` is not a season number")))?;
+    let store = Store::open(dir)?;
+    match crate::arena::seasons::stored(&store, k, 1)?.pop() {
+        Some(s) if s.number == k => Ok(json!(s)),
+        _ => Err(Failure(
+            StatusCode::NOT_FOUND,
+            format!("no closed season {k} in the arena"),
+        )),
+    }
 }
 
 /// `GET /api/events?after=N`: the event log after event `N`.

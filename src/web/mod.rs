@@ -254,6 +254,7 @@ fn router(web: Web) -> Router {
         .route("/api/games/{number}", get(game))
         .route("/api/candidates", get(candidates))
         .route("/api/seasons", get(seasons))
+        .route("/api/seasons/{number}", get(season))
         .route("/api/events", get(events))
         .route("/api/stream", get(stream))
         .fallback(not_found)
@@ -444,8 +445,18 @@ async fn candidates(State(web): State<Web>) -> Answer {
     blocking(move || Ok(Json(api::candidates(&web.dir, &web.board)?))).await
 }
 
-async fn seasons(State(web): State<Web>) -> Answer {
-    blocking(move || Ok(Json(api::seasons(&web.dir)?))).await
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Limit {
+    limit: Option<u64>,
+}
+
+async fn seasons(State(web): State<Web>, Query(q): Query<Limit>) -> Answer {
+    blocking(move || Ok(Json(api::seasons(&web.dir, q.limit)?))).await
+}
+
+async fn season(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answer {
+    blocking(move || Ok(Json(api::season(&web.dir, &number)?))).await
 }
 
 #[derive(serde::Deserialize)]

@@ -162,7 +162,10 @@ function seasonsSection(s) {
   if (s.every === null) return null;
   const open = new Set([...document.querySelectorAll("#seasons details[open]")].map((d) => d.dataset.season));
   const closed = s.seasons.slice().reverse();
+  const earlier = s.closed - closed.length;
   return el("section", { id: "seasons" }, el("h2", {}, `Seasons (every ${count(s.every, "game")})`),
+    earlier > 0 ? el("p", { id: "earlier-seasons" }, `The newest ${closed.length} of ${s.closed}; season K's table: `,
+      el("code", {}, "/api/seasons/K")) : null,
     closed.length ? closed.map((x) => el("details", { "data-season": x.number, open: open.has(String(x.number)) },
       el("summary", {}, `Season ${x.number}: games ${x.first}-${x.last}` +
         (x.rows.length ? `: ${x.rows[0].bot} first of ${x.rows.length}` : "")),
