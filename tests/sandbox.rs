@@ -765,6 +765,25 @@ fn a_bot_without_a_folder_sees_no_results_beside_its_program() {
     }
 }
 
+/// Writes `spy.py`, whose lines `looks` fill the list `seen`, then play
+/// troops: `10,0,0` when it saw anything, else `3,3,4`; and `victim.py`,
+/// the shipped troops bot, beside it.
+fn spy_beside_victim(tmp: &TempDir, looks: &str) {
+    let plays = "for line in sys.stdin:\n\
+        \x20   w = line.split()\n\
+        \x20   if not w: continue\n\
+        \x20   if w[0] == 'ladder': print('ready spy', flush=True)\n\
+        \x20   elif w[0] == 'turn': print('10,0,0' if seen else '3,3,4', flush=True)\n\
+        \x20   elif w[0] == 'over': print('ready', flush=True)\n\
+        \x20   elif w[0] == 'quit': break\n";
+    fs::write(tmp.path().join("spy.py"), format!("{looks}{plays}")).unwrap();
+    fs::copy(
+        repo("bots/python/troops_bot.py"),
+        tmp.path().join("victim.py"),
+    )
+    .unwrap();
+}
+
 /// An arena's bots, each a program its author added: a spy that looks
 /// beside its own kept folder for the other bots' programs and for the
 /// arena's database, and plays `10,0,0` when it finds any.
@@ -780,19 +799,8 @@ fn arena_spy(tmp: &TempDir, sandbox: &str) {
         if os.path.exists(os.path.join(os.path.dirname(kept), 'arena.db')):\n\
         \x20   seen.append('arena.db')\n\
         print('spy sees', seen, file=sys.stderr)\n\
-        for line in sys.stdin:\n\
-        \x20   w = line.split()\n\
-        \x20   if not w: continue\n\
-        \x20   if w[0] == 'ladder': print('ready spy', flush=True)\n\
-        \x20   elif w[0] == 'turn': print('10,0,0' if seen else '3,3,4', flush=True)\n\
-        \x20   elif w[0] == 'over': print('ready', flush=True)\n\
-        \x20   elif w[0] == 'quit': break\n";
-    fs::write(tmp.path().join("spy.py"), spy).unwrap();
-    fs::copy(
-        repo("bots/python/troops_bot.py"),
-        tmp.path().join("victim.py"),
-    )
-    .unwrap();
+";
+    spy_beside_victim(tmp, spy);
     let config = format!("[season]\ngame = \"troops\"\nsandbox = \"{sandbox}\"\n");
     fs::write(tmp.path().join("a.toml"), config).unwrap();
 }
@@ -870,19 +878,8 @@ fn season_spy(tmp: &TempDir, sandbox: &str, dir: &str) {
         \x20           if open(p).read(): seen.append(f)\n\
         \x20       except OSError: pass\n\
         print('spy read', seen, file=sys.stderr)\n\
-        for line in sys.stdin:\n\
-        \x20   w = line.split()\n\
-        \x20   if not w: continue\n\
-        \x20   if w[0] == 'ladder': print('ready spy', flush=True)\n\
-        \x20   elif w[0] == 'turn': print('10,0,0' if seen else '3,3,4', flush=True)\n\
-        \x20   elif w[0] == 'over': print('ready', flush=True)\n\
-        \x20   elif w[0] == 'quit': break\n";
-    fs::write(tmp.path().join("spy.py"), spy).unwrap();
-    fs::copy(
-        repo("bots/python/troops_bot.py"),
-        tmp.path().join("victim.py"),
-    )
-    .unwrap();
+";
+    spy_beside_victim(tmp, spy);
     fs::write(tmp.path().join("notes.txt"), "the victim's secret notes\n").unwrap();
     let config = format!(
         "[season]\nname = \"spy\"\ngame = \"troops\"\ngames_per_pair = 2\nsandbox = \"{sandbox}\"\n\n\
