@@ -1194,13 +1194,14 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
         (&10.into(), &closed.len().into())
     );
     assert_eq!(all["seasons"], serde_json::to_value(&closed).unwrap());
-    // by default the newest 20; one by its number
-    let (_, newest) = api("seasons");
+    // by default (or with an empty limit, as a form sends it) the newest
+    // 20; one by its number
     let from = closed.len().saturating_sub(20);
-    assert_eq!(
-        newest["seasons"],
-        serde_json::to_value(&closed[from..]).unwrap()
-    );
+    for path in ["seasons", "seasons?limit="] {
+        let (_, newest) = api(path);
+        let expected = serde_json::to_value(&closed[from..]).unwrap();
+        assert_eq!(newest["seasons"], expected, "{path}");
+    }
     let (status, one) = api("seasons/2");
     assert_eq!((status, one), (200, serde_json::to_value(season).unwrap()));
     for (path, code) in [
@@ -1209,6 +1210,9 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
         ("seasons/x", 400),
         ("seasons?limit=0", 400),
         ("seasons?limit=1001", 400),
+        ("seasons?limit=x", 400),
+        ("seasons?limit=1&limit=2", 400),
+        ("seasons?season=1", 400),
     ] {
         let (status, said) = api(path);
         assert_eq!(status, code, "{path}: {said}");

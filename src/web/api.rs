@@ -510,9 +510,15 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
 
 /// `GET /api/seasons?limit=N`: the arena's seasons (`every`: games a
 /// season, or null for an arena without; `closed`: how many) and the
-/// newest `limit` closed ones' tables (20, at most 1000), oldest first.
-pub fn seasons(dir: &Path, limit: Option<u64>) -> Answer {
-    let limit = limit.unwrap_or(20);
+/// newest `limit` closed ones' tables (20, at most 1000; empty, as a
+/// form's empty field sends it, is 20), oldest first.
+pub fn seasons(dir: &Path, limit: Option<&str>) -> Answer {
+    let limit = match limit.filter(|l| !l.is_empty()) {
+        None => 20,
+        Some(l) => l
+            .parse()
+            .map_err(|_| bad(format!("limit `{l}` is not a number")))?,
+    };
     if !(1..=1000).contains(&limit) {
         return Err(bad(format!("limit {limit}: from 1 to 1000")));
     }

@@ -448,11 +448,11 @@ async fn candidates(State(web): State<Web>) -> Answer {
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Limit {
-    limit: Option<u64>,
+    limit: Option<String>,
 }
 
 async fn seasons(State(web): State<Web>, Query(q): Query<Limit>) -> Answer {
-    blocking(move || Ok(Json(api::seasons(&web.dir, q.limit)?))).await
+    blocking(move || Ok(Json(api::seasons(&web.dir, q.limit.as_deref())?))).await
 }
 
 async fn season(State(web): State<Web>, UrlPath(number): UrlPath<String>) -> Answer {
