@@ -203,8 +203,9 @@ impl<'a, G: Game> Player<'a, G> {
         let forfeits = forfeit_notes(&folder.join("logs"), batch.first);
         let mut seasons = Vec::new();
         if let Some(closer) = &mut self.closer {
-            let names = self.followed.league.names();
-            for s in closer.close(&self.store, &names, batch.first, &games)? {
+            // the table's standings are every game before the batch's
+            let (names, before) = (self.followed.league.names(), &self.followed.tallies.all);
+            for s in closer.close(&self.store, &names, before, batch.first, &games)? {
                 let data = serde_json::to_string(&s).expect("a season serializes");
                 seasons.push((s.number, data));
             }

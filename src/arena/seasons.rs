@@ -68,11 +68,12 @@ pub struct Row {
     pub forfeits: u64,
 }
 
-/// Follows an arena's games to close its seasons: the standings of every
-/// game before `next` and of the season `next` is in.
+/// Follows an arena's games to close its seasons: the standings of the
+/// season game `next` is in, of its games before `next`. The standings of
+/// every game are the arena table's ([`super::show::Tallies::all`]), which
+/// the player keeps already.
 pub struct Closer {
     every: u64,
-    total: Standings,
     season: Standings,
     next: u64,
 }
@@ -82,25 +83,28 @@ impl Closer {
     pub fn new(every: u64) -> Closer {
         Closer {
             every,
-            total: Standings::empty(&[]),
             season: Standings::empty(&[]),
             next: 0,
         }
     }
 
     /// The seasons a batch's games close: `batch` (numbered from `first`,
-    /// in order: number and journal line), after the games before `first`,
-    /// read from `store` where not folded yet (closed before, so not
-    /// closed again). `names` are the league's versions.
+    /// in order: number and journal line), after `before`, the standings
+    /// of every game before `first`. The season's games before `first` are
+    /// read from `store` when the closer has not followed them (a run's
+    /// first batch). `names` are the league's versions.
     pub fn close(
         &mut self,
         store: &Store,
         names: &[String],
+        before: &Standings,
         first: u64,
         batch: &[(u64, String)],
     ) -> Result<Vec<Season>> {
-        if self.next > first {
-            *self = Closer::new(self.every);
+        let every = self.every;
+        if self.next != first {
+            self.next = first - first % every;
+            self.season = Standings::empty(names);
         }
         while self.next < first {
             let games = store.games_from(self.next, PAGE.min(first - self.next))?;
@@ -112,76 +116,79 @@ impl Closer {
                 if g.number != self.next {
                     return Err(missing(self.next));
                 }
-                let scored = g.scored(names).map_err(Error::Mismatch)?;
-                self.fold(names, &scored, false);
+                self.fold(names, &g.scored(names).map_err(Error::Mismatch)?);
             }
         }
+        // every game up to a season's last, only for a batch that closes one
+        let closes = (first + batch.len() as u64) / every > first / every;
+        let mut total = closes.then(|| before.clone());
         let mut closed = Vec::new();
         for (number, line) in batch {
             let damaged = |e: String| format!("game {number} of the batch: {e}");
             let scored = Scored::from_line(line, names)
                 .map_err(|e| Error::Mismatch(damaged(e.to_string())))?
                 .ok_or_else(|| Error::Mismatch(damaged("names a stranger".into())))?;
-            closed.extend(self.fold(names, &scored, true));
+            if let Some(total) = &mut total {
+                for name in &names[total.bots.len()..] {
+                    total.grow(name);
+                }
+                total.add(&scored);
+            }
+            self.fold(names, &scored);
+            if self.next.is_multiple_of(every) {
+                let total = total.as_ref().expect("a batch that closes a season");
+                closed.push(snapshot(total, &self.season, self.next, every));
+                self.season = Standings::empty(names);
+            }
         }
         Ok(closed)
     }
 
-    /// Counts game `next`; the season it closes, if it closes one (and
-    /// `keep`: a season closed before is not made again).
-    fn fold(&mut self, names: &[String], scored: &Scored, keep: bool) -> Option<Season> {
-        for name in &names[self.total.bots.len()..] {
-            self.total.grow(name);
+    /// Counts game `next` in its season.
+    fn fold(&mut self, names: &[String], scored: &Scored) {
+        for name in &names[self.season.bots.len()..] {
             self.season.grow(name);
         }
-        self.total.add(scored);
         self.season.add(scored);
         self.next += 1;
-        if !self.next.is_multiple_of(self.every) {
-            return None;
-        }
-        let closed = keep.then(|| self.snapshot());
-        self.season = Standings::empty(&self.total.bots);
-        closed
     }
+}
 
-    /// The season that game `next - 1` closes.
-    fn snapshot(&self) -> Season {
-        let (total, season) = (&self.total, &self.season);
-        let (all, all_fit, _) = fit_of(total);
-        let (played, fit, shares) = fit_of(season);
-        let mut rows = Vec::new();
-        for i in ranked(&fit.ratings, &shares) {
-            let b = played[i];
-            let t = season.totals[b];
-            let s = &fit.ratings[i];
-            let r = &all_fit.ratings[all.iter().position(|&a| a == b).expect("rated")];
-            rows.push(Row {
-                rank: rows.len() + 1,
-                bot: total.bots[b].clone(),
-                season_rating: s.elo,
-                season_low: s.low,
-                season_high: s.high,
-                season_rating_text: s.text(),
-                rating: r.elo,
-                low: r.low,
-                high: r.high,
-                rating_text: r.text(),
-                games: t.games,
-                won: t.won,
-                lost: t.lost,
-                drawn: t.tie,
-                points: t.points(),
-                forfeits: season.forfeits[b].values().sum(),
-            });
-        }
-        let number = self.next / self.every;
-        Season {
-            number,
-            first: self.next - self.every,
-            last: self.next - 1,
-            rows,
-        }
+/// The season of `every` games that ends before game `next`, from the
+/// standings of every game up to it (`total`) and of its own (`season`).
+fn snapshot(total: &Standings, season: &Standings, next: u64, every: u64) -> Season {
+    let (all, all_fit, _) = fit_of(total);
+    let (played, fit, shares) = fit_of(season);
+    let mut rows = Vec::new();
+    for i in ranked(&fit.ratings, &shares) {
+        let b = played[i];
+        let t = season.totals[b];
+        let s = &fit.ratings[i];
+        let r = &all_fit.ratings[all.iter().position(|&a| a == b).expect("rated")];
+        rows.push(Row {
+            rank: rows.len() + 1,
+            bot: total.bots[b].clone(),
+            season_rating: s.elo,
+            season_low: s.low,
+            season_high: s.high,
+            season_rating_text: s.text(),
+            rating: r.elo,
+            low: r.low,
+            high: r.high,
+            rating_text: r.text(),
+            games: t.games,
+            won: t.won,
+            lost: t.lost,
+            drawn: t.tie,
+            points: t.points(),
+            forfeits: season.forfeits[b].values().sum(),
+        });
+    }
+    Season {
+        number: next / every,
+        first: next - every,
+        last: next - 1,
+        rows,
     }
 }
 
@@ -207,10 +214,8 @@ fn fit_of(standings: &Standings) -> (Vec<usize>, ratings::Fit, Vec<f64>) {
 /// how many are closed; or an error that says why there is none.
 pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, u64)> {
     let held = store.seasons_closed()?;
-    if (1..=held).contains(&k) {
-        if let Some(s) = stored(store, k, 1)?.pop() {
-            return Ok((s, held));
-        }
+    if let Some(s) = get(store, k)? {
+        return Ok((s, held));
     }
     let every = crate::arena::config::Settings::stored(store)?.season_games;
     Err(Error::Usage(match every {
@@ -224,6 +229,14 @@ pub fn find(store: &Store, dir: &std::path::Path, k: u64) -> Result<(Season, u64
             count(held, "season")
         ),
     }))
+}
+
+/// Closed season `k`, if it is closed.
+pub fn get(store: &Store, k: u64) -> Result<Option<Season>> {
+    if k == 0 {
+        return Ok(None);
+    }
+    Ok(stored(store, k, 1)?.pop())
 }
 
 /// The closed seasons `store` keeps from season `from` on, at most `most`
@@ -368,9 +381,20 @@ mod tests {
         };
         // a third version joined before any game: it has none, and no row
         let names: Vec<String> = ["a@1", "b@1", "c@1"].map(String::from).to_vec();
+        // the standings of every game before a batch, as the table keeps them
+        let before = |n: u64| {
+            let lines: Vec<Scored> = (0..n)
+                .map(|g| {
+                    Scored::from_line(&line(g, winner(g)).1, &names)
+                        .unwrap()
+                        .unwrap()
+                })
+                .collect();
+            Standings::new(&names, &lines)
+        };
         let mut closer = Closer::new(4);
         let first = batch(0);
-        let closed = closer.close(&store, &names, 0, &first).unwrap();
+        let closed = closer.close(&store, &names, &before(0), 0, &first).unwrap();
         assert_eq!(closed.len(), 1);
         let one = &closed[0];
         assert_eq!((one.number, one.first, one.last), (1, 0, 3));
@@ -381,10 +405,13 @@ mod tests {
         assert_eq!(texts[0], "+0 (zero point)");
         assert!(texts[1].starts_with("< -"), "{texts:?}");
         store.finish_batch(0, &first, &[], &[]).unwrap();
-        // a fresh closer reads games 0-5 from the store, and closes only
-        // season 2 (games 4-7) and season 3 (games 8-11) of the next batch
+        // a fresh closer reads season 2's games 4-5 from the store, and
+        // closes only season 2 (games 4-7) and season 3 (games 8-11) of the
+        // next batch
         let mut fresh = Closer::new(4);
-        let closed = fresh.close(&store, &names, 6, &batch(6)).unwrap();
+        let closed = fresh
+            .close(&store, &names, &before(6), 6, &batch(6))
+            .unwrap();
         assert_eq!(closed.iter().map(|s| s.number).collect::<Vec<_>>(), [2, 3]);
         let two = &closed[0];
         let tallies: Vec<_> = two
@@ -408,7 +435,8 @@ mod tests {
         let level = three.rows[0].rating.unwrap() - three.rows[1].rating.unwrap();
         assert!(level.abs() < 1e-6, "{level}");
         // the same as the closer that followed the batches itself
-        assert_eq!(closer.close(&store, &names, 6, &batch(6)).unwrap(), closed);
+        let followed = closer.close(&store, &names, &before(6), 6, &batch(6));
+        assert_eq!(followed.unwrap(), closed);
         assert_eq!(
             three.line(),
             format!("    3. games 8-11: b@1 first of 2 (4 points in 4 games)")
@@ -416,12 +444,12 @@ mod tests {
         // a game missing from the store is named, not skipped
         rusqlite::Connection::open(store.path())
             .unwrap()
-            .execute("DELETE FROM games WHERE number = 3", [])
+            .execute("DELETE FROM games WHERE number = 5", [])
             .unwrap();
         let e = Closer::new(4)
-            .close(&store, &names, 6, &batch(6))
+            .close(&store, &names, &before(6), 6, &batch(6))
             .unwrap_err();
-        assert!(e.to_string().contains("game 3 is missing"), "{e}");
+        assert!(e.to_string().contains("game 5 is missing"), "{e}");
         let all = [one.clone(), two.clone(), three.clone()];
         assert_eq!(
             list(&all[1..], 3, 4, 13),

@@ -534,9 +534,9 @@ pub fn season(dir: &Path, number: &str) -> Answer {
         .parse()
         .map_err(|_| bad(format!("`{number}` is not a season number")))?;
     let store = Store::open(dir)?;
-    match crate::arena::seasons::stored(&store, k, 1)?.pop() {
-        Some(s) if s.number == k => Ok(json!(s)),
-        _ => Err(Failure(
+    match crate::arena::seasons::get(&store, k)? {
+        Some(s) => Ok(json!(s)),
+        None => Err(Failure(
             StatusCode::NOT_FOUND,
             format!("no closed season {k} in the arena"),
         )),
