@@ -955,11 +955,6 @@ fn a_bot_of_several_files_is_kept_whole_and_runs_in_its_folder() {
     assert!(whole.contains("holds the arena"), "{whole}");
 }
 
-/// An object's keys, in order.
-fn keys_of(v: &serde_json::Value) -> Vec<&str> {
-    v.as_object().unwrap().keys().map(String::as_str).collect()
-}
-
 /// The closed seasons the arena `arena` keeps.
 fn seasons_of(dir: &Path, arena: &str) -> Vec<Season> {
     let (store, _) = arena::open(&dir.join(arena)).unwrap();
@@ -1188,7 +1183,7 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
     let api = |path: &str| common::web::get(&format!("{}/api/{path}", web.url));
     let (status, all) = api("seasons?limit=1000");
     assert_eq!(status, 200);
-    assert_eq!(keys_of(&all), ["closed", "every", "seasons"]);
+    assert_eq!(common::web::keys(&all), ["closed", "every", "seasons"]);
     assert_eq!(
         (&all["every"], &all["closed"]),
         (&10.into(), &closed.len().into())
@@ -1219,7 +1214,7 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
         assert!(said["error"].is_string(), "{path}: {said}");
     }
     assert_eq!(
-        keys_of(&all["seasons"][1]["rows"][0]),
+        common::web::keys(&all["seasons"][1]["rows"][0]),
         [
             "bot",
             "drawn",

@@ -17,7 +17,7 @@ use serde_json::Value;
 mod common;
 use common::{
     ladder,
-    web::{get, get_text, post, Served},
+    web::{get, get_text, keys, post, Served},
 };
 
 const LADDER: &str = env!("CARGO_BIN_EXE_ladder");
@@ -62,12 +62,6 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-fn keys(v: &Value) -> Vec<&str> {
-    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    k.sort();
-    k
 }
 
 #[test]

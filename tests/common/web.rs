@@ -81,6 +81,13 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// An object's keys, sorted: the shape of an API's answer.
+pub fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    k.sort();
+    k
+}
+
 /// `GET url`: its status and body as JSON (`null` when it is not JSON).
 pub fn get(url: &str) -> (u16, Value) {
     let mut r = agent().get(url).call().unwrap();
