@@ -201,12 +201,27 @@ impl Followed {
         // a page of games at a time: catching up with a long history
         // holds one page of records, not all of them
         loop {
-            let games = store.games_from(self.tallies.next, PAGE)?;
+            let next = self.tallies.next;
+            let games = store.games_from(next, PAGE)?;
+            // games are numbered from 0 without gaps, each finished batch's
+            // recorded with its event: a gap is a game the database lost
+            if let Some(lost) = (next..).zip(&games).find(|(n, g)| g.number != *n) {
+                return Err(store.damaged(format!("game {} is missing", lost.0)));
+            }
             self.tallies.add(&self.league, &games)?;
             if (games.len() as u64) < PAGE {
-                return Ok(());
+                break;
             }
         }
+        let (recorded, finished) = (self.tallies.next, self.league.next_game);
+        if recorded != finished {
+            return Err(store.damaged(if recorded < finished {
+                format!("game {recorded} is missing")
+            } else {
+                format!("game {finished} is recorded, but no batch of the event log finished it")
+            }));
+        }
+        Ok(())
     }
 }
 
@@ -393,11 +408,6 @@ mod tests {
         let mut store = arena_of(dir.path(), 3, per);
         let mut followed = Followed::default();
         followed.catch_up(&store).unwrap();
-        let fresh = |store: &Store| {
-            let mut f = Followed::default();
-            f.catch_up(store).unwrap();
-            f
-        };
         let won = |f: &Followed| (f.tallies.all.games(), f.tallies.all.totals[0].won);
         assert_eq!(won(&followed), (3 * per, 3 * per));
         assert_eq!(followed.league.next_batch, 3);
@@ -411,10 +421,64 @@ mod tests {
         followed.catch_up(&store).unwrap();
         assert_eq!(won(&followed), (3 * per + 5, 3 * per + 5));
         assert_eq!(followed.league.next_batch, 4);
-        assert_eq!(won(&fresh(&store)), (2 * per + 5, 2 * per + 5));
         // nothing new: nothing changes
         followed.catch_up(&store).unwrap();
         assert_eq!(won(&followed), (3 * per + 5, 3 * per + 5));
+        // read afresh, the lost rows are named
+        let lost = |store: &Store| {
+            let mut f = Followed::default();
+            f.catch_up(store).unwrap_err().to_string()
+        };
+        assert!(
+            lost(&store).ends_with("game 0 is missing"),
+            "{}",
+            lost(&store)
+        );
+    }
+
+    #[test]
+    fn a_followed_arena_names_a_game_lost_renumbered_or_recorded_unfinished() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = arena_of(dir.path(), 2, 3);
+        let db = store.path().to_path_buf();
+        let sql = |q: &str| {
+            rusqlite::Connection::open(&db)
+                .unwrap()
+                .execute_batch(q)
+                .unwrap()
+        };
+        let error = |store: &Store| {
+            let mut f = Followed::default();
+            f.catch_up(store).err().map(|e| e.to_string())
+        };
+        assert_eq!(error(&store), None);
+        // a game moved past the others: a gap where it was
+        sql("UPDATE games SET number = 1000 WHERE number = 4");
+        assert!(error(&store).unwrap().ends_with("game 4 is missing"));
+        // back in its place under another game's number
+        sql("UPDATE games SET number = 4 WHERE number = 1000; \
+             UPDATE games SET number = -1 WHERE number = 2; \
+             UPDATE games SET number = 2 WHERE number = 4; \
+             UPDATE games SET number = 4 WHERE number = -1");
+        let e = error(&store).unwrap();
+        assert!(
+            e.ends_with("the arena's record of game 2 says it is game 4"),
+            "{e}"
+        );
+        sql("UPDATE games SET number = -1 WHERE number = 2; \
+             UPDATE games SET number = 2 WHERE number = 4; \
+             UPDATE games SET number = 4 WHERE number = -1");
+        assert_eq!(error(&store), None);
+        // the last game lost: fewer recorded than the batches finished
+        sql("DELETE FROM games WHERE number = 5");
+        assert!(error(&store).unwrap().ends_with("game 5 is missing"));
+        // the last batch's games without its event: recorded, not finished
+        sql("DELETE FROM events WHERE seq = (SELECT MAX(seq) FROM events)");
+        let e = error(&store).unwrap();
+        assert!(
+            e.ends_with("game 3 is recorded, but no batch of the event log finished it"),
+            "{e}"
+        );
     }
 
     #[test]

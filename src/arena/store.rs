@@ -90,14 +90,21 @@ impl GameRow {
     /// index in `names` (the league's versions); an error that names the
     /// game when its record is damaged or names a bot that never joined.
     pub fn scored(&self, names: &[String]) -> std::result::Result<Scored, String> {
-        Scored::from_line(&self.record, names)
+        let scored = Scored::from_line(&self.record, names)
             .map_err(|e| format!("the arena's record of game {} is damaged: {e}", self.number))?
             .ok_or_else(|| {
                 format!(
                     "the arena's record of game {} names a bot that never joined",
                     self.number
                 )
-            })
+            })?;
+        if scored.index != self.number {
+            return Err(format!(
+                "the arena's record of game {} says it is game {}",
+                self.number, scored.index
+            ));
+        }
+        Ok(scored)
     }
 }
 
