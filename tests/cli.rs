@@ -1334,6 +1334,32 @@ fn a_huge_config_value_is_shown_in_part_in_its_error() {
 }
 
 #[test]
+fn an_escape_sequence_in_a_config_reaches_the_terminal_written_out() {
+    let tmp = TempDir::new().unwrap();
+    // an escaped ESC in a value (quoted in the message), a raw one in a key
+    // (the line shown beside it), and a file name holding one
+    for (file, text) in [
+        (
+            "a.toml",
+            "[season]\ngame = \"tr\\u001b]0;pwned\\u0007oops\"\n",
+        ),
+        ("b.toml", "[season]\ngame = \"troops\"\n\x1b[2J = 1\n"),
+        ("c\x1b[2J.toml", "[season\n"),
+    ] {
+        let cfg = tmp.path().join(file);
+        fs::write(&cfg, text).unwrap();
+        let out = ladder().arg("run").arg(&cfg).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            !stderr.contains('\x1b') && !stderr.contains('\x07'),
+            "{stderr:?}"
+        );
+        assert!(stderr.contains("\\u{1b}"), "{stderr}");
+    }
+}
+
+#[test]
 fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter() {
     let tmp = TempDir::new().unwrap();
     let out = ladder()

@@ -500,3 +500,53 @@ fn export_ggp_writes_match_json_that_a_gdl_reader_replays() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("is for GDL games"));
 }
+
+/// `ladder ggp-player` logs what was wrong with each request; what a peer
+/// sent (a header's value, a message) is written out in that log, never
+/// sent to the operator's terminal as it came.
+#[test]
+fn ladder_ggp_player_writes_out_a_peers_escape_sequences_in_its_log() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .args(["ggp-player", "--port", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    log.read_line(&mut first).unwrap();
+    let at = first
+        .split("http://")
+        .nth(1)
+        .and_then(|a| a.trim().strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    let send = |request: &[u8]| {
+        let mut s = std::net::TcpStream::connect(&at).unwrap();
+        s.write_all(request).unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+    };
+    // a header no request has, and a message no player understands
+    send(b"POST / HTTP/1.1\r\nContent-Length: 1\x1b]0;pwned\x07\r\n\r\n");
+    let body = b"(START m1 white ((role white)) 1 1)\x1b[2J(";
+    let mut request = format!(
+        "POST / HTTP/1.1\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend(body);
+    send(&request);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut rest = String::new();
+    log.read_to_string(&mut rest).unwrap();
+    let lines: Vec<&str> = rest.lines().collect();
+    assert_eq!(lines.len(), 2, "{rest:?}");
+    assert!(
+        lines[0].contains("Content-Length `1\\u{1b}]0;pwned\\u{7}`"),
+        "{rest:?}"
+    );
+    assert!(lines[1].starts_with("ggp-player: "), "{rest:?}");
+    assert!(!rest.contains(['\x1b', '\x07']), "{rest:?}");
+}

@@ -78,9 +78,15 @@ impl fmt::Display for ConfigError {
 }
 
 /// `text` with each line cut to at most `most` characters, for a message
-/// that quotes what a user gave (a line of megabytes is shown in part).
+/// that quotes what a user gave (a line of megabytes is shown in part),
+/// and its control characters but tabs escaped: a config's value or a
+/// file's name quoted in an error may hold an escape sequence, which the
+/// terminal would act on.
 pub fn clip_lines(text: &str, most: usize) -> String {
-    let lines: Vec<_> = text.split('\n').map(|line| clip(line, most)).collect();
+    let lines: Vec<_> = text
+        .split('\n')
+        .map(|line| crate::core::text::harmless_line(&clip(line, most)))
+        .collect();
     lines.join("\n")
 }
 
@@ -235,6 +241,11 @@ mod tests {
             "a `xxxxxxx… (44 more characters)\nshort\néééééééééé… (2 more characters)"
         );
         assert_eq!(clip_lines("two\nlines", 10), "two\nlines");
+        // what the terminal would act on is shown, not sent
+        assert_eq!(
+            clip_lines("`a\x1b]0;x\x07`\n\tb\r", 100),
+            "`a\\u{1b}]0;x\\u{7}`\n\tb\\r"
+        );
     }
 
     #[test]

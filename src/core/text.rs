@@ -21,9 +21,19 @@ pub fn count(n: impl Display, noun: &str) -> String {
 /// to the user's terminal, where an escape sequence from a bot would act
 /// (clear the screen, retitle the window, set the clipboard).
 pub fn harmless(text: &str) -> String {
+    escaped(text, |_| false)
+}
+
+/// One line of a message ladder prints (an error quoting a config's value
+/// or line, a file's name): [`harmless`], but a tab stays a tab.
+pub fn harmless_line(text: &str) -> String {
+    escaped(text, |c| c == '\t')
+}
+
+fn escaped(text: &str, keep: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control() && !keep(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -34,7 +44,7 @@ pub fn harmless(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{count, harmless};
+    use super::{count, harmless, harmless_line};
 
     #[test]
     fn a_bots_control_characters_are_escaped_and_the_rest_kept() {
@@ -44,6 +54,7 @@ mod tests {
             harmless("\x1b[2J\x1b]52;c;ZWNobw==\x07\t\u{9b}x\u{7f}"),
             "\\u{1b}[2J\\u{1b}]52;c;ZWNobw==\\u{7}\\t\\u{9b}x\\u{7f}"
         );
+        assert_eq!(harmless_line("a\tb\x1b[2J\r"), "a\tb\\u{1b}[2J\\r");
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::{
         bot::{Bot, BotFactory},
         clock::TimeLeft,
         seat::{BySeat, Seat},
+        text::harmless,
     },
     external::line::shorten,
 };
@@ -90,7 +91,7 @@ impl Player {
         match self.handle(message) {
             Ok(answer) => answer,
             Err(why) => {
-                eprintln!("ggp-player: {why}");
+                eprintln!("ggp-player: {}", harmless(&why));
                 format!("error: {why}")
             }
         }
@@ -213,7 +214,8 @@ impl Player {
                     let answer = self.answer(&body);
                     let _ = write_answer(&mut stream, &answer);
                 }
-                Err(why) => eprintln!("ggp-player: a request was not read: {why}"),
+                // what a peer sent is written out, not sent to the terminal
+                Err(why) => eprintln!("ggp-player: a request was not read: {}", harmless(&why)),
             }
         }
         Ok(())
