@@ -296,3 +296,46 @@ fn a_season_seed_javascript_would_round_is_written_as_text_too() {
         String::from_utf8_lossy(&refused.stderr)
     );
 }
+
+/// `season.json` is checked before its names are shown: a name holding
+/// an escape sequence, or two bots of one name, was not written by ladder,
+/// and every command that reads the folder refuses it without printing it.
+#[test]
+fn a_season_json_naming_a_bot_with_an_escape_sequence_or_twice_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("s.toml");
+    fs::write(
+        &config,
+        "[season]\ngame = \"troops\"\ngames_per_pair = 2\nseed = 1\n\n\
+         [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n\n\
+         [[bot]]\nname = \"focus\"\nbuiltin = \"focus\"\n",
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    common::run(&config, &reports, &["-q"]).success();
+    let dir = reports.join("s");
+    let original = fs::read_to_string(dir.join("season.json")).unwrap();
+    for (to, says) in [
+        (
+            "\"focus\\u001b]0;pwned\\u0007\"",
+            "`bots.1.name` holds a control character: `focus\\u{1b}]0;pwned\\u{7}`",
+        ),
+        ("\"random\"", "two bots are called `random`"),
+    ] {
+        fs::write(dir.join("season.json"), original.replace("\"focus\"", to)).unwrap();
+        for args in [&["verify"][..], &["report"], &["replay", "--game", "0"]] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladder"))
+                .args(args)
+                .arg(&dir)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains(says), "{args:?}: {err}");
+            assert!(
+                !err.contains('\x1b') && out.stdout.is_empty(),
+                "{args:?}: {err:?}"
+            );
+        }
+    }
+}

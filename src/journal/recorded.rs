@@ -44,6 +44,40 @@ pub struct Recorded {
     pub startup_time_ms: Option<u64>,
 }
 
+/// The first text (its key, dotted, and the text) in `season` that holds
+/// a control character, but in its `params` and its bots' specs (a GDL
+/// description's line breaks, a command's inline program): their names
+/// are looked at.
+fn control_text(season: &serde_json::Value) -> Option<(String, String)> {
+    fn walk(v: &serde_json::Value, key: String) -> Option<(String, String)> {
+        match v {
+            serde_json::Value::String(s) if s.chars().any(char::is_control) => {
+                Some((key, s.clone()))
+            }
+            serde_json::Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| walk(v, format!("{key}.{i}"))),
+            serde_json::Value::Object(map) => map.iter().find_map(|(k, v)| {
+                let key = if key.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{key}.{k}")
+                };
+                (key != "params" && key != "bots")
+                    .then(|| walk(v, key))
+                    .flatten()
+            }),
+            _ => None,
+        }
+    }
+    let bots = season["bots"].as_array().into_iter().flatten();
+    let mut names = bots
+        .enumerate()
+        .map(|(i, b)| (format!("bots.{i}.name"), &b["name"]));
+    walk(season, String::new()).or_else(|| names.find_map(|(key, name)| walk(name, key)))
+}
+
 impl Recorded {
     /// Reads `dir/season.json`.
     pub fn read(dir: &Path) -> Result<Recorded> {
@@ -82,6 +116,19 @@ impl Recorded {
                 },
             )?;
         }
+        // ladder writes no control character outside the game's parameters
+        // (a GDL description's line breaks), and names are shown on
+        // terminals and pages: a text that holds one was not written by it
+        if let Some((key, text)) = control_text(&season) {
+            return Err(Error::Damaged {
+                path: path.clone(),
+                line: 1,
+                message: format!(
+                    "`{key}` holds a control character: `{}`",
+                    crate::core::text::harmless(&text)
+                ),
+            });
+        }
         let names: Vec<String> = season["bots"]
             .as_array()
             .ok_or_else(|| bad("bots"))?
@@ -89,6 +136,17 @@ impl Recorded {
             .map(|b| b["name"].as_str().map(str::to_string))
             .collect::<Option<_>>()
             .ok_or_else(|| bad("bots"))?;
+        if let Some(twice) = names
+            .iter()
+            .enumerate()
+            .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+        {
+            return Err(Error::Damaged {
+                path: path.clone(),
+                line: 1,
+                message: format!("two bots are called `{twice}`"),
+            });
+        }
         let index_of =
             |v: &serde_json::Value| names.iter().position(|n| Some(n.as_str()) == v.as_str());
         let format = match season["format"].as_str() {
@@ -216,5 +274,40 @@ impl Recorded {
             })?;
         }
         Ok(standings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_character_is_found_outside_the_params_and_the_bots_specs() {
+        let season = |name: &str, bot: &str| {
+            serde_json::json!({
+                "name": name,
+                "params": {"rules": "(role a)\n\t(role b)"},
+                "bots": [
+                    {"name": "a", "command": ["python3", "-c", "import sys\nprint(1)"]},
+                    {"name": bot},
+                ],
+                "games": [["a", bot]],
+            })
+        };
+        assert_eq!(control_text(&season("s", "b")), None);
+        assert_eq!(
+            control_text(&season("s\u{1b}]0;x\u{7}", "b")),
+            Some(("name".into(), "s\u{1b}]0;x\u{7}".into()))
+        );
+        assert_eq!(
+            control_text(&season("s", "b\r")),
+            Some(("games.0.1".into(), "b\r".into()))
+        );
+        let mut only_the_bot = season("s", "b\r");
+        only_the_bot["games"] = serde_json::json!([]);
+        assert_eq!(
+            control_text(&only_the_bot),
+            Some(("bots.1.name".into(), "b\r".into()))
+        );
     }
 }
