@@ -928,3 +928,100 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     );
     assert_eq!(status, 200, "{r}");
 }
+
+/// A request sent by hand over `url`'s connection, under the `Host` name
+/// `host` (a browser sends the name it looked up): its status and body.
+fn as_host(
+    url: &str,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let at = url.strip_prefix("http://").unwrap();
+    let mut s = std::net::TcpStream::connect(at).unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("Content-Length: 0\r\n\r\n");
+    s.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, answer)
+}
+
+/// DNS rebinding: a page of another site whose name was pointed at
+/// 127.0.0.1 is the same origin as itself there, and sends the header an
+/// action needs. A server without a token answers only requests under a
+/// loopback name, so that page reads nothing and does nothing; a server
+/// with a token reads under any name, and acts only with the token.
+#[test]
+fn a_loopback_server_answers_no_request_under_another_sites_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir);
+    let web = Served::start(dir, &["serve", "arena"]);
+    let port = web.url.rsplit(':').next().unwrap().to_string();
+    let evil = format!("evil.example:{port}");
+    let origin = format!("http://{evil}");
+    let rebound = [
+        ACT,
+        ("origin", origin.as_str()),
+        ("sec-fetch-site", "same-origin"),
+    ];
+    for (method, path) in [
+        ("GET", "/"),
+        ("GET", "/api/arena"),
+        ("GET", "/api/bots/beta"),
+    ] {
+        let (status, answer) = as_host(&web.url, &evil, method, path, &[]);
+        assert_eq!(status, 403, "{path}: {answer}");
+        assert!(
+            answer.contains("only requests for its loopback address"),
+            "{answer}"
+        );
+        assert!(!answer.contains("beta@1"), "{answer}");
+    }
+    let (status, answer) = as_host(&web.url, &evil, "POST", "/api/bots/beta/retire", &rebound);
+    assert_eq!(status, 403, "{answer}");
+    // under its own names it answers and acts
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let (status, answer) = as_host(&web.url, &host, "GET", "/api/bots/beta", &[]);
+        assert_eq!(status, 200, "{host}: {answer}");
+        assert!(answer.contains("\"playing\""), "{answer}");
+    }
+    let own = format!("http://localhost:{port}");
+    let (status, answer) = as_host(
+        &web.url,
+        &format!("localhost:{port}"),
+        "POST",
+        "/api/bots/beta/retire",
+        &[ACT, ("origin", own.as_str())],
+    );
+    assert_eq!(status, 200, "{answer}");
+    drop(web);
+    // with a token: read under any name, act with the token only
+    let token = "s3cret-s3cret-s3cret";
+    let open = Served::start_with(
+        dir,
+        &["serve", "arena", "--listen", "127.0.0.1:0"],
+        &[("LADDER_TOKEN", token)],
+    );
+    let port = open.url.rsplit(':').next().unwrap().to_string();
+    let name = format!("arena.example.org:{port}");
+    let (status, answer) = as_host(&open.url, &name, "GET", "/api/bots/alpha", &[]);
+    assert_eq!(status, 200, "{answer}");
+    let (status, _) = as_host(&open.url, &name, "POST", "/api/bots/alpha/retire", &[ACT]);
+    assert_eq!(status, 403);
+    let bearer = format!("Bearer {token}");
+    let with = [ACT, ("authorization", bearer.as_str())];
+    let (status, answer) = as_host(&open.url, &name, "POST", "/api/bots/alpha/retire", &with);
+    assert_eq!(status, 200, "{answer}");
+}

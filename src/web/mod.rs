@@ -14,12 +14,14 @@
 //! - [`pages`]: the HTML of each page and its script and style;
 //! - [`upload`]: a bot uploaded from a page, unpacked and checked;
 //! - [`replays`]: a season's games as replay pages that need no server;
+//! - [`access`]: whether a request may be answered or act;
 //! - this module: the routes, and the guard of every action: loopback by
 //!   default, a token on any other address, no cross-site requests.
 //!
 //! It is built on axum (tokio's HTTP stack) in a thread of its own: the
 //! arena's play loop stays the plain threads it is.
 
+pub mod access;
 pub mod api;
 pub mod filter;
 pub mod history;
@@ -37,7 +39,7 @@ use std::{
 use axum::{
     body::Body,
     extract::{Path as UrlPath, Query, Request, State},
-    http::{header, HeaderMap, HeaderValue, Method, StatusCode},
+    http::{header, HeaderValue, Method, StatusCode},
     middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -311,9 +313,21 @@ async fn not_found() -> Failure {
 /// `X-Ladder: 1` (which a cross-site form cannot send), and with the token
 /// when the server has one (`Authorization: Bearer TOKEN`).
 async fn guard(State(web): State<Web>, request: Request, next: Next) -> Response {
+    // without a token the server is loopback's alone: a page of another
+    // site whose name was made to point at 127.0.0.1 (DNS rebinding) asks
+    // under that name, and is answered nothing
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(HeaderValue::as_bytes);
+    if web.options.token.is_none() && host.is_some_and(|h| !access::loopback_host(h)) {
+        let why = "this server answers only requests for its loopback address \
+                   (127.0.0.1, [::1], localhost); give it a token to serve it under another name";
+        return Failure(StatusCode::FORBIDDEN, why.into()).into_response();
+    }
     let reads = matches!(*request.method(), Method::GET | Method::HEAD);
     if !reads {
-        if let Err(why) = allowed(request.headers(), web.options.token.as_deref()) {
+        if let Err(why) = access::allowed(request.headers(), web.options.token.as_deref()) {
             return Failure(StatusCode::FORBIDDEN, why).into_response();
         }
     }
@@ -371,44 +385,6 @@ async fn json_error(response: Response) -> Response {
         }
     }
     wrapped
-}
-
-/// Why an action with these headers is refused, if it is.
-fn allowed(headers: &HeaderMap, token: Option<&str>) -> std::result::Result<(), String> {
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if let Some(site) = text("sec-fetch-site") {
-        if site != "same-origin" && site != "none" {
-            return Err(format!("a cross-site request ({site}) is refused"));
-        }
-    }
-    if let (Some(origin), Some(host)) = (text("origin"), text("host")) {
-        let bare = origin
-            .strip_prefix("http://")
-            .or_else(|| origin.strip_prefix("https://"))
-            .unwrap_or(origin);
-        if bare != host {
-            return Err(format!(
-                "a request from another origin ({origin}) is refused"
-            ));
-        }
-    }
-    if text("x-ladder") != Some("1") {
-        return Err("an action needs the header `X-Ladder: 1`".into());
-    }
-    if let Some(token) = token {
-        let given = text("authorization").and_then(|a| a.strip_prefix("Bearer "));
-        if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), token.as_bytes())) {
-            return Err(
-                "this action needs the server's token (Authorization: Bearer TOKEN)".into(),
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Whether `a == b`, in a time that does not tell where they differ.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 async fn arena_info(State(web): State<Web>) -> Answer {
@@ -572,34 +548,6 @@ async fn watch_progress(dir: Arc<PathBuf>, progress: Arc<Progress>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (k, v) in pairs {
-            h.insert(*k, v.parse().unwrap());
-        }
-        h
-    }
-
-    #[test]
-    fn actions_need_the_header_the_token_and_the_same_origin() {
-        let ok = [("x-ladder", "1"), ("host", "127.0.0.1:8080")];
-        assert!(allowed(&headers(&ok), None).is_ok());
-        assert!(allowed(&headers(&[("host", "a")]), None).is_err());
-        let cross = [("x-ladder", "1"), ("sec-fetch-site", "cross-site")];
-        assert!(allowed(&headers(&cross), None).is_err());
-        let other = [
-            ("x-ladder", "1"),
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://evil.example"),
-        ];
-        assert!(allowed(&headers(&other), None).is_err());
-        assert!(allowed(&headers(&ok), Some("s3cret")).is_err());
-        let with = [("x-ladder", "1"), ("authorization", "Bearer s3cret")];
-        assert!(allowed(&headers(&with), Some("s3cret")).is_ok());
-        let wrong = [("x-ladder", "1"), ("authorization", "Bearer s3creT")];
-        assert!(allowed(&headers(&wrong), Some("s3cret")).is_err());
-    }
 
     #[test]
     fn only_loopback_goes_without_a_token() {
