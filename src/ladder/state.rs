@@ -10,6 +10,7 @@ use crate::core::error::{Error, Result};
 
 /// The whole ladder.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     /// [`crate::core::record::FORMAT_VERSION`]; 0 in a file written before it.
     #[serde(default)]
@@ -27,6 +28,7 @@ pub struct State {
 
 /// One bot's standing on the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BotState {
     /// Glicko-2 rating, deviation and volatility.
     pub rating: f64,
@@ -72,6 +74,7 @@ impl Movement {
 
 /// One season of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Season {
     pub number: u32,
     pub divisions: Vec<Division>,
@@ -99,6 +102,7 @@ impl Season {
 
 /// One division's part of a season.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Division {
     pub division: u32,
     pub seed: u64,
@@ -117,6 +121,7 @@ pub struct Division {
 
 /// A bot's line in a division's final table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Row {
     pub bot: String,
     pub rank: usize,
@@ -171,7 +176,29 @@ impl State {
                 return Err(format!("{name}'s division is 0; divisions count from 1"));
             }
         }
+        // names become folders and files and are shown on terminals: each
+        // is one a config could give, and a season names only the ladder's bots
+        crate::plan::check_name(&self.ladder).map_err(|e| format!("the ladder's name: {e}"))?;
+        for name in self.bots.keys() {
+            crate::plan::check_name(name).map_err(|e| format!("a bot's name: {e}"))?;
+        }
         for season in self.seasons.iter().chain(&self.current) {
+            let named = season.divisions.iter().flat_map(|d| {
+                let rows = d.results.iter().map(|r| &r.bot);
+                d.bots.iter().chain(&d.newcomers).chain(rows)
+            });
+            let lists = season
+                .joined
+                .iter()
+                .chain(&season.retired)
+                .chain(&season.alone);
+            if let Some(stranger) = named.chain(lists).find(|n| !self.bots.contains_key(*n)) {
+                return Err(format!(
+                    "season {} names `{}`, which is none of the ladder's bots",
+                    season.number,
+                    crate::core::text::harmless(stranger)
+                ));
+            }
             for d in &season.divisions {
                 crate::core::record::seed_agrees(d.seed, d.seed_text.as_deref())?;
             }
@@ -238,6 +265,24 @@ impl State {
 mod tests {
     use super::*;
 
+    /// A bot as it stands after joining.
+    fn newcomer() -> BotState {
+        BotState {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+            division: 1,
+            active: true,
+            joined: 1,
+            games: 0,
+            won: 0,
+            lost: 0,
+            tie: 0,
+            movement: Movement::New,
+            history: vec![],
+        }
+    }
+
     #[test]
     fn saves_atomically_and_loads_back() {
         let dir = tempfile::tempdir().unwrap();
@@ -248,6 +293,8 @@ mod tests {
             ..State::default()
         };
         state.save(dir.path()).unwrap();
+        state.bots.insert("a".into(), newcomer());
+        state.bots.insert("b".into(), newcomer());
         state.seasons.push(Season {
             number: 1,
             divisions: vec![],
@@ -283,23 +330,7 @@ mod tests {
             game: "bidding".into(),
             ..State::default()
         };
-        state.bots.insert(
-            "a".into(),
-            BotState {
-                rating: 1500.0,
-                deviation: 350.0,
-                volatility: 0.06,
-                division: 1,
-                active: true,
-                joined: 1,
-                games: 0,
-                won: 0,
-                lost: 0,
-                tie: 0,
-                movement: Movement::New,
-                history: vec![],
-            },
-        );
+        state.bots.insert("a".into(), newcomer());
         state.save(dir.path()).unwrap();
         assert!(!dir.path().join(format!("{FILE}.4242.tmp")).exists());
         assert!(State::load(dir.path()).is_ok());
@@ -311,5 +342,55 @@ mod tests {
             "{err}"
         );
         assert!(err.len() < 200, "{err}");
+    }
+
+    #[test]
+    fn a_name_ladder_never_writes_an_unknown_key_or_a_stranger_in_a_season_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut state = State {
+            ladder: "l".into(),
+            game: "bidding".into(),
+            ..State::default()
+        };
+        state.bots.insert("a".into(), newcomer());
+        state.seasons.push(Season {
+            number: 1,
+            divisions: vec![],
+            joined: vec!["a".into()],
+            retired: vec![],
+            alone: vec![],
+        });
+        let refused = |state: &State| {
+            state.save(dir.path()).unwrap();
+            State::load(dir.path()).err().map(|e| e.to_string())
+        };
+        assert_eq!(refused(&state), None);
+        let mut stranger = state.clone();
+        stranger.seasons[0].retired.push("b\x1b[2J".into());
+        let e = refused(&stranger).unwrap();
+        assert!(
+            e.ends_with("season 1 names `b\\u{1b}[2J`, which is none of the ladder's bots"),
+            "{e}"
+        );
+        let mut escape = state.clone();
+        escape.bots.insert("b\x1b[2J".into(), newcomer());
+        assert!(refused(&escape).unwrap().contains("a bot's name: `b"));
+        let mut path = state.clone();
+        path.ladder = "../elsewhere".into();
+        assert!(refused(&path)
+            .unwrap()
+            .contains("the ladder's name: `../elsewhere`"));
+        // a key no ladder writes, at the top or inside
+        state.save(dir.path()).unwrap();
+        let text = fs::read_to_string(dir.path().join(FILE)).unwrap();
+        for edited in [
+            text.replacen("\"ladder\"", "\"extra\": 1,\n  \"ladder\"", 1),
+            text.replacen("\"rating\"", "\"ratng\": 1,\n  \"rating\"", 1),
+        ] {
+            assert_ne!(edited, text);
+            fs::write(dir.path().join(FILE), edited).unwrap();
+            let e = State::load(dir.path()).unwrap_err().to_string();
+            assert!(e.contains("unknown field"), "{e}");
+        }
     }
 }
