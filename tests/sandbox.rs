@@ -431,6 +431,16 @@ fn chown_all(path: &Path, uid: u32) {
 
 /// `ladder ARGS` in `tmp` as `user`, with ladder's secret in its environment.
 fn ladder_as(tmp: &TempDir, user: User, args: &[&str]) -> std::process::Output {
+    ladder_as_with(tmp, user, args, &[])
+}
+
+/// [`ladder_as`], with `env` in ladder's environment as well.
+fn ladder_as_with(
+    tmp: &TempDir,
+    user: User,
+    args: &[&str],
+    env: &[(&str, &Path)],
+) -> std::process::Output {
     let exe = hand_over(tmp, user);
     let mut cmd = match user {
         User::Me => StdCommand::new(&exe),
@@ -446,6 +456,7 @@ fn ladder_as(tmp: &TempDir, user: User, args: &[&str]) -> std::process::Output {
     };
     cmd.current_dir(tmp.path())
         .env("LADDER_TEST_SECRET", "hunter2")
+        .envs(env.iter().copied())
         .args(args)
         .stdin(Stdio::null());
     // the copy was just written: a fork in another test thread may still
@@ -933,6 +944,99 @@ fn a_seasons_bot_reads_no_file_another_bots_command_names_beside_its_own_program
         "{}",
         spy_log(&tmp)
     );
+    let (moves, _) = season_spy_moves(&tmp);
+    assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
+}
+
+/// The keys and tokens of the user running ladder, in the `HOME` the test
+/// gives it, and a file of theirs that is no secret.
+const HOME_SECRETS: &[&str] = &[
+    ".ssh/id_ed25519",
+    ".aws/credentials",
+    ".netrc",
+    ".git-credentials",
+    ".config/gh/hosts.yml",
+    ".docker/config.json",
+];
+
+/// A spy given the paths of its user's keys and tokens, `/etc/shadow`
+/// and a plain file (`notes.txt`) reads each it can; it plays `10,0,0`
+/// when it read a secret.
+fn secrets_spy(tmp: &TempDir, sandbox: &str) -> PathBuf {
+    let home = tmp.path().join("home");
+    for f in HOME_SECRETS.iter().chain(&["notes.txt"]) {
+        let path = home.join(f);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, format!("the user's {f}\n")).unwrap();
+    }
+    let spy = "import sys\n\
+        seen = []\n\
+        for p in sys.argv[1:]:\n\
+        \x20   try:\n\
+        \x20       if open(p).read(): seen.append(p.rsplit('/', 1)[-1])\n\
+        \x20   except OSError: pass\n\
+        print('spy read', seen, file=sys.stderr)\n\
+        seen = [s for s in seen if s != 'notes.txt']\n";
+    spy_beside_victim(tmp, spy);
+    let mut words = vec!["\"python3\"".to_string(), "\"spy.py\"".to_string()];
+    for f in HOME_SECRETS.iter().chain(&["notes.txt"]) {
+        words.push(format!("\"{}\"", home.join(f).display()));
+    }
+    words.push("\"/etc/shadow\"".into());
+    let config = format!(
+        "[season]\nname = \"spy\"\ngame = \"troops\"\ngames_per_pair = 2\nsandbox = \"{sandbox}\"\n\n\
+         [[bot]]\nname = \"spy\"\ncommand = [{}]\n\n\
+         [[bot]]\nname = \"victim\"\ncommand = [\"python3\", \"victim.py\"]\n",
+        words.join(", ")
+    );
+    fs::write(tmp.path().join("spy.toml"), config).unwrap();
+    home
+}
+
+#[test]
+fn a_bot_reads_none_of_its_users_keys_and_tokens_nor_the_password_hashes() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    for user in users() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = secrets_spy(&tmp, "bwrap");
+        let out = ladder_as_with(&tmp, user, &["run", "spy.toml", "-q"], &[("HOME", &home)]);
+        assert!(
+            out.status.success(),
+            "{user:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // its command names them all: the plain file it reads, no secret
+        let log = spy_log(&tmp);
+        assert!(log.contains("spy read ['notes.txt']"), "{user:?}: {log}");
+        let (moves, forfeits) = season_spy_moves(&tmp);
+        assert!(
+            !moves.is_empty() && moves.iter().all(|m| m == "3,3,4"),
+            "{user:?}: {moves:?}"
+        );
+        assert_eq!(forfeits, Vec::<String>::new(), "{user:?}");
+    }
+    // without the sandbox it reads them (and, as root, the hashes)
+    let tmp = tempfile::tempdir().unwrap();
+    let home = secrets_spy(&tmp, "none");
+    let out = ladder_as_with(
+        &tmp,
+        User::Me,
+        &["run", "spy.toml", "-q"],
+        &[("HOME", &home)],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = spy_log(&tmp);
+    assert!(
+        log.contains("'id_ed25519', 'credentials', '.netrc'"),
+        "{log}"
+    );
+    assert_eq!(log.contains("'shadow'"), running_as_root(), "{log}");
     let (moves, _) = season_spy_moves(&tmp);
     assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
 }

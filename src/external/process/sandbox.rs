@@ -78,6 +78,9 @@ pub struct Sandbox {
     /// `dir`, the files its command names): other bots' folders, an
     /// arena's.
     pub others: Vec<PathBuf>,
+    /// Where the user running ladder keeps keys and tokens ([`secrets`]):
+    /// hidden as [`Sandbox::hidden`] paths are.
+    pub secrets: Vec<PathBuf>,
 }
 
 /// What the sandbox does with a path ([`Sandbox::bwrap_args`]), in the
@@ -102,6 +105,7 @@ impl Default for Sandbox {
             limits: Limits::default(),
             hidden: Vec::new(),
             others: Vec::new(),
+            secrets: Vec::new(),
         }
     }
 }
@@ -162,6 +166,7 @@ impl Sandbox {
             limits,
             hidden: Vec::new(),
             others: Vec::new(),
+            secrets: secrets().to_vec(),
         })
     }
 
@@ -299,15 +304,16 @@ impl Sandbox {
         // compared as paths without `.` and `..` (a command's
         // `configs/../bots/bot.py` is in `bots`), mounted as written: the
         // bot opens the path as written, whose every folder must be there
+        let hidden: Vec<&PathBuf> = self.hidden.iter().chain(&self.secrets).collect();
         let mut marks: Vec<(PathBuf, PathBuf, Mark)> = marks
             .into_iter()
             .map(|(path, mark)| (lexical(&path), path, mark))
             .filter(|(path, _, mark)| {
-                *mark == Mark::Write || !self.hidden.iter().any(|h| path.starts_with(lexical(h)))
+                *mark == Mark::Write || !hidden.iter().any(|h| path.starts_with(lexical(h)))
             })
             .collect();
         let own = dir.map(lexical);
-        for path in self.hidden.iter().chain(&self.others) {
+        for path in hidden.into_iter().chain(&self.others) {
             if own.as_deref() != Some(&lexical(path)) {
                 marks.push((lexical(path), path.clone(), Mark::Hide));
             }
@@ -394,6 +400,70 @@ impl Sandbox {
         args.push("--".into());
         args
     }
+}
+
+/// Where the user running ladder keeps keys and tokens, under its `HOME`:
+/// a bot runs as that user, and no bot's program needs them.
+pub const SECRETS_IN_HOME: &[&str] = &[
+    ".ssh",
+    ".gnupg",
+    ".password-store",
+    ".local/share/keyrings",
+    ".pki",
+    ".netrc",
+    ".git-credentials",
+    ".config/gh",
+    ".config/hub",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".boto",
+    ".s3cfg",
+    ".kube",
+    ".docker",
+    ".terraform.d",
+    ".vault-token",
+    ".pypirc",
+    ".npmrc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+];
+
+/// The system's secrets that their owner, root, may read without a
+/// capability: a bot of ladder run as root could read them.
+pub const SYSTEM_SECRETS: &[&str] = &[
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/ssh",
+    "/etc/ssl/private",
+];
+
+/// The paths of [`SECRETS_IN_HOME`] (under ladder's `HOME`) and
+/// [`SYSTEM_SECRETS`] that are there: hidden from every bot, as the
+/// season's results are, whatever its folders and command.
+fn secrets() -> &'static [PathBuf] {
+    static SECRETS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    SECRETS.get_or_init(|| {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|h| h.is_absolute() && h != Path::new("/"));
+        let in_home = home
+            .iter()
+            .flat_map(|h| SECRETS_IN_HOME.iter().map(|s| h.join(s)));
+        let system = SYSTEM_SECRETS.iter().map(PathBuf::from);
+        in_home
+            .chain(system)
+            .filter(|p| p.symlink_metadata().is_ok())
+            .collect()
+    })
 }
 
 /// `path` with its `.` dropped and each `..` taking the name before it,
