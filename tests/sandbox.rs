@@ -959,9 +959,27 @@ const HOME_SECRETS: &[&str] = &[
     ".docker/config.json",
 ];
 
-/// A spy given the paths of its user's keys and tokens, `/etc/shadow`
-/// and a plain file (`notes.txt`) reads each it can; it plays `10,0,0`
-/// when it read a secret.
+/// The system's secrets and sockets the spy also looks at: each file
+/// it reads, each folder it lists.
+const SYSTEM_LOOKS: &[&str] = &["/etc/shadow", "/etc/ssh", "/run/dbus", "/run/user"];
+
+/// The names of [`SYSTEM_LOOKS`] that hold something for this process: a
+/// file it can read, a folder with entries.
+fn system_secrets_here() -> Vec<String> {
+    SYSTEM_LOOKS
+        .iter()
+        .filter(|p| match fs::read_dir(p) {
+            Ok(mut entries) => entries.next().is_some(),
+            Err(_) => fs::read(p).is_ok_and(|b| !b.is_empty()),
+        })
+        .map(|p| p.rsplit('/').next().unwrap().to_string())
+        .collect()
+}
+
+/// A spy given the paths of its user's keys and tokens, the system's
+/// secrets and sockets ([`SYSTEM_LOOKS`]) and a plain file (`notes.txt`)
+/// reads each file it can and lists each folder; it plays `10,0,0` when
+/// it found a secret.
 fn secrets_spy(tmp: &TempDir, sandbox: &str) -> PathBuf {
     let home = tmp.path().join("home");
     for f in HOME_SECRETS.iter().chain(&["notes.txt"]) {
@@ -969,11 +987,12 @@ fn secrets_spy(tmp: &TempDir, sandbox: &str) -> PathBuf {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, format!("the user's {f}\n")).unwrap();
     }
-    let spy = "import sys\n\
+    let spy = "import os, sys\n\
         seen = []\n\
         for p in sys.argv[1:]:\n\
         \x20   try:\n\
-        \x20       if open(p).read(): seen.append(p.rsplit('/', 1)[-1])\n\
+        \x20       found = os.listdir(p) if os.path.isdir(p) else open(p).read()\n\
+        \x20       if found: seen.append(p.rsplit('/', 1)[-1])\n\
         \x20   except OSError: pass\n\
         print('spy read', seen, file=sys.stderr)\n\
         seen = [s for s in seen if s != 'notes.txt']\n";
@@ -982,7 +1001,7 @@ fn secrets_spy(tmp: &TempDir, sandbox: &str) -> PathBuf {
     for f in HOME_SECRETS.iter().chain(&["notes.txt"]) {
         words.push(format!("\"{}\"", home.join(f).display()));
     }
-    words.push("\"/etc/shadow\"".into());
+    words.extend(SYSTEM_LOOKS.iter().map(|p| format!("\"{p}\"")));
     let config = format!(
         "[season]\nname = \"spy\"\ngame = \"troops\"\ngames_per_pair = 2\nsandbox = \"{sandbox}\"\n\n\
          [[bot]]\nname = \"spy\"\ncommand = [{}]\n\n\
@@ -1017,7 +1036,7 @@ fn a_bot_reads_none_of_its_users_keys_and_tokens_nor_the_password_hashes() {
         );
         assert_eq!(forfeits, Vec::<String>::new(), "{user:?}");
     }
-    // without the sandbox it reads them (and, as root, the hashes)
+    // without the sandbox it reads them, and what the system shows its user
     let tmp = tempfile::tempdir().unwrap();
     let home = secrets_spy(&tmp, "none");
     let out = ladder_as_with(
@@ -1032,11 +1051,15 @@ fn a_bot_reads_none_of_its_users_keys_and_tokens_nor_the_password_hashes() {
         String::from_utf8_lossy(&out.stderr)
     );
     let log = spy_log(&tmp);
-    assert!(
-        log.contains("'id_ed25519', 'credentials', '.netrc'"),
-        "{log}"
-    );
-    assert_eq!(log.contains("'shadow'"), running_as_root(), "{log}");
+    let mut read: Vec<String> = HOME_SECRETS
+        .iter()
+        .chain(&["notes.txt"])
+        .map(|f| f.rsplit('/').next().unwrap().to_string())
+        .collect();
+    read.extend(system_secrets_here());
+    let listed: Vec<String> = read.iter().map(|r| format!("'{r}'")).collect();
+    let said = format!("spy read [{}]", listed.join(", "));
+    assert!(log.contains(&said), "{said}\n{log}");
     let (moves, _) = season_spy_moves(&tmp);
     assert!(moves.iter().all(|m| m == "10,0,0"), "{moves:?}");
 }

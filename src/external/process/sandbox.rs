@@ -407,6 +407,7 @@ impl Sandbox {
 pub const SECRETS_IN_HOME: &[&str] = &[
     ".ssh",
     ".gnupg",
+    ".Xauthority",
     ".password-store",
     ".local/share/keyrings",
     ".pki",
@@ -435,8 +436,13 @@ pub const SECRETS_IN_HOME: &[&str] = &[
     ".python_history",
 ];
 
-/// The system's secrets that their owner, root, may read without a
-/// capability: a bot of ladder run as root could read them.
+/// The system's secrets, which their owner, root, reads without a
+/// capability (a bot of ladder run as root could read them), and the
+/// sockets through which a process of ladder's user (or root) commands
+/// the machine outside any sandbox: the user's own services and session
+/// bus (`/run/user`), the system bus and systemd's own socket (through
+/// which root starts any service), container engines (whose users are
+/// root in effect), and the secrets a container is given.
 pub const SYSTEM_SECRETS: &[&str] = &[
     "/etc/shadow",
     "/etc/shadow-",
@@ -444,6 +450,21 @@ pub const SYSTEM_SECRETS: &[&str] = &[
     "/etc/gshadow-",
     "/etc/ssh",
     "/etc/ssl/private",
+    "/run/user",
+    "/run/dbus",
+    "/var/run/dbus",
+    "/run/systemd/private",
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/docker",
+    "/run/containerd",
+    "/run/podman",
+    "/run/crio",
+    "/run/libvirt",
+    "/run/snapd.socket",
+    "/run/snapd-snap.socket",
+    "/run/secrets",
+    "/var/run/secrets",
 ];
 
 /// The paths of [`SECRETS_IN_HOME`] (under ladder's `HOME`) and
@@ -459,10 +480,16 @@ fn secrets() -> &'static [PathBuf] {
             .iter()
             .flat_map(|h| SECRETS_IN_HOME.iter().map(|s| h.join(s)));
         let system = SYSTEM_SECRETS.iter().map(PathBuf::from);
-        in_home
+        // each where it really is (`/var/run` is a link to `/run` on most
+        // systems), once: bwrap mounts over the path it is given
+        let mut found: Vec<PathBuf> = in_home
             .chain(system)
-            .filter(|p| p.symlink_metadata().is_ok())
-            .collect()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter(|p| p != Path::new("/"))
+            .collect();
+        found.sort();
+        found.dedup();
+        found
     })
 }
 
