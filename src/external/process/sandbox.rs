@@ -423,6 +423,7 @@ pub const SECRETS_IN_HOME: &[&str] = &[
     ".kube",
     ".docker",
     ".terraform.d",
+    ".terraformrc",
     ".vault-token",
     ".pypirc",
     ".npmrc",
