@@ -4,9 +4,8 @@
 //! the same log gives the same decisions.
 
 use crate::{
-    arena::store::{Event, GameRow},
+    arena::store::Event,
     core::{record::Scored, referee::Termination},
-    stats::standings::Standings,
 };
 
 /// One version of a bot.
@@ -171,16 +170,6 @@ impl League {
     /// Every version's name, in joining order (the standings' bots).
     pub fn names(&self) -> Vec<String> {
         self.versions.iter().map(|v| v.bot.clone()).collect()
-    }
-
-    /// The standings of `games` (every finished game, in order).
-    pub fn standings(&self, games: &[GameRow]) -> Result<Standings, String> {
-        let names = self.names();
-        let mut standings = Standings::empty(&names);
-        for g in games {
-            standings.add(&g.scored(&names)?);
-        }
-        Ok(standings)
     }
 }
 

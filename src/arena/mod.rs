@@ -316,13 +316,12 @@ pub fn export<G: Game>(
     )?;
     let names = league.names();
     let wrong = |m: String| store.damaged(m);
-    let standings = league.standings(&games).map_err(wrong)?;
+    // each record read once: for the standings and for its seats
+    let mut standings = crate::stats::standings::Standings::empty(&names);
     let mut listed = Vec::new();
     for g in &games {
-        let scored = crate::core::record::Scored::from_line(&g.record, &names)
-            .ok()
-            .flatten()
-            .ok_or_else(|| wrong(format!("game {} is not a game record", g.number)))?;
+        let scored = g.scored(&names).map_err(wrong)?;
+        standings.add(&scored);
         listed.push((scored.seats.first, scored.seats.second));
     }
     let name = out

@@ -758,9 +758,11 @@ mod tests {
                 let mut expected = Vec::new();
                 for k in 1..=batches.div_ceil(step) {
                     let end = (k * step).min(batches);
-                    let before: Vec<GameRow> =
-                        games.iter().filter(|g| g.batch < end).cloned().collect();
-                    let s = league.standings(&before).unwrap();
+                    let names = league.names();
+                    let mut s = crate::stats::standings::Standings::empty(&names);
+                    for g in games.iter().filter(|g| g.batch < end) {
+                        s.add(&g.scored(&names).unwrap());
+                    }
                     if s.totals[b].games > 0 {
                         let r = ratings::fit(&s.vs, None).ratings[b];
                         expected.push(json!({
