@@ -321,15 +321,7 @@ pub fn kept<'a>(
         {
             continue;
         }
-        let s = Scored::from_line(&g.record, &names)
-            .ok()
-            .flatten()
-            .ok_or_else(|| {
-                Failure(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("game {} is not a game record", g.number),
-                )
-            })?;
+        let s = g.scored(&names).map_err(Failure::damaged)?;
         if f.min_plies.is_some_and(|p| s.plies < p) || f.max_plies.is_some_and(|p| s.plies > p) {
             continue;
         }
