@@ -91,10 +91,10 @@ pub struct Scored {
 struct ScoreLine<'a> {
     index: u64,
     #[serde(borrow)]
-    seats: [&'a str; 2],
+    seats: [Text<'a>; 2],
     seed: u64,
     #[serde(default, borrow)]
-    seed_text: Option<&'a str>,
+    seed_text: Option<Text<'a>>,
     result: GameResult,
     goals: BySeat<i32>,
     termination: Termination,
@@ -106,6 +106,30 @@ struct ScoreLine<'a> {
     #[allow(dead_code)]
     #[serde(default)]
     opening: Option<serde::de::IgnoredAny>,
+}
+
+/// A text of a journal line, borrowed from the line where it holds no
+/// JSON escape (as ladder writes every name and seed); an escaped one (a
+/// hand edit) is read too, so that it is judged by what it says.
+struct Text<'a>(std::borrow::Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text<'a>, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(s.into()))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
+                Ok(Text(s.to_owned().into()))
+            }
+        }
+        d.deserialize_str(Visit)
+    }
 }
 
 /// How many turns a line's `moves` holds, counted without reading them.
@@ -183,11 +207,12 @@ impl Scored {
     /// journal is another season's).
     pub fn from_line(line: &str, bots: &[String]) -> serde_json::Result<Option<Scored>> {
         let l: ScoreLine = serde_json::from_str(line)?;
-        seed_agrees(l.seed, l.seed_text).map_err(serde::de::Error::custom)?;
+        seed_agrees(l.seed, l.seed_text.as_ref().map(|t| &*t.0))
+            .map_err(serde::de::Error::custom)?;
         plies_agree(l.plies, l.moves.0)
             .map_err(|m| serde::de::Error::custom(format!("game {}: {m}", l.index)))?;
         let index = |name: &str| bots.iter().position(|b| b == name);
-        let (Some(first), Some(second)) = (index(l.seats[0]), index(l.seats[1])) else {
+        let (Some(first), Some(second)) = (index(&l.seats[0].0), index(&l.seats[1].0)) else {
             return Ok(None);
         };
         Ok(Some(Scored {
@@ -683,5 +708,30 @@ mod tests {
             let expected = format!("[{}", serde_json::to_string(text).unwrap());
             assert_eq!(String::from_utf8(out).unwrap(), expected);
         }
+    }
+
+    #[test]
+    fn a_score_line_with_escaped_texts_is_judged_by_what_they_say() {
+        let bots = ["a".to_string(), "b".to_string()];
+        let line = |seats: &str, seed_text: &str| {
+            format!(
+                r#"{{"index":0,"pair":0,"seats":{seats},"seed":7,"seed_text":"{seed_text}","result":"draw","goals":[50,50],"termination":{{"kind":"normal"}},"plies":0,"moves":[]}}"#
+            )
+        };
+        let plain = Scored::from_line(&line(r#"["a","b"]"#, "7"), &bots).unwrap();
+        assert_eq!(plain.map(|s| s.seats), Some(BySeat::new(0, 1)));
+        // an escape that spells a name is that name
+        let spelled = Scored::from_line(&line(r#"["\u0062","a"]"#, r"\u0037"), &bots).unwrap();
+        assert_eq!(spelled.map(|s| s.seats), Some(BySeat::new(1, 0)));
+        // a name no bot has is another season's line, however it is written
+        let stranger = Scored::from_line(&line(r#"["ev\u001bil","a"]"#, "7"), &bots).unwrap();
+        assert_eq!(stranger, None);
+        let edited = Scored::from_line(&line(r#"["a","b"]"#, r"\u0038"), &bots).unwrap_err();
+        assert!(
+            edited
+                .to_string()
+                .contains("seed_text \"8\" is not the seed 7"),
+            "{edited}"
+        );
     }
 }
