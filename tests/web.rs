@@ -10,6 +10,7 @@ use std::{
     fs,
     path::{Path, PathBuf},
     process::Command,
+    time::Duration,
 };
 
 use serde_json::Value;
@@ -1024,4 +1025,69 @@ fn a_loopback_server_answers_no_request_under_another_sites_name() {
     let with = [ACT, ("authorization", bearer.as_str())];
     let (status, answer) = as_host(&open.url, &name, "POST", "/api/bots/alpha/retire", &with);
     assert_eq!(status, 200, "{answer}");
+}
+
+/// Opens `each` connections from each of `from` loopback addresses
+/// (127.0.0.2, ...) to `url`'s port, as many at once, and keeps those
+/// that connected.
+fn flood(url: &str, from: u8, each: usize) -> Vec<tokio::net::TcpStream> {
+    let port: u16 = url.rsplit(':').next().unwrap().parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut tries = Vec::new();
+        for a in 2..2 + from {
+            for _ in 0..each {
+                tries.push(tokio::spawn(async move {
+                    let socket = tokio::net::TcpSocket::new_v4().ok()?;
+                    socket.bind(([127, 0, 0, a], 0).into()).ok()?;
+                    let to = ([127, 0, 0, 1], port).into();
+                    let connect = tokio::time::timeout(Duration::from_secs(5), socket.connect(to));
+                    connect.await.ok()?.ok()
+                }));
+            }
+        }
+        let mut held = Vec::new();
+        for t in tries {
+            held.extend(t.await.unwrap());
+        }
+        held
+    })
+}
+
+#[test]
+fn a_flood_of_idle_connections_neither_stops_the_arena_nor_keeps_the_server_away() {
+    // a server that took every connection gave a client that opens a few
+    // hundred idle ones all of the process's files: the arena it plays
+    // stopped at its next bot or lock file ("Too many open files")
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ladder(dir, &["arena", "init", "arena", "--game", "bidding"]);
+    ladder(dir, &["arena", "add", "arena", "dp", "--builtin", "dp"]);
+    ladder(
+        dir,
+        &["arena", "add", "arena", "random", "--builtin", "random"],
+    );
+    let mut web = Served::start_limited(dir, &["run", "arena", "-q"], 128);
+    let games = || {
+        let store = ladder::arena::store::Store::open(&dir.join("arena")).unwrap();
+        store.progress().unwrap().1
+    };
+    // 24 addresses of 20 connections each: 480, beyond the per-address
+    // share and the server's whole limit, and far beyond 128 files
+    let held = flood(&web.url, 24, 20);
+    assert!(held.len() > 128, "only {} connected", held.len());
+    let then = games();
+    assert!(
+        common::wait_for(300, || games() >= then + 64),
+        "the arena stopped playing at {} games under the flood",
+        games()
+    );
+    assert!(web.running(), "the arena's process ended under the flood");
+    drop(held);
+    let (status, arena) = get(&format!("{}/api/arena", web.url));
+    assert_eq!(status, 200, "{arena}");
+    assert!(arena["games"].as_u64().unwrap() >= then + 64, "{arena}");
 }

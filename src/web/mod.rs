@@ -15,6 +15,7 @@
 //! - [`upload`]: a bot uploaded from a page, unpacked and checked;
 //! - [`replays`]: a season's games as replay pages that need no server;
 //! - [`access`]: whether a request may be answered or act;
+//! - [`connections`]: how many connections it holds, and how long;
 //! - this module: the routes, and the guard of every action: loopback by
 //!   default, a token on any other address, no cross-site requests.
 //!
@@ -23,6 +24,7 @@
 
 pub mod access;
 pub mod api;
+pub mod connections;
 pub mod filter;
 pub mod history;
 pub mod pages;
@@ -47,6 +49,7 @@ use axum::{
 };
 use serde_json::{json, Value};
 
+use self::connections::{Limited, Limits};
 use crate::{
     arena::{self, Joining},
     core::{
@@ -66,6 +69,8 @@ pub const TOKEN_VAR: &str = "LADDER_TOKEN";
 pub const UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
 /// How often the event stream looks at the arena for changes.
 const POLL: Duration = Duration::from_millis(250);
+/// How often the event stream says it is still there while nothing moves.
+const STILL_HERE: Duration = Duration::from_secs(20);
 
 /// How the server is reached and guarded.
 #[derive(Clone, Debug)]
@@ -229,6 +234,7 @@ pub fn serve(dir: &Path, game: Arc<dyn GameOf>, options: Options) -> Result<Serv
                     Arc::clone(&web.dir),
                     Arc::clone(&web.progress),
                 ));
+                let listener = Limited::new(listener, Limits::of_this_process());
                 if let Err(e) = axum::serve(listener, router(web)).await {
                     eprintln!("ladder: the web server stopped: {e}");
                 }
@@ -491,7 +497,8 @@ async fn upload_bot(
 
 /// `GET /api/stream`: server-sent events, one `progress` event
 /// (`{"events": N, "games": M}`) at once (within a look, [`POLL`]) and
-/// another whenever either moves. Every client hears the one task that looks ([`watch_progress`]); a
+/// another whenever either moves, and a comment line every [`STILL_HERE`]
+/// while nothing does. Every client hears the one task that looks ([`watch_progress`]); a
 /// client that leaves drops its stream, and nothing of it is left.
 async fn stream(State(web): State<Web>) -> Response {
     let mut changes = web.progress.subscribe();
@@ -502,7 +509,12 @@ async fn stream(State(web): State<Web>) -> Response {
     };
     let later = futures_util::stream::unfold(changes, move |mut changes| async move {
         loop {
-            changes.changed().await.ok()?;
+            // a comment while nothing moves, so that the connection is
+            // never idle long enough to be closed ([`connections`])
+            match tokio::time::timeout(STILL_HERE, changes.changed()).await {
+                Err(_) => return Some((Ok(": still here\n\n".to_string()), changes)),
+                Ok(changed) => changed.ok()?,
+            }
             let now = *changes.borrow_and_update();
             if let Some(now) = now {
                 return Some((event(now), changes));
@@ -572,6 +584,16 @@ mod tests {
         ] {
             assert!(check(&at("0.0.0.0:0", Some(weak))).is_err(), "{weak}");
             assert!(check(&at("127.0.0.1:0", Some(weak))).is_err(), "{weak}");
+        }
+    }
+
+    #[test]
+    fn the_event_stream_speaks_well_within_the_idle_time_of_a_connection() {
+        // a quiet arena's stream is kept open by its comments, twice or
+        // more before a connection would be closed as idle
+        for files in [64, 1024, 1 << 20] {
+            let limits = connections::Limits::for_files(files);
+            assert!(STILL_HERE * 2 < limits.idle, "{limits:?}");
         }
     }
 }

@@ -32,13 +32,37 @@ impl Served {
     /// As [`Served::start`], with environment variables.
     pub fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Served {
         let mut cmd = Command::new(LADDER);
+        cmd.env_remove("LADDER_TOKEN").envs(env.iter().copied());
+        Served::launch(cmd, dir, args)
+    }
+
+    /// As [`Served::start`], in a process that may hold at most `files`
+    /// file descriptors at once (`ulimit -n`).
+    pub fn start_limited(dir: &Path, args: &[&str], files: u64) -> Served {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new(LADDER);
+        cmd.env_remove("LADDER_TOKEN");
+        let limit = rustix::process::Rlimit {
+            current: Some(files),
+            maximum: Some(files),
+        };
+        // SAFETY: setrlimit is async-signal-safe, and nothing else runs
+        // between fork and exec
+        unsafe {
+            cmd.pre_exec(move || {
+                rustix::process::setrlimit(rustix::process::Resource::Nofile, limit)
+                    .map_err(std::io::Error::from)
+            });
+        }
+        Served::launch(cmd, dir, args)
+    }
+
+    fn launch(mut cmd: Command, dir: &Path, args: &[&str]) -> Served {
         cmd.current_dir(dir).arg("arena").args(args);
         if !args.contains(&"--listen") {
             cmd.args(["--listen", "127.0.0.1:0"]);
         }
         let mut child = cmd
-            .env_remove("LADDER_TOKEN")
-            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -63,6 +87,13 @@ impl Served {
                 .for_each(|l| eprintln!("[served] {l}"))
         });
         Served { child, url }
+    }
+}
+
+impl Served {
+    /// Whether the process still runs.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 }
 
