@@ -12,7 +12,10 @@
 //!   waits in the kernel's queue, holding none of ladder's descriptors,
 //!   until one closes;
 //! - at most [`Limits::per_client`] from one address; one more is answered
-//!   `503` and closed, so that one client cannot take every place;
+//!   `503` and closed, so that one client cannot take every place. Loopback
+//!   addresses go without a share: all of a reverse proxy's clients come
+//!   from there (the proxy limits each client), and a local user can stop
+//!   the arena anyway;
 //! - none that sends and receives nothing for [`Limits::idle`] (a minute):
 //!   it is closed, as a server closes an idle keep-alive connection (a
 //!   page's event stream reconnects by itself).
@@ -40,6 +43,8 @@ use tokio::{
 pub struct Limits {
     pub connections: usize,
     pub per_client: usize,
+    /// Whether loopback addresses go without the share of `per_client`.
+    pub loopback_unshared: bool,
     pub idle: Duration,
 }
 
@@ -61,6 +66,7 @@ impl Limits {
         Limits {
             connections,
             per_client: (connections / 2).min(32),
+            loopback_unshared: true,
             idle: Duration::from_secs(60),
         }
     }
@@ -101,12 +107,17 @@ impl axum::serve::Listener for Limited {
                 .await
                 .expect("the semaphore is never closed");
             let (stream, addr) = axum::serve::Listener::accept(&mut self.listener).await;
-            let Some(client) = Client::enter(&self.clients, addr.ip(), self.limits.per_client)
-            else {
-                // a fresh socket's buffer takes the short answer at once;
-                // a client that cannot take it gets the close alone
-                let _ = stream.try_write(BUSY);
-                continue;
+            let client = if self.limits.loopback_unshared && addr.ip().is_loopback() {
+                None
+            } else {
+                let Some(client) = Client::enter(&self.clients, addr.ip(), self.limits.per_client)
+                else {
+                    // a fresh socket's buffer takes the short answer at
+                    // once; a client that cannot take it gets the close alone
+                    let _ = stream.try_write(BUSY);
+                    continue;
+                };
+                Some(client)
             };
             let connection = Connection {
                 stream,
@@ -168,7 +179,7 @@ pub struct Connection {
     idle: Duration,
     quiet: Pin<Box<Sleep>>,
     _place: OwnedSemaphorePermit,
-    _client: Client,
+    _client: Option<Client>,
 }
 
 impl Connection {
@@ -277,6 +288,7 @@ mod tests {
     const LIMITS: Limits = Limits {
         connections: 4,
         per_client: 2,
+        loopback_unshared: false,
         idle: Duration::from_millis(1000),
     };
 
@@ -322,6 +334,25 @@ mod tests {
             let (_, from) = server.accept().await;
             assert_eq!(from.ip(), "127.0.0.1".parse::<IpAddr>().unwrap());
             drop((other, accepted));
+        });
+    }
+
+    #[test]
+    fn loopback_goes_without_a_share_but_not_beyond_the_limit() {
+        runtime().block_on(async {
+            let limits = Limits {
+                loopback_unshared: true,
+                ..LIMITS
+            };
+            let (mut server, addr) = limited(limits).await;
+            let mut held = Vec::new();
+            for _ in 0..4 {
+                let client = TcpStream::connect(addr).await.unwrap();
+                held.push((client, server.accept().await.0));
+            }
+            let _waiting = TcpStream::connect(addr).await.unwrap();
+            let next = tokio::time::timeout(Duration::from_millis(200), server.accept()).await;
+            assert!(next.is_err(), "a fifth connection was taken");
         });
     }
 
