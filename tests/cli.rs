@@ -858,6 +858,14 @@ fn verify_replays_every_game_and_names_the_first_mismatch() {
             ),
             "games.jsonl:3: not a game record: game 2: seed 7",
         ),
+        // a pair that is not the schedule's
+        (
+            third.edit(
+                &format!("\"pair\":{}", v["pair"]),
+                &format!("\"pair\":{}", v["pair"].as_u64().unwrap() + 1),
+            ),
+            "games.jsonl:3: not a game record: game 2: pair",
+        ),
         // a seed whose text says otherwise
         (
             third.edit(&format!("\"seed\":{}", v["seed"]), "\"seed\":7"),

@@ -191,9 +191,10 @@ fn tamper(path: &Path, n: usize, edit: impl Fn(&mut serde_json::Value)) {
 #[test]
 fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
     type Edit = fn(&mut serde_json::Value);
-    // (a line whose two seeds disagree is no game record: code 1, as for
-    // a line that is not JSON; the others are records of another season: 2)
-    let edits: [(&str, Edit); 4] = [
+    // (a line whose two seeds disagree, or whose pair is not its game's, is
+    // no game record: code 1, as for a line that is not JSON; the others
+    // are records of another season: 2)
+    let edits: [(&str, Edit); 6] = [
         ("outside the game's 0..=100", |g| {
             g["goals"] = serde_json::json!([9999, 100])
         }),
@@ -212,6 +213,10 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
         ("one of them was edited", |g| {
             g["seed"] = serde_json::json!(g["seed"].as_u64().unwrap() ^ 1)
         }),
+        ("pair 7, but the schedule has", |g| {
+            g["pair"] = serde_json::json!(7)
+        }),
+        ("expected usize", |g| g["pair"] = serde_json::json!([])),
     ];
     for (says, edit) in edits {
         let tmp = project();
@@ -219,7 +224,9 @@ fn resume_refuses_a_journal_that_verify_rejects_at_its_line() {
         let journal = tmp.path().join("reports/resume/games.jsonl");
         tamper(&journal, 4, edit);
         let before = fs::read(&journal).unwrap();
-        let code = if says == "one of them was edited" {
+        let code = if ["one of them was edited", "expected usize"].contains(&says)
+            || says.starts_with("pair")
+        {
             1
         } else {
             2
@@ -241,15 +248,29 @@ fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
         run_in(tmp.path(), &["--shard", k]).assert().success();
     }
     let shard = tmp.path().join("reports/resume/shards/1-of-2/games.jsonl");
-    tamper(&shard, 2, |g| g["goals"] = serde_json::json!([9999, 100]));
-    ladder()
-        .current_dir(tmp.path())
-        .args(["merge", "reports/resume"])
-        .assert()
-        .code(2)
-        .stderr(
-            predicate::str::contains("1-of-2/games.jsonl:2:")
-                .and(predicate::str::contains("outside the game's 0..=100")),
-        );
-    assert!(!tmp.path().join("reports/resume/games.jsonl").exists());
+    let clean = fs::read(&shard).unwrap();
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, i32, Edit); 3] = [
+        ("outside the game's 0..=100", 2, |g| {
+            g["goals"] = serde_json::json!([9999, 100])
+        }),
+        ("pair 7, but the schedule has", 2, |g| {
+            g["pair"] = serde_json::json!(7)
+        }),
+        ("expected usize", 2, |g| g["pair"] = serde_json::json!("0")),
+    ];
+    for (says, code, edit) in edits {
+        fs::write(&shard, &clean).unwrap();
+        tamper(&shard, 2, edit);
+        ladder()
+            .current_dir(tmp.path())
+            .args(["merge", "reports/resume"])
+            .assert()
+            .code(code)
+            .stderr(
+                predicate::str::contains("1-of-2/games.jsonl:2:")
+                    .and(predicate::str::contains(says)),
+            );
+        assert!(!tmp.path().join("reports/resume/games.jsonl").exists());
+    }
 }

@@ -98,8 +98,7 @@ struct ScoreLine<'a> {
     result: GameResult,
     goals: BySeat<i32>,
     termination: Termination,
-    #[allow(dead_code)]
-    pair: serde::de::IgnoredAny,
+    pair: usize,
     plies: u32,
     moves: Turns,
     /// The game's opening, in a season with openings: not part of a score.
@@ -206,7 +205,23 @@ impl Scored {
     /// names looked up in `bots`; `Ok(None)` if a name is not there (the
     /// journal is another season's).
     pub fn from_line(line: &str, bots: &[String]) -> serde_json::Result<Option<Scored>> {
+        Scored::from_line_where(line, bots, &|_| None)
+    }
+
+    /// [`Scored::from_line`], also refusing a line whose `pair` is not
+    /// `pair_of(index)` where that gives one (the schedule's pairing).
+    pub fn from_line_where(
+        line: &str,
+        bots: &[String],
+        pair_of: &dyn Fn(u64) -> Option<usize>,
+    ) -> serde_json::Result<Option<Scored>> {
         let l: ScoreLine = serde_json::from_str(line)?;
+        if let Some(pair) = pair_of(l.index).filter(|&p| p != l.pair) {
+            return Err(serde::de::Error::custom(format!(
+                "game {}: pair {}, but the schedule has {pair}",
+                l.index, l.pair
+            )));
+        }
         seed_agrees(l.seed, l.seed_text.as_ref().map(|t| &*t.0))
             .map_err(serde::de::Error::custom)?;
         plies_agree(l.plies, l.moves.0)

@@ -176,7 +176,7 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
             let Some((reader, peeked)) = readers.get_mut(&shard.k) else {
                 continue; // the whole shard is missing, noted above
             };
-            let game = next_or_peeked(reader, peeked, &recorded.names, shard)?;
+            let game = next_or_peeked(reader, peeked, &recorded, shard)?;
             match game {
                 Some(g) if g.index == i => {
                     let fx = recorded.schedule.fixture(i);
@@ -215,7 +215,7 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
         }
         // whatever a shard holds beyond the season is not of this season
         for (k, (reader, peeked)) in readers.iter_mut() {
-            let extra = next_or_peeked(reader, peeked, &recorded.names, Shard { k: *k, n })?;
+            let extra = next_or_peeked(reader, peeked, &recorded, Shard { k: *k, n })?;
             if let Some(g) =
                 extra.filter(|_| in_order.as_ref().is_none_or(|t| t.decided_at.is_none()))
             {
@@ -265,12 +265,12 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
 fn next_or_peeked(
     reader: &mut LineReader,
     peeked: &mut Option<Scored>,
-    names: &[String],
+    recorded: &Recorded,
     shard: Shard,
 ) -> Result<Option<Scored>> {
     match peeked.take() {
         Some(g) => Ok(Some(g)),
-        None => next_game(reader, names, shard),
+        None => next_game(reader, recorded, shard),
     }
 }
 
@@ -286,13 +286,15 @@ fn twice(reader: &LineReader, g: &Scored) -> Error {
 }
 
 /// The next game of a shard's journal; a game of another shard is an error.
-fn next_game(reader: &mut LineReader, names: &[String], shard: Shard) -> Result<Option<Scored>> {
+fn next_game(reader: &mut LineReader, recorded: &Recorded, shard: Shard) -> Result<Option<Scored>> {
     let path = reader.path().to_path_buf();
     if reader.next_line()?.is_none() {
         return Ok(None);
     }
     let (line, line_no) = (reader.last_line(), reader.line);
-    let scored = Scored::from_line(line, names)
+    let schedule = &recorded.schedule;
+    let pair_of = |i: u64| (i < schedule.len()).then(|| schedule.fixture(i).pair);
+    let scored = Scored::from_line_where(line, &recorded.names, &pair_of)
         .map_err(|e| Error::Journal {
             path: path.clone(),
             line: line_no,

@@ -100,17 +100,20 @@ impl Journal {
         bots: &[String],
         each: &mut dyn FnMut(Scored) -> Result<()>,
     ) -> Result<(Journal, Resumed)> {
-        Journal::open_shard(dir, season, fresh, bots, Shard::WHOLE, each)
+        Journal::open_shard(dir, season, fresh, bots, Shard::WHOLE, &|_| None, each)
     }
 
     /// [`Journal::open`] for the journal of one shard of a season, which
-    /// holds only that shard's games; a game of another shard is refused.
+    /// holds only that shard's games; a game of another shard is refused,
+    /// and so is one whose `pair` is not `pair_of` its index, where that
+    /// gives one (the schedule's pairing).
     pub fn open_shard(
         dir: &Path,
         season: &serde_json::Value,
         fresh: bool,
         bots: &[String],
         shard: Shard,
+        pair_of: &dyn Fn(u64) -> Option<usize>,
         each: &mut dyn FnMut(Scored) -> Result<()>,
     ) -> Result<(Journal, Resumed)> {
         let lock = FolderLock::hold(dir, "season")?;
@@ -140,7 +143,7 @@ impl Journal {
                 line: n,
                 message,
             };
-            match Scored::from_line(line.trim_end(), bots) {
+            match Scored::from_line_where(line.trim_end(), bots, pair_of) {
                 Ok(Some(scored)) if !shard.holds(scored.index) => Err(Error::Mismatch(format!(
                     "{}:{n}: game {} belongs to shard {} of {}, not to this one ({shard})",
                     path.display(),

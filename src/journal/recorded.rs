@@ -255,10 +255,12 @@ impl Recorded {
     pub fn standings(&self, dir: &Path) -> Result<Standings> {
         let mut standings = Standings::empty(&self.names);
         standings.anchor = self.anchor;
+        let schedule = &self.schedule;
+        let pair_of = |i: u64| (i < schedule.len()).then(|| schedule.fixture(i).pair);
         for file in ["games.jsonl", "pending.jsonl"] {
             let path: PathBuf = dir.join(file);
             for_each_line(&path, |n, line| {
-                let scored = Scored::from_line(line.trim_end(), &self.names)
+                let scored = Scored::from_line_where(line.trim_end(), &self.names, &pair_of)
                     .map_err(|e| Error::Journal {
                         path: path.clone(),
                         line: n,

@@ -192,6 +192,9 @@ impl<G: Game> Check<'_, G> {
         if r.seed != fx.seed {
             return Err(format!("seed {}, but the schedule has {}", r.seed, fx.seed));
         }
+        if r.pair != fx.pair {
+            return Err(format!("pair {}, but the schedule has {}", r.pair, fx.pair));
+        }
         crate::core::record::plies_agree(r.plies, r.moves.len() as u64)?;
         let game = self.replay(r)?;
         let (goals, result) = self.ending(&game, r)?;

@@ -163,13 +163,21 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     // a season that cannot start (a `--log` that cannot be opened, too few
     // open files) leaves no folder behind where it found none
     let mut made = Made((!dir.exists()).then(|| dir.clone()));
-    let (journal, resumed) =
-        Journal::open_shard(&dir, &describe, opts.fresh, &names, shard, &mut |scored| {
+    let pair_of = |i: u64| (i < fixtures.len()).then(|| fixtures.fixture(i).pair);
+    let (journal, resumed) = Journal::open_shard(
+        &dir,
+        &describe,
+        opts.fresh,
+        &names,
+        shard,
+        &pair_of,
+        &mut |scored| {
             if let Some(o) = in_order.as_mut() {
                 o.add(&scored);
             }
             count(scored)
-        })?;
+        },
+    )?;
     if sharded {
         merge::write_shard_file(&dir, shard, fixtures.len(), plan.compress)?;
     }
