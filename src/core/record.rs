@@ -107,6 +107,39 @@ struct ScoreLine<'a> {
     opening: Option<serde::de::IgnoredAny>,
 }
 
+/// A turn of a journal line, read for its shape alone: a move's text, or
+/// both seats' moves (as [`Turn`] has it), with no string kept.
+struct TurnShape;
+
+impl<'de> Deserialize<'de> for TurnShape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TurnShape, D::Error> {
+        struct Shape;
+        impl<'de> serde::de::Visitor<'de> for Shape {
+            type Value = TurnShape;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a turn: a move, or the two seats' moves")
+            }
+            fn visit_str<E>(self, _: &str) -> Result<TurnShape, E> {
+                Ok(TurnShape)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TurnShape, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<Text>()?.is_some() {
+                    n += 1;
+                }
+                if n != 2 {
+                    return Err(serde::de::Error::invalid_length(n, &self));
+                }
+                Ok(TurnShape)
+            }
+        }
+        d.deserialize_any(Shape)
+    }
+}
+
 /// A text of a journal line, borrowed from the line where it holds no
 /// JSON escape (as ladder writes every name and seed); an escaped one (a
 /// hand edit) is read too, so that it is judged by what it says.
@@ -147,7 +180,7 @@ impl<'de> Deserialize<'de> for Turns {
                 mut seq: A,
             ) -> Result<Turns, A::Error> {
                 let mut n = 0;
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                while seq.next_element::<TurnShape>()?.is_some() {
                     n += 1;
                 }
                 Ok(Turns(n))
@@ -741,6 +774,35 @@ mod tests {
         // a name no bot has is another season's line, however it is written
         let stranger = Scored::from_line(&line(r#"["ev\u001bil","a"]"#, "7"), &bots).unwrap();
         assert_eq!(stranger, None);
+        // a turn is a move's text, or both seats' moves
+        let with_moves = |moves: &str| {
+            line(r#"["a","b"]"#, "7").replace(
+                r#""plies":0,"moves":[]"#,
+                &format!(r#""plies":1,"moves":[{moves}]"#),
+            )
+        };
+        for good in [r#""e2e4""#, r#"["1","2"]"#, r#"["\"",""]"#] {
+            assert!(
+                Scored::from_line(&with_moves(good), &bots).is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "{}",
+            "1",
+            r#"["1"]"#,
+            r#"["1","2","3"]"#,
+            r#"[{},"2"]"#,
+            "null",
+        ] {
+            let e = Scored::from_line(&with_moves(bad), &bots).unwrap_err();
+            let says = e.to_string();
+            assert!(
+                says.contains("a turn: a move, or the two seats' moves")
+                    || says.contains("expected a string"),
+                "{bad}: {says}"
+            );
+        }
         let edited = Scored::from_line(&line(r#"["a","b"]"#, r"\u0038"), &bots).unwrap_err();
         assert!(
             edited
