@@ -353,8 +353,7 @@ fn next_game(reader: &mut LineReader, recorded: &Recorded, shard: Shard) -> Resu
         return Ok(None);
     }
     let (line, line_no) = (reader.last_line(), reader.line);
-    let schedule = &recorded.schedule;
-    let pair_of = |i: u64| (i < schedule.len()).then(|| schedule.fixture(i).pair);
+    let pair_of = |i| recorded.schedule.pair_of(i);
     let scored = Scored::from_line_where(line, &recorded.names, &pair_of)
         .map_err(|e| Error::Journal {
             path: path.clone(),

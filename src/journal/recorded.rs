@@ -255,8 +255,7 @@ impl Recorded {
     pub fn standings(&self, dir: &Path) -> Result<Standings> {
         let mut standings = Standings::empty(&self.names);
         standings.anchor = self.anchor;
-        let schedule = &self.schedule;
-        let pair_of = |i: u64| (i < schedule.len()).then(|| schedule.fixture(i).pair);
+        let pair_of = |i| self.schedule.pair_of(i);
         for file in ["games.jsonl", "pending.jsonl"] {
             let path: PathBuf = dir.join(file);
             for_each_line(&path, |n, line| {

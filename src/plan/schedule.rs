@@ -224,6 +224,12 @@ impl Schedule {
         self.place(index, game_seed(self.season_seed, self.first + index))
     }
 
+    /// The pairing of game `index` (its fixture's `pair`, without drawing
+    /// its seed), or `None` past the schedule's end.
+    pub fn pair_of(&self, index: u64) -> Option<usize> {
+        (index < self.len()).then(|| self.pairing_of(index).0 as usize)
+    }
+
     /// The games from `start` on, in order: seeds drawn one after another
     /// from the season's stream, which is cheaper than one look-up each.
     pub fn from(&self, start: u64) -> impl Iterator<Item = Fixture> + '_ {
@@ -417,7 +423,12 @@ mod tests {
             }
             for (i, g) in games.iter().enumerate() {
                 assert_eq!(rounds.fixture(i as u64), *g, "computed from its index");
+                assert_eq!(rounds.pair_of(i as u64), Some(g.pair));
             }
+            for (i, g) in pairings.from(0).enumerate() {
+                assert_eq!(pairings.pair_of(i as u64), Some(g.pair));
+            }
+            assert_eq!(rounds.pair_of(rounds.len()), None);
         }
     }
 

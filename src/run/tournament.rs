@@ -163,7 +163,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
     // a season that cannot start (a `--log` that cannot be opened, too few
     // open files) leaves no folder behind where it found none
     let mut made = Made((!dir.exists()).then(|| dir.clone()));
-    let pair_of = |i: u64| (i < fixtures.len()).then(|| fixtures.fixture(i).pair);
+    let pair_of = |i| fixtures.pair_of(i);
     let (journal, resumed) = Journal::open_shard(
         &dir,
         &describe,
