@@ -199,6 +199,24 @@ impl Connection {
             Poll::Pending => Poll::Pending,
         }
     }
+
+    /// A write's outcome: bytes written are a move; a write that waits
+    /// waits no longer than the quiet time.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match polled {
+            Poll::Ready(result) => {
+                if matches!(result, Ok(n) if n > 0) {
+                    self.moved();
+                }
+                Poll::Ready(result)
+            }
+            Poll::Pending => self.waiting(cx),
+        }
+    }
 }
 
 impl AsyncRead for Connection {
@@ -226,15 +244,8 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.stream).poll_write(cx, buf) {
-            Poll::Ready(result) => {
-                if matches!(result, Ok(n) if n > 0) {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending => self.waiting(cx),
-        }
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.wrote(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -242,15 +253,8 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.stream).poll_write_vectored(cx, bufs) {
-            Poll::Ready(result) => {
-                if matches!(result, Ok(n) if n > 0) {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending => self.waiting(cx),
-        }
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.wrote(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -285,6 +289,20 @@ mod tests {
         (Limited::new(listener, limits), addr)
     }
 
+    /// `n` connections from 127.0.0.1, each with its accepted end.
+    async fn hold(
+        server: &mut Limited,
+        addr: SocketAddr,
+        n: usize,
+    ) -> Vec<(TcpStream, Connection)> {
+        let mut held = Vec::new();
+        for _ in 0..n {
+            let client = TcpStream::connect(addr).await.unwrap();
+            held.push((client, server.accept().await.0));
+        }
+        held
+    }
+
     const LIMITS: Limits = Limits {
         connections: 4,
         per_client: 2,
@@ -308,11 +326,7 @@ mod tests {
     fn a_client_beyond_its_share_is_answered_busy_and_others_still_come_in() {
         runtime().block_on(async {
             let (mut server, addr) = limited(LIMITS).await;
-            let mut held = Vec::new();
-            for _ in 0..2 {
-                let client = TcpStream::connect(addr).await.unwrap();
-                held.push((client, server.accept().await.0));
-            }
+            let mut held = hold(&mut server, addr, 2).await;
             // the third from 127.0.0.1 is answered and closed, unaccepted
             let mut third = TcpStream::connect(addr).await.unwrap();
             let from_two = async {
@@ -345,11 +359,7 @@ mod tests {
                 ..LIMITS
             };
             let (mut server, addr) = limited(limits).await;
-            let mut held = Vec::new();
-            for _ in 0..4 {
-                let client = TcpStream::connect(addr).await.unwrap();
-                held.push((client, server.accept().await.0));
-            }
+            let _held = hold(&mut server, addr, 4).await;
             let _waiting = TcpStream::connect(addr).await.unwrap();
             let next = tokio::time::timeout(Duration::from_millis(200), server.accept()).await;
             assert!(next.is_err(), "a fifth connection was taken");
@@ -365,11 +375,7 @@ mod tests {
                 ..LIMITS
             };
             let (mut server, addr) = limited(limits).await;
-            let mut held = Vec::new();
-            for _ in 0..2 {
-                let client = TcpStream::connect(addr).await.unwrap();
-                held.push((client, server.accept().await.0));
-            }
+            let mut held = hold(&mut server, addr, 2).await;
             let _waiting = TcpStream::connect(addr).await.unwrap();
             let next = tokio::time::timeout(Duration::from_millis(200), server.accept()).await;
             assert!(next.is_err(), "a third connection was taken");
