@@ -200,22 +200,31 @@ impl Connection {
         }
     }
 
-    /// A write's outcome: bytes written are a move; a write that waits
-    /// waits no longer than the quiet time.
+    /// A read's or write's outcome: when bytes `moved`, the quiet time
+    /// starts again; one that waits waits no longer than the quiet time.
+    fn settled<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+        moved: bool,
+    ) -> Poll<io::Result<T>> {
+        if moved {
+            self.moved();
+        }
+        match polled {
+            Poll::Ready(result) => Poll::Ready(result),
+            Poll::Pending => self.waiting(cx),
+        }
+    }
+
+    /// [`Connection::settled`] for a write, which moved what it wrote.
     fn wrote(
         &mut self,
         cx: &mut Context<'_>,
         polled: Poll<io::Result<usize>>,
     ) -> Poll<io::Result<usize>> {
-        match polled {
-            Poll::Ready(result) => {
-                if matches!(result, Ok(n) if n > 0) {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending => self.waiting(cx),
-        }
+        let moved = matches!(polled, Poll::Ready(Ok(n)) if n > 0);
+        self.settled(cx, polled, moved)
     }
 }
 
@@ -226,15 +235,9 @@ impl AsyncRead for Connection {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let before = buf.filled().len();
-        match Pin::new(&mut self.stream).poll_read(cx, buf) {
-            Poll::Ready(result) => {
-                if buf.filled().len() > before {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending => self.waiting(cx),
-        }
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        let moved = buf.filled().len() > before;
+        self.settled(cx, polled, moved)
     }
 }
 
