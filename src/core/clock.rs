@@ -22,7 +22,7 @@ use std::{
     fmt,
     str::FromStr,
     sync::atomic::{AtomicU64, Ordering},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use crate::core::error::Invalid;
@@ -193,6 +193,16 @@ impl TimeLeft {
     }
 }
 
+/// The instant `after` from now, for a search's deadline: a budget too
+/// large for the clock to add (a GGP manager's play clock of 2^64 s) gives
+/// a deadline a century away instead of a panic.
+pub fn deadline_after(after: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 86_400);
+    let now = Instant::now();
+    now.checked_add(after)
+        .unwrap_or_else(|| now + after.min(CENTURY))
+}
+
 /// What a running game's clocks say, kept by the referee for one game.
 #[derive(Clone, Debug)]
 pub struct Clocks {
@@ -344,6 +354,14 @@ mod tests {
             "100 ms left on the clock, below the 200 ms budget"
         );
         assert_eq!(left.aim(), ms(5));
+    }
+
+    #[test]
+    fn a_deadline_too_far_for_the_clock_is_a_century_away() {
+        let now = Instant::now();
+        assert!(deadline_after(Duration::MAX) > now + Duration::from_secs(99 * 365 * 86_400));
+        let soon = deadline_after(Duration::from_millis(5));
+        assert!(soon > now && soon < now + Duration::from_secs(3600));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Board, Breakthrough, Step};
-use crate::{Game, Seat, TimeLeft};
+use crate::{core::clock::deadline_after, Game, Seat, TimeLeft};
 
 /// The score of a win now; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -241,7 +241,7 @@ impl Searcher {
         // a tenth of what the referee allows: safe under a per-move limit,
         // and a game clock shrinks by a tenth a move
         self.deadline =
-            clock.map(|t| Instant::now() + (t.budget / 10).max(Duration::from_millis(1)));
+            clock.map(|t| deadline_after((t.budget / 10).max(Duration::from_millis(1))));
         for h in self.history.iter_mut().flatten().flatten() {
             *h /= 8;
         }

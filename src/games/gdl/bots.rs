@@ -22,7 +22,10 @@ use serde::Deserialize;
 
 use super::{mcts::Node, Gdl};
 use crate::{
-    core::bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
+    core::{
+        bot::{simple, with_params, Answer, BotError, BotRng, Builtin},
+        clock::deadline_after,
+    },
     Bot, Seat, TimeLeft,
 };
 
@@ -181,7 +184,7 @@ impl Bot<Gdl> for Uct {
         time: TimeLeft,
     ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = role(seat);
-        let deadline = Instant::now() + time.aim();
+        let deadline = deadline_after(time.aim());
         let mut tree = vec![Node::new(game)];
         for i in 0..self.params.playouts.max(1) {
             if i > 0 && Instant::now() >= deadline {

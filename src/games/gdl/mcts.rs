@@ -48,6 +48,7 @@ use super::Gdl;
 use crate::{
     core::{
         bot::{bot_params, Answer, BotError, BotFactory, BotRng},
+        clock::deadline_after,
         error::Invalid,
     },
     Bot, Seat, TimeLeft,
@@ -578,7 +579,7 @@ impl Bot<Gdl> for Mcts {
         time: TimeLeft,
     ) -> Result<Answer<super::GdlMove>, BotError> {
         let me = seat.index();
-        let deadline = Instant::now() + time.aim();
+        let deadline = deadline_after(time.aim());
         if !self.started {
             // a first move without new_game
             self.start(game);

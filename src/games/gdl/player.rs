@@ -41,6 +41,9 @@ const MAX_REQUEST: usize = 16 << 20;
 const MAX_HEAD: usize = 64 * 1024;
 /// How long a connection may take to send its whole request.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest play clock a START may give, in seconds: a day, as a
+/// season's `time_control`.
+const MAX_PLAY_CLOCK: u64 = 86_400;
 /// What the player keeps of the play clock for the answer's way back.
 const TRANSIT: Duration = Duration::from_millis(200);
 
@@ -137,7 +140,10 @@ impl Player {
             .ok_or_else(|| format!("role `{role}` is not a role of the description"))?;
         let seconds: u64 = symbol(play_clock)
             .and_then(|s| s.parse().ok())
-            .ok_or("START's play clock is not a whole number of seconds")?;
+            .filter(|s| (1..=MAX_PLAY_CLOCK).contains(s))
+            .ok_or_else(|| {
+                format!("START's play clock is not a whole number of seconds from 1 to {MAX_PLAY_CLOCK}")
+            })?;
         let game = Gdl::start(Arc::new(rules));
         let mut bot = (self.make)();
         let seat = Seat::ALL[me];
@@ -375,6 +381,15 @@ mod tests {
         assert!(p
             .answer("(START m2 x ((role x) (role)) 10 5)")
             .starts_with("error: "));
+        // a play clock beyond a day (2^64 s made the search's deadline panic)
+        let text = std::fs::read_to_string("games/gdl/tictactoe.kif").unwrap();
+        for clock in ["18446744073709551615", "0", "-1", "1.5", "86401"] {
+            let e = p.answer(&format!("(START m1 xplayer ({text}) 10 {clock})"));
+            assert!(
+                e.contains("play clock is not a whole number of seconds from 1 to 86400"),
+                "{clock}: {e}"
+            );
+        }
         assert_eq!(start(&mut p, "m1", "xplayer"), "ready");
         let illegal = p.answer("(PLAY m1 ((mark 9 9) noop))");
         assert!(
