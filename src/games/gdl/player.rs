@@ -13,11 +13,16 @@
 //! manager that numbers its matches as ladder does (`ladder.GAME.SEAT`)
 //! gets the same games again while the bot's playout budget, not the
 //! clock, ends its searches.
+//!
+//! Connections are read on threads of their own (a limited number, and
+//! fewer from one address), so a silent one holds up no message; the
+//! messages are answered one at a time, on the thread that serves.
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
-    net::{TcpListener, TcpStream},
-    sync::Arc,
+    collections::HashMap,
+    io::{BufRead, BufReader, ErrorKind, Read, Write},
+    net::{IpAddr, TcpListener, TcpStream},
+    sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError},
     time::{Duration, Instant},
 };
 
@@ -44,6 +49,11 @@ const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest play clock a START may give, in seconds: a day, as a
 /// season's `time_control`.
 const MAX_PLAY_CLOCK: u64 = 86_400;
+/// The most connections read at once; beyond it one is answered 503.
+const MAX_READING: usize = 64;
+/// The most connections from one address read at once (a browser opens
+/// six to a host; a manager one at a time).
+const MAX_READING_PER_ADDRESS: usize = 16;
 /// What the player keeps of the play clock for the answer's way back.
 const TRANSIT: Duration = Duration::from_millis(200);
 
@@ -210,21 +220,142 @@ impl Player {
         Ok(())
     }
 
-    /// Answers requests on `listener`, one at a time, until it fails.
+    /// Answers requests on `listener` until accepting fails. Each
+    /// connection is read on a thread of its own, so one that sends
+    /// nothing (a browser's spare connection, a port scan) holds no other
+    /// for its read's 30 s; the messages are answered here, one at a time,
+    /// in the order their reads end.
     pub fn serve(&mut self, listener: &TcpListener) -> std::io::Result<()> {
-        for stream in listener.incoming() {
-            let mut stream = stream?;
-            let until = Instant::now() + READ_TIMEOUT;
-            match read_request(&mut BufReader::new(Deadline::new(&stream, until))) {
-                Ok(body) => {
-                    let answer = self.answer(&body);
-                    let _ = write_answer(&mut stream, &answer);
-                }
-                // what a peer sent is written out, not sent to the terminal
-                Err(why) => eprintln!("ggp-player: a request was not read: {}", harmless(&why)),
+        let (requests, inbox) = mpsc::channel::<Request>();
+        std::thread::scope(|scope| {
+            let acceptor = scope.spawn(move || accept(listener, &requests));
+            for (body, reply) in inbox {
+                let _ = reply.send(self.answer(&body));
+            }
+            acceptor
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the acceptor panicked")))
+        })
+    }
+}
+
+/// A request's body, and where its answer goes.
+type Request = (String, mpsc::Sender<String>);
+
+/// Accepts connections on `listener`, each read on a thread of its own
+/// (at most [`MAX_READING`] at once, [`MAX_READING_PER_ADDRESS`] from one
+/// address; one more is closed at once, [`refuse`]), until accepting fails.
+fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::Result<()> {
+    let reading = Reading::default();
+    loop {
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
+            // a peer that gave up before its connection was taken
+            Err(e) if e.kind() == ErrorKind::ConnectionAborted => continue,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let Some(entered) = reading.enter(peer.ip()) else {
+            eprintln!(
+                "ggp-player: {} connections being read at once; one from {} closed",
+                reading.total(),
+                peer.ip()
+            );
+            refuse(stream);
+            continue;
+        };
+        let requests = requests.clone();
+        std::thread::spawn(move || read_and_answer(stream, &requests, entered));
+    }
+}
+
+/// Closes a connection beyond the limits at once: a 503 if the socket
+/// takes it without waiting, the request that has arrived read away so
+/// that the close does not reset the answer (one still on its way does).
+fn refuse(mut stream: TcpStream) {
+    if stream.set_nonblocking(true).is_err() {
+        return;
+    }
+    let _ = write_answer(
+        &mut stream,
+        "503 Service Unavailable",
+        "error: too many connections at once",
+    );
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut waste = [0; 4096];
+    for _ in 0..16 {
+        if !matches!(stream.read(&mut waste), Ok(n) if n > 0) {
+            break;
+        }
+    }
+}
+
+/// Reads one request from `stream`, hands it to the player and writes its
+/// answer back.
+fn read_and_answer(mut stream: TcpStream, requests: &mpsc::Sender<Request>, _entered: Entered) {
+    let until = Instant::now() + READ_TIMEOUT;
+    match read_request(&mut BufReader::new(Deadline::new(&stream, until))) {
+        Ok(body) => {
+            let (reply, answer) = mpsc::channel();
+            let answer = requests
+                .send((body, reply))
+                .ok()
+                .and_then(|()| answer.recv().ok());
+            if let Some(answer) = answer {
+                // a peer that reads nothing holds only this thread, for a while
+                let _ = stream.set_write_timeout(Some(READ_TIMEOUT));
+                let _ = write_answer(&mut stream, "200 OK", &answer);
             }
         }
-        Ok(())
+        // what a peer sent is written out, not sent to the terminal
+        Err(why) => eprintln!("ggp-player: a request was not read: {}", harmless(&why)),
+    }
+}
+
+/// The connections being read, by the peer's address.
+#[derive(Clone, Default)]
+struct Reading(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+/// One connection being read, counted until it is dropped.
+struct Entered {
+    reading: Reading,
+    ip: IpAddr,
+}
+
+impl Reading {
+    fn counts(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn total(&self) -> usize {
+        self.counts().values().sum()
+    }
+
+    /// Counts one more connection from `ip`, unless that is one too many.
+    fn enter(&self, ip: IpAddr) -> Option<Entered> {
+        let mut counts = self.counts();
+        let total: usize = counts.values().sum();
+        let mine = counts.get(&ip).copied().unwrap_or(0);
+        if total >= MAX_READING || mine >= MAX_READING_PER_ADDRESS {
+            return None;
+        }
+        counts.insert(ip, mine + 1);
+        Some(Entered {
+            reading: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let mut counts = self.reading.counts();
+        if let Some(n) = counts.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.ip);
+            }
+        }
     }
 }
 
@@ -306,10 +437,10 @@ fn read_request(reader: &mut impl BufRead) -> Result<String, String> {
     String::from_utf8(body).map_err(|_| "a request that is not UTF-8".into())
 }
 
-fn write_answer(stream: &mut TcpStream, answer: &str) -> std::io::Result<()> {
+fn write_answer(stream: &mut TcpStream, status: &str, answer: &str) -> std::io::Result<()> {
     write!(
         stream,
-        "HTTP/1.0 200 OK\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n{answer}",
+        "HTTP/1.0 {status}\r\nContent-Type: text/acl\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n{answer}",
         answer.len()
     )?;
     stream.flush()
@@ -438,6 +569,108 @@ mod tests {
         let until = Instant::now() + Duration::from_millis(100);
         let e = read_request(&mut BufReader::new(Deadline::new(&stream, until))).unwrap_err();
         assert!(e.contains("was not sent within"), "{e}");
+    }
+
+    /// A connection to `at` from `from` (any loopback address).
+    fn connect_from(from: [u8; 4], at: std::net::SocketAddr) -> TcpStream {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let stream = runtime.block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind((from, 0).into()).unwrap();
+            socket.connect(at).await.unwrap()
+        });
+        let stream = stream.into_std().unwrap();
+        stream.set_nonblocking(false).unwrap();
+        stream
+    }
+
+    /// What the player writes back to `message` posted to `at` from
+    /// `from`; a read that waits 20 s fails (a held-up player waited 30 s
+    /// for each silent peer).
+    fn post_from(
+        from: [u8; 4],
+        at: std::net::SocketAddr,
+        message: &str,
+    ) -> std::io::Result<String> {
+        let mut s = connect_from(from, at);
+        s.set_read_timeout(Some(Duration::from_secs(20)))?;
+        write!(
+            s,
+            "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{message}",
+            message.len()
+        )?;
+        let mut answer = String::new();
+        s.read_to_string(&mut answer)?;
+        Ok(answer)
+    }
+
+    fn post(at: std::net::SocketAddr, message: &str) -> String {
+        post_from([127, 0, 0, 1], at, message).expect("an answer within 20 s")
+    }
+
+    #[test]
+    fn silent_connections_hold_up_no_message() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        std::thread::spawn(move || player("playouts = 20").serve(&listener));
+        // taken before the messages: each held the player for its read's 30 s
+        let silent: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(at).unwrap()).collect();
+        assert!(post(at, "(INFO)").ends_with("\r\n\r\navailable"));
+        let text = std::fs::read_to_string("games/gdl/tictactoe.kif").unwrap();
+        let ready = post(at, &format!("(START m1 xplayer ({text}) 10 5)"));
+        assert!(ready.ends_with("\r\n\r\nready"), "{ready}");
+        let first = post(at, "(PLAY m1 nil)");
+        assert!(first.contains("\r\n\r\n(mark "), "{first}");
+        drop(silent);
+    }
+
+    #[test]
+    fn one_address_cannot_take_every_connection() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        std::thread::spawn(move || player("").serve(&listener));
+        let flood = [127, 0, 0, 3];
+        let silent: Vec<TcpStream> = (0..MAX_READING * 2)
+            .map(|_| connect_from(flood, at))
+            .collect();
+        // one more from there is closed at once (a 503, if the peer reads
+        // it before the close), not read
+        match post_from(flood, at, "(INFO)") {
+            Ok(refused) => assert!(
+                refused.is_empty() || refused.starts_with("HTTP/1.0 503 "),
+                "{refused}"
+            ),
+            Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionReset, "{e}"),
+        }
+        // and the rest of the world is served
+        let answer = post_from([127, 0, 0, 2], at, "(INFO)").expect("an answer within 20 s");
+        assert!(answer.ends_with("\r\n\r\navailable"), "{answer}");
+        drop(silent);
+    }
+
+    #[test]
+    fn reading_is_limited_in_all_and_by_address() {
+        let reading = Reading::default();
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        let mut held: Vec<Entered> = (0..MAX_READING_PER_ADDRESS)
+            .map(|_| reading.enter(a).unwrap())
+            .collect();
+        assert!(reading.enter(a).is_none(), "one more from a");
+        held.push(reading.enter(b).expect("b has its own share"));
+        held.remove(0);
+        held.push(reading.enter(a).expect("a's share has room again"));
+        drop(held);
+        assert_eq!(reading.total(), 0);
+        assert!(reading.counts().is_empty(), "addresses are forgotten at 0");
+        let many: Vec<Entered> = (0..MAX_READING)
+            .map(|i| reading.enter(IpAddr::from([10, 1, 0, i as u8])).unwrap())
+            .collect();
+        assert!(reading.enter(b).is_none(), "the whole limit");
+        drop(many);
+        assert!(reading.enter(b).is_some());
     }
 
     #[test]
