@@ -620,6 +620,14 @@ fn match_plays_an_ad_hoc_pairing() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown game `chess`"));
+    // the range clap shows is the range taken
+    ladder()
+        .args(["match", "bidding", "random", "random", "--games", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '0' for '--games <N>': 0 is not in 1..=4294967295",
+        ));
     ladder()
         .args(["match", "troops", "random", "genius", "--reports"])
         .arg(tmp.path())

@@ -28,7 +28,7 @@ pub struct Args {
     /// The other bot; seats alternate game by game.
     pub second: String,
     /// Games to play.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// The match seed; the same seed replays the same games.
     #[arg(long, default_value_t = 1, value_name = "S")]
