@@ -378,7 +378,7 @@ impl<G: Game> Table<'_, '_, G> {
             let score = self.scores[seat];
             let run = &mut self.runs[seat];
             run.0 = match (score, a.draw) {
-                (Some(v), Some(d)) if v.abs() <= d.score => run.0 + 1,
+                (Some(v), Some(d)) if v.unsigned_abs() <= d.score.unsigned_abs() => run.0 + 1,
                 _ => 0,
             };
             run.1 = match (score, a.resign) {
@@ -763,7 +763,14 @@ mod tests {
         assert_eq!(played.goals, BySeat::new(50, 50));
         assert_eq!(played.termination.kind(), "adjudicated: draw by move count");
         // one bot outside the bound, or silent, keeps the game going
-        for (a, b) in [(Some(11), Some(0)), (Some(0), None)] {
+        // the scores farthest from 0 (i32::MIN's `abs` wrapped to itself, a
+        // negative number within any bound: a draw)
+        for (a, b) in [
+            (Some(11), Some(0)),
+            (Some(0), None),
+            (Some(i32::MIN), Some(0)),
+            (Some(0), Some(i32::MAX)),
+        ] {
             assert_eq!(
                 coordination_under(draw, a, b).termination,
                 Termination::Normal
