@@ -437,13 +437,66 @@ fn start_positions_that_break_a_rule_are_refused_with_the_reason() {
         "round 0 of 10 armies 20 20 score 0 0",
         "round 0 is not one of 1..=10",
     );
+    // scores and holdings no game reaches (a score near i32::MAX overflowed
+    // in the next round, and 2^32 - 1 was read as -1)
+    refused::<Armies>(
+        &a,
+        "round 1 of 10 armies 5 5 score 2147483647 0",
+        "scores 2147483647 and 0 after 0 rounds: a round is worth 2 points in all, so they add up to 0",
+    );
+    refused::<Armies>(
+        &a,
+        "round 4 of 10 armies 5 5 score 4294967295 7",
+        "scores 4294967295 and 7 after 3 rounds",
+    );
+    refused::<Armies>(
+        &a,
+        "round 2 of 10 armies 5 5 score 18446744073709551615 3",
+        "after 1 round: a round is worth 2 points in all, so they add up to 2",
+    );
+    refused::<Armies>(
+        &a,
+        "round 2 of 10 armies 4000000000 5 score 1 1",
+        "a holding of 4000000000 armies: with commit = \"spend\" and 20 to start, holdings lie in 0..=20",
+    );
+    let add = ArmiesParams {
+        commit: Commit::Add,
+        ..ArmiesParams::default()
+    };
+    refused::<Armies>(
+        &add,
+        "round 2 of 10 armies 19 30 score 1 1",
+        "holdings lie in 20..=1073741824",
+    );
+    for ok in [
+        "round 4 of 10 armies 12 9 score 4 2",
+        "round 2 of 10 armies 0 20 score 2 0",
+    ] {
+        Armies::from_position(&a, ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    Armies::from_position(&add, "round 2 of 10 armies 20 1073741824 score 0 2").unwrap();
     let t = TroopsParams::default();
     refused::<Troops>(
         &t,
         "round 2 of 5 score -1 0",
         "a position is written `round # of # score # #`",
     );
+    refused::<Troops>(
+        &t,
+        "round 2 of 5 score 2147483647 0",
+        "scores 2147483647 and 0 after 1 round: a round is worth 6 points in all, so they add up to 6",
+    );
+    refused::<Troops>(&t, "round 3 of 5 score 5 5", "so they add up to 12");
+    Troops::from_position(&t, "round 2 of 5 score 2 4").unwrap();
     let c = CoordinationParams::default();
+    refused::<Coordination>(
+        &c,
+        "round 3 of 20 score 2147483647",
+        "score 2147483647 after 2 rounds: a multiple of the reward 5, at most 10",
+    );
+    refused::<Coordination>(&c, "round 3 of 20 score 7", "a multiple of the reward 5");
+    refused::<Coordination>(&c, "round 3 of 20 score 15", "at most 10");
+    Coordination::from_position(&c, "round 3 of 20 score 5").unwrap();
     refused::<Coordination>(
         &c,
         "round 21 of 20 score 0",

@@ -229,6 +229,28 @@ pub fn round_of(round: u64, of: u64, rounds: u32) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// The two scores of a position after `played` rounds of a game whose
+/// every round is worth `per_round` points in all (armies 2, troops 6):
+/// they must add up to what those rounds gave, so a score no game reaches
+/// (nor one near `i32::MAX`, which the next round would overflow) is refused.
+pub fn scores_after(
+    first: u64,
+    second: u64,
+    played: u32,
+    per_round: u32,
+) -> Result<BySeat<i32>, Invalid> {
+    let total = u64::from(played) * u64::from(per_round);
+    if first.checked_add(second) != Some(total) {
+        let rounds = if played == 1 { "round" } else { "rounds" };
+        return Err(Invalid::new(format!(
+            "scores {first} and {second} after {played} {rounds}: a round is worth {per_round} points in all, so they add up to {total}"
+        )));
+    }
+    // at most rounds x per_round, which a game's parameters keep within i32
+    let score = |x: u64| i32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
+    Ok(BySeat::new(score(first)?, score(second)?))
+}
+
 /// Refuses a start position that is already over.
 pub fn not_over<G: Game>(game: G) -> Result<G, Invalid> {
     match game.outcome() {

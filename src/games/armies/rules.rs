@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, round_of, scores_after, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -201,10 +201,26 @@ impl Game for Armies {
         let small =
             |x: u64| u32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
         round_of(f[0], f[1], start.rounds)?;
+        // spent armies only shrink a holding, added ones only grow it (to the cap)
+        let (least, most) = match start.commit {
+            Commit::Spend => (0, p.armies),
+            Commit::Add => (p.armies, MAX_ARMIES),
+        };
+        let holding = |x: u64| {
+            match small(x)? {
+            a if (least..=most).contains(&a) => Ok(a),
+            a => Err(Invalid::new(format!(
+                "a holding of {a} armies: with commit = \"{}\" and {} to start, holdings lie in {least}..={most}",
+                start.commit.name(),
+                p.armies
+            ))),
+        }
+        };
+        let round = small(f[0])? - 1;
         not_over(Armies {
-            round: small(f[0])? - 1,
-            armies: BySeat::new(small(f[2])?.min(MAX_ARMIES), small(f[3])?.min(MAX_ARMIES)),
-            score: BySeat::new(small(f[4])? as i32, small(f[5])? as i32),
+            round,
+            armies: BySeat::new(holding(f[2])?, holding(f[3])?),
+            score: scores_after(f[4], f[5], round, 2)?,
             ..start
         })
     }

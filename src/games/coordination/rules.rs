@@ -167,9 +167,20 @@ impl Game for Coordination {
         let start = Coordination::new(p)?;
         let f = fields(text, "round # of # score #")?;
         round_of(f[0], f[1], start.rounds)?;
+        let round = f[0] as u32 - 1;
+        // `reward` for each of the rounds before that the bots agreed on
+        let reward = u64::from(start.reward);
+        let score = f[2];
+        if score % reward.max(1) != 0 || score > reward * u64::from(round) {
+            let rounds = if round == 1 { "round" } else { "rounds" };
+            return Err(Invalid::new(format!(
+                "score {score} after {round} {rounds}: a multiple of the reward {reward}, at most {}",
+                reward * u64::from(round)
+            )));
+        }
         not_over(Coordination {
-            round: f[0] as u32 - 1,
-            score: i32::try_from(f[2]).map_err(|_| Invalid::new("the score is too large"))?,
+            round,
+            score: i32::try_from(score).map_err(|_| Invalid::new("the score is too large"))?,
             ..start
         })
     }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     core::{
         error::Invalid,
-        game::{check_range, fields, not_over, round_of, Game, IllegalMove, Words},
+        game::{check_range, fields, not_over, round_of, scores_after, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
@@ -205,11 +205,10 @@ impl Game for Troops {
         let start = Troops::new(p)?;
         let f = fields(text, "round # of # score # #")?;
         round_of(f[0], f[1], start.rounds)?;
-        let score =
-            |x: u64| i32::try_from(x).map_err(|_| Invalid::new(format!("{x} is too large")));
+        let round = f[0] as u32 - 1;
         not_over(Troops {
-            round: f[0] as u32 - 1,
-            score: BySeat::new(score(f[2])?, score(f[3])?),
+            round,
+            score: scores_after(f[2], f[3], round, 6)?,
             ..start
         })
     }
