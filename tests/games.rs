@@ -424,6 +424,12 @@ fn start_positions_that_break_a_rule_are_refused_with_the_reason() {
         "position 5 money 10 10 advantage 3",
         "the draw advantage is 1 or 2",
     );
+    refused::<Bidding>(
+        &b,
+        "position 5 money 4000000000 10 advantage 1",
+        "money 4000000000 is more than the 100 each player starts with",
+    );
+    Bidding::from_position(&b, "position 5 money 100 0 advantage 2").unwrap();
     refused::<Bidding>(&b, "position 0 money 10 10 advantage 1", "must not be over");
     refused::<Bidding>(&b, "position 5 money 0 0 advantage 1", "must not be over");
     let a = ArmiesParams::default();

@@ -232,9 +232,17 @@ impl Game for Bidding {
                 )))
             }
         };
+        // money is only ever paid out
+        let money = |x: u64| match number(x)? {
+            m if m <= start.money.first => Ok(m),
+            m => Err(Invalid::new(format!(
+                "money {m} is more than the {} each player starts with",
+                start.money.first
+            ))),
+        };
         not_over(Bidding {
             position,
-            money: BySeat::new(number(f[1])?, number(f[2])?),
+            money: BySeat::new(money(f[1])?, money(f[2])?),
             advantage,
             ..start
         })
