@@ -22,6 +22,7 @@ pub mod replay;
 pub mod seasons;
 pub mod show;
 pub mod store;
+pub mod wal;
 
 use std::path::Path;
 

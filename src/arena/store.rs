@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+use super::wal;
 use crate::core::{
     error::{Error, Result},
     record::Scored,
@@ -112,7 +113,13 @@ impl GameRow {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// How large the database's log may grow before a batch's end empties
+    /// it ([`wal::LIMIT`]).
+    log_limit: u64,
 }
+
+/// How long a read or a write waits for another connection's lock.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Store {
     /// Makes the database of a new arena in `dir` with `meta` settings;
@@ -184,8 +191,7 @@ impl Store {
         let fail = |e| sql_error(path, e);
         let conn = Connection::open(path).map_err(fail)?;
         // one writer at a time, readers alongside; a writer waits its turn
-        conn.busy_timeout(std::time::Duration::from_secs(30))
-            .map_err(fail)?;
+        conn.busy_timeout(BUSY_WAIT).map_err(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(fail)?;
         conn.pragma_update(None, "synchronous", "FULL")
@@ -193,6 +199,7 @@ impl Store {
         Ok(Store {
             conn,
             path: path.to_path_buf(),
+            log_limit: wal::LIMIT,
         })
     }
 
@@ -374,7 +381,15 @@ impl Store {
         }
         tx.execute("INSERT INTO events (data) VALUES (?1)", [data])
             .map_err(fail)?;
-        tx.commit().map_err(fail)
+        tx.commit().map_err(fail)?;
+        wal::keep_small(&self.conn, &self.path, self.log_limit, BUSY_WAIT);
+        Ok(())
+    }
+
+    /// A smaller log limit, for tests of the log's size.
+    #[cfg(test)]
+    pub fn set_log_limit(&mut self, bytes: u64) {
+        self.log_limit = bytes;
     }
 
     /// The closed seasons from season `number` on, in order, at most
@@ -435,6 +450,18 @@ impl Store {
         let out = read(self);
         let _ = self.conn.execute_batch("COMMIT");
         out
+    }
+
+    /// Lets go of the snapshot [`Store::snapshot`] holds and takes a new
+    /// one, between the pages of a long read of finished games (which
+    /// never change), so the log is checkpointed meanwhile ([`wal`]).
+    pub fn renew(&self) -> Result<()> {
+        if self.conn.is_autocommit() {
+            return Ok(());
+        }
+        self.conn
+            .execute_batch("COMMIT; BEGIN")
+            .map_err(self.fail())
     }
 
     /// Finished game `number`, if there is one.
@@ -573,7 +600,60 @@ fn sql_error(path: &Path, e: rusqlite::Error) -> Error {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
+
+    /// Readers one after another, each holding its snapshot a moment, as
+    /// a server's clients do: the log stays near its limit, where SQLite
+    /// alone never found a moment to start it over and it grew with every
+    /// batch.
+    #[test]
+    fn the_log_stays_small_under_readers_that_never_all_stop() {
+        use std::sync::{
+            atomic::{AtomicBool, Ordering},
+            Arc,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::create(dir.path(), &[("game", "coordination".into())]).unwrap();
+        store.set_log_limit(1 << 20);
+        let stop = Arc::new(AtomicBool::new(false));
+        let readers: Vec<_> = (0..2u64)
+            .map(|k| {
+                let (dir, stop) = (dir.path().to_path_buf(), Arc::clone(&stop));
+                std::thread::spawn(move || {
+                    let reader = Store::open(&dir).unwrap();
+                    // the two take turns, overlapping: always one reading
+                    std::thread::sleep(std::time::Duration::from_millis(5 * k));
+                    while !stop.load(Ordering::Relaxed) {
+                        reader
+                            .snapshot(|s| {
+                                s.progress()?;
+                                std::thread::sleep(std::time::Duration::from_millis(10));
+                                Ok(())
+                            })
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        let record = "x".repeat(100_000);
+        let log = dir.path().join(format!("{FILE}-wal"));
+        let mut largest = 0;
+        for n in 0..100u64 {
+            store
+                .finish_batch(n, &[(n, record.clone())], &[], &[])
+                .unwrap();
+            largest = largest.max(std::fs::metadata(&log).map_or(0, |m| m.len()));
+        }
+        stop.store(true, Ordering::Relaxed);
+        for r in readers {
+            r.join().unwrap();
+        }
+        // 100 batches of 100 kB: 10 MB written, the log at most its limit
+        // and a batch
+        assert!(largest < 2 << 20, "the log grew to {largest} bytes");
+        assert_eq!(store.games().unwrap().len(), 100);
+    }
 
     #[test]
     fn events_appended_together_are_kept_all_or_none() {

@@ -197,6 +197,8 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
     from_board(board, dir, |store, followed| {
         let league = &followed.league;
         let sprt = config::Settings::stored(store)?.sprt;
+        // read before the scan, which reads each page in a snapshot of its own
+        let arena = info(store, league, dir)?;
         // the games kept folded a page at a time, as the kept board's are
         let mut tallies = show::Tallies::new();
         each_kept(store, league, &f, PAGE, |page| {
@@ -204,7 +206,7 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
             Ok(tallies.add(league, &games)?)
         })?;
         let rows = show::rows_of(league, &tallies, &sprt);
-        Ok(json!({ "arena": info(store, league, dir)?, "filtered": f.narrows(), "rows": rows }))
+        Ok(json!({ "arena": arena, "filtered": f.narrows(), "rows": rows }))
     })
 }
 
@@ -471,25 +473,33 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .iter()
             .map(|v| v.tested.then(Default::default))
             .collect();
-        pages(store, Some(&joined), (0, u64::MAX), None, PAGE, |rows| {
-            for g in rows {
-                let s = g.scored(&names).map_err(Failure::damaged)?;
-                for seat in crate::core::seat::Seat::ALL {
-                    let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
-                        continue;
-                    };
-                    t.games += 1;
-                    match s.result {
-                        GameResult::Draw => t.tie += 1,
-                        r if r == GameResult::win(seat) => t.won += 1,
-                        _ => t.lost += 1,
-                    }
-                    llr.push(json!({ "number": g.number, "games": t.games,
+        pages(
+            store,
+            league.next_game,
+            Some(&joined),
+            (0, u64::MAX),
+            None,
+            PAGE,
+            |rows| {
+                for g in rows {
+                    let s = g.scored(&names).map_err(Failure::damaged)?;
+                    for seat in crate::core::seat::Seat::ALL {
+                        let Some((t, llr)) = tested[s.seats[seat]].as_mut() else {
+                            continue;
+                        };
+                        t.games += 1;
+                        match s.result {
+                            GameResult::Draw => t.tie += 1,
+                            r if r == GameResult::win(seat) => t.won += 1,
+                            _ => t.lost += 1,
+                        }
+                        llr.push(json!({ "number": g.number, "games": t.games,
                                      "llr": candidates::test(&sprt, t).llr }));
+                    }
                 }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         let mut out = Vec::new();
         for (v, tested) in league.versions.iter().zip(tested) {
             let Some((t, llr)) = tested else { continue };
@@ -610,6 +620,51 @@ mod tests {
             })
             .collect();
         store.finish_batch(number, &games, &[], &[]).unwrap();
+    }
+
+    /// A scan reads each page in a snapshot of its own, so the arena's log
+    /// is checkpointed while it runs (a scan in one snapshot kept every
+    /// frame written meanwhile in the log: clients that kept asking for
+    /// filtered games grew it by gigabytes), and reads only the games the
+    /// league knew when it began.
+    #[test]
+    fn a_long_scan_lets_the_log_be_checkpointed_between_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(arena_of(dir.path(), 4));
+        let reader = Store::open(dir.path()).unwrap();
+        let mut writer = Store::open(dir.path()).unwrap();
+        let sql = rusqlite::Connection::open(dir.path().join(crate::arena::store::FILE)).unwrap();
+        // (frames in the log, frames copied into the database)
+        let checkpoint = || -> (i64, i64) {
+            sql.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                Ok((r.get(1)?, r.get(2)?))
+            })
+            .unwrap()
+        };
+        let (mut read, mut logs) = (Vec::new(), Vec::new());
+        reader
+            .snapshot(|store| {
+                let league = League::from_events(&store.events()?).unwrap();
+                each_kept(store, &league, &Filter::default(), 5, |page| {
+                    read.extend(page.iter().map(|(g, _)| g.number));
+                    // the arena plays on: a batch more in the log
+                    add_batch(&mut writer, 4 + logs.len() as u64);
+                    logs.push(checkpoint());
+                    Ok(())
+                })
+                .map_err(|e| crate::Error::Usage(e.1))
+            })
+            .unwrap();
+        assert_eq!(
+            read,
+            (0..20).collect::<Vec<u64>>(),
+            "the games known at the start"
+        );
+        assert_eq!(logs.len(), 4);
+        for k in 1..logs.len() {
+            // what the log held at the page before is in the database now
+            assert!(logs[k].1 >= logs[k - 1].0, "page {k}: {logs:?}");
+        }
     }
 
     /// The games a filter keeps, read a page at a time, are those it

@@ -204,18 +204,26 @@ pub fn termination_kind(t: &Termination) -> &'static str {
 /// The games the server reads at once.
 pub const PAGE: u64 = 4096;
 
-/// The finished games numbered `from..=to`, naming one of `bots` and
-/// finished within `finished` where given ([`Store::games_matching`]), in
-/// order, `page` at a time: `visit` sees each page, so memory holds one
-/// page, not the arena's history.
+/// The finished games numbered `from..=to` of the `known` the league
+/// knows (numbered below it), naming one of `bots` and finished within
+/// `finished` where given ([`Store::games_matching`]), in order, `page` at
+/// a time: `visit` sees each page, so memory holds one page, not the
+/// arena's history. Each page is read in a snapshot of its own
+/// ([`Store::renew`]; finished games never change, and the ones finished
+/// since are not read), so a long scan does not keep the arena's log
+/// from being checkpointed.
 pub fn pages(
     store: &Store,
+    known: u64,
     bots: Option<&[String]>,
     (from, to): (u64, u64),
     finished: Option<(u64, u64)>,
     page: u64,
     mut visit: impl FnMut(&[GameRow]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
+    let Some(to) = known.checked_sub(1).map(|last| last.min(to)) else {
+        return Ok(());
+    };
     // the store numbers games as SQLite's signed integers
     if to < from || i64::try_from(from).is_err() {
         return Ok(());
@@ -226,7 +234,10 @@ pub fn pages(
         let rows = store.games_matching(bots, next, most, finished)?;
         visit(&rows)?;
         match rows.last() {
-            Some(last) if rows.len() as u64 == most && last.number < to => next = last.number + 1,
+            Some(last) if rows.len() as u64 == most && last.number < to => {
+                next = last.number + 1;
+                store.renew()?;
+            }
             _ => return Ok(()),
         }
     }
@@ -254,9 +265,15 @@ pub fn each_kept(
     let range = (f.from.unwrap_or(0), f.to.unwrap_or(u64::MAX));
     let finished = (f.since.is_some() || f.until.is_some())
         .then(|| (f.since.unwrap_or(0), f.until.unwrap_or(u64::MAX)));
-    pages(store, bots.as_deref(), range, finished, page, |rows| {
-        visit(kept(league, rows, f)?)
-    })
+    pages(
+        store,
+        league.next_game,
+        bots.as_deref(),
+        range,
+        finished,
+        page,
+        |rows| visit(kept(league, rows, f)?),
+    )
 }
 
 /// The newest `most` of the items pushed, and how many were pushed.
