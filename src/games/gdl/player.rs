@@ -265,7 +265,11 @@ fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::
             continue;
         };
         let requests = requests.clone();
-        std::thread::spawn(move || read_and_answer(stream, &requests, entered));
+        let reader = std::thread::Builder::new().name("ggp-player-read".into());
+        // without a thread the connection is closed (its stream dropped)
+        if let Err(e) = reader.spawn(move || read_and_answer(stream, &requests, entered)) {
+            eprintln!("ggp-player: a connection from {} closed: {e}", peer.ip());
+        }
     }
 }
 
