@@ -385,16 +385,34 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> An
     }
     from_board(board, dir, |store, followed| {
         let league = &followed.league;
-        // a page of the games kept at a time; the newest the answer may
-        // show are held
+        // a page of the games kept at a time; the numbers of the newest the
+        // answer may show are held, not their records: an offset deep in a
+        // long history held every record (700 MB for a million games)
         let mut newest = Newest::new(offset.saturating_add(limit));
         each_kept(store, league, &f, PAGE, |page| {
-            for (g, s) in page {
-                newest.push((g.clone(), s));
+            for (g, _) in page {
+                newest.push(g.number);
             }
             Ok(())
         })?;
-        let page = newest_first(&league.names(), &newest, offset, limit);
+        let names = league.names();
+        let page = newest
+            .items
+            .iter()
+            .rev()
+            .skip(offset)
+            .take(limit)
+            .map(|&n| {
+                let g = store
+                    .game(n)?
+                    .ok_or_else(|| Failure::damaged(format!("game {n} is missing")))?;
+                Ok(summary(
+                    &names,
+                    &g,
+                    &g.scored(&names).map_err(Failure::damaged)?,
+                ))
+            })
+            .collect::<Result<Vec<Value>, Failure>>()?;
         Ok(json!({ "total": newest.pushed, "offset": offset, "games": page }))
     })
 }
