@@ -192,7 +192,7 @@ impl Followed {
     /// Folds what `store` got since the last catch-up. After an error the
     /// state is half-made: start again from [`Followed::default`].
     pub fn catch_up(&mut self, store: &Store) -> Result<()> {
-        for (seq, event) in store.events_after(self.seq)? {
+        for (seq, event) in store.events_after(self.seq, u64::MAX)? {
             self.league
                 .apply(seq, &event)
                 .map_err(|m| store.damaged(m))?;

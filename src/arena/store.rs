@@ -291,17 +291,17 @@ impl Store {
 
     /// Every event, in order, each checked.
     pub fn events(&self) -> Result<Vec<(u64, Event)>> {
-        self.events_after(0)
+        self.events_after(0, u64::MAX)
     }
 
-    /// The events after event `seq`, in order, each checked.
-    pub fn events_after(&self, seq: u64) -> Result<Vec<(u64, Event)>> {
+    /// The events after event `seq`, in order, at most `most`, each checked.
+    pub fn events_after(&self, seq: u64, most: u64) -> Result<Vec<(u64, Event)>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT seq, data FROM events WHERE seq > ?1 ORDER BY seq")
+            .prepare("SELECT seq, data FROM events WHERE seq > ?1 ORDER BY seq LIMIT ?2")
             .map_err(self.fail())?;
         let rows = stmt
-            .query_map([seq as i64], |r| {
+            .query_map([seq as i64, i64::try_from(most).unwrap_or(-1)], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
             })
             .map_err(self.fail())?;
