@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peak memory of an arena's server answering filtered games pages, a
-shallow one and one deep in the history (docs/PERFORMANCE.md, "A filtered
-page deep in the history").
+shallow one and one deep in the history, and the event log from its start
+(docs/PERFORMANCE.md, "A filtered page deep in the history").
 
     cargo build --release && python3 benches/arena_page_memory.py [OLD_LADDER] [GAMES]
 
@@ -9,7 +9,8 @@ Makes an arena of coordination with three `random` bots and about GAMES
 finished games (1,000,000 by default; batches of 4,096), serves it with
 `ladder arena serve`, and asks in turn `/api/games?termination=normal&limit=1`
 (the first request, which folds the whole history into the server's board)
-and the same filter with `limit=1000&offset=99999999999`, reading the
+and the same filter with `limit=1000&offset=99999999999`; then, of a fresh
+server, `/api/arena` and `/api/events` from the log's start; reading the
 server's peak resident memory (VmHWM) after each. With OLD_LADDER, the same
 arena is served by that binary too, in the same run. Prints a Markdown table.
 """
@@ -62,30 +63,49 @@ def peak_kb(pid):
     raise RuntimeError("no VmHWM")
 
 
-def measure(binary, arena):
-    """The server's peak memory (KB) after the first page and after the deep one."""
-    port = free_port()
-    server = subprocess.Popen(
-        [binary, "arena", "serve", arena, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/api/games?termination=normal"
+class Server:
+    """`ladder arena serve` of `arena` by `binary`, on a free port."""
+
+    def __init__(self, binary, arena):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [binary, "arena", "serve", arena, "--listen", f"127.0.0.1:{self.port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(100):
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/arena", timeout=5).read()
-                break
+                self.get("/api/arena")
+                return
             except OSError:
                 time.sleep(0.1)
-        urllib.request.urlopen(url + "&limit=1", timeout=600).read()
-        first = peak_kb(server.pid)
-        urllib.request.urlopen(url + "&limit=1000&offset=99999999999", timeout=600).read()
-        deep = peak_kb(server.pid)
-        return first, deep
-    finally:
-        server.kill()
-        server.wait()
+
+    def get(self, path):
+        urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=600).read()
+
+    def peak(self, path):
+        """The server's peak memory (KB) once it has answered `path`."""
+        self.get(path)
+        return peak_kb(self.process.pid)
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def measure(binary, arena):
+    """The server's peak memory (KB): after the first filtered page, after
+    the deep one; a fresh server's after `/api/arena`, and after the event
+    log."""
+    server = Server(binary, arena)
+    first = server.peak("/api/games?termination=normal&limit=1")
+    deep = server.peak("/api/games?termination=normal&limit=1000&offset=99999999999")
+    server.stop()
+    server = Server(binary, arena)
+    fresh = server.peak("/api/arena")
+    events = server.peak("/api/events?after=0")
+    server.stop()
+    return first, deep, fresh, events
 
 
 def main():
@@ -104,11 +124,12 @@ def main():
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(f"an arena of {batches * BATCH:,} games; the server's peak resident memory")
         print()
-        print("| ladder | after the first filtered page | after `offset=99999999999` |")
-        print("| --- | ---: | ---: |")
+        print("| ladder | after the first filtered page (baseline) | after `offset=99999999999` "
+              "| a fresh server (baseline) | after `/api/events?after=0` |")
+        print("| --- | ---: | ---: | ---: | ---: |")
         for name, binary in [("this tree", LADDER)] + ([("OLD", old)] if old else []):
-            first, deep = measure(binary, arena)
-            print(f"| {name} | {first / 1024:,.0f} MB | {deep / 1024:,.0f} MB |")
+            cells = " | ".join(f"{kb / 1024:,.0f} MB" for kb in measure(binary, arena))
+            print(f"| {name} | {cells} |")
 
 
 if __name__ == "__main__":
