@@ -11,6 +11,7 @@
 //!
 //! - [`api`]: the JSON of each endpoint, built from the store;
 //! - [`filter`]: the games a query keeps;
+//! - [`log`]: the event log, a page at a time;
 //! - [`pages`]: the HTML of each page and its script and style;
 //! - [`upload`]: a bot uploaded from a page, unpacked and checked;
 //! - [`replays`]: a season's games as replay pages that need no server;
@@ -27,6 +28,7 @@ pub mod api;
 pub mod connections;
 pub mod filter;
 pub mod history;
+pub mod log;
 pub mod pages;
 pub mod replays;
 pub mod upload;
@@ -449,7 +451,7 @@ struct After {
 }
 
 async fn events(State(web): State<Web>, Query(q): Query<After>) -> Answer {
-    blocking(move || Ok(Json(api::events(&web.dir, q.after)?))).await
+    blocking(move || Ok(Json(log::events(&web.dir, q.after)?))).await
 }
 
 /// `POST /api/bots/BOT/ACTION`: retire, promote or reject.
