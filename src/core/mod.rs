@@ -2,7 +2,8 @@
 //! `Bot` traits, the referee that plays one game and owns its clock, and the
 //! error kinds, a finished game in its three shapes ([`record`]: what the
 //! journal writes and the statistics count), and how a file is replaced and
-//! a folder held ([`files`]), and counts in words ([`text`]).
+//! a folder held ([`files`]), counts in words ([`text`]), and connections
+//! counted by address ([`shares`]).
 //! Nothing here names a game or starts a process.
 
 pub mod adjudication;
@@ -15,4 +16,5 @@ pub mod hosted;
 pub mod record;
 pub mod referee;
 pub mod seat;
+pub mod shares;
 pub mod text;

@@ -21,12 +21,11 @@
 //!   page's event stream reconnects by itself).
 
 use std::{
-    collections::HashMap,
     future::Future,
     io,
-    net::{IpAddr, SocketAddr},
+    net::SocketAddr,
     pin::Pin,
-    sync::{Arc, Mutex},
+    sync::Arc,
     task::{Context, Poll},
     time::Duration,
 };
@@ -37,6 +36,8 @@ use tokio::{
     sync::{OwnedSemaphorePermit, Semaphore},
     time::{Instant, Sleep},
 };
+
+use crate::core::shares::{Share, Shares};
 
 /// What the server holds at most.
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +78,7 @@ pub struct Limited {
     listener: TcpListener,
     limits: Limits,
     places: Arc<Semaphore>,
-    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    clients: Shares,
 }
 
 impl Limited {
@@ -86,7 +87,7 @@ impl Limited {
             listener,
             places: Arc::new(Semaphore::new(limits.connections)),
             limits,
-            clients: Arc::default(),
+            clients: Shares::default(),
         }
     }
 }
@@ -110,7 +111,9 @@ impl axum::serve::Listener for Limited {
             let client = if self.limits.loopback_unshared && addr.ip().is_loopback() {
                 None
             } else {
-                let Some(client) = Client::enter(&self.clients, addr.ip(), self.limits.per_client)
+                let Some(client) =
+                    self.clients
+                        .enter(addr.ip(), self.limits.per_client, usize::MAX)
                 else {
                     // a fresh socket's buffer takes the short answer at
                     // once; a client that cannot take it gets the close alone
@@ -135,43 +138,6 @@ impl axum::serve::Listener for Limited {
     }
 }
 
-/// One address's share of the connections, given back when dropped.
-struct Client {
-    clients: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    ip: IpAddr,
-}
-
-impl Client {
-    fn enter(
-        clients: &Arc<Mutex<HashMap<IpAddr, usize>>>,
-        ip: IpAddr,
-        most: usize,
-    ) -> Option<Client> {
-        let mut held = clients.lock().unwrap_or_else(|e| e.into_inner());
-        let count = held.entry(ip).or_insert(0);
-        if *count >= most {
-            return None;
-        }
-        *count += 1;
-        Some(Client {
-            clients: Arc::clone(clients),
-            ip,
-        })
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let mut held = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = held.get_mut(&self.ip) {
-            *count -= 1;
-            if *count == 0 {
-                held.remove(&self.ip);
-            }
-        }
-    }
-}
-
 /// An accepted connection: the stream, closed with an error once nothing
 /// has moved either way for `idle`, and its places, given back with it.
 pub struct Connection {
@@ -179,7 +145,7 @@ pub struct Connection {
     idle: Duration,
     quiet: Pin<Box<Sleep>>,
     _place: OwnedSemaphorePermit,
-    _client: Option<Client>,
+    _client: Option<Share>,
 }
 
 impl Connection {
@@ -338,7 +304,7 @@ mod tests {
                 socket.connect(addr).await.unwrap()
             };
             let (other, (accepted, from)) = tokio::join!(from_two, server.accept());
-            assert_eq!(from.ip(), "127.0.0.2".parse::<IpAddr>().unwrap());
+            assert_eq!(from.ip(), "127.0.0.2".parse::<std::net::IpAddr>().unwrap());
             let mut answer = String::new();
             third.read_to_string(&mut answer).await.unwrap();
             assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
@@ -349,7 +315,7 @@ mod tests {
             held.pop();
             let _again = TcpStream::connect(addr).await.unwrap();
             let (_, from) = server.accept().await;
-            assert_eq!(from.ip(), "127.0.0.1".parse::<IpAddr>().unwrap());
+            assert_eq!(from.ip(), "127.0.0.1".parse::<std::net::IpAddr>().unwrap());
             drop((other, accepted));
         });
     }

@@ -19,10 +19,9 @@
 //! messages are answered one at a time, on the thread that serves.
 
 use std::{
-    collections::HashMap,
     io::{BufRead, BufReader, ErrorKind, Read, Write},
-    net::{IpAddr, TcpListener, TcpStream},
-    sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError},
+    net::{TcpListener, TcpStream},
+    sync::{mpsc, Arc},
     time::{Duration, Instant},
 };
 
@@ -35,6 +34,7 @@ use crate::{
         bot::{Bot, BotFactory},
         clock::TimeLeft,
         seat::{BySeat, Seat},
+        shares::{Share, Shares},
         text::harmless,
     },
     external::line::shorten,
@@ -246,7 +246,7 @@ type Request = (String, mpsc::Sender<String>);
 /// (at most [`MAX_READING`] at once, [`MAX_READING_PER_ADDRESS`] from one
 /// address; one more is closed at once, [`refuse`]), until accepting fails.
 fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::Result<()> {
-    let reading = Reading::default();
+    let reading = Shares::default();
     loop {
         let (stream, peer) = match listener.accept() {
             Ok(accepted) => accepted,
@@ -255,7 +255,7 @@ fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        let Some(entered) = reading.enter(peer.ip()) else {
+        let Some(entered) = reading.enter(peer.ip(), MAX_READING_PER_ADDRESS, MAX_READING) else {
             eprintln!(
                 "ggp-player: {} connections being read at once; one from {} closed",
                 reading.total(),
@@ -296,7 +296,7 @@ fn refuse(mut stream: TcpStream) {
 
 /// Reads one request from `stream`, hands it to the player and writes its
 /// answer back.
-fn read_and_answer(mut stream: TcpStream, requests: &mpsc::Sender<Request>, _entered: Entered) {
+fn read_and_answer(mut stream: TcpStream, requests: &mpsc::Sender<Request>, _entered: Share) {
     let until = Instant::now() + READ_TIMEOUT;
     match read_request(&mut BufReader::new(Deadline::new(&stream, until))) {
         Ok(body) => {
@@ -313,53 +313,6 @@ fn read_and_answer(mut stream: TcpStream, requests: &mpsc::Sender<Request>, _ent
         }
         // what a peer sent is written out, not sent to the terminal
         Err(why) => eprintln!("ggp-player: a request was not read: {}", harmless(&why)),
-    }
-}
-
-/// The connections being read, by the peer's address.
-#[derive(Clone, Default)]
-struct Reading(Arc<Mutex<HashMap<IpAddr, usize>>>);
-
-/// One connection being read, counted until it is dropped.
-struct Entered {
-    reading: Reading,
-    ip: IpAddr,
-}
-
-impl Reading {
-    fn counts(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn total(&self) -> usize {
-        self.counts().values().sum()
-    }
-
-    /// Counts one more connection from `ip`, unless that is one too many.
-    fn enter(&self, ip: IpAddr) -> Option<Entered> {
-        let mut counts = self.counts();
-        let total: usize = counts.values().sum();
-        let mine = counts.get(&ip).copied().unwrap_or(0);
-        if total >= MAX_READING || mine >= MAX_READING_PER_ADDRESS {
-            return None;
-        }
-        counts.insert(ip, mine + 1);
-        Some(Entered {
-            reading: self.clone(),
-            ip,
-        })
-    }
-}
-
-impl Drop for Entered {
-    fn drop(&mut self) {
-        let mut counts = self.reading.counts();
-        if let Some(n) = counts.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                counts.remove(&self.ip);
-            }
-        }
     }
 }
 
@@ -653,28 +606,6 @@ mod tests {
         let answer = post_from([127, 0, 0, 2], at, "(INFO)").expect("an answer within 20 s");
         assert!(answer.ends_with("\r\n\r\navailable"), "{answer}");
         drop(silent);
-    }
-
-    #[test]
-    fn reading_is_limited_in_all_and_by_address() {
-        let reading = Reading::default();
-        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        let mut held: Vec<Entered> = (0..MAX_READING_PER_ADDRESS)
-            .map(|_| reading.enter(a).unwrap())
-            .collect();
-        assert!(reading.enter(a).is_none(), "one more from a");
-        held.push(reading.enter(b).expect("b has its own share"));
-        held.remove(0);
-        held.push(reading.enter(a).expect("a's share has room again"));
-        drop(held);
-        assert_eq!(reading.total(), 0);
-        assert!(reading.counts().is_empty(), "addresses are forgotten at 0");
-        let many: Vec<Entered> = (0..MAX_READING)
-            .map(|i| reading.enter(IpAddr::from([10, 1, 0, i as u8])).unwrap())
-            .collect();
-        assert!(reading.enter(b).is_none(), "the whole limit");
-        drop(many);
-        assert!(reading.enter(b).is_some());
     }
 
     #[test]
