@@ -82,18 +82,16 @@ fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
         line: e.line(),
         message: e.to_string(),
     })?;
-    let damaged = |message: String| Error::Mismatch(format!("{}: {message}", file.display()));
-    crate::core::record::known_version(v.format_version).map_err(damaged)?;
+    let mismatch = |message: String| Error::Mismatch(format!("{}: {message}", file.display()));
+    crate::core::record::known_version(v.format_version).map_err(mismatch)?;
     if (v.shard, v.of) != (shard.k, shard.n) {
-        return Err(Error::Mismatch(format!(
-            "{}: says it is shard {}/{}, but its folder is named {name}",
-            file.display(),
-            v.shard,
-            v.of
+        return Err(mismatch(format!(
+            "says it is shard {}/{}, but its folder is named {name}",
+            v.shard, v.of
         )));
     }
     if v.games != shard.count(v.season_games) {
-        return Err(damaged(format!(
+        return Err(mismatch(format!(
             "shard {shard} of a season of {} games holds {}, not {}",
             v.season_games,
             shard.count(v.season_games),
