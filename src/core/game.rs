@@ -241,9 +241,9 @@ pub fn scores_after(
 ) -> Result<BySeat<i32>, Invalid> {
     let total = u64::from(played) * u64::from(per_round);
     if first.checked_add(second) != Some(total) {
-        let rounds = if played == 1 { "round" } else { "rounds" };
         return Err(Invalid::new(format!(
-            "scores {first} and {second} after {played} {rounds}: a round is worth {per_round} points in all, so they add up to {total}"
+            "scores {first} and {second} after {}: a round is worth {per_round} points in all, so they add up to {total}",
+            crate::core::text::count(played, "round")
         )));
     }
     // at most rounds x per_round, which a game's parameters keep within i32

@@ -172,9 +172,9 @@ impl Game for Coordination {
         let reward = u64::from(start.reward);
         let score = f[2];
         if score % reward.max(1) != 0 || score > reward * u64::from(round) {
-            let rounds = if round == 1 { "round" } else { "rounds" };
             return Err(Invalid::new(format!(
-                "score {score} after {round} {rounds}: a multiple of the reward {reward}, at most {}",
+                "score {score} after {}: a multiple of the reward {reward}, at most {}",
+                crate::core::text::count(round, "round"),
                 reward * u64::from(round)
             )));
         }
