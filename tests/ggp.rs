@@ -550,3 +550,68 @@ fn ladder_ggp_player_writes_out_a_peers_escape_sequences_in_its_log() {
     assert!(lines[1].starts_with("ggp-player: "), "{rest:?}");
     assert!(!rest.contains(['\x1b', '\x07']), "{rest:?}");
 }
+
+/// GGP has no token: `ladder ggp-player` opened beyond loopback must be
+/// told whom to take messages from, and says so when it is not.
+#[test]
+fn ladder_ggp_player_beyond_loopback_needs_its_managers_named() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ladder"))
+            .args(["ggp-player", "--port", "0"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let open = run(&["--bind", "0.0.0.0"]);
+    assert_eq!(open.status.code(), Some(2), "{open:?}");
+    let why = String::from_utf8_lossy(&open.stderr);
+    assert!(
+        why.contains("--bind 0.0.0.0") && why.contains("--manager ADDR"),
+        "{why}"
+    );
+    let bad = run(&["--bind", "0.0.0.0", "--manager", "ggp.example.org"]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    let why = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        why.contains("--manager \"ggp.example.org\": not an IP address"),
+        "{why}"
+    );
+    // named, it serves them
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ladder"))
+        .args([
+            "ggp-player",
+            "--port",
+            "0",
+            "--bind",
+            "0.0.0.0",
+            "--manager",
+            "127.0.0.1",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut log, &mut first).unwrap();
+    let port = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/');
+    let answer = post_info(&format!("127.0.0.1:{port}"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(answer.ends_with("\r\n\r\navailable"), "{first} {answer}");
+}
+
+/// What a player at `at` answers to `(INFO)`, head and all.
+fn post_info(at: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(at).unwrap();
+    s.write_all(b"POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: 6\r\n\r\n(INFO)")
+        .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer
+}

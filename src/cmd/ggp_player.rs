@@ -2,11 +2,14 @@
 //! as a General Game Playing player over HTTP, for ladder's seasons
 //! (`protocol = "ggp"`) and for any GGP game manager (docs/GDL.md).
 
-use std::net::TcpListener;
+use std::net::{IpAddr, TcpListener};
 
 use ladder::{
     core::bot::builtin_bot,
-    games::gdl::{self, player::Player},
+    games::gdl::{
+        self,
+        player::{Managers, Player},
+    },
     Error, Result,
 };
 
@@ -25,6 +28,38 @@ pub struct Args {
     /// The address to listen on: loopback unless told otherwise.
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: String,
+    /// Take messages only from this game manager's IP address (repeatable;
+    /// `any`: from anyone). Needed with a `--bind` beyond loopback, as GGP
+    /// has no token.
+    #[arg(long, value_name = "ADDR")]
+    pub manager: Vec<String>,
+}
+
+/// Whom `--manager` names; none (`Anyone`) only where `bind` is loopback.
+fn managers(given: &[String], bind: IpAddr) -> Result<Managers> {
+    if given.iter().any(|m| m == "any") {
+        return Ok(Managers::Anyone);
+    }
+    if given.is_empty() {
+        return if bind.is_loopback() {
+            Ok(Managers::Anyone)
+        } else {
+            Err(Error::Usage(format!(
+                "--bind {bind}: a player open beyond loopback takes messages from its game \
+                 manager only, and GGP has no token: name the manager's address with \
+                 --manager ADDR (or take anyone's with --manager any)"
+            )))
+        };
+    }
+    let only = given
+        .iter()
+        .map(|m| {
+            m.parse::<IpAddr>().map_err(|_| {
+                Error::Usage(format!("--manager {m:?}: not an IP address (nor `any`)"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Managers::Only(only))
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -37,8 +72,10 @@ pub fn run(a: Args) -> Result<()> {
     let at = listener
         .local_addr()
         .map_err(|e| Error::Usage(e.to_string()))?;
+    let managers = managers(&a.manager, at.ip())?;
     eprintln!("ggp-player: {} listening on http://{at}/", a.bot);
     Player::new(make)
+        .from_managers(managers)
         .serve(&listener)
         .map_err(|e| Error::Usage(format!("serving on {at}: {e}")))
 }

@@ -20,7 +20,7 @@
 
 use std::{
     io::{BufRead, BufReader, ErrorKind, Read, Write},
-    net::{TcpListener, TcpStream},
+    net::{IpAddr, TcpListener, TcpStream},
     sync::{mpsc, Arc},
     time::{Duration, Instant},
 };
@@ -78,6 +78,27 @@ struct Match {
 pub struct Player {
     make: BotFactory<Gdl>,
     current: Option<Match>,
+    managers: Managers,
+}
+
+/// Whom the player takes messages from. GGP has no token: opened to a
+/// network, the player can only know its manager by its address.
+#[derive(Clone, Debug, Default)]
+pub enum Managers {
+    /// Any address (the default, for a player that listens on loopback).
+    #[default]
+    Anyone,
+    /// These addresses only; another's connection is answered 403.
+    Only(Vec<IpAddr>),
+}
+
+impl Managers {
+    fn take(&self, ip: IpAddr) -> bool {
+        match self {
+            Managers::Anyone => true,
+            Managers::Only(these) => these.contains(&ip),
+        }
+    }
 }
 
 /// A seed from a match id and a role: FNV-1a over both.
@@ -95,7 +116,13 @@ impl Player {
         Player {
             make,
             current: None,
+            managers: Managers::Anyone,
         }
+    }
+
+    /// The player, taking messages only from `managers` when it serves.
+    pub fn from_managers(self, managers: Managers) -> Player {
+        Player { managers, ..self }
     }
 
     /// The answer to one message; errors are answered too, after `error:`,
@@ -228,7 +255,8 @@ impl Player {
     pub fn serve(&mut self, listener: &TcpListener) -> std::io::Result<()> {
         let (requests, inbox) = mpsc::channel::<Request>();
         std::thread::scope(|scope| {
-            let acceptor = scope.spawn(move || accept(listener, &requests));
+            let managers = self.managers.clone();
+            let acceptor = scope.spawn(move || accept(listener, &managers, &requests));
             for (body, reply) in inbox {
                 let _ = reply.send(self.answer(&body));
             }
@@ -242,10 +270,15 @@ impl Player {
 /// A request's body, and where its answer goes.
 type Request = (String, mpsc::Sender<String>);
 
-/// Accepts connections on `listener`, each read on a thread of its own
-/// (at most [`MAX_READING`] at once, [`MAX_READING_PER_ADDRESS`] from one
-/// address; one more is closed at once, [`refuse`]), until accepting fails.
-fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::Result<()> {
+/// Accepts connections on `listener` from `managers`, each read on a
+/// thread of its own (at most [`MAX_READING`] at once,
+/// [`MAX_READING_PER_ADDRESS`] from one address; one more, or one from
+/// another address, is closed at once, [`refuse`]), until accepting fails.
+fn accept(
+    listener: &TcpListener,
+    managers: &Managers,
+    requests: &mpsc::Sender<Request>,
+) -> std::io::Result<()> {
     let reading = Shares::default();
     loop {
         let (stream, peer) = match listener.accept() {
@@ -255,13 +288,29 @@ fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        if !managers.take(peer.ip()) {
+            eprintln!(
+                "ggp-player: a connection from {} closed: not a manager (--manager)",
+                peer.ip()
+            );
+            refuse(
+                stream,
+                "403 Forbidden",
+                "error: this player takes messages from its managers only",
+            );
+            continue;
+        }
         let Some(entered) = reading.enter(peer.ip(), MAX_READING_PER_ADDRESS, MAX_READING) else {
             eprintln!(
                 "ggp-player: {} connections being read at once; one from {} closed",
                 reading.total(),
                 peer.ip()
             );
-            refuse(stream);
+            refuse(
+                stream,
+                "503 Service Unavailable",
+                "error: too many connections at once",
+            );
             continue;
         };
         let requests = requests.clone();
@@ -273,18 +322,15 @@ fn accept(listener: &TcpListener, requests: &mpsc::Sender<Request>) -> std::io::
     }
 }
 
-/// Closes a connection beyond the limits at once: a 503 if the socket
-/// takes it without waiting, the request that has arrived read away so
-/// that the close does not reset the answer (one still on its way does).
-fn refuse(mut stream: TcpStream) {
+/// Closes a connection the player does not read at once: `status` and
+/// `why` if the socket takes them without waiting, the request that has
+/// arrived read away so that the close does not reset the answer (one
+/// still on its way does).
+fn refuse(mut stream: TcpStream, status: &str, why: &str) {
     if stream.set_nonblocking(true).is_err() {
         return;
     }
-    let _ = write_answer(
-        &mut stream,
-        "503 Service Unavailable",
-        "error: too many connections at once",
-    );
+    let _ = write_answer(&mut stream, status, why);
     let _ = stream.shutdown(std::net::Shutdown::Write);
     let mut waste = [0; 4096];
     for _ in 0..16 {
@@ -606,6 +652,37 @@ mod tests {
         let answer = post_from([127, 0, 0, 2], at, "(INFO)").expect("an answer within 20 s");
         assert!(answer.ends_with("\r\n\r\navailable"), "{answer}");
         drop(silent);
+    }
+
+    #[test]
+    fn only_the_named_managers_are_answered() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        let manager = [127, 0, 0, 3];
+        let only = Managers::Only(vec![IpAddr::from(manager)]);
+        std::thread::spawn(move || player("").from_managers(only).serve(&listener));
+        // another address is closed at once, its message never read (a
+        // START would have replaced the match being played)
+        let text = std::fs::read_to_string("games/gdl/tictactoe.kif").unwrap();
+        match post_from(
+            [127, 0, 0, 2],
+            at,
+            &format!("(START m1 xplayer ({text}) 10 5)"),
+        ) {
+            Ok(refused) => assert!(
+                refused.is_empty() || refused.starts_with("HTTP/1.0 403 "),
+                "{refused}"
+            ),
+            Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionReset, "{e}"),
+        }
+        // the manager plays; a PLAY finds no match the other started
+        let answer = post_from(manager, at, "(PLAY m1 nil)").expect("an answer within 20 s");
+        assert!(
+            answer.ends_with("\r\n\r\nerror: no match `m1` is being played"),
+            "{answer}"
+        );
+        let ready = post_from(manager, at, &format!("(START m2 xplayer ({text}) 10 5)")).unwrap();
+        assert!(ready.ends_with("\r\n\r\nready"), "{ready}");
     }
 
     #[test]
