@@ -731,6 +731,22 @@ fn the_example_python_bots_pass_the_check() {
         .stdout(predicate::str::contains("no problems found"));
 }
 
+/// `--games 0` checks the start-up and `quit` only, and times no move.
+#[test]
+fn check_with_no_games_times_no_answer() {
+    let out = ladder()
+        .args(["check", "--game", "bidding", "--games", "0", "--", "python3"])
+        .arg(repo("bots/python/bidding_bot.py"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("exits on `quit`"), "{out}");
+    assert!(!out.contains("game 1") && !out.contains("slowest answer"), "{out}");
+}
+
 #[test]
 fn check_suggests_a_longer_move_time_when_a_move_times_out() {
     // a HackerRank bot is started for every move: a Python interpreter
