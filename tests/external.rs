@@ -735,7 +735,9 @@ fn the_example_python_bots_pass_the_check() {
 #[test]
 fn check_with_no_games_times_no_answer() {
     let out = ladder()
-        .args(["check", "--game", "bidding", "--games", "0", "--", "python3"])
+        .args([
+            "check", "--game", "bidding", "--games", "0", "--", "python3",
+        ])
         .arg(repo("bots/python/bidding_bot.py"))
         .assert()
         .success()
@@ -744,7 +746,10 @@ fn check_with_no_games_times_no_answer() {
         .clone();
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("exits on `quit`"), "{out}");
-    assert!(!out.contains("game 1") && !out.contains("slowest answer"), "{out}");
+    assert!(
+        !out.contains("game 1") && !out.contains("slowest answer"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1091,3 +1091,45 @@ fn a_flood_of_idle_connections_neither_stops_the_arena_nor_keeps_the_server_away
     assert_eq!(status, 200, "{arena}");
     assert!(arena["games"].as_u64().unwrap() >= then + 64, "{arena}");
 }
+
+/// The nice value (`/proc`'s `stat`, field 19) and name of each thread of
+/// process `pid`.
+fn threads_nice(pid: u32) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    for task in fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let task = task.unwrap().path();
+        let (Ok(name), Ok(stat)) = (
+            fs::read_to_string(task.join("comm")),
+            fs::read_to_string(task.join("stat")),
+        ) else {
+            continue; // a thread that ended meanwhile
+        };
+        // the fields after the name, which ends at the last `)`
+        let rest = &stat[stat.rfind(')').unwrap() + 2..];
+        let nice: i32 = rest.split(' ').nth(16).unwrap().parse().unwrap();
+        out.push((name.trim().to_string(), nice));
+    }
+    out
+}
+
+/// Visitors who ask for many scans at once take the CPU from the arena's
+/// games only where the games leave it: every thread of the server runs
+/// 10 nice values lower than the arena's play.
+#[test]
+fn the_server_runs_behind_the_arenas_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    arena(dir);
+    let web = Served::start(dir, &["run", "arena", "-q"]);
+    // a scan, read on one of the server's blocking threads
+    let (status, page) = get(&format!("{}/api/games?termination=normal", web.url));
+    assert_eq!(status, 200, "{page}");
+    let threads = threads_nice(web.pid());
+    let main = threads[0].1; // the task listed first is the process's own
+    let nice = |n: i32| (n + 10).min(19);
+    let served: Vec<_> = threads.iter().filter(|(t, _)| t == "ladder-web").collect();
+    assert!(served.len() >= 3, "{threads:?}"); // its thread, two workers and a blocking one
+    assert!(served.iter().all(|(_, n)| *n == nice(main)), "{threads:?}");
+    let others: Vec<_> = threads.iter().filter(|(t, _)| t != "ladder-web").collect();
+    assert!(others.iter().all(|(_, n)| *n == main), "{threads:?}");
+}

@@ -674,6 +674,36 @@ mod tests {
         }
     }
 
+    /// Scans from many requests at once read one page at a time between
+    /// them (eight clients asking for filtered pages cut an arena's games
+    /// to a fifth of their rate), and each still reads every game.
+    #[test]
+    fn scans_read_one_page_at_a_time() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        let dir = tempfile::tempdir().unwrap();
+        drop(arena_of(dir.path(), 4));
+        let (reading, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    let store = Store::open(dir.path()).unwrap();
+                    let mut read = Vec::new();
+                    pages(&store, 20, None, (0, u64::MAX), None, 5, |rows| {
+                        most.fetch_max(reading.fetch_add(1, SeqCst) + 1, SeqCst);
+                        // a page that takes a while to read
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        read.extend(rows.iter().map(|g| g.number));
+                        reading.fetch_sub(1, SeqCst);
+                        Ok(())
+                    })
+                    .unwrap();
+                    assert_eq!(read, (0..20).collect::<Vec<u64>>());
+                });
+            }
+        });
+        assert_eq!(most.into_inner(), 1);
+    }
+
     /// The games a filter keeps, read a page at a time, are those it
     /// keeps of every game read at once, whatever the page size: ranges
     /// of numbers and times at their ends, the wrong way round, and the

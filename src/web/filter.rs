@@ -1,6 +1,8 @@
 //! The games a query keeps (`/api/games`, `/api/leaderboard`): its keys,
 //! each checked, and the games of an arena that match them.
 
+use std::sync::{Mutex, PoisonError};
+
 use axum::http::StatusCode;
 
 use super::Failure;
@@ -204,6 +206,9 @@ pub fn termination_kind(t: &Termination) -> &'static str {
 /// The games the server reads at once.
 pub const PAGE: u64 = 4096;
 
+/// Held while a page of a scan is read ([`pages`]).
+static SCANNING: Mutex<()> = Mutex::new(());
+
 /// The finished games numbered `from..=to` of the `known` the league
 /// knows (numbered below it), naming one of `bots` and finished within
 /// `finished` where given ([`Store::games_matching`]), in order, `page` at
@@ -231,8 +236,12 @@ pub fn pages(
     let mut next = from;
     loop {
         let most = (to - next).saturating_add(1).min(page);
+        // one page read at a time in the whole server, so scans share
+        // one core and leave the rest to the arena's play
+        let reading = SCANNING.lock().unwrap_or_else(PoisonError::into_inner);
         let rows = store.games_matching(bots, next, most, finished)?;
         visit(&rows)?;
+        drop(reading);
         match rows.last() {
             Some(last) if rows.len() as u64 == most && last.number < to => {
                 next = last.number + 1;

@@ -91,6 +91,11 @@ impl Served {
 }
 
 impl Served {
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the process still runs.
     pub fn running(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
