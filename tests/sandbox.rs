@@ -429,6 +429,22 @@ fn chown_all(path: &Path, uid: u32) {
     }
 }
 
+/// A command that runs `exe` as `user`.
+fn run_as(tmp: &TempDir, user: User, exe: &Path) -> StdCommand {
+    match user {
+        User::Me => StdCommand::new(exe),
+        User::Nobody => {
+            let mut c = StdCommand::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+                .arg(exe)
+                .env_clear()
+                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+                .env("HOME", tmp.path());
+            c
+        }
+    }
+}
+
 /// `ladder ARGS` in `tmp` as `user`, with ladder's secret in its environment.
 fn ladder_as(tmp: &TempDir, user: User, args: &[&str]) -> std::process::Output {
     ladder_as_with(tmp, user, args, &[])
@@ -442,18 +458,7 @@ fn ladder_as_with(
     env: &[(&str, &Path)],
 ) -> std::process::Output {
     let exe = hand_over(tmp, user);
-    let mut cmd = match user {
-        User::Me => StdCommand::new(&exe),
-        User::Nobody => {
-            let mut c = StdCommand::new("setpriv");
-            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-                .arg(&exe)
-                .env_clear()
-                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-                .env("HOME", tmp.path());
-            c
-        }
-    };
+    let mut cmd = run_as(tmp, user, &exe);
     cmd.current_dir(tmp.path())
         .env("LADDER_TEST_SECRET", "hunter2")
         .envs(env.iter().copied())
@@ -1445,4 +1450,90 @@ fn a_hackerrank_bots_process_limit_is_what_it_was_with_a_sandbox_a_move() {
         let expected = if root { "8 children" } else { "2 children" };
         assert_eq!(counts, BTreeSet::from([expected]), "{user:?}: {log}");
     }
+}
+
+/// A bot is untrusted, and the server on loopback takes actions without a
+/// token: a program that joins an arena goes without the network, so a
+/// hostile one cannot reach the server to retire its rivals (with the
+/// network, its request retired them).
+#[test]
+fn an_arenas_bot_cannot_act_on_its_server() {
+    if !common::bwrap_runs() {
+        return;
+    }
+    for user in users() {
+        an_arenas_bot_cannot_act_on_its_server_as(user);
+    }
+}
+
+fn an_arenas_bot_cannot_act_on_its_server_as(user: User) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    common::ladder(dir, &["arena", "init", "arena", "--game", "bidding"]);
+    common::ladder(
+        dir,
+        &["arena", "add", "arena", "victim", "--builtin", "random"],
+    );
+    common::ladder(dir, &["arena", "add", "arena", "other", "--builtin", "dp"]);
+    let evil = dir.join("evil");
+    fs::create_dir(&evil).unwrap();
+    fs::copy(
+        common::repo("bots/python/bidding_bot.py"),
+        evil.join("bidding_bot.py"),
+    )
+    .unwrap();
+    // as it starts, it asks the server to retire its rival, then plays
+    let attack = format!(
+        r##"import runpy, sys, urllib.request
+request = urllib.request.Request(
+    "http://127.0.0.1:{port}/api/bots/victim/retire", data=b"", method="POST",
+    headers={{"X-Ladder": "1"}})
+try:
+    urllib.request.urlopen(request, timeout=2).read()
+    print("# retired victim", file=sys.stderr)
+except Exception as e:
+    print("# refused:", e, file=sys.stderr)
+runpy.run_path("bidding_bot.py")
+"##
+    );
+    fs::write(evil.join("evil.py"), attack).unwrap();
+    common::ladder(
+        dir,
+        &[
+            "arena", "add", "arena", "evil", "--dir", "evil", "--", "python3", "evil.py",
+        ],
+    );
+    let listen = format!("127.0.0.1:{port}");
+    let exe = hand_over(&tmp, user);
+    let args = ["run", "arena", "-q", "--listen", &listen];
+    let web = common::web::Served::start_command(run_as(&tmp, user, &exe), dir, &args);
+    let played = |n: u64| {
+        let (_, arena) = common::web::get(&format!("{}/api/arena", web.url));
+        arena["games"].as_u64().unwrap_or(0) >= n
+    };
+    // evil's program has started and played several batches meanwhile
+    assert!(
+        common::wait_for(120, || played(64)),
+        "{user:?}: the arena stalled"
+    );
+    let (status, bots) = common::web::get(&format!("{}/api/bots", web.url));
+    assert_eq!(status, 200, "{bots}");
+    let victim = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["bot"] == "victim@1")
+        .unwrap_or_else(|| panic!("{bots}"));
+    assert_eq!(victim["state"], "playing", "{user:?}: {victim}");
+    let evil = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["bot"] == "evil@1");
+    assert_eq!(evil.unwrap()["spec"]["network"], false, "{bots}");
 }

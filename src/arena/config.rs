@@ -28,6 +28,7 @@ use crate::{
         files,
         game::Game,
     },
+    external::process::sandbox::usable_bwrap,
     plan::{
         check_name,
         config::{self, ConfigFile},
@@ -352,16 +353,21 @@ pub fn batch_name(number: u64) -> String {
 
 /// A bot's `[[bot]]` table as it joins: named `name@version`, its program
 /// files copied into the arena (paths relative to `from`, the folder the
-/// command was given in); the table's TOML.
+/// command was given in), without the network unless the table says
+/// otherwise (a GGP player keeps it); the table's TOML.
 pub fn version_spec(
     arena: &Path,
     from: &Path,
     bot: &toml::Table,
     name: &str,
     version: u32,
+    season: &str,
 ) -> Result<String> {
     let mut spec = bot.clone();
     spec.insert("name".into(), format!("{name}@{version}").into());
+    if loses_the_network(&spec, season) {
+        spec.insert("network".into(), false.into());
+    }
     if let (Some(toml::Value::String(dir)), Some(_)) = (spec.get("dir"), spec.get("command")) {
         // the command's words are the folder's: kept with it
         let kept = programs::copy_folder(arena, &from.join(dir))
@@ -382,6 +388,30 @@ pub fn version_spec(
     toml::to_string(&spec).map_err(|e| Error::Usage(format!("bot {name}: {e}")))
 }
 
+/// Whether a joining bot goes without the network: a program with it could
+/// reach the arena's server on loopback, where actions need no token. It
+/// keeps the network where its table says so, where it is a GGP player
+/// (served over HTTP), and where no sandbox could take it away (its
+/// `sandbox`, else the arena's `[season]`'s, is `none`, or `auto` on a
+/// machine without bwrap: it runs as ladder does).
+fn loses_the_network(spec: &toml::Table, season: &str) -> bool {
+    let text =
+        |t: &toml::Table, key: &str| t.get(key).and_then(toml::Value::as_str).map(str::to_string);
+    let default = season
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| text(t.get("season")?.as_table()?, "sandbox"));
+    let sandboxed = match text(spec, "sandbox").or(default).as_deref() {
+        Some("bwrap") => true,
+        None | Some("auto") => usable_bwrap().is_ok(),
+        Some(_) => false,
+    };
+    spec.contains_key("command")
+        && !spec.contains_key("network")
+        && text(spec, "protocol").as_deref() != Some("ggp")
+        && sandboxed
+}
+
 /// A usable bot name (no `@`: the arena adds the version).
 pub fn check_bot_name(name: &str) -> Result<()> {
     if name.contains('@') {
@@ -392,4 +422,55 @@ pub fn check_bot_name(name: &str) -> Result<()> {
     check_name(name)
         .map(|_| ())
         .map_err(|e| Error::Usage(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_joining_program_goes_without_the_network_where_the_sandbox_runs() {
+        let spec = |text: &str| -> toml::Table { text.parse().unwrap() };
+        let here = usable_bwrap().is_ok();
+        for (table, loses) in [
+            (r#"command = ["./bot"]"#, here),
+            (
+                r#"command = ["./bot"]
+sandbox = "auto""#,
+                here,
+            ),
+            (
+                r#"command = ["./bot"]
+sandbox = "bwrap""#,
+                true,
+            ),
+            // kept where the table asks, for a GGP player, without a sandbox
+            (
+                r#"command = ["./bot"]
+sandbox = "bwrap"
+network = true"#,
+                false,
+            ),
+            (
+                r#"command = ["./bot"]
+sandbox = "bwrap"
+protocol = "ggp""#,
+                false,
+            ),
+            (
+                r#"command = ["./bot"]
+sandbox = "none""#,
+                false,
+            ),
+            // a built-in bot runs inside ladder
+            (r#"builtin = "random""#, false),
+        ] {
+            assert_eq!(loses_the_network(&spec(table), ""), loses, "{table}");
+        }
+        // the arena's own default, where the bot's table has none
+        let program = spec(r#"command = ["./bot"]"#);
+        let season = |mode: &str| format!("[season]\ngame = \"troops\"\nsandbox = \"{mode}\"\n");
+        assert!(!loses_the_network(&program, &season("none")));
+        assert!(loses_the_network(&program, &season("bwrap")));
+    }
 }

@@ -154,7 +154,8 @@ fn add_version<G: Game>(
     let (store, league) = open(dir)?;
     let previous = league.latest(name).cloned();
     let version = previous.as_ref().map_or(1, |v| v.version + 1);
-    let spec = config::version_spec(dir, from, table, name, version)?;
+    let season = config::Settings::stored(&store)?.season;
+    let spec = config::version_spec(dir, from, table, name, version, &season)?;
     if let Some(p) = &previous {
         // a retired bot comes back by being added again, as its next version
         if !p.retired && same_bot(&p.spec, &spec) {
@@ -191,7 +192,6 @@ fn add_version<G: Game>(
         rejected: false,
         tested: candidate,
     });
-    let season = config::Settings::stored(&store)?.season;
     let plan = config::base_plan(dir, &season, &versions, roster)
         .map_err(|e| Error::Usage(format!("bot {name} cannot join: {}", without_file(&e))))?;
     // a newcomer's program must start by its `#!` line (the stored ones

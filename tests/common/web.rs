@@ -57,6 +57,13 @@ impl Served {
         Served::launch(cmd, dir, args)
     }
 
+    /// As [`Served::start`], run by `cmd` (a ladder, or a command that
+    /// runs one: `setpriv ... ladder`).
+    pub fn start_command(mut cmd: Command, dir: &Path, args: &[&str]) -> Served {
+        cmd.env_remove("LADDER_TOKEN");
+        Served::launch(cmd, dir, args)
+    }
+
     fn launch(mut cmd: Command, dir: &Path, args: &[&str]) -> Served {
         cmd.current_dir(dir).arg("arena").args(args);
         if !args.contains(&"--listen") {
