@@ -96,7 +96,8 @@ impl Managers {
     fn take(&self, ip: IpAddr) -> bool {
         match self {
             Managers::Anyone => true,
-            Managers::Only(these) => these.contains(&ip),
+            // an IPv4 peer of a socket bound to `::` comes as `::ffff:a.b.c.d`
+            Managers::Only(these) => these.iter().any(|m| m.to_canonical() == ip.to_canonical()),
         }
     }
 }
@@ -610,6 +611,21 @@ mod tests {
         Ok(answer)
     }
 
+    /// A connection the player closed at once: answered `status` if the
+    /// answer came before the close, or cut while the request was written.
+    fn assert_refused(answer: std::io::Result<String>, status: &str) {
+        match answer {
+            Ok(refused) => assert!(
+                refused.is_empty() || refused.starts_with(&format!("HTTP/1.0 {status} ")),
+                "{refused}"
+            ),
+            Err(e) => assert!(
+                matches!(e.kind(), ErrorKind::ConnectionReset | ErrorKind::BrokenPipe),
+                "{e}"
+            ),
+        }
+    }
+
     fn post(at: std::net::SocketAddr, message: &str) -> String {
         post_from([127, 0, 0, 1], at, message).expect("an answer within 20 s")
     }
@@ -641,13 +657,7 @@ mod tests {
             .collect();
         // one more from there is closed at once (a 503, if the peer reads
         // it before the close), not read
-        match post_from(flood, at, "(INFO)") {
-            Ok(refused) => assert!(
-                refused.is_empty() || refused.starts_with("HTTP/1.0 503 "),
-                "{refused}"
-            ),
-            Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionReset, "{e}"),
-        }
+        assert_refused(post_from(flood, at, "(INFO)"), "503");
         // and the rest of the world is served
         let answer = post_from([127, 0, 0, 2], at, "(INFO)").expect("an answer within 20 s");
         assert!(answer.ends_with("\r\n\r\navailable"), "{answer}");
@@ -664,17 +674,8 @@ mod tests {
         // another address is closed at once, its message never read (a
         // START would have replaced the match being played)
         let text = std::fs::read_to_string("games/gdl/tictactoe.kif").unwrap();
-        match post_from(
-            [127, 0, 0, 2],
-            at,
-            &format!("(START m1 xplayer ({text}) 10 5)"),
-        ) {
-            Ok(refused) => assert!(
-                refused.is_empty() || refused.starts_with("HTTP/1.0 403 "),
-                "{refused}"
-            ),
-            Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionReset, "{e}"),
-        }
+        let start = format!("(START m1 xplayer ({text}) 10 5)");
+        assert_refused(post_from([127, 0, 0, 2], at, &start), "403");
         // the manager plays; a PLAY finds no match the other started
         let answer = post_from(manager, at, "(PLAY m1 nil)").expect("an answer within 20 s");
         assert!(
@@ -683,6 +684,16 @@ mod tests {
         );
         let ready = post_from(manager, at, &format!("(START m2 xplayer ({text}) 10 5)")).unwrap();
         assert!(ready.ends_with("\r\n\r\nready"), "{ready}");
+    }
+
+    #[test]
+    fn a_manager_is_known_by_its_address_in_either_form() {
+        let v4: IpAddr = "10.0.0.5".parse().unwrap();
+        let mapped: IpAddr = "::ffff:10.0.0.5".parse().unwrap();
+        let only = |m: IpAddr| Managers::Only(vec![m]);
+        assert!(only(v4).take(mapped) && only(mapped).take(v4) && only(v4).take(v4));
+        assert!(!only(v4).take("10.0.0.6".parse().unwrap()));
+        assert!(Managers::Anyone.take(mapped));
     }
 
     #[test]
