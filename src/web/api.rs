@@ -210,22 +210,10 @@ pub fn leaderboard(dir: &Path, query: &[(String, String)], board: &Mutex<Board>)
     })
 }
 
-/// The summaries of the games `newest` holds, newest first: `most` of
-/// them after the `skip` newest.
-fn newest_first(
-    names: &[String],
-    newest: &Newest<(GameRow, Scored)>,
-    skip: usize,
-    most: usize,
-) -> Vec<Value> {
-    newest
-        .items
-        .iter()
-        .rev()
-        .skip(skip)
-        .take(most)
-        .map(|(g, s)| summary(names, g, s))
-        .collect()
+/// The summaries of the games `newest` holds, newest first.
+fn newest_first(names: &[String], newest: &Newest<(GameRow, Scored)>) -> Vec<Value> {
+    let rows = newest.items.iter().rev();
+    rows.map(|(g, s)| summary(names, g, s)).collect()
 }
 
 fn version_json(v: &Version) -> Value {
@@ -325,7 +313,7 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &Histo
         }
         Ok(())
     })?;
-    let recent = newest_first(&league.names(), &recent, 0, RECENT);
+    let recent = newest_first(&league.names(), &recent);
     Ok(json!({
         "bot": version_json(v),
         "versions": league.versions.iter().filter(|w| w.name == v.name)
