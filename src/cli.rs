@@ -71,9 +71,10 @@ pub enum Command {
     ///
     /// DIR is the season's folder (reports/<season>, holding shards/), or a ladder's folder,
     /// whose season folders with shards are each merged. Every shard must belong to the same
-    /// season and no game may be missing or come twice; else nothing is written and the
-    /// missing games are listed with the shard that owes them. The result is byte for byte
-    /// what one machine would have written.
+    /// season and no game may be missing or come twice, and every game is replayed through
+    /// the rules as `verify` replays it; else nothing is written and the missing games are
+    /// listed with the shard that owes them. The result is byte for byte what one machine
+    /// would have written.
     Merge(cmd::merge::Args),
     /// Play the next season of a ladder (or finish the one a crash interrupted), then show it.
     ///

@@ -250,8 +250,10 @@ fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
     let shard = tmp.path().join("reports/resume/shards/1-of-2/games.jsonl");
     let clean = fs::read(&shard).unwrap();
     type Edit = fn(&mut serde_json::Value);
+    // (a shard's games are replayed: goals out of range are goals the moves
+    // do not give)
     let edits: [(&str, i32, Edit); 3] = [
-        ("outside the game's 0..=100", 2, |g| {
+        ("goals [9999, 100], but the game gives", 2, |g| {
             g["goals"] = serde_json::json!([9999, 100])
         }),
         ("pair 7, but the schedule has", 2, |g| {

@@ -2,8 +2,9 @@
 //! journal and reports are byte for byte a single machine's, at any number
 //! of shards and any `--jobs`, with in-process and external bots, with a
 //! sequential test, and after a shard was cut short and resumed. A missing
-//! shard, a shard twice, a shard of another season and a shard cut short
-//! are each reported clearly, and nothing is written. `--shard auto` reads
+//! shard, a shard twice, a shard of another season, a shard cut short and a
+//! game its rules do not give are each reported clearly, and nothing is
+//! written. `--shard auto` reads
 //! Slurm's and Kubernetes' variables.
 
 use std::{
@@ -274,6 +275,39 @@ fn broken_sets_of_shards_are_refused_and_nothing_is_written() {
         &doubled,
         "games.jsonl:31: game 4 comes twice, or out of schedule order",
     );
+
+    // a shard's journal comes from another machine: its games are replayed,
+    // not only read, so a record that adds up but is not what the rules
+    // give is refused
+    let edit_first_game = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let season = three_shards(tmp.path(), &tmp.path().join(name));
+        let journal = season.join("shards/2-of-3/games.jsonl");
+        let text = fs::read_to_string(&journal).unwrap();
+        let (first, rest) = text.split_once('\n').unwrap();
+        let mut game: serde_json::Value = serde_json::from_str(first).unwrap();
+        edit(&mut game);
+        fs::write(&journal, format!("{game}\n{rest}")).unwrap();
+        season
+    };
+    let illegal = edit_first_game("illegal", &|g| g["moves"][0][0] = "10,0,1".into());
+    merge_fails(
+        &illegal,
+        "shards/2-of-3/games.jsonl:1: not a game record: game 2: turn 1: 10,0,1 by the first seat: split 10,0,1 sums to 11, not 10; nothing was written",
+    );
+    // the goals and result swapped: they agree with each other, not the moves
+    let swapped = edit_first_game("swapped", &|g| {
+        let goals = g["goals"].as_array().unwrap().clone();
+        assert_ne!(goals[0], goals[1], "the game is not drawn");
+        g["goals"] = serde_json::json!([goals[1], goals[0]]);
+        g["result"] = if g["result"] == "first" {
+            "second"
+        } else {
+            "first"
+        }
+        .into();
+    });
+    merge_fails(&swapped, "game 2: goals [");
+    merge_fails(&swapped, "but the game gives [");
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use ladder::{
-    catalog::GameKind, journal::recorded::Recorded, plan::config::ConfigFile, Error, Result,
+    catalog::GameKind, journal::recorded::Recorded, journal::verify::Replays,
+    plan::config::ConfigFile, Error, Result,
 };
 
-use super::{game_of, out, paint_stdout, verify::MaxGoal, LadderDir};
+use super::{game_of, out, paint_stdout, verify::SeasonRules, LadderDir};
 
 /// The options of `ladder merge`.
 #[derive(Debug, clap::Args)]
@@ -38,11 +39,9 @@ fn merge(dir: &Path, reports: &Path) -> Result<()> {
     } else {
         dir.to_path_buf()
     };
-    let max_goal =
-        |recorded: &Recorded| GameKind::named(&recorded.kind)?.visit(MaxGoal { recorded });
     // every problem with the shards is the user's to fix: exit 2, as
     // docs/DISTRIBUTED.md says (Kubernetes retries a merge until it passes)
-    let merged = ladder::journal::merge::merge_all(&dir, &max_goal, &|m| {
+    let merged = ladder::journal::merge::merge_all(&dir, &rules, &|m| {
         ladder::report::write_files(&m.dir, &m.header, &m.standings)
     })
     .map_err(|e| match e {
@@ -66,4 +65,9 @@ fn merge(dir: &Path, reports: &Path) -> Result<()> {
         ));
     }
     out(&text)
+}
+
+/// The checker of a recorded season's games, by its game.
+fn rules(recorded: &Recorded) -> Result<Box<dyn Replays + '_>> {
+    GameKind::named(&recorded.kind)?.visit(SeasonRules { recorded })
 }

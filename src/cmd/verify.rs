@@ -8,6 +8,7 @@ use ladder::{
     catalog::{GameKind, GameVisitor},
     core::text::count,
     journal::recorded::Recorded,
+    journal::verify::Replays,
     plan::Roster,
     Result,
 };
@@ -63,15 +64,15 @@ fn verify(dir: &Path) -> Result<()> {
     ))
 }
 
-/// The most a game of the recorded season gives a seat.
-pub struct MaxGoal<'a> {
+/// The checker of the recorded season's games.
+pub struct SeasonRules<'a> {
     pub recorded: &'a Recorded,
 }
 
-impl GameVisitor for MaxGoal<'_> {
-    type Output = Result<i32>;
+impl<'a> GameVisitor for SeasonRules<'a> {
+    type Output = Result<Box<dyn Replays + 'a>>;
     fn visit<G: Show>(self, _: &Roster<G>) -> Self::Output {
-        ladder::journal::verify::max_goal::<G>(self.recorded)
+        ladder::journal::verify::rules::<G>(self.recorded)
     }
 }
 

@@ -6,7 +6,9 @@
 //! same season (the same `season.json`), the shards must agree on their
 //! number, none may come twice, and no game may be missing or come twice. A
 //! missing game is listed with the shard that owes it, as index ranges
-//! (`shard 2 of 4 owes games 2-3, 10-11`). Then the shards' journals are read
+//! (`shard 2 of 4 owes games 2-3, 10-11`). Each game is replayed through the
+//! rules as `ladder verify` replays it, since a shard's journal was written
+//! on another machine and copied here. Then the shards' journals are read
 //! in turn, game `i` from the shard that holds it, and written in schedule
 //! order: one open file and one line per shard in memory, whatever the
 //! number of games. A season with a sequential test stops where a single
@@ -26,6 +28,7 @@ use crate::{
     core::text::count,
     journal::recorded::Recorded,
     journal::shard::Shard,
+    journal::verify::Replays,
     journal::{self, LineReader},
     plan::Header,
     stats::sprt::InOrder,
@@ -101,6 +104,10 @@ fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
     Ok(v)
 }
 
+/// The checker of a recorded season's games ([`journal::verify::rules`] of
+/// its game).
+pub type Rules = dyn for<'r> Fn(&'r Recorded) -> Result<Box<dyn Replays + 'r>>;
+
 /// What a merge did.
 pub struct Merged {
     pub dir: PathBuf,
@@ -122,18 +129,19 @@ struct Found {
 /// Merges the shards in `dir/shards/` into `dir`, or, when `dir` has no
 /// shards but season folders below it do (a ladder's folder), each of those.
 ///
-/// `max_goal` gives the most a season's game can give a seat (the game is
-/// known only to the catalogue, above this floor): every game is checked
-/// as `ladder verify` checks it without a replay before it is merged.
+/// `rules` gives the checker of a season's games (the game is known only
+/// to the catalogue, above this floor): every game is replayed and checked
+/// as `ladder verify` checks it before it is merged, since a shard's
+/// journal comes from another machine.
 /// `done` is called on each merged season before the next is merged (the
 /// caller writes its reports, from a floor above this one).
 pub fn merge_all(
     dir: &Path,
-    max_goal: &dyn Fn(&Recorded) -> Result<i32>,
+    rules: &Rules,
     done: &dyn Fn(&Merged) -> Result<()>,
 ) -> Result<Vec<Merged>> {
     let merge_one = |d: &Path| {
-        let merged = merge(d, max_goal)?;
+        let merged = merge(d, rules)?;
         done(&merged)?;
         Ok(merged)
     };
@@ -166,12 +174,12 @@ pub fn merge_all(
 }
 
 /// Merges the shards in `dir/shards/` into `dir` ([`merge_all`]).
-pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<Merged> {
+pub fn merge(dir: &Path, rules: &Rules) -> Result<Merged> {
     let _lock = FolderLock::hold(dir, "season")?;
     let found = find_shards(dir)?;
     let n = found[0].shard.n;
     let recorded = Recorded::read(&found[0].dir)?;
-    let max = max_goal(&recorded)?;
+    let check = rules(&recorded)?;
     let season_text = read_season(&found[0].dir)?;
     let season: serde_json::Value = serde_json::from_str(&season_text)
         .map_err(|e| Error::Mismatch(format!("{}: {e}", found[0].dir.display())))?;
@@ -238,12 +246,10 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
             let game = next_or_peeked(reader, peeked, &recorded, shard)?;
             match game {
                 Some(g) if g.index == i => {
-                    let fx = recorded.schedule.fixture(i);
-                    let wrong = if g.seats != fx.seats || g.seed != fx.seed {
-                        Err("its seats or seed are not the schedule's".to_string())
-                    } else {
-                        g.consistent(max)
-                    };
+                    // the game's line is the last the reader read (a game
+                    // kept for its turn is read past only once written)
+                    let line = reader.last_line();
+                    let wrong = journal::parse_record(line).and_then(|r| check.check(&r));
                     if let Err(message) = wrong {
                         return Err(Error::Journal {
                             path: reader.path().to_path_buf(),
@@ -251,9 +257,7 @@ pub fn merge(dir: &Path, max_goal: &dyn Fn(&Recorded) -> Result<i32>) -> Result<
                             message: format!("game {i}: {message}; nothing was written"),
                         });
                     }
-                    // the game's line is the last the reader read (a game
-                    // kept for its turn is read past only once written)
-                    out.write_all(reader.last_line().as_bytes())
+                    out.write_all(line.as_bytes())
                         .and_then(|()| out.write_all(b"\n"))
                         .map_err(Error::io("writing", &out_path))?;
                     written += 1;

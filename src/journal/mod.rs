@@ -446,11 +446,16 @@ pub fn for_each_record(
             line: n,
             message,
         };
-        let record =
-            serde_json::from_str::<Record>(line.trim_end()).map_err(|e| bad(e.to_string()))?;
-        crate::core::record::seed_agrees(record.seed, record.seed_text.as_deref()).map_err(bad)?;
-        each(n, record)
+        each(n, parse_record(line).map_err(bad)?)
     })
+}
+
+/// One journal line read as a game's record, its seed checked against its
+/// `seed_text`.
+pub fn parse_record(line: &str) -> std::result::Result<Record, String> {
+    let record = serde_json::from_str::<Record>(line.trim_end()).map_err(|e| e.to_string())?;
+    crate::core::record::seed_agrees(record.seed, record.seed_text.as_deref())?;
+    Ok(record)
 }
 
 /// Calls `each` with every complete line of the journal file at `path`

@@ -36,38 +36,32 @@ pub struct Verified {
     pub scheduled: usize,
 }
 
-/// The most game `G`, with the parameters `recorded`, gives a seat.
-pub fn max_goal<G: Game>(recorded: &Recorded) -> Result<i32> {
-    let params: G::Params = serde_json::from_value(recorded.params.clone()).map_err(|e| {
-        Error::Mismatch(format!(
-            "season.json: the game's parameters do not read: {e}"
-        ))
-    })?;
-    let start = G::new(&params).map_err(|e| Error::Mismatch(format!("season.json: {e}")))?;
-    Ok(start.max_goal())
+/// Replays the games of one season through its rules, as `ladder verify`
+/// does: what `ladder merge` checks each shard's game with, since shards
+/// come from other machines.
+pub trait Replays {
+    /// What is wrong with record `r` of the season, if anything: its place
+    /// in the schedule, a move, its ending, goals or result.
+    fn check(&self, r: &Record) -> std::result::Result<(), String>;
+}
+
+/// The checker of the games of `recorded`'s season of game `G`, or why
+/// its `season.json` gives none.
+pub fn rules<G: Game>(recorded: &Recorded) -> Result<Box<dyn Replays + '_>> {
+    Ok(Box::new(Check::<G>::new(recorded)?))
 }
 
 /// Verifies the journal in `dir` of a season of game `G`, as its
 /// `season.json` describes it.
 pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
-    let season_path = dir.join("season.json");
-    let bad_season = |message: String| Error::Damaged {
-        path: season_path.clone(),
-        line: 1,
-        message,
-    };
-    let params: G::Params = serde_json::from_value(recorded.params.clone())
-        .map_err(|_| bad_season("no valid `params`".into()))?;
-    let start = G::new(&params).map_err(|e| bad_season(e.to_string()))?;
-    let fixtures = &recorded.schedule;
-    let check = Check {
-        start: &start,
-        params: &params,
-        openings: recorded.openings,
-        fixtures,
-        names: &recorded.names,
-        max_plies: recorded.max_plies,
-    };
+    let check = Check::<G>::new(recorded).map_err(|e| match e {
+        Error::Mismatch(message) => Error::Damaged {
+            path: dir.join("season.json"),
+            line: 1,
+            message,
+        },
+        other => other,
+    })?;
 
     // streamed: a journal of any size is checked in the memory of one game
     let games = dir.join("games.jsonl");
@@ -96,7 +90,7 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     Ok(Verified {
         journaled,
         pending,
-        scheduled: fixtures.len() as usize,
+        scheduled: check.fixtures.len() as usize,
     })
 }
 
@@ -163,8 +157,8 @@ fn mismatch(path: &Path, line: usize, index: u64, message: String) -> Error {
 
 /// What every record is checked against.
 struct Check<'a, G: Game> {
-    start: &'a G,
-    params: &'a G::Params,
+    start: G,
+    params: G::Params,
     /// Whether the season's games start from openings.
     openings: bool,
     fixtures: &'a Schedule,
@@ -172,7 +166,29 @@ struct Check<'a, G: Game> {
     max_plies: u64,
 }
 
-impl<G: Game> Check<'_, G> {
+impl<G: Game> Replays for Check<'_, G> {
+    fn check(&self, r: &Record) -> std::result::Result<(), String> {
+        self.record(r)
+    }
+}
+
+impl<'a, G: Game> Check<'a, G> {
+    /// The checker of `recorded`'s season, or why its parameters make no
+    /// game (a [`Error::Mismatch`]).
+    fn new(recorded: &'a Recorded) -> Result<Check<'a, G>> {
+        let params: G::Params = serde_json::from_value(recorded.params.clone())
+            .map_err(|e| Error::Mismatch(format!("no valid `params`: {e}")))?;
+        let start = G::new(&params).map_err(|e| Error::Mismatch(e.to_string()))?;
+        Ok(Check {
+            start,
+            params,
+            openings: recorded.openings,
+            fixtures: &recorded.schedule,
+            names: &recorded.names,
+            max_plies: recorded.max_plies,
+        })
+    }
+
     /// Checks one record against the schedule and the rules.
     fn record(&self, r: &Record) -> std::result::Result<(), String> {
         if r.index >= self.fixtures.len() {
@@ -223,7 +239,7 @@ impl<G: Game> Check<'_, G> {
                 "an opening, but the season has none".into()
             });
         }
-        let start = start_of(self.params, self.start, r)?;
+        let start = start_of(&self.params, &self.start, r)?;
         play_back(&start, r, |_, _, _| {})
     }
 
