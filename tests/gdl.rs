@@ -945,6 +945,11 @@ fn list_bots_takes_a_gdl_game_by_its_file_as_match_does() {
     let out = ladder_in(root, &["list", "bots", "--game", "gdl:no-such.kif"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no file no-such.kif"));
+    // a folder or a device is there, but is no description
+    let out = ladder_in(root, &["list", "bots", "--game", "gdl:games"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("gdl:games: games is not a file"), "{said}");
 }
 
 #[test]

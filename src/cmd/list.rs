@@ -38,8 +38,14 @@ fn list(what: ListWhat, game: Option<&str>) -> Result<()> {
         Some(name) => {
             let (kind, params) = GameKind::with_params(name)?;
             if let Some(rules) = params.get("rules").and_then(|r| r.as_str()) {
-                if !std::path::Path::new(rules).is_file() {
-                    return Err(Error::Usage(format!("{name}: no file {rules}")));
+                match std::fs::metadata(rules) {
+                    Ok(m) if m.is_file() => {}
+                    Ok(_) => {
+                        return Err(Error::Usage(format!(
+                            "{name}: {rules} is not a file, as a GDL description is"
+                        )))
+                    }
+                    Err(_) => return Err(Error::Usage(format!("{name}: no file {rules}"))),
                 }
             }
             vec![kind]
