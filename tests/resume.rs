@@ -2,7 +2,7 @@
 //! `kill -9` at any moment, runs cut short by `--max-games`), the journal on
 //! disk verifies after each one, and the season finished at the end is the
 //! uninterrupted season byte for byte. A season folder is run by one ladder
-//! at a time.
+//! at a time, and commands that only read it never change its journal.
 
 use std::{
     fs,
@@ -275,4 +275,47 @@ fn merge_refuses_a_shard_journal_that_verify_rejects_at_its_line() {
             );
         assert!(!tmp.path().join("reports/resume/games.jsonl").exists());
     }
+}
+
+#[test]
+fn commands_that_read_a_season_leave_a_line_being_written_as_it_is() {
+    let tmp = project();
+    run_in(tmp.path(), &["--max-games", "6"]).assert().success();
+    let dir = tmp.path().join("reports/resume");
+    let journal = dir.join("games.jsonl");
+    // game 6's line begun, as the season's ladder leaves it for a moment
+    // while writing it (or a crash, for good)
+    let mut writing = fs::read(&journal).unwrap();
+    writing.extend_from_slice(br#"{"index":6,"pair":"#);
+    fs::write(&journal, &writing).unwrap();
+    let reads: [&[&str]; 5] = [
+        &["verify"],
+        &["report"],
+        &["report", "--replays"],
+        &["export", "--format", "csv"],
+        &["replay", "--game", "5"],
+    ];
+    for args in reads {
+        let out = ladder().args(args).arg(&dir).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            fs::read(&journal).unwrap(),
+            writing,
+            "{args:?} changed the journal of a season it only reads"
+        );
+    }
+    ladder()
+        .arg("verify")
+        .arg(&dir)
+        .assert()
+        .stdout(predicate::str::contains("6 games in schedule order"));
+    // the resume holds the season: it cuts the line off and plays game 6
+    run_in(tmp.path(), &[]).assert().success();
+    verifies(&dir, "the resume");
+    let text = fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 60, "every game once");
 }

@@ -5,7 +5,9 @@
 //! Re-running a season reads the journal back and skips the games it holds, so
 //! an interrupted season resumes without losing or repeating a game. Lines are
 //! written whole and flushed; a last line cut short by a crash is dropped on
-//! the next open and its game is played again.
+//! the next open and its game is played again. Commands that only read a
+//! journal (`verify`, `report`, `export`, `replay`) never change it: they
+//! may read a season another ladder is writing.
 //!
 //! Wall-clock times are not deterministic, so they go to `timing.jsonl` beside
 //! the journal, keeping `games.jsonl` byte-identical for any `--jobs`.
@@ -166,7 +168,7 @@ impl Journal {
         let mut resumed = Resumed::default();
         let mut in_order_bytes = 0u64;
         let mut out_of_order: Vec<(Scored, String)> = Vec::new();
-        for_each_line(&games_path, |n, line| {
+        let cut_short = for_each_line(&games_path, |n, line| {
             let scored = score(&games_path, n, line)?;
             if out_of_order.is_empty() && scored.index == shard.nth(resumed.journaled) {
                 in_order_bytes += line.len() as u64;
@@ -212,13 +214,19 @@ impl Journal {
             // only what is still pending, so the file never grows across resumes
             files::replace(&pending_path, kept.as_bytes())?;
         }
-        if !out_of_order.is_empty() {
-            // only now that those games are safe in pending.jsonl
+        // only now that those games are safe in pending.jsonl; a last line
+        // a crash cut short goes too (its game is played again)
+        let keep_len = if out_of_order.is_empty() {
+            cut_short
+        } else {
+            Some(in_order_bytes)
+        };
+        if let Some(len) = keep_len {
             OpenOptions::new()
                 .write(true)
                 .open(&games_path)
-                .and_then(|f| f.set_len(in_order_bytes))
-                .map_err(Error::io("cutting the out-of-order tail of", &games_path))?;
+                .and_then(|f| f.set_len(len))
+                .map_err(Error::io("cutting the last lines of", &games_path))?;
         }
         let append = |p: &Path| {
             OpenOptions::new()
@@ -447,7 +455,8 @@ pub fn for_each_record(
             message,
         };
         each(n, parse_record(line).map_err(bad)?)
-    })
+    })?;
+    Ok(())
 }
 
 /// One journal line read as a game's record, its seed checked against its
@@ -460,13 +469,21 @@ pub fn parse_record(line: &str) -> std::result::Result<Record, String> {
 
 /// Calls `each` with every complete line of the journal file at `path`
 /// (numbered from 1, line end included), reading it piece by piece: a
-/// journal of any size costs the memory of one line. A last line that a
-/// crash cut short is cut off the file (its game is played again). Where
-/// only `PATH.zst` exists (a complete season's compressed journal), that is
-/// read instead. No file is no lines.
-pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()>) -> Result<()> {
+/// journal of any size costs the memory of one line. Where only `PATH.zst`
+/// exists (a complete season's compressed journal), that is read instead.
+/// No file is no lines.
+///
+/// A last line without its end is not a line: a crash cut it short, or the
+/// season's ladder is writing it now (`verify`, `report` and the rest read
+/// a live season's journal). The file is never changed here; the length of
+/// its complete lines is returned when it has such a last line, so that a
+/// resume, which holds the season, can cut it off (its game is played again).
+pub fn for_each_line(
+    path: &Path,
+    mut each: impl FnMut(usize, &str) -> Result<()>,
+) -> Result<Option<u64>> {
     let Some((mut reader, shown, compressed)) = open_journal(path, 1 << 16)? else {
-        return Ok(());
+        return Ok(None);
     };
     let mut bytes = Vec::new();
     let mut good_len = 0u64;
@@ -477,7 +494,7 @@ pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()
             .read_until(b'\n', &mut bytes)
             .map_err(Error::io("reading", &shown))?;
         if read == 0 {
-            return Ok(());
+            return Ok(None);
         }
         if bytes.last() != Some(&b'\n') {
             if compressed {
@@ -487,12 +504,7 @@ pub fn for_each_line(path: &Path, mut each: impl FnMut(usize, &str) -> Result<()
                     message: "the compressed journal ends in the middle of a line".into(),
                 });
             }
-            // cut short by a crash: the game is played again
-            return OpenOptions::new()
-                .write(true)
-                .open(path)
-                .and_then(|f| f.set_len(good_len))
-                .map_err(Error::io("truncating the cut-short last line of", path));
+            return Ok(Some(good_len));
         }
         n += 1;
         let line = std::str::from_utf8(&bytes).map_err(|e| Error::Journal {
