@@ -2,7 +2,8 @@
 //! `kill -9` at any moment, runs cut short by `--max-games`), the journal on
 //! disk verifies after each one, and the season finished at the end is the
 //! uninterrupted season byte for byte. A season folder is run by one ladder
-//! at a time, and commands that only read it never change its journal.
+//! at a time, and commands that only read it never change its journal and
+//! count each of its games once.
 
 use std::{
     fs,
@@ -318,4 +319,39 @@ fn commands_that_read_a_season_leave_a_line_being_written_as_it_is() {
     verifies(&dir, "the resume");
     let text = fs::read_to_string(&journal).unwrap();
     assert_eq!(text.lines().count(), 60, "every game once");
+}
+
+#[test]
+fn a_game_in_both_files_of_an_interrupted_season_is_reported_once() {
+    let tmp = project();
+    run_in(tmp.path(), &["--max-games", "6"]).assert().success();
+    let dir = tmp.path().join("reports/resume");
+    // games 4 and 5 finished ahead of their turn, then their turn came: a
+    // kill leaves them in pending.jsonl as well as in games.jsonl
+    let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(lines.len(), 6);
+    fs::write(dir.join("pending.jsonl"), lines[4..].join("\n") + "\n").unwrap();
+    ladder()
+        .arg("report")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 of 60 games"));
+    let standings: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.join("standings.json")).unwrap()).unwrap();
+    let games: u64 = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        games,
+        2 * 6,
+        "each game counts once for each of its two bots"
+    );
+    // and the resume plays the season on from there
+    run_in(tmp.path(), &[]).assert().success();
+    verifies(&dir, "the resume");
 }
