@@ -308,6 +308,16 @@ fn broken_sets_of_shards_are_refused_and_nothing_is_written() {
     });
     merge_fails(&swapped, "game 2: goals [");
     merge_fails(&swapped, "but the game gives [");
+
+    // parameters that make no game: the file that holds them is named
+    let params = three_shards(tmp.path(), &tmp.path().join("params"));
+    for k in 1..=3 {
+        let season = params.join(format!("shards/{k}-of-3/season.json"));
+        let text = fs::read_to_string(&season).unwrap();
+        assert!(text.contains(r#""troops": 10"#), "{text}");
+        fs::write(&season, text.replace(r#""troops": 10"#, r#""troops": "x""#)).unwrap();
+    }
+    merge_fails(&params, "shards/1-of-3/season.json: no valid `params`");
 }
 
 fn copy_dir(from: &Path, to: &Path) {

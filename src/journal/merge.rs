@@ -179,7 +179,10 @@ pub fn merge(dir: &Path, rules: &Rules) -> Result<Merged> {
     let found = find_shards(dir)?;
     let n = found[0].shard.n;
     let recorded = Recorded::read(&found[0].dir)?;
-    let check = rules(&recorded)?;
+    let check = rules(&recorded).map_err(|e| {
+        let season = found[0].dir.join("season.json");
+        Error::Mismatch(format!("{}: {e}", season.display()))
+    })?;
     let season_text = read_season(&found[0].dir)?;
     let season: serde_json::Value = serde_json::from_str(&season_text)
         .map_err(|e| Error::Mismatch(format!("{}: {e}", found[0].dir.display())))?;
