@@ -355,3 +355,42 @@ fn a_game_in_both_files_of_an_interrupted_season_is_reported_once() {
     run_in(tmp.path(), &[]).assert().success();
     verifies(&dir, "the resume");
 }
+
+#[test]
+fn every_command_that_reads_an_interrupted_season_sees_its_pending_games_once() {
+    let tmp = project();
+    run_in(tmp.path(), &["--max-games", "6"]).assert().success();
+    let dir = tmp.path().join("reports/resume");
+    let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(lines.len(), 6);
+    // as a kill leaves it: games 5 and 4 finished ahead of game 3's turn,
+    // which came (game 3 in both files), theirs did not
+    fs::write(dir.join("games.jsonl"), lines[..4].join("\n") + "\n").unwrap();
+    fs::write(
+        dir.join("pending.jsonl"),
+        [lines[5], lines[3], lines[4]].join("\n") + "\n",
+    )
+    .unwrap();
+    let out = |args: &[&str]| {
+        let output = ladder().args(args).arg(&dir).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert!(out(&["verify"]).contains("4 games in schedule order and 2 pending, of 60"));
+    let csv = out(&["export", "--format", "csv"]);
+    let indexes: Vec<&str> = csv.lines().skip(1).map(|row| &row[..1]).collect();
+    assert_eq!(indexes, ["0", "1", "2", "3", "5", "4"], "{csv}");
+    let pgn = out(&["export", "--format", "pgn"]);
+    assert_eq!(pgn.matches("[Round ").count(), 6, "{pgn}");
+    for game in ["4", "5"] {
+        let replay = out(&["replay", "--game", game]);
+        assert!(replay.contains(&format!("Game {game}")), "{replay}");
+    }
+    out(&["report", "--replays"]);
+    for game in 0..6 {
+        assert!(dir.join(format!("replays/{game}.html")).is_file(), "{game}");
+    }
+    run_in(tmp.path(), &[]).assert().success();
+    verifies(&dir, "the resume");
+}

@@ -41,14 +41,13 @@ fn replay(journal: &Path, index: u64) -> Result<()> {
             journal.display()
         )));
     }
-    let (dir, file) = if journal.is_dir() {
-        (journal.to_path_buf(), journal.join("games.jsonl"))
+    let dir = if journal.is_dir() {
+        journal
     } else {
-        let dir = journal.parent().unwrap_or(Path::new(".")).to_path_buf();
-        (dir, journal.to_path_buf())
+        journal.parent().unwrap_or(Path::new("."))
     };
-    let recorded = Recorded::read(&dir)?;
-    let record = ladder::journal::replay::find(&file, index)?;
+    let recorded = Recorded::read(dir)?;
+    let record = ladder::journal::replay::find(journal, index)?;
     let kind = GameKind::named(&recorded.kind)?;
     let text = kind.visit(ReplayGame {
         recorded: &recorded,

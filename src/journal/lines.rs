@@ -39,6 +39,72 @@ pub fn for_each_record(
     Ok(())
 }
 
+/// Calls `each` with every finished game of the season folder `dir`, each
+/// once, streaming: the games of `games.jsonl` (or its compressed form) in
+/// schedule order, then those waiting in `pending.jsonl` that it does not
+/// hold yet, in the order they finished. A game finished ahead of its turn
+/// stays in `pending.jsonl` after its turn has put it into `games.jsonl`,
+/// until the season ends or resumes: a season read while it runs, or after
+/// an interrupt, holds it twice.
+pub fn for_each_game(
+    dir: &Path,
+    mut each: impl FnMut(&Path, usize, Record) -> Result<()>,
+) -> Result<()> {
+    for_each_game_line(dir, |path, n, line| {
+        let record = parse_record(line).map_err(|message| Error::Journal {
+            path: path.to_path_buf(),
+            line: n,
+            message,
+        })?;
+        let index = record.index;
+        each(path, n, record)?;
+        Ok(index)
+    })
+}
+
+/// [`for_each_game`] for a reader of its own: `each` reads the line (file,
+/// number from 1, text with its end) and returns its game's index. The
+/// pending games are found first, by index only: their file is small (the
+/// games finished ahead of a slower one).
+pub fn for_each_game_line(
+    dir: &Path,
+    mut each: impl FnMut(&Path, usize, &str) -> Result<u64>,
+) -> Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Index {
+        index: u64,
+    }
+    let pending_path = dir.join("pending.jsonl");
+    // pending game's index -> its first line in pending.jsonl
+    let mut waiting = std::collections::HashMap::new();
+    for_each_line(&pending_path, |n, line| {
+        let Index { index } = serde_json::from_str(line).map_err(|e| Error::Journal {
+            path: pending_path.clone(),
+            line: n,
+            message: format!("not a game record: {e}"),
+        })?;
+        waiting.entry(index).or_insert(n);
+        Ok(())
+    })?;
+    let games = dir.join("games.jsonl");
+    for_each_line(&games, |n, line| {
+        let index = each(&games, n, line)?;
+        waiting.remove(&index);
+        Ok(())
+    })?;
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    let lines: std::collections::HashSet<usize> = waiting.into_values().collect();
+    for_each_line(&pending_path, |n, line| {
+        if lines.contains(&n) {
+            each(&pending_path, n, line)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
 /// One journal line read as a game's record, its seed checked against its
 /// `seed_text`.
 pub fn parse_record(line: &str) -> std::result::Result<Record, String> {

@@ -37,7 +37,10 @@ pub mod verify;
 
 pub use holds::{changed_keys, holds, unversioned, versioned, Holds};
 use lines::zst_path;
-pub use lines::{for_each_line, for_each_record, parse_record, read_records, LineReader};
+pub use lines::{
+    for_each_game, for_each_game_line, for_each_line, for_each_record, parse_record, read_records,
+    LineReader,
+};
 
 use std::{
     fs::{self, File, OpenOptions},

@@ -3,12 +3,12 @@
 //! verify` checks such a season, and `ladder report` renders its reports
 //! again, without the config and without playing.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::{
     core::error::{Error, Result},
     core::record::Scored,
-    journal::for_each_line,
+    journal::for_each_game_line,
     plan::schedule::{format_name, Format, Order, Schedule, Seating},
     plan::Header,
     stats::sprt::Sprt,
@@ -251,44 +251,24 @@ impl Recorded {
     }
 
     /// The standings of every game journaled in `dir` (`games.jsonl` or its
-    /// compressed form, and `pending.jsonl`), streamed, each game once: a
-    /// game finished ahead of its turn stays in `pending.jsonl` after its
-    /// turn has put it into `games.jsonl`, until the season ends or resumes,
-    /// and a season read while it runs or after a kill holds it twice.
+    /// compressed form, and `pending.jsonl`), streamed, each game once
+    /// ([`for_each_game_line`]).
     pub fn standings(&self, dir: &Path) -> Result<Standings> {
         let mut standings = Standings::empty(&self.names);
         standings.anchor = self.anchor;
         let pair_of = |i| self.schedule.pair_of(i);
-        // one bit a scheduled game: 2.5 MB for 20,000,000 games
-        let mut counted = vec![0u64; self.schedule.len().div_ceil(64) as usize];
-        let mut first_time = |index: u64| {
-            let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
-            counted.get_mut(word).is_none_or(|w| {
-                let new = *w & bit == 0;
-                *w |= bit;
-                new
-            })
-        };
-        for file in ["games.jsonl", "pending.jsonl"] {
-            let path: PathBuf = dir.join(file);
-            for_each_line(&path, |n, line| {
-                let scored = Scored::from_line_where(line.trim_end(), &self.names, &pair_of)
-                    .map_err(|e| Error::Journal {
-                        path: path.clone(),
-                        line: n,
-                        message: e.to_string(),
-                    })?
-                    .ok_or_else(|| Error::Journal {
-                        path: path.clone(),
-                        line: n,
-                        message: "the game names a bot this season does not have".into(),
-                    })?;
-                if first_time(scored.index) {
-                    standings.add(&scored);
-                }
-                Ok(())
-            })?;
-        }
+        for_each_game_line(dir, |path, n, line| {
+            let bad = |message: String| Error::Journal {
+                path: path.to_path_buf(),
+                line: n,
+                message,
+            };
+            let scored = Scored::from_line_where(line.trim_end(), &self.names, &pair_of)
+                .map_err(|e| bad(e.to_string()))?
+                .ok_or_else(|| bad("the game names a bot this season does not have".into()))?;
+            standings.add(&scored);
+            Ok(scored.index)
+        })?;
         Ok(standings)
     }
 }

@@ -15,21 +15,28 @@ use crate::{
         seat::{BySeat, Seat},
         text::count,
     },
-    journal::for_each_record,
     journal::recorded::Recorded,
     journal::verify::{play_back, start_of},
+    journal::{for_each_game, for_each_record},
 };
 
-/// The journal record of game `index` in `journal` (streamed to it).
+/// The journal record of game `index` in `journal` (streamed to it): a
+/// season's folder (its finished games, those still pending included, see
+/// [`for_each_game`]) or one journal file.
 pub fn find(journal: &Path, index: u64) -> Result<Record> {
     let (mut found, mut held) = (None, 0u64);
-    for_each_record(journal, |_, record| {
+    let mut look = |record: Record| {
         held += 1;
         if record.index == index && found.is_none() {
             found = Some(record);
         }
         Ok(())
-    })?;
+    };
+    if journal.is_dir() {
+        for_each_game(journal, |_, _, record| look(record))?;
+    } else {
+        for_each_record(journal, |_, record| look(record))?;
+    }
     found.ok_or_else(|| {
         let holds = match held {
             0 => "it holds no game yet".to_string(),

@@ -30,7 +30,9 @@ use crate::{
 pub struct Verified {
     /// Games in `games.jsonl`.
     pub journaled: usize,
-    /// Games in `pending.jsonl`.
+    /// Games in `pending.jsonl` that `games.jsonl` does not hold yet (each
+    /// line there is checked: a game whose turn has come stays there too
+    /// until the season ends or resumes).
     pub pending: usize,
     /// Games the schedule has.
     pub scheduled: usize,
@@ -84,7 +86,9 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
         check
             .record(&record)
             .map_err(|m| mismatch(&pending_path, n, record.index, m))?;
-        pending += 1;
+        if record.index >= journaled as u64 {
+            pending += 1;
+        }
         Ok(())
     })?;
     Ok(Verified {

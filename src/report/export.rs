@@ -14,7 +14,7 @@ use crate::{
         game::GameResult,
         record::{Record, Turn},
     },
-    journal::{self, recorded::Recorded, GAMES},
+    journal::{self, recorded::Recorded},
     Result,
 };
 
@@ -23,14 +23,15 @@ pub const CSV_COLUMNS: &str =
     "index,pair,first,second,seed,result,goal1,goal2,termination,plies,opening";
 
 /// Writes the games of the season folder `dir` to `out` as CSV, and flushes
-/// it: one row per game in journal order, `result` as `first`, `second` or
+/// it: one row per game ([`journal::for_each_game`]: `games.jsonl` in
+/// schedule order, then the games of an unfinished season waiting in
+/// `pending.jsonl`), `result` as `first`, `second` or
 /// `draw`, the termination as the leaderboard counts it (`normal`,
 /// `forfeit: timeout`), and the opening empty when the game started from
 /// the usual position. A reader that has gone is [`Error::ClosedOutput`].
 pub fn csv(dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let path = dir.join(GAMES);
     writeln!(out, "{CSV_COLUMNS}").map_err(written)?;
-    journal::for_each_record(&path, |_, r| {
+    journal::for_each_game(dir, |_, _, r| {
         let result = match r.result {
             GameResult::First => "first",
             GameResult::Second => "second",
@@ -74,7 +75,7 @@ pub fn written(e: std::io::Error) -> Error {
 /// and the result: `1-0`, `0-1` or `1/2-1/2` as the standings count it.
 pub fn pgn(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let recorded = Recorded::read(dir)?;
-    journal::for_each_record(&dir.join(GAMES), |_, r| {
+    journal::for_each_game(dir, |_, _, r| {
         out.write_all(pgn_game(&recorded.name, &recorded.game, &r).as_bytes())
             .map_err(written)
     })?;

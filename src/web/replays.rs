@@ -12,7 +12,7 @@ use crate::{
         error::{Error, Result},
         files,
     },
-    journal::{for_each_record, recorded::Recorded, replay::plies},
+    journal::{for_each_game, recorded::Recorded, replay::plies},
     report::html::escape,
     show::Show,
 };
@@ -38,12 +38,11 @@ pub fn write<G: Show>(dir: &Path) -> Result<u64> {
             ("style.css", super::pages::STYLE_CSS),
         ],
     )?;
-    let journal = dir.join(crate::journal::GAMES);
     let mut list = String::new();
     let mut count = 0;
     // pages are written in groups, the folder synced once a group
     let mut pages: Vec<(String, String)> = Vec::new();
-    for_each_record(&journal, |_, record| {
+    for_each_game(dir, |_, _, record| {
         let positions = plies::<G>(&params, &record)?;
         let json = game_json(&record, None, &recorded.game, positions, simultaneous);
         let title = format!(

@@ -25,7 +25,6 @@ use crate::{
         self,
         recorded::Recorded,
         verify::{play_back, start_of},
-        GAMES,
     },
     report::export::written,
     Result,
@@ -57,11 +56,10 @@ pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let params: GdlParams = serde_json::from_value(recorded.params.clone())
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
     let start = Gdl::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
-    let path = dir.join(GAMES);
-    journal::for_each_record(&path, |n, r| {
+    journal::for_each_game(dir, |path, n, r| {
         let line =
             match_json(&recorded, &params, &start, &r).map_err(|message| Error::Journal {
-                path: path.clone(),
+                path: path.to_path_buf(),
                 line: n,
                 message: format!("game {}: {message}", r.index),
             })?;
