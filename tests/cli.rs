@@ -1397,7 +1397,36 @@ fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter()
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("is a ladder: replay a game of one of its seasons"),
+        err.contains("is a ladder: name one of its seasons' folders (a division's, where a season has several); it has played none yet"),
+        "{err}"
+    );
+    // a ladder of one division plays each season in its season folder
+    fs::create_dir(tmp.path().join("season-001")).unwrap();
+    fs::write(tmp.path().join("season-001/season.json"), "{}").unwrap();
+    let out = ladder()
+        .args(["replay", "--game", "0"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.ends_with(&format!(
+            "several), as {}\n",
+            tmp.path().join("season-001").display()
+        )),
+        "{err}"
+    );
+    let arena = tmp.path().join("arena");
+    fs::create_dir(&arena).unwrap();
+    fs::write(arena.join("arena.db"), "").unwrap();
+    let out = ladder()
+        .args(["export", "--format", "csv"])
+        .arg(&arena)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("arena is an arena: `ladder arena export "),
         "{err}"
     );
     let out = ladder().args(["list", "games"]).output().unwrap();

@@ -515,6 +515,33 @@ fn report_renders_every_season_and_the_ladder_again() {
         stdout.ends_with("the ladder's 4 season folders verified\n"),
         "{stdout}"
     );
+    // the commands that read one season name a division, given the ladder
+    // or one of its seasons, and take what they name
+    for (given, said, division) in [
+        (
+            dir.clone(),
+            "is a ladder: name one of its seasons' folders (a division's, where a season has several), as ",
+            dir.join("season-001/division-1"),
+        ),
+        (
+            dir.join("season-002"),
+            "is a season of a ladder, played in divisions: name one of them, as ",
+            dir.join("season-002/division-1"),
+        ),
+    ] {
+        for command in [
+            &["replay", "--game", "0"][..],
+            &["export", "--format", "csv"],
+            &["report", "--replays"],
+        ] {
+            let out = ladder().args(command).arg(&given).output().unwrap();
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(2), "{command:?}: {err}");
+            let expected = format!("{said}{}\n", division.display());
+            assert!(err.ends_with(&expected), "{command:?}: {err}");
+            ladder().args(command).arg(&division).assert().success();
+        }
+    }
     // and a bad game in any of them fails it
     let journal = dir.join("season-002/division-1/games.jsonl");
     let text = fs::read_to_string(&journal).unwrap();

@@ -31,12 +31,8 @@ pub enum ExportFormat {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    if !a.dir.join("season.json").is_file() {
-        return Err(Error::Usage(format!(
-            "{}: not a season's folder (it has no season.json)",
-            a.dir.display()
-        )));
-    }
+    // a season's folder, its season.json checked before anything is written
+    ladder::journal::recorded::Recorded::read(&a.dir)?;
     if let Some(path) = a.output.as_ref() {
         if ladder::journal::is_journal_file(&a.dir, path) {
             return Err(Error::Usage(format!(

