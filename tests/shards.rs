@@ -151,18 +151,34 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
             "shard 2 of 3 owes 23 games: 21-87 (its own games in those ranges)",
         ));
     assert!(!reports.join("s/games.jsonl").exists(), "nothing written");
+    // a kill can cut a timing line short too; what follows starts anew
+    let timing = |k: u64| reports.join(format!("s/shards/{k}-of-3/timing.jsonl"));
+    let cut_short = |k: u64, text: &str| {
+        let mut file = fs::OpenOptions::new().append(true).open(timing(k)).unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    };
+    cut_short(2, "{\"index\":9");
     run(&cfg, &reports, &["--shard", "2/3"])
         .success()
         .stdout(predicate::str::contains("23 games played now, 7 resumed"));
     for k in [1, 3] {
         run(&cfg, &reports, &["--shard", &format!("{k}/3")]).success();
     }
+    // and the merge copies whole timing lines only
+    cut_short(1, "{\"ind");
     ladder()
         .arg("merge")
         .arg(reports.join("s"))
         .assert()
         .success();
     assert_same(&one.join("s"), &reports.join("s"));
+    let merged = fs::read_to_string(reports.join("s/timing.jsonl")).unwrap();
+    let games = fs::read_to_string(reports.join("s/games.jsonl")).unwrap();
+    assert_eq!(merged.lines().count(), games.lines().count(), "{merged}");
+    for line in merged.lines() {
+        let timing: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(timing["ms"].is_number(), "{line}");
+    }
 }
 
 #[test]

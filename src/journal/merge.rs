@@ -512,15 +512,16 @@ fn read_season(dir: &Path) -> Result<String> {
 }
 
 /// The shards' timing lines, one after another, as the season's
-/// `timing.jsonl` (wall-clock times: never part of the results).
+/// `timing.jsonl` (wall-clock times: never part of the results): whole
+/// lines only, so a line a crash cut short does not run into the next.
 fn merge_timing(dir: &Path, found: &[Found]) -> Result<()> {
     let path = dir.join("timing.jsonl");
     let mut out = BufWriter::new(fs::File::create(&path).map_err(Error::io("creating", &path))?);
     for f in found {
-        let timing = f.dir.join("timing.jsonl");
-        if let Ok(mut file) = fs::File::open(&timing) {
-            std::io::copy(&mut file, &mut out).map_err(Error::io("writing", &path))?;
-        }
+        journal::for_each_line(&f.dir.join("timing.jsonl"), |_, line| {
+            out.write_all(line.as_bytes())
+                .map_err(Error::io("writing", &path))
+        })?;
     }
     out.flush().map_err(Error::io("writing", &path))
 }

@@ -242,6 +242,8 @@ impl Journal {
                 .map_err(Error::io("opening", p))
         };
         let timing_path = dir.join(TIMING);
+        // a timing line a crash cut short would run into the next one
+        cut_unended_line(&timing_path)?;
         let journal = Journal {
             games: None,
             timing: BufWriter::new(append(&timing_path)?),
@@ -315,6 +317,40 @@ impl Journal {
         drop(self.pending);
         fs::remove_file(&self.pending_path).map_err(Error::io("removing", &self.pending_path))
     }
+}
+
+/// Cuts off the last line of the file at `path` if a crash left it
+/// without its end, so that what is appended starts on a line of its own;
+/// read from the end, so a file of any length costs a block or two. No
+/// file is nothing to cut.
+fn cut_unended_line(path: &Path) -> Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("opening", path)(e)),
+    };
+    let io_error = |e| Error::io("cutting the last line of", path)(e);
+    let mut end = file.metadata().map_err(io_error)?.len();
+    let mut block = [0u8; 4096];
+    let mut last = true;
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let piece = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(piece))
+            .map_err(io_error)?;
+        if last && piece.last() == Some(&b'\n') {
+            return Ok(()); // it ends with a line end
+        }
+        last = false;
+        if let Some(at) = piece.iter().rposition(|&b| b == b'\n') {
+            end = start + at as u64 + 1;
+            break;
+        }
+        end = start;
+    }
+    file.set_len(end).map_err(io_error)
 }
 
 /// Opens `games.jsonl` to append. A compressed journal (games appended
@@ -454,6 +490,29 @@ pub(crate) mod tests {
 
     fn names() -> Vec<String> {
         vec!["a".to_string(), "b".to_string()]
+    }
+
+    #[test]
+    fn a_last_line_without_its_end_is_cut_off_whatever_its_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lines");
+        let long = "x".repeat(10_000);
+        for (text, kept) in [
+            ("", ""),
+            ("a\nb\n", "a\nb\n"),
+            ("a\nb", "a\n"),
+            ("no end", ""),
+            (&*format!("a\n{long}"), "a\n"),
+            (&*format!("{long}\nb"), &*format!("{long}\n")),
+            (&*long, ""),
+        ] {
+            fs::write(&path, text).unwrap();
+            cut_unended_line(&path).unwrap();
+            assert_eq!(fs::read_to_string(&path).unwrap(), kept, "{text:.20}");
+        }
+        fs::remove_file(&path).unwrap();
+        cut_unended_line(&path).unwrap();
+        assert!(!path.exists(), "no file is nothing to cut");
     }
 
     /// Opens a journal, ignoring the games it holds in order.
