@@ -151,6 +151,23 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
             "shard 2 of 3 owes 23 games: 21-87 (its own games in those ranges)",
         ));
     assert!(!reports.join("s/games.jsonl").exists(), "nothing written");
+    // verify takes a shard's folder, not the unmerged season's
+    ladder()
+        .arg("verify")
+        .arg(reports.join("s"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "holds the shards of a season, not merged yet: `ladder merge ",
+        ));
+    ladder()
+        .arg("verify")
+        .arg(reports.join("s/shards/2-of-3"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "7 games in schedule order and 0 pending, of 30 scheduled for shard 2 of 3",
+        ));
     // a kill can cut a timing line short too; what follows starts anew
     let timing = |k: u64| reports.join(format!("s/shards/{k}-of-3/timing.jsonl"));
     let cut_short = |k: u64, text: &str| {
@@ -164,6 +181,21 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
     for k in [1, 3] {
         run(&cfg, &reports, &["--shard", &format!("{k}/3")]).success();
     }
+    // a shard's games out of its order fail its verify
+    let copy = tmp.path().join("copy/3-of-3");
+    copy_dir(&reports.join("s/shards/3-of-3"), &copy);
+    let journal = fs::read_to_string(copy.join("games.jsonl")).unwrap();
+    let mut lines: Vec<&str> = journal.lines().collect();
+    lines.swap(0, 1);
+    fs::write(copy.join("games.jsonl"), lines.join("\n") + "\n").unwrap();
+    ladder()
+        .arg("verify")
+        .arg(&copy)
+        .assert()
+        .code(predicate::ne(0))
+        .stderr(predicate::str::contains(
+            "games.jsonl:1: not a game record: game 5: out of schedule order: line 1 should hold game 4",
+        ));
     // and the merge copies whole timing lines only
     cut_short(1, "{\"ind");
     ladder()

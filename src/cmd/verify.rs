@@ -55,8 +55,12 @@ fn verify(dir: &Path) -> Result<()> {
         dir,
         recorded: &recorded,
     })?;
+    let whose = match v.shard.n {
+        1 => String::new(),
+        _ => format!(" for shard {} of {}", v.shard.k, v.shard.n),
+    };
     out(&format!(
-        "{}: {} in schedule order and {} pending, of {} scheduled: every move legal, every ending, goal and result as recorded\n",
+        "{}: {} in schedule order and {} pending, of {} scheduled{whose}: every move legal, every ending, goal and result as recorded\n",
         dir.display(),
         count(v.journaled, "game"),
         v.pending,

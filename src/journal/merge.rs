@@ -104,6 +104,27 @@ fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
     Ok(v)
 }
 
+/// The shard whose folder `dir` is (`shards/K-of-N`, its `shard.json`
+/// checked), or `None` for a folder without `shard.json`: a season's own.
+pub fn shard_of(dir: &Path) -> Result<Option<Shard>> {
+    let file = dir.join(SHARD_FILE);
+    if !file.exists() {
+        return Ok(None);
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let shard: Shard = name.parse().map_err(|_| {
+        Error::Usage(format!(
+            "{}: a folder with {SHARD_FILE} is a shard's, named K-of-N (e.g. 2-of-4)",
+            dir.display()
+        ))
+    })?;
+    read_shard_file(&file, shard, &name)?;
+    Ok(Some(shard))
+}
+
 /// The checker of a recorded season's games ([`journal::verify::rules`] of
 /// its game).
 pub type Rules = dyn for<'r> Fn(&'r Recorded) -> Result<Box<dyn Replays + 'r>>;

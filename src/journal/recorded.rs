@@ -80,7 +80,8 @@ fn control_text(season: &serde_json::Value) -> Option<(String, String)> {
 
 /// Why `dir`, whose `season.json` cannot be read (`e`), is no season's
 /// folder, and which folder to name instead: a ladder's season is a
-/// season's folder, or its divisions are; an arena's games become
+/// season's folder, or its divisions are; a season split in shards is
+/// one once merged, and each shard's folder is; an arena's games become
 /// one by `ladder arena export`.
 fn not_a_season(dir: &Path, e: &std::io::Error) -> String {
     let shown = dir.display();
@@ -98,6 +99,11 @@ fn not_a_season(dir: &Path, e: &std::io::Error) -> String {
         format!(
             "{shown} is a season of a ladder, played in divisions: name one of them, as {}",
             division(dir).display()
+        )
+    } else if dir.join("shards").is_dir() {
+        format!(
+            "{shown} holds the shards of a season, not merged yet: `ladder merge {shown}` makes the season, and each shard's folder ({}) is read as a season of its own games",
+            dir.join("shards").join("K-of-N").display()
         )
     } else if dir.join("arena.db").is_file() {
         format!(

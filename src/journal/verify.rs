@@ -22,6 +22,7 @@ use crate::{
     },
     journal::for_each_record,
     journal::recorded::Recorded,
+    journal::shard::Shard,
     plan::schedule::Schedule,
 };
 
@@ -34,8 +35,10 @@ pub struct Verified {
     /// line there is checked: a game whose turn has come stays there too
     /// until the season ends or resumes).
     pub pending: usize,
-    /// Games the schedule has.
+    /// Games the schedule has (for a shard's folder, that shard's).
     pub scheduled: usize,
+    /// The shard whose folder it is ([`Shard::WHOLE`] for a season's own).
+    pub shard: Shard,
 }
 
 /// Replays the games of one season through its rules, as `ladder verify`
@@ -65,15 +68,17 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
         other => other,
     })?;
 
+    // a shard's folder holds that shard's games, in their order
+    let shard = crate::journal::merge::shard_of(dir)?.unwrap_or(Shard::WHOLE);
     // streamed: a journal of any size is checked in the memory of one game
     let games = dir.join("games.jsonl");
     let mut journaled = 0;
     for_each_record(&games, |n, record| {
         let at = |message: String| mismatch(&games, n, record.index, message);
-        if record.index != n as u64 - 1 {
+        let expected = shard.nth(n as u64 - 1);
+        if record.index != expected {
             return Err(at(format!(
-                "out of schedule order: line {n} should hold game {}",
-                n - 1
+                "out of schedule order: line {n} should hold game {expected}"
             )));
         }
         check.record(&record).map_err(at)?;
@@ -86,7 +91,7 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
         check
             .record(&record)
             .map_err(|m| mismatch(&pending_path, n, record.index, m))?;
-        if record.index >= journaled as u64 {
+        if record.index >= shard.nth(journaled as u64) {
             pending += 1;
         }
         Ok(())
@@ -94,7 +99,8 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     Ok(Verified {
         journaled,
         pending,
-        scheduled: check.fixtures.len() as usize,
+        scheduled: shard.count(check.fixtures.len()) as usize,
+        shard,
     })
 }
 
