@@ -168,6 +168,14 @@ fn a_shard_cut_short_resumes_and_the_merge_is_still_exact() {
         .stdout(predicate::str::contains(
             "7 games in schedule order and 0 pending, of 30 scheduled for shard 2 of 3",
         ));
+    // and its report counts that shard's games
+    ladder()
+        .arg("report")
+        .arg(reports.join("s/shards/2-of-3"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(shard 2 of 3),"))
+        .stdout(predicate::str::contains("7 of 30 games"));
     // a kill can cut a timing line short too; what follows starts anew
     let timing = |k: u64| reports.join(format!("s/shards/{k}-of-3/timing.jsonl"));
     let cut_short = |k: u64, text: &str| {

@@ -414,7 +414,12 @@ impl ReportFormat {
 /// `formats`; returns what they show.
 pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standings)> {
     let recorded = Recorded::read(dir)?;
-    let header = recorded.header();
+    let mut header = recorded.header();
+    // a shard's folder holds its shard's games only
+    if let Some(shard) = crate::journal::merge::shard_of(dir)? {
+        header.format = format!("{} (shard {} of {})", header.format, shard.k, shard.n);
+        header.scheduled = shard.count(header.scheduled);
+    }
     let standings = recorded.standings(dir)?;
     rendered(dir, &header, &standings, formats)?;
     Ok((header, standings))
