@@ -10,9 +10,11 @@
 //!
 //! A shard journals under `reports/<season>/shards/K-of-N/` exactly as a
 //! season does (its games in schedule order, resumable), beside a
-//! `shard.json` that says which shard it is. `ladder merge` (see [`merge`])
-//! interleaves the shards' journals back into `reports/<season>/games.jsonl`,
-//! the journal a single machine would have written, byte for byte.
+//! `shard.json` that says which shard it is (written and checked here, read
+//! by the merge and by `verify` and `report` of a shard's folder).
+//! `ladder merge` (see [`merge`]) interleaves the shards' journals back
+//! into `reports/<season>/games.jsonl`, the journal a single machine would
+//! have written, byte for byte.
 //!
 //! `--shard auto` reads the scheduler's own variables: a Slurm array task's
 //! `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_MIN` and `_MAX` (or
@@ -20,12 +22,15 @@
 //! count in `LADDER_SHARDS` (the Job's `completions`).
 
 use std::{
-    fmt,
+    fmt, fs,
     path::{Path, PathBuf},
     str::FromStr,
 };
 
-use crate::core::error::{Error, Invalid, Result};
+use crate::core::{
+    error::{Error, Invalid, Result},
+    files,
+};
 
 /// Shard `k` of `n` (`k` from 1); `1/1` is the whole season.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -197,6 +202,96 @@ impl ShardArg {
     }
 }
 
+/// The file in a shard's folder that says which shard it is.
+pub(super) const SHARD_FILE: &str = "shard.json";
+
+/// `shard.json`: which shard of a season a folder holds (docs/FORMATS.md).
+/// Its keys in the order they are written.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShardFile {
+    /// Whether the merged journal is to be compressed.
+    pub compress: bool,
+    /// Missing in the files of the first day of shards (0).
+    #[serde(default)]
+    format_version: u64,
+    pub games: u64,
+    of: u64,
+    pub season_games: u64,
+    shard: u64,
+}
+
+/// Writes `shard.json` in a shard's folder `dir`: which shard of a season of
+/// `games` games, and whether the merged journal is to be compressed.
+pub fn write_shard_file(dir: &Path, shard: Shard, games: u64, compress: bool) -> Result<()> {
+    let file = ShardFile {
+        compress,
+        format_version: crate::core::record::FORMAT_VERSION.into(),
+        games: shard.count(games),
+        of: shard.n,
+        season_games: games,
+        shard: shard.k,
+    };
+    let text = serde_json::to_string_pretty(&file).expect("JSON values serialize") + "\n";
+    let path = dir.join(SHARD_FILE);
+    files::replace(&path, text.as_bytes())
+}
+
+/// The `shard.json` of the shard in folder `name`, checked: a layout this
+/// ladder reads, the shard its folder names, and as many games as that
+/// shard of its season has.
+pub(super) fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
+    let text = fs::read_to_string(file).map_err(|e| {
+        Error::Usage(format!(
+            "{}: not a shard's folder (no readable {SHARD_FILE}: {e})",
+            file.parent().unwrap_or(file).display()
+        ))
+    })?;
+    let v: ShardFile = serde_json::from_str(&text).map_err(|e| Error::Damaged {
+        path: file.to_path_buf(),
+        line: e.line(),
+        message: e.to_string(),
+    })?;
+    let mismatch = |message: String| Error::Mismatch(format!("{}: {message}", file.display()));
+    crate::core::record::known_version(v.format_version).map_err(mismatch)?;
+    if (v.shard, v.of) != (shard.k, shard.n) {
+        return Err(mismatch(format!(
+            "says it is shard {}/{}, but its folder is named {name}",
+            v.shard, v.of
+        )));
+    }
+    if v.games != shard.count(v.season_games) {
+        return Err(mismatch(format!(
+            "shard {shard} of a season of {} games holds {}, not {}",
+            v.season_games,
+            shard.count(v.season_games),
+            v.games
+        )));
+    }
+    Ok(v)
+}
+
+/// The shard whose folder `dir` is (`shards/K-of-N`, its `shard.json`
+/// checked), or `None` for a folder without `shard.json`: a season's own.
+pub fn shard_of(dir: &Path) -> Result<Option<Shard>> {
+    let file = dir.join(SHARD_FILE);
+    if !file.exists() {
+        return Ok(None);
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let shard: Shard = name.parse().map_err(|_| {
+        Error::Usage(format!(
+            "{}: a folder with {SHARD_FILE} is a shard's, named K-of-N (e.g. 2-of-4)",
+            dir.display()
+        ))
+    })?;
+    read_shard_file(&file, shard, &name)?;
+    Ok(Some(shard))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,5 +388,66 @@ mod tests {
             e.contains("SLURM_ARRAY_TASK_ID=x is not a whole number"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_shard_file_is_read_back_as_written_and_believed_only_when_it_adds_up() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shard = Shard { k: 2, n: 3 };
+        write_shard_file(tmp.path(), shard, 10, true).unwrap();
+        let file = tmp.path().join(SHARD_FILE);
+        let written = fs::read_to_string(&file).unwrap();
+        let read = read_shard_file(&file, shard, "2-of-3").unwrap();
+        assert_eq!((read.compress, read.season_games), (true, 10));
+        assert_eq!(read.games, shard.count(10));
+        // the layout of the files written before this struct (keys sorted)
+        let keys: Vec<&str> = written
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next())
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        assert_eq!(keys.len(), 6);
+        let refused = |text: &str| {
+            fs::write(&file, text).unwrap();
+            read_shard_file(&file, shard, "2-of-3")
+                .err()
+                .unwrap_or_else(|| panic!("{text} was believed"))
+                .to_string()
+        };
+        let edit = |from: &str, to: &str| {
+            assert!(written.contains(from), "{from}");
+            written.replacen(from, to, 1)
+        };
+        let games = format!("\"games\": {}", shard.count(10));
+        let holds = |season: u64, says: u64| format!("holds {}, not {says}", shard.count(season));
+        for (text, says) in [
+            (edit(&games, "\"games\": 9"), holds(10, 9)),
+            (
+                edit("\"season_games\": 10", "\"season_games\": 16"),
+                holds(16, shard.count(10)),
+            ),
+            (
+                edit("\"shard\": 2", "\"shard\": 1"),
+                "says it is shard 1/3".into(),
+            ),
+            (
+                edit("\"format_version\": 1", "\"format_version\": 99"),
+                "format_version 99".into(),
+            ),
+            (
+                edit(&format!("{games},"), ""),
+                "missing field `games`".into(),
+            ),
+            (edit("\"of\"", "\"off\""), "unknown field `off`".into()),
+            (edit("true", "1"), "invalid type".into()),
+        ] {
+            let message = refused(&text);
+            assert!(message.contains(&says), "{says}: {message}");
+        }
+        // a file of the first day of shards, without its format_version
+        fs::write(&file, edit("\"format_version\": 1,", "")).unwrap();
+        assert!(read_shard_file(&file, shard, "2-of-3").is_ok());
     }
 }

@@ -69,7 +69,7 @@ pub fn verify<G: Game>(dir: &Path, recorded: &Recorded) -> Result<Verified> {
     })?;
 
     // a shard's folder holds that shard's games, in their order
-    let shard = crate::journal::merge::shard_of(dir)?.unwrap_or(Shard::WHOLE);
+    let shard = crate::journal::shard::shard_of(dir)?.unwrap_or(Shard::WHOLE);
     // streamed: a journal of any size is checked in the memory of one game
     let games = dir.join("games.jsonl");
     let mut journaled = 0;

@@ -416,7 +416,7 @@ pub fn rerender(dir: &Path, formats: &[ReportFormat]) -> Result<(Header, Standin
     let recorded = Recorded::read(dir)?;
     let mut header = recorded.header();
     // a shard's folder holds its shard's games only
-    if let Some(shard) = crate::journal::merge::shard_of(dir)? {
+    if let Some(shard) = crate::journal::shard::shard_of(dir)? {
         header.format = format!("{} (shard {} of {})", header.format, shard.k, shard.n);
         header.scheduled = shard.count(header.scheduled);
     }

@@ -18,8 +18,7 @@ use crate::{
         game::Game,
     },
     external::process::{cleanup, Level},
-    journal::merge,
-    journal::shard::Shard,
+    journal::shard::{self, Shard},
     journal::{self, Journal},
     plan::jobs::{Jobs, MAX_JOBS},
     plan::schedule::Schedule,
@@ -179,7 +178,7 @@ pub fn run<G: Game>(plan: &Plan<G>, opts: &Options) -> Result<Summary> {
         },
     )?;
     if sharded {
-        merge::write_shard_file(&dir, shard, fixtures.len(), plan.compress)?;
+        shard::write_shard_file(&dir, shard, fixtures.len(), plan.compress)?;
     }
     let mut from_file = Vec::new();
     let mut pending_done = HashSet::new();
