@@ -1378,24 +1378,20 @@ fn an_escape_sequence_in_a_config_reaches_the_terminal_written_out() {
 #[test]
 fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter() {
     let tmp = TempDir::new().unwrap();
-    let out = ladder()
-        .args(["replay", "--game", "0"])
-        .arg(tmp.path().join("nothing"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+    // what `ladder ARGS... DIR` says on stderr, failing
+    let refused = |args: &[&str], dir: &Path| {
+        let out = ladder().args(args).arg(dir).output().unwrap();
+        assert!(!out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let replay = ["replay", "--game", "0"];
+    let err = refused(&replay, &tmp.path().join("nothing"));
     assert!(
         err.contains("nothing: no such season folder or journal"),
         "{err}"
     );
     fs::write(tmp.path().join("ladder.json"), "{}").unwrap();
-    let out = ladder()
-        .args(["replay", "--game", "0"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refused(&replay, tmp.path());
     assert!(
         err.contains("is a ladder: name one of its seasons' folders (a division's, where a season has several); it has played none yet"),
         "{err}"
@@ -1403,12 +1399,7 @@ fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter()
     // a ladder of one division plays each season in its season folder
     fs::create_dir(tmp.path().join("season-001")).unwrap();
     fs::write(tmp.path().join("season-001/season.json"), "{}").unwrap();
-    let out = ladder()
-        .args(["replay", "--game", "0"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refused(&replay, tmp.path());
     assert!(
         err.ends_with(&format!(
             "several), as {}\n",
@@ -1419,12 +1410,7 @@ fn replay_names_the_folder_that_is_missing_and_list_names_a_required_parameter()
     let arena = tmp.path().join("arena");
     fs::create_dir(&arena).unwrap();
     fs::write(arena.join("arena.db"), "").unwrap();
-    let out = ladder()
-        .args(["export", "--format", "csv"])
-        .arg(&arena)
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refused(&["export", "--format", "csv"], &arena);
     assert!(
         err.contains("arena is an arena: `ladder arena export "),
         "{err}"

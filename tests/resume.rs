@@ -321,16 +321,23 @@ fn commands_that_read_a_season_leave_a_line_being_written_as_it_is() {
     assert_eq!(text.lines().count(), 60, "every game once");
 }
 
-#[test]
-fn a_game_in_both_files_of_an_interrupted_season_is_reported_once() {
+/// A season of its first six games: its project, its folder and its
+/// `games.jsonl`.
+fn six_games() -> (tempfile::TempDir, std::path::PathBuf, String) {
     let tmp = project();
     run_in(tmp.path(), &["--max-games", "6"]).assert().success();
     let dir = tmp.path().join("reports/resume");
+    let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 6);
+    (tmp, dir, journal)
+}
+
+#[test]
+fn a_game_in_both_files_of_an_interrupted_season_is_reported_once() {
+    let (tmp, dir, journal) = six_games();
+    let lines: Vec<&str> = journal.lines().collect();
     // games 4 and 5 finished ahead of their turn, then their turn came: a
     // kill leaves them in pending.jsonl as well as in games.jsonl
-    let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
-    let lines: Vec<&str> = journal.lines().collect();
-    assert_eq!(lines.len(), 6);
     fs::write(dir.join("pending.jsonl"), lines[4..].join("\n") + "\n").unwrap();
     ladder()
         .arg("report")
@@ -358,12 +365,8 @@ fn a_game_in_both_files_of_an_interrupted_season_is_reported_once() {
 
 #[test]
 fn every_command_that_reads_an_interrupted_season_sees_its_pending_games_once() {
-    let tmp = project();
-    run_in(tmp.path(), &["--max-games", "6"]).assert().success();
-    let dir = tmp.path().join("reports/resume");
-    let journal = fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let (tmp, dir, journal) = six_games();
     let lines: Vec<&str> = journal.lines().collect();
-    assert_eq!(lines.len(), 6);
     // as a kill leaves it: games 5 and 4 finished ahead of game 3's turn,
     // which came (game 3 in both files), theirs did not
     fs::write(dir.join("games.jsonl"), lines[..4].join("\n") + "\n").unwrap();
