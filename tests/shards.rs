@@ -294,6 +294,24 @@ fn broken_sets_of_shards_are_refused_and_nothing_is_written() {
     copy_dir(&twice.join("shards/2-of-3"), &twice.join("shards/02-of-3"));
     merge_fails(&twice, "shard 2 of 3 comes twice: ");
 
+    // a folder under shards/ that is not named K-of-N is refused, named,
+    // by merge, and by verify when it holds a shard.json
+    let misnamed = three_shards(tmp.path(), &tmp.path().join("misnamed"));
+    let copy = misnamed.join("shards/backup");
+    copy_dir(&misnamed.join("shards/2-of-3"), &copy);
+    merge_fails(
+        &misnamed,
+        "shards/backup: not a shard's folder (shards are named K-of-N",
+    );
+    ladder()
+        .arg("verify")
+        .arg(&copy)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "shards/backup: not a shard's folder (shards are named K-of-N",
+        ));
+
     let foreign = three_shards(tmp.path(), &tmp.path().join("foreign"));
     let other = config(tmp.path(), "max_plies = 500");
     let elsewhere = tmp.path().join("elsewhere");

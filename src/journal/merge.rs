@@ -27,7 +27,7 @@ use crate::{
     core::record::Scored,
     core::text::count,
     journal::recorded::Recorded,
-    journal::shard::{read_shard_file, Shard, SHARD_FILE},
+    journal::shard::{read_shard_dir, Shard, SHARD_FILE},
     journal::verify::Replays,
     journal::{self, LineReader},
     plan::Header,
@@ -394,14 +394,7 @@ fn find_shards(dir: &Path) -> Result<Vec<Found>> {
         if !path.is_dir() {
             continue;
         }
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let shard: Shard = name.parse().map_err(|_| {
-            Error::Usage(format!(
-                "{}: not a shard's folder (shards are named K-of-N, e.g. 2-of-4)",
-                path.display()
-            ))
-        })?;
-        let v = read_shard_file(&path.join(SHARD_FILE), shard, &name)?;
+        let (shard, v) = read_shard_dir(&path)?;
         if let Some(twin) = found.iter().find(|f| f.shard == shard) {
             return Err(Error::Mismatch(format!(
                 "shard {} of {} comes twice: {} and {}; nothing was written",

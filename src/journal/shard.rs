@@ -240,7 +240,7 @@ pub fn write_shard_file(dir: &Path, shard: Shard, games: u64, compress: bool) ->
 /// The `shard.json` of the shard in folder `name`, checked: a layout this
 /// ladder reads, the shard its folder names, and as many games as that
 /// shard of its season has.
-pub(super) fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
+fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<ShardFile> {
     let text = fs::read_to_string(file).map_err(|e| {
         Error::Usage(format!(
             "{}: not a shard's folder (no readable {SHARD_FILE}: {e})",
@@ -274,22 +274,27 @@ pub(super) fn read_shard_file(file: &Path, shard: Shard, name: &str) -> Result<S
 /// The shard whose folder `dir` is (`shards/K-of-N`, its `shard.json`
 /// checked), or `None` for a folder without `shard.json`: a season's own.
 pub fn shard_of(dir: &Path) -> Result<Option<Shard>> {
-    let file = dir.join(SHARD_FILE);
-    if !file.exists() {
+    if !dir.join(SHARD_FILE).exists() {
         return Ok(None);
     }
+    Ok(Some(read_shard_dir(dir)?.0))
+}
+
+/// The shard a shard's folder `dir` holds: its name (`K-of-N`) parsed and
+/// its `shard.json` read and checked against it.
+pub(super) fn read_shard_dir(dir: &Path) -> Result<(Shard, ShardFile)> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let shard: Shard = name.parse().map_err(|_| {
         Error::Usage(format!(
-            "{}: a folder with {SHARD_FILE} is a shard's, named K-of-N (e.g. 2-of-4)",
+            "{}: not a shard's folder (shards are named K-of-N, e.g. 2-of-4)",
             dir.display()
         ))
     })?;
-    read_shard_file(&file, shard, &name)?;
-    Ok(Some(shard))
+    let file = read_shard_file(&dir.join(SHARD_FILE), shard, &name)?;
+    Ok((shard, file))
 }
 
 #[cfg(test)]
