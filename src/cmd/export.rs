@@ -32,7 +32,7 @@ pub enum ExportFormat {
 
 pub fn run(a: Args) -> Result<()> {
     // a season's folder, its season.json checked before anything is written
-    ladder::journal::recorded::Recorded::read(&a.dir)?;
+    let recorded = ladder::journal::recorded::Recorded::read(&a.dir)?;
     if let Some(path) = a.output.as_ref() {
         if ladder::journal::is_journal_file(&a.dir, path) {
             return Err(Error::Usage(format!(
@@ -44,8 +44,8 @@ pub fn run(a: Args) -> Result<()> {
     }
     let write = |out: &mut dyn std::io::Write| match a.format {
         ExportFormat::Csv => ladder::report::export::csv(&a.dir, out),
-        ExportFormat::Pgn => ladder::report::export::pgn(&a.dir, out),
-        ExportFormat::Ggp => ladder::games::gdl::matches::export(&a.dir, out),
+        ExportFormat::Pgn => ladder::report::export::pgn(&a.dir, &recorded, out),
+        ExportFormat::Ggp => ladder::games::gdl::matches::export(&a.dir, &recorded, out),
     };
     match &a.output {
         None => write(&mut std::io::BufWriter::new(std::io::stdout().lock())),

@@ -66,15 +66,15 @@ pub fn written(e: std::io::Error) -> Error {
     }
 }
 
-/// Writes the games of the season folder `dir` to `out` as PGN, and
-/// flushes it: per game the seven standard tags (`Event` the season,
-/// `Site` ladder, `Date` unknown as `????.??.??` since the journal keeps no
-/// dates, `Round` the game's index from 1, `White` the first seat, `Black`
-/// the second, `Result`), then `Game`, `Termination`, `Seed` and `Plies`;
-/// the moves in ladder's notation in a comment (they are no chess moves),
-/// and the result: `1-0`, `0-1` or `1/2-1/2` as the standings count it.
-pub fn pgn(dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let recorded = Recorded::read(dir)?;
+/// Writes the games of the season folder `dir` (its `season.json` read as
+/// `recorded`) to `out` as PGN, and flushes it: per game the seven standard
+/// tags (`Event` the season, `Site` ladder, `Date` unknown as `????.??.??`
+/// since the journal keeps no dates, `Round` the game's index from 1,
+/// `White` the first seat, `Black` the second, `Result`), then `Game`,
+/// `Termination`, `Seed` and `Plies`; the moves in ladder's notation in a
+/// comment (they are no chess moves), and the result: `1-0`, `0-1` or
+/// `1/2-1/2` as the standings count it.
+pub fn pgn(dir: &Path, recorded: &Recorded, out: &mut dyn Write) -> Result<()> {
     journal::for_each_game(dir, |_, _, r| {
         out.write_all(pgn_game(&recorded.name, &recorded.game, &r).as_bytes())
             .map_err(written)

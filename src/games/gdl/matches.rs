@@ -42,11 +42,10 @@ fn state(facts: &str) -> String {
     spaced(&format!("({facts})"))
 }
 
-/// Writes the games of the GDL season in folder `dir` to `out`, one match
-/// JSON object per line, and flushes it. The description is grounded once
-/// for the whole season.
-pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let recorded = Recorded::read(dir)?;
+/// Writes the games of the GDL season in folder `dir` (its `season.json`
+/// read as `recorded`) to `out`, one match JSON object per line, and
+/// flushes it. The description is grounded once for the whole season.
+pub fn export(dir: &Path, recorded: &Recorded, out: &mut dyn Write) -> Result<()> {
     if recorded.kind != super::NAME {
         return Err(Error::Usage(format!(
             "--format ggp is for GDL games; `{}` is a native game (its GDL twin is in games/gdl/)",
@@ -57,12 +56,11 @@ pub fn export(dir: &Path, out: &mut dyn Write) -> Result<()> {
         .map_err(|e| Error::Usage(format!("the season's parameters: {e}")))?;
     let start = Gdl::new(&params).map_err(|e| Error::Usage(e.to_string()))?;
     journal::for_each_game(dir, |path, n, r| {
-        let line =
-            match_json(&recorded, &params, &start, &r).map_err(|message| Error::Journal {
-                path: path.to_path_buf(),
-                line: n,
-                message: format!("game {}: {message}", r.index),
-            })?;
+        let line = match_json(recorded, &params, &start, &r).map_err(|message| Error::Journal {
+            path: path.to_path_buf(),
+            line: n,
+            message: format!("game {}: {message}", r.index),
+        })?;
         writeln!(out, "{line}").map_err(written)
     })?;
     out.flush().map_err(written)
