@@ -235,6 +235,41 @@ fn troops_random_playouts() {
     assert!(ends.iter().all(|g| g.score.first + g.score.second == 30));
 }
 
+/// The replay's picture of a game of rounds: the round being played while
+/// it lasts, and at the end that all were played, with the final tally
+/// (the observation would count a round past the last: `round 6 of 5`).
+#[test]
+fn a_finished_game_of_rounds_is_pictured_as_over() {
+    fn end<G: Show>(params: &G::Params, rounds: usize) -> (G, String) {
+        let end = playouts::<G>(params, 1, rounds, |before, _, _| {
+            let picture = before.picture();
+            assert!(picture.starts_with("round "), "{picture}");
+        })
+        .remove(0);
+        let picture = end.picture();
+        (end, picture)
+    }
+    let (troops, picture) = end::<Troops>(&TroopsParams::default(), 5);
+    let (a, b) = (troops.score.first, troops.score.second);
+    assert_eq!(picture, format!("All 5 rounds played: score {a} {b}"));
+    let one = TroopsParams {
+        rounds: 1,
+        ..TroopsParams::default()
+    };
+    let (troops, picture) = end::<Troops>(&one, 1);
+    let (a, b) = (troops.score.first, troops.score.second);
+    assert_eq!(picture, format!("The one round played: score {a} {b}"));
+    let (armies, picture) = end::<Armies>(&ArmiesParams::default(), 10);
+    let (a, b) = (armies.score.first, armies.score.second);
+    let (x, y) = (armies.armies.first, armies.armies.second);
+    assert_eq!(
+        picture,
+        format!("All 10 rounds played: armies {x} {y} score {a} {b}")
+    );
+    let (c, picture) = end::<Coordination>(&CoordinationParams::default(), 20);
+    assert_eq!(picture, format!("All 20 rounds played: score {}", c.score));
+}
+
 #[test]
 fn coordination_random_playouts() {
     let ends = playouts::<Coordination>(

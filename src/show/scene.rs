@@ -60,6 +60,28 @@ impl<M: std::fmt::Display> View<'_, M> {
     }
 }
 
+/// What a game of `rounds` rounds says at its end.
+fn all_played(rounds: u32) -> String {
+    match rounds {
+        1 => "The one round played".to_string(),
+        _ => format!("All {rounds} rounds played"),
+    }
+}
+
+/// The picture of a game of simultaneous rounds (`ladder replay`), from
+/// its `observation` (`round 3 of 5 score 4 2`): as it is while the game
+/// lasts, and once it is `over`, where the observation counts a round past
+/// the last (`round 6 of 5 ...`), the rest after that all were played
+/// (`All 5 rounds played: score 13 17`).
+pub fn rounds_picture(observation: String, rounds: u32, over: bool) -> String {
+    if !over {
+        return observation;
+    }
+    // `round R of N` and the rest
+    let rest = observation.splitn(5, ' ').nth(4).unwrap_or_default();
+    format!("{}: {rest}", all_played(rounds))
+}
+
 /// The scene of a game of simultaneous rounds: `Round R of N` (or that
 /// all were played), `lines` (scores, holdings), and the last five rounds.
 pub fn rounds_scene<M: std::fmt::Display>(
@@ -70,10 +92,7 @@ pub fn rounds_scene<M: std::fmt::Display>(
 ) -> String {
     let played = view.turns.len();
     let heading = if over {
-        match rounds {
-            1 => "The one round played".to_string(),
-            _ => format!("All {rounds} rounds played"),
-        }
+        all_played(rounds)
     } else {
         format!("Round {} of {rounds}", played + 1)
     };

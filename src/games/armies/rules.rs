@@ -31,7 +31,7 @@ use crate::{
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
-    show::scene::{rounds_scene, View},
+    show::scene::{rounds_picture, rounds_scene, View},
     show::Show,
     Rng,
 };
@@ -237,6 +237,11 @@ impl Game for Armies {
 }
 
 impl Show for Armies {
+    /// The observation, or once all rounds are played, that they were.
+    fn picture(&self) -> String {
+        let over = self.round >= self.rounds;
+        rounds_picture(self.observation(Seat::First), self.rounds, over)
+    }
     const MOVE_WORD: &'static str = "commitment";
     fn scene(&self, view: &View<'_, Commitment>) -> String {
         let (you, them) = (view.seat, view.seat.other());

@@ -24,7 +24,7 @@ use crate::{
         game::{check_range, fields, list_moves, not_over, round_of, Game, IllegalMove, Words},
         seat::{BySeat, Seat},
     },
-    show::scene::{rounds_scene, View},
+    show::scene::{rounds_picture, rounds_scene, View},
     show::Show,
     Rng,
 };
@@ -193,6 +193,11 @@ impl Game for Coordination {
 }
 
 impl Show for Coordination {
+    /// The observation, or once all rounds are played, that they were.
+    fn picture(&self) -> String {
+        let over = self.round >= self.rounds;
+        rounds_picture(self.observation(Seat::First), self.rounds, over)
+    }
     const MOVE_WORD: &'static str = "choice";
     fn scene(&self, view: &View<'_, Side>) -> String {
         let score = format!("Score (shared): {}", self.score);

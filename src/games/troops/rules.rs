@@ -25,7 +25,7 @@ use crate::{
         seat::{BySeat, Seat},
     },
     games::scoring::round_points,
-    show::scene::{rounds_scene, View},
+    show::scene::{rounds_picture, rounds_scene, View},
     show::Show,
     Rng,
 };
@@ -222,6 +222,11 @@ impl Game for Troops {
 }
 
 impl Show for Troops {
+    /// The observation, or once all rounds are played, that they were.
+    fn picture(&self) -> String {
+        let over = self.round >= self.rounds;
+        rounds_picture(self.observation(Seat::First), self.rounds, over)
+    }
     const MOVE_WORD: &'static str = "split";
     fn scene(&self, view: &View<'_, Split>) -> String {
         let (you, them) = (view.seat, view.seat.other());
