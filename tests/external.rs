@@ -460,6 +460,85 @@ fn bad_external_bot_configs_are_refused() {
     }
 }
 
+/// A path in a bot's command that names no file where the bot will look
+/// for it (a config's folder, or the bot's `dir`) is noted on stderr before
+/// the games start: otherwise it shows only as every game's forfeit at
+/// start-up. Options, URLs and paths that exist are not noted.
+#[test]
+fn a_script_the_command_names_but_is_not_there_is_noted() {
+    let tmp = TempDir::new().unwrap();
+    let configs = tmp.path().join("configs");
+    let bots = tmp.path().join("bots");
+    fs::create_dir_all(&configs).unwrap();
+    fs::create_dir_all(&bots).unwrap();
+    fs::copy(repo("bots/python/troops_bot.py"), bots.join("bot.py")).unwrap();
+    let season = |bot: &str| {
+        let cfg = configs.join("s.toml");
+        fs::write(
+            &cfg,
+            format!("[season]\ngame = \"troops\"\ngames_per_pair = 2\nsandbox = \"none\"\n\n[[bot]]\nname = \"py\"\n{bot}\n\n[[bot]]\nname = \"r\"\nbuiltin = \"random\"\n"),
+        )
+        .unwrap();
+        let out = ladder()
+            .current_dir(tmp.path())
+            .args(["run", "configs/s.toml", "--fresh", "-q", "--reports"])
+            .arg(tmp.path().join("reports"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let games = fs::read_to_string(tmp.path().join("reports/s/games.jsonl")).unwrap();
+        (String::from_utf8(out.stderr).unwrap(), games)
+    };
+    // a script beside ladder's working folder, not the config's: noted,
+    // and the bot cannot start
+    let (stderr, games) = season(r#"command = ["python3", "bot.py", "--x", "http://a/b"]"#);
+    assert!(
+        stderr.starts_with(
+            "note: bot `py`: `bot.py` in its command names no file in `configs` \
+             (a config's paths are relative to its folder, or to the bot's `dir`)\n\
+             warning: py forfeited every game it played (2); the first: crash: "
+        ),
+        "{stderr}"
+    );
+    assert_eq!(games.matches("\"reason\":\"crash\"").count(), 2, "{games}");
+    // as the config's folder sees it, inside a `dir`, and from ladder's
+    // working folder, where a bot without `dir` runs
+    for bot in [
+        r#"command = ["python3", "../bots/bot.py"]"#,
+        "command = [\"python3\", \"bot.py\"]\ndir = \"../bots\"",
+        r#"command = ["python3", "bots/bot.py"]"#,
+    ] {
+        let (stderr, games) = season(bot);
+        assert_eq!(stderr, "", "{bot}");
+        assert!(!games.contains("forfeit"), "{bot}: {games}");
+    }
+    let (stderr, _) = season("command = [\"python3\", \"bott.py\"]\ndir = \"../bots\"");
+    assert!(
+        stderr.contains(
+            "note: bot `py`: `bott.py` in its command names no file in `configs/../bots`"
+        ),
+        "{stderr}"
+    );
+    // a bot named on the command line: paths from the working directory
+    ladder()
+        .current_dir(&configs)
+        .args([
+            "match",
+            "troops",
+            "cmd:python3 bot.py",
+            "random",
+            "--games",
+            "2",
+        ])
+        .args(["--sandbox", "none", "--reports"])
+        .arg(tmp.path().join("m"))
+        .assert()
+        .success()
+        .stderr(predicate::str::starts_with(
+            "note: `cmd:python3 bot.py`: `bot.py` names no file in the working directory\n",
+        ));
+}
+
 /// A bot's `env` may set its `PATH` (a virtualenv's `bin`): its program
 /// and its script's `#!/usr/bin/env` interpreter are looked up there, as
 /// the bot is started with it, in the sandbox and without; in the sandbox

@@ -180,6 +180,32 @@ impl Command {
         })
     }
 
+    /// The arguments that look like files the program reads (a script,
+    /// `bot.py`, or a path, `lib/model.bin`) but name none where it will
+    /// look: relative ones that [`Command::resolve`] did not find (it makes
+    /// every file it finds absolute, except beside a `dir`, where the
+    /// process runs), and that are not in ladder's working directory either
+    /// when the process runs there (not `own_dir`, a HackerRank bot's
+    /// folder of its own). Not an error, since a bot may create a file it
+    /// names; a mistaken path otherwise shows only as every game's forfeit
+    /// at start-up.
+    pub fn unfound_files(&self, own_dir: bool) -> Vec<&str> {
+        self.argv
+            .iter()
+            .skip(1)
+            .map(String::as_str)
+            .filter(|arg| looks_like_a_file(arg))
+            .filter(|arg| {
+                let path = Path::new(arg);
+                match &self.dir {
+                    _ if path.is_absolute() => !path.exists(),
+                    Some(dir) => !dir.join(path).exists(),
+                    None => own_dir || !path.exists(),
+                }
+            })
+            .collect()
+    }
+
     /// Whether the program can start by its `#!` line, for a program
     /// given by its path (see [`shebang_problem`]); `shown` is its name as
     /// the user wrote it. Asked of a bot as it joins (a config, `cmd:`,
@@ -228,6 +254,19 @@ fn search_path(sandbox: &Sandbox) -> std::ffi::OsString {
 }
 
 /// Whether `program` is an executable file in a directory of `path`.
+/// Whether a program's argument reads as a file's name: a path (`a/b`) or
+/// a script's name (`bot.py`), not an option (`-v`, `--model=x`) or a URL.
+fn looks_like_a_file(arg: &str) -> bool {
+    const SCRIPTS: [&str; 17] = [
+        "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "jar", "sh", "r", "jl", "exs",
+        "hs", "class", "kif",
+    ];
+    let script = Path::new(arg)
+        .extension()
+        .is_some_and(|e| SCRIPTS.iter().any(|s| e.eq_ignore_ascii_case(s)));
+    !arg.starts_with('-') && !arg.contains("://") && (arg.contains('/') || script)
+}
+
 fn on_path(program: &str, path: &std::ffi::OsStr) -> bool {
     std::env::split_paths(path).any(|dir| is_executable(&dir.join(program)))
 }
@@ -306,6 +345,31 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripts_and_paths_read_as_files_options_and_urls_do_not() {
+        for arg in [
+            "bot.py",
+            "Bot.JAR",
+            "a/b",
+            "../x",
+            "/abs/olute",
+            "lib/model.bin",
+        ] {
+            assert!(looks_like_a_file(arg), "{arg}");
+        }
+        for arg in [
+            "-v",
+            "--model=a/b.py",
+            "http://a/b",
+            "3.5",
+            "fast",
+            "x.y",
+            "",
+        ] {
+            assert!(!looks_like_a_file(arg), "{arg}");
+        }
+    }
 
     /// What `shebang_problem` says of a script whose first line is `line`.
     fn problem(line: &str) -> Option<String> {

@@ -464,6 +464,9 @@ fn match_bot<G: Game>(
         resolved
             .check_script(&argv[0])
             .map_err(|e| Error::Usage(format!("`{text}`: {e}")))?;
+        for arg in resolved.unfound_files(protocol.own_dir) {
+            eprintln!("note: `{text}`: `{arg}` names no file in the working directory");
+        }
     }
     Ok((bot_name_of(&argv), spec, kind))
 }

@@ -169,6 +169,19 @@ pub(super) fn plan_bot<G: Game>(
                 resolved
                     .check_script(shown)
                     .map_err(|e| src.error(Some(command.span()), e))?;
+                let folder = match &b.dir {
+                    Some(d) => base.join(d.get_ref()),
+                    None if base.as_os_str().is_empty() => Path::new(".").to_path_buf(),
+                    None => base.to_path_buf(),
+                };
+                for arg in resolved.unfound_files(protocol.own_dir) {
+                    eprintln!(
+                        "note: bot `{}`: `{arg}` in its command names no file in `{}` \
+                         (a config's paths are relative to its folder, or to the bot's `dir`)",
+                        b.name.get_ref(),
+                        folder.display()
+                    );
+                }
             }
             Ok((spec, kind))
         }
