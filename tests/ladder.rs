@@ -119,6 +119,21 @@ fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons(
     assert!(out.status.success());
     let shown = String::from_utf8(out.stdout).unwrap();
     assert!(shown.contains("after season 3") && shown.contains("    3. division 1: "));
+    // the ladder's folder shows the same; a season's folder is no ladder's
+    ladder()
+        .arg("standings")
+        .arg(tmp.path().join("ladder-bidding"))
+        .assert()
+        .success()
+        .stdout(shown.clone());
+    ladder()
+        .arg("standings")
+        .arg(tmp.path().join("ladder-bidding/season-001"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "season-001: not a ladder's folder (no ladder.json); give the ladder's config",
+        ));
     // the README and docs/LADDER.md show this very output
     for doc in ["README.md", "docs/LADDER.md"] {
         let text = fs::read_to_string(repo().join(doc)).unwrap();

@@ -1,5 +1,5 @@
-//! `ladder standings CONFIG`: a ladder as it stands and the history of its
-//! seasons, without playing.
+//! `ladder standings CONFIG|DIR`: a ladder as it stands and the history of
+//! its seasons, without playing.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +10,7 @@ use super::{game_of, out, paint_stdout, LadderDir};
 /// The options of `ladder standings`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The ladder config.
+    /// The ladder config, or the ladder's folder (reports/<ladder>).
     pub config: PathBuf,
     /// The folder that holds the ladder's folder.
     #[arg(long, default_value = "reports", value_name = "DIR")]
@@ -21,22 +21,32 @@ pub fn run(a: Args) -> Result<()> {
     ladder_standings(&a.config, &a.reports)
 }
 
-/// `ladder standings CONFIG`
+/// `ladder standings CONFIG|DIR`
 fn ladder_standings(path: &Path, reports: &Path) -> Result<()> {
-    let file = ConfigFile::read(path)?;
-    let kind = game_of(&file)?;
-    ladder::ladder::config::settings(&file)?;
-    let dir = kind.visit(LadderDir {
-        file: &file,
-        reports,
-    })?;
-    let state = ladder::ladder::state::State::load(&dir)?.ok_or_else(|| {
-        Error::Usage(format!(
-            "{}: no season played yet; play one with `ladder season {}`",
-            dir.display(),
-            path.display()
-        ))
-    })?;
+    let state = if path.is_dir() {
+        ladder::ladder::state::State::load(path)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: not a ladder's folder (no ladder.json); give the ladder's config, \
+                 or its folder as `ladder season` made it (reports/<ladder>)",
+                path.display()
+            ))
+        })?
+    } else {
+        let file = ConfigFile::read(path)?;
+        let kind = game_of(&file)?;
+        ladder::ladder::config::settings(&file)?;
+        let dir = kind.visit(LadderDir {
+            file: &file,
+            reports,
+        })?;
+        ladder::ladder::state::State::load(&dir)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: no season played yet; play one with `ladder season {}`",
+                dir.display(),
+                path.display()
+            ))
+        })?
+    };
     out(&format!(
         "{}\n{}",
         ladder::ladder::table::standings(&state, Look::Text(paint_stdout())),
