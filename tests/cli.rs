@@ -353,6 +353,17 @@ fn bad_configs_name_file_line_and_key_and_write_nothing() {
         .stderr(predicate::str::contains(
             "no/such/config.toml: cannot read the config",
         ));
+    // a folder where a config belongs: every command that reads one says so
+    for command in ["run", "season"] {
+        ladder()
+            .args([command, "configs"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "configs: a folder, not a config: give the TOML file that describes it",
+            ));
+    }
 }
 
 /// A text file ladder reads whole (a config, a GDL description, an

@@ -90,6 +90,14 @@ pub struct ConfigFile {
 impl ConfigFile {
     /// Reads the config at `path`.
     pub fn read(path: &Path) -> Result<ConfigFile, Error> {
+        if path.is_dir() {
+            return Err(Error::Usage(format!(
+                "{}: a folder, not a config: give the TOML file that describes it \
+                 (configs/NAME.toml); a season's or ladder's folder of results is \
+                 read by `ladder report`",
+                path.display()
+            )));
+        }
         let text = crate::core::files::read_text(path).map_err(|e| {
             Error::Usage(format!("{}: cannot read the config: {e}", path.display()))
         })?;
