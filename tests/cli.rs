@@ -509,6 +509,21 @@ fn export_csv_gives_one_row_per_game_that_a_csv_reader_reads_back() {
         stdout,
         "the file is what stdout gets"
     );
+    // `-o -` is stdout, not a file named `-`
+    ladder()
+        .current_dir(tmp.path())
+        .args([
+            "export",
+            dir.to_str().unwrap(),
+            "--format",
+            "csv",
+            "-o",
+            "-",
+        ])
+        .assert()
+        .success()
+        .stdout(stdout.clone());
+    assert!(!tmp.path().join("-").exists());
     // Python's csv module reads it back into the journal's values
     let script = "import csv, json, sys\n\
                   rows = list(csv.DictReader(open(sys.argv[1])))\n\

@@ -17,7 +17,7 @@ pub struct Args {
     /// line (GDL games).
     #[arg(long, value_enum)]
     pub format: ExportFormat,
-    /// Write to FILE instead of stdout.
+    /// Write to FILE instead of stdout (`-`: stdout).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -33,7 +33,9 @@ pub enum ExportFormat {
 pub fn run(a: Args) -> Result<()> {
     // a season's folder, its season.json checked before anything is written
     let recorded = ladder::journal::recorded::Recorded::read(&a.dir)?;
-    if let Some(path) = a.output.as_ref() {
+    // `-o -` is stdout, as in most tools that take an output file
+    let output = a.output.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = output {
         if ladder::journal::is_journal_file(&a.dir, path) {
             return Err(Error::Usage(format!(
                 "-o {}: that is the season's own journal, which the export reads; \
@@ -47,7 +49,7 @@ pub fn run(a: Args) -> Result<()> {
         ExportFormat::Pgn => ladder::report::export::pgn(&a.dir, &recorded, out),
         ExportFormat::Ggp => ladder::games::gdl::matches::export(&a.dir, &recorded, out),
     };
-    match &a.output {
+    match output {
         None => write(&mut std::io::BufWriter::new(std::io::stdout().lock())),
         // a file replaced whole (a reader never sees half of it); a device
         // or a pipe written into
