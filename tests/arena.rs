@@ -898,6 +898,28 @@ fn a_kept_program_another_bot_runs_as_a_program_is_made_runnable() {
     // the same bytes, now run as a program: kept once, runnable for both
     fs::set_permissions(&bot, fs::Permissions::from_mode(0o755)).unwrap();
     ladder(dir, &["arena", "add", "arena", "runs", "--", "./bot.py"]);
+    // a script that is not there joins (a bot may make a file it names),
+    // with a note; one that is there joins without
+    let add = |args: &[&str]| {
+        let out = Command::new(LADDER)
+            .current_dir(dir)
+            .args(["arena", "add", "arena"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(
+        add(&["ghost", "--", "python3", "ghost.py", "-v"]),
+        format!(
+            "note: ghost@1: `ghost.py` in its command names no file in `{}`, so the arena keeps none\n",
+            dir.display()
+        )
+    );
+    assert_eq!(add(&["twice", "--", "python3", "bot.py", "-v"]), "");
+    ladder(dir, &["arena", "retire", "arena", "ghost"]);
+    ladder(dir, &["arena", "retire", "arena", "twice"]);
     ladder(dir, &["arena", "run", "arena", "-q", "--batches", "1"]);
     let (store, _) = arena::open(&dir.join("arena")).unwrap();
     let games = store.games().unwrap();

@@ -256,7 +256,7 @@ fn search_path(sandbox: &Sandbox) -> std::ffi::OsString {
 /// Whether `program` is an executable file in a directory of `path`.
 /// Whether a program's argument reads as a file's name: a path (`a/b`) or
 /// a script's name (`bot.py`), not an option (`-v`, `--model=x`) or a URL.
-fn looks_like_a_file(arg: &str) -> bool {
+pub fn looks_like_a_file(arg: &str) -> bool {
     const SCRIPTS: [&str; 17] = [
         "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "jar", "sh", "r", "jl", "exs",
         "hs", "class", "kif",
