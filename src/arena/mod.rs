@@ -198,7 +198,7 @@ fn add_version<G: Game>(
     // were checked as they joined)
     let joining = plan.bots.iter().find(|b| b.name == bot);
     if let Some(crate::plan::PlannedBot {
-        kind: crate::plan::BotKind::External(command, _),
+        kind: crate::plan::BotKind::External(command, protocol),
         ..
     }) = joining
     {
@@ -210,7 +210,19 @@ fn add_version<G: Game>(
         command
             .check_script(shown)
             .map_err(|e| Error::Usage(format!("bot {name} cannot join: {e}")))?;
-        note_unfound_files(table, from, &bot);
+        // the arena copied every file the command names, so a word that
+        // names none now will not name one later (unless the bot makes it,
+        // which is why this is a note and not a refusal)
+        let base = match table.get("dir").and_then(toml::Value::as_str) {
+            Some(dir) => from.join(dir),
+            None => from.to_path_buf(),
+        };
+        for word in command.unfound_files(protocol.own_dir) {
+            eprintln!(
+                "note: {bot}: `{word}` in its command names no file in `{}`, so the arena keeps none",
+                base.display()
+            );
+        }
     }
     // the new version and the retirement of the one before, together: a
     // failure leaves neither (and the files placed are removed)
@@ -233,32 +245,6 @@ fn add_version<G: Game>(
     }
     store.append_all(&events)?;
     Ok(bot)
-}
-
-/// Notes on stderr each word of a joining bot's command (`table`, paths
-/// relative to `from`, or to its `dir` there) that reads as a file but
-/// names none: the arena keeps a copy of every file its bots name, so such
-/// a bot cannot find it later (unless it makes it itself, which is why
-/// this is a note and not a refusal).
-fn note_unfound_files(table: &toml::Table, from: &Path, bot: &str) {
-    let base = match table.get("dir").and_then(toml::Value::as_str) {
-        Some(dir) => from.join(dir),
-        None => from.to_path_buf(),
-    };
-    let words = table.get("command").and_then(toml::Value::as_array);
-    for word in words
-        .into_iter()
-        .flatten()
-        .skip(1)
-        .filter_map(toml::Value::as_str)
-    {
-        if crate::external::looks_like_a_file(word) && !base.join(word).exists() {
-            eprintln!(
-                "note: {bot}: `{word}` in its command names no file in `{}`, so the arena keeps none",
-                base.display()
-            );
-        }
-    }
 }
 
 /// A config error about the arena's own settings text, without the name

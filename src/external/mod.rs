@@ -253,10 +253,9 @@ fn search_path(sandbox: &Sandbox) -> std::ffi::OsString {
     }
 }
 
-/// Whether `program` is an executable file in a directory of `path`.
 /// Whether a program's argument reads as a file's name: a path (`a/b`) or
 /// a script's name (`bot.py`), not an option (`-v`, `--model=x`) or a URL.
-pub fn looks_like_a_file(arg: &str) -> bool {
+fn looks_like_a_file(arg: &str) -> bool {
     const SCRIPTS: [&str; 17] = [
         "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "jar", "sh", "r", "jl", "exs",
         "hs", "class", "kif",
@@ -267,6 +266,7 @@ pub fn looks_like_a_file(arg: &str) -> bool {
     !arg.starts_with('-') && !arg.contains("://") && (arg.contains('/') || script)
 }
 
+/// Whether `program` is an executable file in a directory of `path`.
 fn on_path(program: &str, path: &std::ffi::OsStr) -> bool {
     std::env::split_paths(path).any(|dir| is_executable(&dir.join(program)))
 }
