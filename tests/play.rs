@@ -789,15 +789,28 @@ impl Tmux {
     }
 
     fn wait_for(&self, text: &str) -> String {
+        self.wait_until(text, |screen| screen.contains(text))
+    }
+
+    /// Waits for `text` and then for the prompt `prompt` as the last line:
+    /// ladder writes a message and the prompt that follows it in two
+    /// writes, and tmux may show the screen between them.
+    fn wait_for_prompt(&self, text: &str, prompt: &str) -> String {
+        self.wait_until(&format!("{text:?} and then {prompt:?} last"), |screen| {
+            screen.contains(text) && screen.trim_end().ends_with(prompt)
+        })
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let screen = self.screen(false);
-            if screen.contains(text) {
+            if done(&screen) {
                 return screen;
             }
             assert!(
                 Instant::now() < deadline,
-                "no {text:?} on the screen:\n{screen}"
+                "no {what} on the screen:\n{screen}"
             );
             thread::sleep(Duration::from_millis(50));
         }
@@ -835,7 +848,7 @@ fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
     assert!(painted.contains("\x1b[31mB"), "{painted:?}");
 
     t.keys("e2e3");
-    let screen = t.wait_for("Turn 3: white (human) to move");
+    let screen = t.wait_for_prompt("Turn 3: white (human) to move", "Enter human move:");
     assert!(screen.contains("greedy plays "), "{screen}");
     // the bot's move, marked; the person's move of the turn before is not
     assert_eq!(screen.matches('[').count(), 2, "{screen}");
@@ -846,11 +859,8 @@ fn a_session_in_a_real_terminal_shows_the_board_and_prompt_in_colour() {
     );
 
     t.keys("a1a5");
-    let screen = t.wait_for("You cannot play a1a5 now");
-    assert!(
-        screen.trim_end().ends_with("Enter human move:"),
-        "asked again:\n{screen}"
-    );
+    // asked again: the message, then the prompt (or the wait fails)
+    t.wait_for_prompt("You cannot play a1a5 now", "Enter human move:");
     t.keys("quit");
     let screen = t.wait_for("EXIT=0");
     assert!(screen.contains("(you quit after 0 of 1 game)"), "{screen}");
