@@ -273,3 +273,31 @@ fn a_log_never_goes_into_a_seasons_journal() {
     run(&elsewhere).success();
     assert!(elsewhere.is_file());
 }
+
+#[test]
+fn log_dash_writes_every_line_to_stderr_in_place_of_the_progress() {
+    let tmp = TempDir::new().unwrap();
+    let testbot = common::testbot();
+    let out = Command::cargo_bin("ladder")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["match", "coordination", &format!("cmd:{testbot}"), "left"])
+        .args(["--games", "2", "--sandbox", "none", "-j", "1"])
+        .args(["--progress-every", "1", "--log", "-"])
+        .assert()
+        .success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    for game in 0..2 {
+        let turns = err
+            .lines()
+            .filter(|l| l.contains(&format!(" game {game} testbot > turn ")))
+            .count();
+        assert_eq!(turns, 20, "{err}");
+    }
+    // the log alone: no progress lines among it, and no file named `-`
+    assert!(!err.contains("progress: "), "{err}");
+    assert!(!tmp.path().join("-").exists());
+    // the season is played and reported as without a log
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("2 games played now"), "{stdout}");
+}

@@ -96,7 +96,9 @@ fn options(
         jobs,
         fresh,
         reports: run.reports.clone(),
-        progress: (!run.quiet).then(paint_stderr),
+        // an I/O log on stderr has it alone: a progress bar would be
+        // drawn among its lines
+        progress: (!run.quiet && !run.logs_to_stderr()).then(paint_stderr),
         progress_every: run.progress_every,
         max_games,
         log: run.log.clone().map(|path| (path, run.log_level.level())),
@@ -160,7 +162,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub progress_every: Option<u64>,
     /// Write every line each bot program exchanges with ladder to FILE, with the time,
-    /// the game and the bot (`[[bot]] log = true` logs one bot; docs/CONFIG.md).
+    /// the game and the bot (`[[bot]] log = true` logs one bot; docs/CONFIG.md);
+    /// `-` writes them to stderr, in place of the progress (as with `--quiet`).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Which lines --log writes: all, or only the last ones before each forfeit.
@@ -170,6 +173,13 @@ pub struct RunArgs {
     /// of them for one reason (ladder says so on stderr either way).
     #[arg(long)]
     pub strict: bool,
+}
+
+impl RunArgs {
+    /// Whether `--log -` sends the I/O log to stderr.
+    fn logs_to_stderr(&self) -> bool {
+        self.log.as_deref() == Some(Path::new(ladder::external::process::io_log::STDERR))
+    }
 }
 
 /// `--log-level`.

@@ -31,7 +31,7 @@ use crate::{
         game::Game,
     },
     external::{
-        process::{IoLog, Level, Log},
+        process::{io_log, IoLog, Level, Log},
         Command, Launch,
     },
     journal,
@@ -64,6 +64,9 @@ pub fn makers<G: Game>(
     log: Option<&(PathBuf, Level)>,
 ) -> Result<Vec<Maker<G>>> {
     let shared = match log {
+        Some((path, level)) if path == Path::new(io_log::STDERR) => {
+            Some(IoLog::open(path, *level).map_err(Error::io("opening", "standard error"))?)
+        }
         Some((path, level)) => {
             // a season's journal is never a log's (this season's or
             // another's), asked again once the log's folders are made
@@ -89,7 +92,10 @@ pub fn makers<G: Game>(
     };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
     let mut hidden = vec![files::absolute(reports), files::absolute(dir)];
-    hidden.extend(log.map(|(path, _)| files::absolute(path)));
+    hidden.extend(
+        log.filter(|(path, _)| path != Path::new(io_log::STDERR))
+            .map(|(path, _)| files::absolute(path)),
+    );
     // each program's own (a file or not): its folder, which the other bots
     // may not see unless theirs is in it, and the files its command names
     // after the program (a script, its data), which they may not read

@@ -3,8 +3,8 @@
 //! Every process keeps its last [`RECENT`] lines in a small ring
 //! ([`Recent`]), always: when the bot forfeits, they go into its log
 //! (`logs/<bot>.log`), so a failure can be read without having asked for a
-//! log in advance. An [`IoLog`] (`--log FILE` for every bot, or `log = true`
-//! for one) receives every line as it passes, with the time since ladder
+//! log in advance. An [`IoLog`] (`--log FILE` for every bot, `--log -` on
+//! stderr, or `log = true` for one) receives every line as it passes, with the time since ladder
 //! started, the game's index in the schedule and the bot's name:
 //!
 //! ```text
@@ -20,10 +20,14 @@ use std::{
     collections::VecDeque,
     fs::{File, OpenOptions},
     io::{self, BufWriter, Write},
+    os::fd::AsFd,
     path::Path,
     sync::{Arc, Mutex, OnceLock},
     time::{Duration, Instant},
 };
+
+/// The log's name for ladder's stderr (`--log -`).
+pub const STDERR: &str = "-";
 
 /// Lines a process keeps for a forfeit's report.
 pub const RECENT: usize = 12;
@@ -54,13 +58,17 @@ pub struct IoLog {
 pub type SharedIoLog = Arc<Mutex<IoLog>>;
 
 impl IoLog {
-    /// Opens (appending) the log at `path`.
+    /// Opens (appending) the log at `path`; `-` ([`STDERR`]) is ladder's stderr.
     pub fn open(path: &Path, level: Level) -> io::Result<SharedIoLog> {
         epoch();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let file = if path == Path::new(STDERR) {
+            File::from(io::stderr().as_fd().try_clone_to_owned()?)
+        } else {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)?;
+            }
+            OpenOptions::new().create(true).append(true).open(path)?
+        };
         Ok(Arc::new(Mutex::new(IoLog {
             out: BufWriter::new(file),
             level,
