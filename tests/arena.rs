@@ -918,6 +918,28 @@ fn a_kept_program_another_bot_runs_as_a_program_is_made_runnable() {
         )
     );
     assert_eq!(add(&["twice", "--", "python3", "bot.py", "-v"]), "");
+    // an arena made from a config: its missing script is noted once, as
+    // the config is read
+    fs::create_dir_all(dir.join("conf")).unwrap();
+    fs::write(
+        dir.join("conf/a.toml"),
+        "[season]\nname = \"a\"\ngame = \"breakthrough\"\n\n\
+         [[bot]]\nname = \"gone\"\ncommand = [\"python3\", \"gone.py\"]\n\n\
+         [[bot]]\nname = \"r\"\nbuiltin = \"random\"\n",
+    )
+    .unwrap();
+    let out = Command::new(LADDER)
+        .current_dir(dir)
+        .args(["arena", "init", "from-config", "--config", "conf/a.toml"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("note: bot `gone`: `gone.py` in its command names no file in `conf`"),
+        "{err}"
+    );
     ladder(dir, &["arena", "retire", "arena", "ghost"]);
     ladder(dir, &["arena", "retire", "arena", "twice"]);
     ladder(dir, &["arena", "run", "arena", "-q", "--batches", "1"]);

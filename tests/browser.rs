@@ -155,6 +155,35 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
         0
     );
 
+    // a word of the command that reads as a file but is none of the
+    // upload's: the bot joins, and the page notes the word, as text
+    browser.goto(&format!("{}/upload", web.url));
+    browser.expect(30, "return document.querySelector('#upload') !== null");
+    browser.type_into("#upload input[name=name]", "noted");
+    browser.type_into(
+        "#upload input[name=file]",
+        &dir.join("bot.py").display().to_string(),
+    );
+    browser.type_into(
+        "#upload input[name=command]",
+        "python3 bot.py <b>book</b>.py",
+    );
+    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
+    let said = browser.expect(
+        60,
+        "const m = document.getElementById('messages'); return m && m.textContent",
+    );
+    assert_eq!(
+        said,
+        "added noted@1note: `<b>book</b>.py` in the command is none of the uploaded files, \
+         so the bot will not find it unless it makes it"
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#messages b').length"),
+        0
+    );
+    ladder(dir, &["arena", "retire", "arena", "noted"]);
+
     // a bot named `<script>alert(1)</script>` (an address anyone can type):
     // its page shows the name, and the arena's answer quoting it, as text
     browser.goto(&format!(

@@ -718,6 +718,11 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     );
     assert_eq!(status, 201, "{added}");
     assert_eq!(added["bot"], "py@1");
+    assert_eq!(
+        added["notes"],
+        serde_json::json!([]),
+        "its command names its file"
+    );
     let (_, b) = get(&url("/api/bots/py@1"));
     let spec = &b["bot"]["spec"];
     assert_eq!(spec["sandbox"], "bwrap");
@@ -813,6 +818,22 @@ fn uploads_and_actions_change_the_arena_and_a_token_guards_other_addresses() {
     for r in &records {
         assert!(!r.contains("forfeit"), "{r}");
     }
+    // a word of the command that reads as a file but is none of the
+    // upload's: the bot joins (it may make the file), and the answer says so
+    let (status, added) = post(
+        &url("/api/bots?name=arch2&file=arch.tar.gz&command=python3+main.py+--model+weights.py"),
+        &[ACT],
+        &gz,
+    );
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(
+        added["notes"],
+        serde_json::json!([
+            "`weights.py` in the command is none of the uploaded files, so the bot \
+                will not find it unless it makes it"
+        ]),
+        "{added}"
+    );
     // actions
     let (status, r) = post(&url("/api/bots/py@1/reject"), &[ACT], b"");
     assert_eq!(status, 200, "{r}");

@@ -24,7 +24,7 @@ pub mod show;
 pub mod store;
 pub mod wal;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::{
     core::error::{Error, Result},
@@ -59,8 +59,8 @@ pub fn title_of(dir: &Path) -> Result<String> {
 }
 
 /// Makes an arena in `dir` from the config `src`, with the config's bots
-/// as its first; the names of the versions that joined.
-pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<String>> {
+/// as its first; the versions that joined.
+pub fn init<G: Game>(dir: &Path, src: &ConfigFile, roster: &Roster<G>) -> Result<Vec<Joined>> {
     let setup = config::read(src, roster)?;
     let checked = config::base_plan(Path::new(""), &setup.settings.season, &[], roster)?;
     let existed = (dir.exists(), dir.join("bots").exists());
@@ -121,9 +121,26 @@ pub enum Joining {
     },
 }
 
+/// A bot that joined the arena.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joined {
+    /// Its name, `name@version`.
+    pub bot: String,
+    /// The words of its command that read as files but named none as it
+    /// joined, so that the arena keeps none ([`Command::unfound_files`]):
+    /// the bot joins, since it may make such a file, and the caller tells
+    /// the person who added it.
+    ///
+    /// [`Command::unfound_files`]: crate::external::Command::unfound_files
+    pub unfound: Vec<String>,
+    /// The folder the command's words were looked for in (where it was
+    /// added from, or the bot's `dir` there).
+    pub looked_in: PathBuf,
+}
+
 /// Adds bot `name` (its `[[bot]]` keys `table`, paths relative to `from`)
 /// as its next version: it retires the one before, unless it joins as a
-/// candidate. Its name, `name@version`. A bot that cannot join leaves no
+/// candidate. A bot that cannot join leaves no
 /// files behind in `bots/`; where others may add at the same time, the
 /// caller holds [`programs::hold_joining`].
 pub fn add<G: Game>(
@@ -133,7 +150,7 @@ pub fn add<G: Game>(
     table: &toml::Table,
     from: &Path,
     joining: Joining,
-) -> Result<String> {
+) -> Result<Joined> {
     let before = programs::kept_folders(dir);
     let added = add_version(dir, roster, name, table, from, joining);
     if added.is_err() {
@@ -149,7 +166,7 @@ fn add_version<G: Game>(
     table: &toml::Table,
     from: &Path,
     joining: Joining,
-) -> Result<String> {
+) -> Result<Joined> {
     config::check_bot_name(name)?;
     let (store, league) = open(dir)?;
     let previous = league.latest(name).cloned();
@@ -197,6 +214,7 @@ fn add_version<G: Game>(
     // a newcomer's program must start by its `#!` line (the stored ones
     // were checked as they joined)
     let joining = plan.bots.iter().find(|b| b.name == bot);
+    let mut unfound = Vec::new();
     if let Some(crate::plan::PlannedBot {
         kind: crate::plan::BotKind::External(command, protocol),
         ..
@@ -213,16 +231,11 @@ fn add_version<G: Game>(
         // the arena copied every file the command names, so a word that
         // names none now will not name one later (unless the bot makes it,
         // which is why this is a note and not a refusal)
-        let base = match table.get("dir").and_then(toml::Value::as_str) {
-            Some(dir) => from.join(dir),
-            None => from.to_path_buf(),
-        };
-        for word in command.unfound_files(protocol.own_dir) {
-            eprintln!(
-                "note: {bot}: `{word}` in its command names no file in `{}`, so the arena keeps none",
-                base.display()
-            );
-        }
+        unfound = command
+            .unfound_files(protocol.own_dir)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
     }
     // the new version and the retirement of the one before, together: a
     // failure leaves neither (and the files placed are removed)
@@ -244,7 +257,15 @@ fn add_version<G: Game>(
         );
     }
     store.append_all(&events)?;
-    Ok(bot)
+    let looked_in = match table.get("dir").and_then(toml::Value::as_str) {
+        Some(dir) => from.join(dir),
+        None => from.to_path_buf(),
+    };
+    Ok(Joined {
+        bot,
+        unfound,
+        looked_in,
+    })
 }
 
 /// A config error about the arena's own settings text, without the name

@@ -203,8 +203,9 @@ pub fn run(a: Args) -> Result<()> {
             })?;
             let title = arena::title_of(&dir)?;
             let mut text = format!("made the arena {} ({title})\n", dir.display());
+            // (a config's missing files were noted as it was read)
             for bot in joined {
-                text.push_str(&format!("added {bot}\n"));
+                text.push_str(&format!("added {}\n", bot.bot));
             }
             out(&text)
         }
@@ -287,7 +288,7 @@ pub fn run(a: Args) -> Result<()> {
             }
             let kind = GameKind::named(&arena::game_of(&dir)?)?;
             let here = std::env::current_dir().map_err(Error::io("reading", "."))?;
-            let bot = kind.visit(Add {
+            let joined = kind.visit(Add {
                 dir: &dir,
                 name: &name,
                 table: &table,
@@ -298,7 +299,8 @@ pub fn run(a: Args) -> Result<()> {
                     arena::Joining::Now
                 },
             })?;
-            out(&format!("added {bot}\n"))
+            note_unfound(&joined);
+            out(&format!("added {}\n", joined.bot))
         }
         Sub::Retire { dir, bot } => {
             let retired = arena::retire(&dir, &bot)?;
@@ -422,13 +424,25 @@ impl GameVisitor for Replay<'_> {
     }
 }
 
+/// Notes on stderr each word of a joining bot's command that reads as a
+/// file but named none, so that the arena keeps none.
+fn note_unfound(joined: &arena::Joined) {
+    for word in &joined.unfound {
+        eprintln!(
+            "note: {}: `{word}` in its command names no file in `{}`, so the arena keeps none",
+            joined.bot,
+            joined.looked_in.display()
+        );
+    }
+}
+
 struct Init<'a> {
     dir: &'a Path,
     src: &'a ConfigFile,
 }
 
 impl GameVisitor for Init<'_> {
-    type Output = Result<Vec<String>>;
+    type Output = Result<Vec<arena::Joined>>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         arena::init(self.dir, self.src, roster)
     }
@@ -443,7 +457,7 @@ struct Add<'a> {
 }
 
 impl GameVisitor for Add<'_> {
-    type Output = Result<String>;
+    type Output = Result<arena::Joined>;
     fn visit<G: Show>(self, roster: &Roster<G>) -> Self::Output {
         // not beside an upload, whose files a failed add might take
         let _held = arena::programs::hold_joining(self.dir)?;

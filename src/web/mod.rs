@@ -89,8 +89,13 @@ pub trait GameOf: Send + Sync {
     /// Every position of a finished game.
     fn plies(&self, record: &Record) -> Result<Vec<Ply>>;
     /// Adds a bot as [`arena::add`] does.
-    fn add(&self, name: &str, table: &toml::Table, from: &Path, joining: Joining)
-        -> Result<String>;
+    fn add(
+        &self,
+        name: &str,
+        table: &toml::Table,
+        from: &Path,
+        joining: Joining,
+    ) -> Result<arena::Joined>;
     /// Whether both seats move every turn (the rounds of Troops).
     fn simultaneous(&self) -> bool;
 }
@@ -112,7 +117,7 @@ impl<G: Show> GameOf for Typed<G> {
         table: &toml::Table,
         from: &Path,
         joining: Joining,
-    ) -> Result<String> {
+    ) -> Result<arena::Joined> {
         arena::add(&self.dir, &self.roster, name, table, from, joining)
     }
     fn simultaneous(&self) -> bool {
@@ -511,8 +516,24 @@ async fn upload_bot(
         )
     })?;
     blocking(move || {
-        let bot = upload::add(&web.dir, &*web.game, &q, &bytes, limit)?;
-        Ok((StatusCode::CREATED, Json(json!({ "bot": bot }))))
+        let joined = upload::add(&web.dir, &*web.game, &q, &bytes, limit)?;
+        // a word of the command that reads as a file but is none of the
+        // uploaded files: the bot joins (it may make the file), and the
+        // page says so
+        let notes: Vec<String> = joined
+            .unfound
+            .iter()
+            .map(|word| {
+                format!(
+                    "`{word}` in the command is none of the uploaded files, so the bot \
+                     will not find it unless it makes it"
+                )
+            })
+            .collect();
+        Ok((
+            StatusCode::CREATED,
+            Json(json!({ "bot": joined.bot, "notes": notes })),
+        ))
     })
     .await
 }

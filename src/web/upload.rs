@@ -68,7 +68,7 @@ pub fn add(
     q: &Upload,
     bytes: &[u8],
     limit: usize,
-) -> Result<String, Failure> {
+) -> Result<crate::arena::Joined, Failure> {
     let command = crate::plan::command_words(&q.command)
         .map_err(|e| refuse(format!("the command `{}`: {e}", q.command)))?;
     if command.is_empty() {

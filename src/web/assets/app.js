@@ -369,7 +369,8 @@ async function upload() {
       protocol: f.get("protocol"), candidate: f.get("candidate") ? "true" : "false", against: f.get("against") || "" });
     try {
       const r = await act("POST", "/api/bots?" + q, file);
-      messages.replaceChildren(el("p", { class: "message ok", role: "status" }, "added ", botLink(r.bot)));
+      messages.replaceChildren(el("p", { class: "message ok", role: "status" }, "added ", botLink(r.bot)),
+        ...(r.notes || []).map((n) => el("p", { class: "message note", role: "status" }, "note: " + n)));
     } catch (err) { say(err.message, "error"); }
   });
   render(el("h1", {}, "Upload a bot"), el("p", {}, "The bot runs in the sandbox. Actions on a server that listens beyond loopback need its token (top right)."), form);
