@@ -31,6 +31,8 @@ struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     screen: Arc<Mutex<String>>,
+    /// The thread that reads ladder's stdout into `screen`, until its end.
+    reader: thread::JoinHandle<()>,
     /// How much of the screen the test has read.
     seen: usize,
 }
@@ -50,7 +52,7 @@ impl Session {
         let mut out = child.stdout.take().unwrap();
         let screen = Arc::new(Mutex::new(String::new()));
         let shared = Arc::clone(&screen);
-        thread::spawn(move || {
+        let reader = thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = out.read(&mut buf) {
                 if n == 0 {
@@ -66,6 +68,7 @@ impl Session {
             stdin: child.stdin.take(),
             child,
             screen,
+            reader,
             seen: 0,
         }
     }
@@ -103,7 +106,11 @@ impl Session {
     fn finish(mut self) -> (ExitStatus, String) {
         drop(self.stdin.take());
         let status = self.child.wait().unwrap();
-        thread::sleep(Duration::from_millis(100));
+        // every byte ladder wrote, however slow the reader is to get it
+        let deadline = Instant::now() + PATIENCE;
+        while !self.reader.is_finished() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
         let screen = self.screen.lock().unwrap().clone();
         (status, screen)
     }
