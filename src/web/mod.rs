@@ -517,19 +517,7 @@ async fn upload_bot(
     })?;
     blocking(move || {
         let joined = upload::add(&web.dir, &*web.game, &q, &bytes, limit)?;
-        // a word of the command that reads as a file but is none of the
-        // uploaded files: the bot joins (it may make the file), and the
-        // page says so
-        let notes: Vec<String> = joined
-            .unfound
-            .iter()
-            .map(|word| {
-                format!(
-                    "`{word}` in the command is none of the uploaded files, so the bot \
-                     will not find it unless it makes it"
-                )
-            })
-            .collect();
+        let notes = upload::notes(&joined);
         Ok((
             StatusCode::CREATED,
             Json(json!({ "bot": joined.bot, "notes": notes })),

@@ -180,6 +180,22 @@ pub fn add(
     })
 }
 
+/// What the page tells the person who uploaded a bot that joined: each
+/// word of its command that reads as a file but is none of the uploaded
+/// files (the bot joins, since it may make the file).
+pub fn notes(joined: &crate::arena::Joined) -> Vec<String> {
+    joined
+        .unfound
+        .iter()
+        .map(|word| {
+            format!(
+                "`{word}` in the command is none of the uploaded files, so the bot \
+                 will not find it unless it makes it"
+            )
+        })
+        .collect()
+}
+
 /// Unpacks a tar archive (gzipped unless `plain`) into `into`, refusing
 /// any entry that is not a file or folder inside it, and an archive whose
 /// tar stream is longer than `most` bytes.
