@@ -285,19 +285,9 @@ fn jobs_auto_plays_many_more_games_than_cores_for_bots_that_sleep() {
     let bots = [("a", "--think 100"), ("b", "--think 100")];
     let cfg = season(dir, &bots, 200, "[season.params]\nrounds = 10");
     // other work keeps every core busy: auto judges by ladder's own use
-    let mut hogs: Vec<std::process::Child> = (0..cores())
-        .map(|_| {
-            std::process::Command::new("sh")
-                .args(["-c", "while :; do :; done"])
-                .spawn()
-                .unwrap()
-        })
-        .collect();
+    let hogs = busy_loops(cores());
     let (out, err) = run(&cfg, dir, &["--jobs", "auto"]);
-    for hog in &mut hogs {
-        let _ = hog.kill();
-        let _ = hog.wait();
-    }
+    drop(hogs);
     let peak = number_after(&out, "games at once: auto, up to ");
     assert!(peak >= 4 * cores(), "auto reached only {peak}:\n{out}");
     assert_eq!(forfeits(dir), Vec::<String>::new());
@@ -325,4 +315,59 @@ fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
         "{err}"
     );
     assert!(err.contains("lower --jobs (or use --jobs auto)"), "{err}");
+}
+
+#[test]
+fn bots_kept_waiting_beside_other_work_are_reported_oversubscribed() {
+    let _one = one_at_a_time();
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path();
+    // as above, with a busy loop per core beside ladder: its bots get only
+    // part of the cores, yet they wait for one all the more
+    let bots = [("a", "--spin 20"), ("b", "--spin 20")];
+    let jobs = 4 * cores();
+    let cfg = season(
+        dir,
+        &bots,
+        4 * jobs as u32,
+        "move_time_ms = 5000\n[season.params]\nrounds = 4",
+    );
+    let hogs = busy_loops(cores());
+    let (_, err) = run(&cfg, dir, &["--jobs", &jobs.to_string()]);
+    drop(hogs);
+    assert!(
+        err.contains("warning: the machine was oversubscribed: its "),
+        "{err}"
+    );
+    // what ladder's own work took is told apart
+    assert!(
+        err.contains("% with ladder's games, so bots waited"),
+        "{err}"
+    );
+}
+
+/// Shell loops that keep a core busy each, stopped when dropped (a failing
+/// test leaves none behind).
+struct BusyLoops(Vec<std::process::Child>);
+
+fn busy_loops(n: usize) -> BusyLoops {
+    BusyLoops(
+        (0..n)
+            .map(|_| {
+                std::process::Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .unwrap()
+            })
+            .collect(),
+    )
+}
+
+impl Drop for BusyLoops {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }

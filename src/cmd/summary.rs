@@ -122,12 +122,16 @@ fn run_facts(run: &tournament::RunFacts, played: u64) -> String {
 /// The warning for a season whose machine was oversubscribed, if it was.
 fn oversubscribed(run: &tournament::RunFacts) -> Option<String> {
     let cpu = run.cpu.filter(|_| run.oversubscribed())?;
+    let ladders = match cpu.machine {
+        Some(_) => format!(", {:.0}% with ladder's games", cpu.busy * 100.0),
+        None => String::new(),
+    };
     Some(format!(
-        "{} the machine was oversubscribed: its {} cores were {:.0}% busy, so bots waited \
-             for a core and a loss on time may be ladder's doing, not the bot's; lower --jobs \
-             (or use --jobs auto)\n",
+        "{} the machine was oversubscribed: its {} cores were {:.0}% busy{ladders}, so bots \
+             waited for a core and a loss on time may be ladder's doing, not the bot's; lower \
+             --jobs (or use --jobs auto)\n",
         paint_stderr().warn("warning:"),
         cpu.cores,
-        cpu.busy * 100.0
+        cpu.machine_busy() * 100.0
     ))
 }

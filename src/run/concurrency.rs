@@ -9,9 +9,9 @@
 //! at once and bots that think hard get about one game per core. It counts
 //! only ladder's own processes and their descendants ([`CpuTime`]): other
 //! users' work on the machine neither holds it down nor pushes it up. The
-//! same meter tells the season summary when ladder oversubscribed the
-//! machine: then bots waited for a core, and a time loss may be ladder's
-//! fault rather than the bot's.
+//! same meter, with the cores' idle time, tells the season summary when
+//! ladder oversubscribed the machine ([`CpuUse`]): then bots waited for a
+//! core, and a time loss may be ladder's fault rather than the bot's.
 //!
 //! Every game in flight holds up to two bot processes and three pipes to
 //! each, so [`raise_open_files`] lifts the soft limit on open files to the
@@ -105,6 +105,9 @@ pub struct CpuTime {
     pub busy: u64,
     /// Clock ticks of every core since ladder began measuring.
     pub total: u64,
+    /// Clock ticks the cores sat idle, from `/proc/stat` ([`machine_idle`]);
+    /// `None` where that is unknown or not ladder's to use.
+    pub idle: Option<u64>,
 }
 
 impl CpuTime {
@@ -129,7 +132,10 @@ impl CpuTime {
         }
         let busy = tree_ticks(&procs, std::process::id());
         let total = (start.elapsed().as_secs_f64() * hz * cores() as f64) as u64;
-        Some(CpuTime { busy, total })
+        let idle = std::fs::read_to_string("/proc/stat")
+            .ok()
+            .and_then(|stat| machine_idle(&stat, cores()));
+        Some(CpuTime { busy, total, idle })
     }
 
     /// A `/proc/PID/stat` line's parent and CPU ticks (utime, stime,
@@ -152,6 +158,47 @@ impl CpuTime {
         let busy = self.busy.checked_sub(earlier.busy)?;
         (total > 0).then(|| (busy as f64 / total as f64).min(1.0))
     }
+
+    /// The CPU use between `earlier` and this reading, for a season's summary.
+    pub fn use_since(&self, earlier: &CpuTime) -> Option<CpuUse> {
+        let busy = self.busy_since(earlier)?;
+        let total = self.total - earlier.total;
+        let machine = match (earlier.idle, self.idle) {
+            (Some(before), Some(after)) => after
+                .checked_sub(before)
+                .map(|idle| (1.0 - idle as f64 / total as f64).clamp(busy, 1.0)),
+            _ => None,
+        };
+        Some(CpuUse {
+            busy,
+            machine,
+            cores: cores(),
+        })
+    }
+}
+
+/// The idle ticks of all cores (idle and waiting for I/O) in a `/proc/stat`
+/// text, when it lists exactly the `cores` ladder may use: under an affinity
+/// mask or a container's quota it lists cores whose idle time ladder could
+/// not have used, and then `None`. Counting idle time rather than the busy
+/// time of others counts what a hypervisor takes (steal) as taken.
+fn machine_idle(stat: &str, cores: usize) -> Option<u64> {
+    let listed = stat
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("cpu")
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count();
+    if listed != cores {
+        return None;
+    }
+    let all = stat.lines().next()?.strip_prefix("cpu ")?;
+    let ticks: Vec<u64> = all
+        .split_whitespace()
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    Some(ticks.get(3)? + ticks.get(4)?)
 }
 
 /// Ladder's process and every process below it, found through
@@ -326,18 +373,32 @@ impl Auto {
 /// The CPU use of a whole season, for its summary.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CpuUse {
-    /// The busy share of all cores while games were played.
+    /// The share of all cores ladder and its bots used while games were played.
     pub busy: f64,
+    /// The share of all cores busy with any work (ladder's, other processes',
+    /// a hypervisor's), where the cores' idle time is known.
+    pub machine: Option<f64>,
     pub cores: usize,
 }
 
 impl CpuUse {
-    /// The share at and above which the machine counts as oversubscribed.
+    /// The busy share of the cores at and above which the machine counts as
+    /// oversubscribed.
     pub const OVERSUBSCRIBED: f64 = 0.9;
+    /// The share of the cores ladder's own work must have taken for it to be
+    /// ladder's doing.
+    pub const LADDERS_SHARE: f64 = 0.5;
 
-    /// Whether bots had to wait for a core.
+    /// Whether bots had to wait for a core, at least half of them taken by
+    /// ladder's own work: the cores were busy to their limit, whoever else
+    /// used them (other processes, a hypervisor's steal).
     pub fn oversubscribed(&self) -> bool {
-        self.busy >= Self::OVERSUBSCRIBED
+        self.busy >= Self::LADDERS_SHARE && self.machine_busy() >= Self::OVERSUBSCRIBED
+    }
+
+    /// The busy share of the cores: the machine's where known, else ladder's.
+    pub fn machine_busy(&self) -> f64 {
+        self.machine.unwrap_or(self.busy)
     }
 }
 
@@ -405,14 +466,51 @@ mod tests {
         let a = CpuTime {
             busy: 10,
             total: 100,
+            idle: Some(1000),
         };
         let b = CpuTime {
             busy: 60,
             total: 200,
+            idle: Some(1030),
         };
         assert_eq!(b.busy_since(&a), Some(0.5));
         assert_eq!(a.busy_since(&b), None);
         assert!(CpuTime::now().is_some());
+        // 30 of 100 ticks idle: 70% busy, 50% ladder's
+        let used = b.use_since(&a).unwrap();
+        assert_eq!((used.busy, used.machine), (0.5, Some(0.7)));
+        let unknown = CpuTime { idle: None, ..b };
+        assert_eq!(unknown.use_since(&a).unwrap().machine, None);
+    }
+
+    #[test]
+    fn the_idle_time_counts_only_when_proc_stat_lists_ladders_cores() {
+        let stat = "cpu  100 5 50 1000 20 0 3 40 0 0\n\
+                    cpu0 50 2 25 500 10 0 1 20 0 0\n\
+                    cpu1 50 3 25 500 10 0 2 20 0 0\n\
+                    intr 12345\n";
+        assert_eq!(machine_idle(stat, 2), Some(1020));
+        assert_eq!(machine_idle(stat, 1), None, "an affinity mask or a quota");
+        assert_eq!(machine_idle("cpu  1 2\ncpu0 1 2\n", 1), None);
+    }
+
+    #[test]
+    fn oversubscribed_means_busy_cores_at_least_half_of_them_ladders() {
+        let cpu = |busy, machine| CpuUse {
+            busy,
+            machine,
+            cores: 2,
+        };
+        // ladder alone kept the cores busy
+        assert!(cpu(0.95, None).oversubscribed());
+        assert!(cpu(0.95, Some(0.97)).oversubscribed());
+        // its bots beside other work (or a hypervisor's steal)
+        assert!(cpu(0.8, Some(1.0)).oversubscribed());
+        assert!(!cpu(0.8, None).oversubscribed());
+        // others kept the cores busy, ladder's bots mostly slept
+        assert!(!cpu(0.05, Some(1.0)).oversubscribed());
+        // cores to spare
+        assert!(!cpu(0.6, Some(0.7)).oversubscribed());
     }
 
     #[test]

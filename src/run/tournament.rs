@@ -112,9 +112,10 @@ pub struct RunFacts {
 
 impl RunFacts {
     /// Whether the summary should warn that the machine was oversubscribed:
-    /// ladder ran more games than cores and kept the cores busy to their
-    /// limit, so bots waited for a core and time losses may be ladder's doing.
-    /// (With a game per core at most, a busy machine is the bots' own work.)
+    /// ladder ran more games than cores, and the cores were busy to their
+    /// limit, at least half of them with ladder's work, so bots waited for a
+    /// core and time losses may be ladder's doing. (With a game per core at
+    /// most, lowering `--jobs` would not help.)
     pub fn oversubscribed(&self) -> bool {
         self.cpu
             .is_some_and(|c| c.oversubscribed() && self.peak_jobs > c.cores)

@@ -502,11 +502,7 @@ pub fn play_all<G: Game>(
     drop(rx);
     let cpu = cpu_start
         .zip(CpuTime::now())
-        .and_then(|(start, end)| end.busy_since(&start))
-        .map(|busy| CpuUse {
-            busy,
-            cores: super::concurrency::cores(),
-        });
+        .and_then(|(start, end)| end.use_since(&start));
     if let Some(failure) = failure.filter(|_| interrupted.is_none()) {
         result?;
         return Err(failure);
