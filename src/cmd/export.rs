@@ -33,8 +33,11 @@ pub enum ExportFormat {
 pub fn run(a: Args) -> Result<()> {
     // a season's folder, its season.json checked before anything is written
     let recorded = ladder::journal::recorded::Recorded::read(&a.dir)?;
-    // `-o -` is stdout, as in most tools that take an output file
-    let output = a.output.as_ref().filter(|p| p.as_os_str() != "-");
+    // `-o -` is stdout
+    let output = a
+        .output
+        .as_deref()
+        .filter(|p| !ladder::core::files::is_standard_stream(p));
     if let Some(path) = output {
         if ladder::journal::is_journal_file(&a.dir, path) {
             return Err(Error::Usage(format!(

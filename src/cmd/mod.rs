@@ -178,7 +178,9 @@ pub struct RunArgs {
 impl RunArgs {
     /// Whether `--log -` sends the I/O log to stderr.
     fn logs_to_stderr(&self) -> bool {
-        self.log.as_deref() == Some(Path::new(ladder::external::process::io_log::STDERR))
+        self.log
+            .as_deref()
+            .is_some_and(ladder::core::files::is_standard_stream)
     }
 }
 

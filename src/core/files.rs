@@ -281,6 +281,13 @@ impl Drop for FolderLock {
     }
 }
 
+/// Whether `path` is `-`, the name of a standard stream where a file is
+/// asked for: stdout for an output (`export -o -`), stderr for a log
+/// (`--log -`), as in most tools that take a file name.
+pub fn is_standard_stream(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

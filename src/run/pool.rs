@@ -31,7 +31,7 @@ use crate::{
         game::Game,
     },
     external::{
-        process::{io_log, IoLog, Level, Log},
+        process::{IoLog, Level, Log},
         Command, Launch,
     },
     journal,
@@ -63,8 +63,11 @@ pub fn makers<G: Game>(
     reports: &Path,
     log: Option<&(PathBuf, Level)>,
 ) -> Result<Vec<Maker<G>>> {
+    // `--log -` is ladder's stderr: no journal to mistake, nothing to hide
+    let file_log = log.filter(|(path, _)| !files::is_standard_stream(path));
     let shared = match log {
-        Some((path, level)) if path == Path::new(io_log::STDERR) => {
+        None => None,
+        Some((path, level)) if file_log.is_none() => {
             Some(IoLog::open(path, *level).map_err(Error::io("opening", "standard error"))?)
         }
         Some((path, level)) => {
@@ -88,14 +91,10 @@ pub fn makers<G: Game>(
             }
             Some(log)
         }
-        None => None,
     };
     let params = serde_json::to_value(&plan.params).expect("parameters serialize");
     let mut hidden = vec![files::absolute(reports), files::absolute(dir)];
-    hidden.extend(
-        log.filter(|(path, _)| path != Path::new(io_log::STDERR))
-            .map(|(path, _)| files::absolute(path)),
-    );
+    hidden.extend(file_log.map(|(path, _)| files::absolute(path)));
     // each program's own (a file or not): its folder, which the other bots
     // may not see unless theirs is in it, and the files its command names
     // after the program (a script, its data), which they may not read

@@ -26,8 +26,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-/// The log's name for ladder's stderr (`--log -`).
-pub const STDERR: &str = "-";
+use crate::core::files;
 
 /// Lines a process keeps for a forfeit's report.
 pub const RECENT: usize = 12;
@@ -58,10 +57,11 @@ pub struct IoLog {
 pub type SharedIoLog = Arc<Mutex<IoLog>>;
 
 impl IoLog {
-    /// Opens (appending) the log at `path`; `-` ([`STDERR`]) is ladder's stderr.
+    /// Opens (appending) the log at `path`; `-` is ladder's stderr
+    /// ([`files::is_standard_stream`]).
     pub fn open(path: &Path, level: Level) -> io::Result<SharedIoLog> {
         epoch();
-        let file = if path == Path::new(STDERR) {
+        let file = if files::is_standard_stream(path) {
             File::from(io::stderr().as_fd().try_clone_to_owned()?)
         } else {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
