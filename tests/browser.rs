@@ -52,6 +52,28 @@ fn arena(dir: &Path, game: &str, params: &str, batch: u32, bots: &str) {
 
 const TWO_BOTS: &str = "[[bot]]\nname = \"alpha\"\nbuiltin = \"random\"\n\n[[bot]]\nname = \"beta\"\nbuiltin = \"greedy\"\n";
 
+/// Uploads `file` from the page at `url`/upload as the bot `name` run by
+/// `command`; `before_submit` may look at or change the filled form. The
+/// page's messages afterwards.
+fn upload(
+    browser: &Browser,
+    url: &str,
+    (name, file, command): (&str, &Path, &str),
+    before_submit: impl FnOnce(&Browser),
+) -> Value {
+    browser.goto(&format!("{url}/upload"));
+    browser.expect(30, "return document.querySelector('#upload') !== null");
+    browser.type_into("#upload input[name=name]", name);
+    browser.type_into("#upload input[name=file]", &file.display().to_string());
+    browser.type_into("#upload input[name=command]", command);
+    before_submit(browser);
+    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
+    browser.expect(
+        60,
+        "const m = document.getElementById('messages'); return m && m.textContent",
+    )
+}
+
 /// The bot of row `bot` in the leaderboard, or `null`.
 fn row(bot: &str) -> String {
     format!("return document.querySelector('#leaderboard tr[data-bot=\"{bot}\"]') !== null")
@@ -96,20 +118,13 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
     screenshot(&browser, "leaderboard");
 
     // an upload from the page joins and plays
-    fs::copy(repo("bots/python/breakthrough_bot.py"), dir.join("bot.py")).unwrap();
-    browser.goto(&format!("{}/upload", web.url));
-    browser.expect(30, "return document.querySelector('#upload') !== null");
-    browser.type_into("#upload input[name=name]", "uploaded");
-    browser.type_into(
-        "#upload input[name=file]",
-        &dir.join("bot.py").display().to_string(),
-    );
-    browser.type_into("#upload input[name=command]", "python3 bot.py");
-    screenshot(&browser, "upload");
-    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
-    let said = browser.expect(
-        60,
-        "const m = document.getElementById('messages'); return m && m.textContent",
+    let bot = dir.join("bot.py");
+    fs::copy(repo("bots/python/breakthrough_bot.py"), &bot).unwrap();
+    let said = upload(
+        &browser,
+        &web.url,
+        ("uploaded", &bot, "python3 bot.py"),
+        |b| screenshot(b, "upload"),
     );
     assert_eq!(said, "added uploaded@1");
     let played = common::wait_for(180, || {
@@ -130,21 +145,16 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
     );
 
     // a name the arena refuses: its message, which quotes it, is text
-    browser.goto(&format!("{}/upload", web.url));
-    browser.expect(30, "return document.querySelector('#upload') !== null");
-    browser.eval(
-        "document.querySelector('#upload input[name=name]').removeAttribute('pattern'); return 1",
-    );
-    browser.type_into("#upload input[name=name]", "<script>alert(1)</script>");
-    browser.type_into(
-        "#upload input[name=file]",
-        &dir.join("bot.py").display().to_string(),
-    );
-    browser.type_into("#upload input[name=command]", "python3 bot.py");
-    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
-    let said = browser.expect(
-        60,
-        "const m = document.getElementById('messages'); return m && m.textContent",
+    let said = upload(
+        &browser,
+        &web.url,
+        ("<script>alert(1)</script>", &bot, "python3 bot.py"),
+        |b| {
+            b.eval(
+                "document.querySelector('#upload input[name=name]').removeAttribute('pattern'); \
+                 return 1",
+            );
+        },
     );
     assert!(
         said.as_str().unwrap().contains("<script>alert(1)</script>"),
@@ -157,21 +167,11 @@ fn the_leaderboard_moves_by_itself_an_upload_plays_and_hostile_text_stays_text()
 
     // a word of the command that reads as a file but is none of the
     // upload's: the bot joins, and the page notes the word, as text
-    browser.goto(&format!("{}/upload", web.url));
-    browser.expect(30, "return document.querySelector('#upload') !== null");
-    browser.type_into("#upload input[name=name]", "noted");
-    browser.type_into(
-        "#upload input[name=file]",
-        &dir.join("bot.py").display().to_string(),
-    );
-    browser.type_into(
-        "#upload input[name=command]",
-        "python3 bot.py <b>book</b>.py",
-    );
-    browser.eval("document.querySelector('#upload button[type=submit]').click(); return 1");
-    let said = browser.expect(
-        60,
-        "const m = document.getElementById('messages'); return m && m.textContent",
+    let said = upload(
+        &browser,
+        &web.url,
+        ("noted", &bot, "python3 bot.py <b>book</b>.py"),
+        |_| {},
     );
     assert_eq!(
         said,
