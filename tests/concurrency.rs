@@ -294,12 +294,11 @@ fn jobs_auto_plays_many_more_games_than_cores_for_bots_that_sleep() {
     assert!(!err.contains("oversubscribed"), "{err}");
 }
 
-#[test]
-fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
-    let _one = one_at_a_time();
+/// The stderr of a season of bots that compute 20 ms a move, four games
+/// per core, for about 3 s, beside `others` busy loops.
+fn spinning_season(others: usize) -> String {
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path();
-    // bots that compute 20 ms a move, four games per core, for about 3 s
     let bots = [("a", "--spin 20"), ("b", "--spin 20")];
     let jobs = 4 * cores();
     let cfg = season(
@@ -308,8 +307,16 @@ fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
         4 * jobs as u32,
         "move_time_ms = 5000\n[season.params]\nrounds = 4",
     );
-    let jobs = jobs.to_string();
-    let (_, err) = run(&cfg, dir, &["--jobs", &jobs]);
+    let hogs = busy_loops(others);
+    let (_, err) = run(&cfg, dir, &["--jobs", &jobs.to_string()]);
+    drop(hogs);
+    err
+}
+
+#[test]
+fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
+    let _one = one_at_a_time();
+    let err = spinning_season(0);
     assert!(
         err.contains("warning: the machine was oversubscribed: its "),
         "{err}"
@@ -320,21 +327,9 @@ fn a_machine_kept_busy_by_the_bots_is_reported_oversubscribed() {
 #[test]
 fn bots_kept_waiting_beside_other_work_are_reported_oversubscribed() {
     let _one = one_at_a_time();
-    let tmp = TempDir::new().unwrap();
-    let dir = tmp.path();
-    // as above, with a busy loop per core beside ladder: its bots get only
-    // part of the cores, yet they wait for one all the more
-    let bots = [("a", "--spin 20"), ("b", "--spin 20")];
-    let jobs = 4 * cores();
-    let cfg = season(
-        dir,
-        &bots,
-        4 * jobs as u32,
-        "move_time_ms = 5000\n[season.params]\nrounds = 4",
-    );
-    let hogs = busy_loops(cores());
-    let (_, err) = run(&cfg, dir, &["--jobs", &jobs.to_string()]);
-    drop(hogs);
+    // a busy loop per core beside ladder: its bots get only part of the
+    // cores, yet they wait for one all the more
+    let err = spinning_season(cores());
     assert!(
         err.contains("warning: the machine was oversubscribed: its "),
         "{err}"
