@@ -298,8 +298,9 @@ fn a_season_seed_javascript_would_round_is_written_as_text_too() {
 }
 
 /// `season.json` is checked before its names are shown: a name holding
-/// an escape sequence, or two bots of one name, was not written by ladder,
-/// and every command that reads the folder refuses it without printing it.
+/// an escape sequence, two bots of one name, or a key written twice (JSON
+/// readers keep either) was not written by ladder, and every command that
+/// reads the folder refuses it without printing it.
 #[test]
 fn a_season_json_naming_a_bot_with_an_escape_sequence_or_twice_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
@@ -315,14 +316,19 @@ fn a_season_json_naming_a_bot_with_an_escape_sequence_or_twice_is_refused() {
     common::run(&config, &reports, &["-q"]).success();
     let dir = reports.join("s");
     let original = fs::read_to_string(dir.join("season.json")).unwrap();
-    for (to, says) in [
+    let focus_as = |to: &str| original.replace("\"focus\"", to);
+    for (text, says) in [
         (
-            "\"focus\\u001b]0;pwned\\u0007\"",
+            focus_as("\"focus\\u001b]0;pwned\\u0007\""),
             "`bots.1.name` holds a control character: `focus\\u{1b}]0;pwned\\u{7}`",
         ),
-        ("\"random\"", "two bots are called `random`"),
+        (focus_as("\"random\""), "two bots are called `random`"),
+        (
+            original.replacen('{', "{\n  \"game\": \"bidding\",", 1),
+            "the key `game` is repeated",
+        ),
     ] {
-        fs::write(dir.join("season.json"), original.replace("\"focus\"", to)).unwrap();
+        fs::write(dir.join("season.json"), text).unwrap();
         for args in [&["verify"][..], &["report"], &["replay", "--game", "0"]] {
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladder"))
                 .args(args)

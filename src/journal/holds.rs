@@ -6,7 +6,7 @@
 
 use std::{fs, path::Path};
 
-use super::{GAMES, SEASON};
+use super::{recorded, GAMES, SEASON};
 use crate::core::error::{Error, Result};
 
 /// What a season folder holds.
@@ -37,13 +37,11 @@ pub fn holds(dir: &Path, season: &serde_json::Value) -> Result<Holds> {
         });
     }
     let text = fs::read_to_string(&season_path).map_err(Error::io("reading", &season_path))?;
-    Ok(
-        match serde_json::from_str::<serde_json::Value>(&text).map(unversioned) {
-            Err(e) => Holds::Damaged(e.to_string()),
-            Ok(old) if &old == season => Holds::This,
-            Ok(old) => Holds::Other(changed_keys(&old, season)),
-        },
-    )
+    Ok(match recorded::parse_season(&text).map(unversioned) {
+        Err(e) => Holds::Damaged(e.to_string()),
+        Ok(old) if &old == season => Holds::This,
+        Ok(old) => Holds::Other(changed_keys(&old, season)),
+    })
 }
 
 /// The largest integer JavaScript and jq hold exactly (2^53 - 1).

@@ -26,7 +26,7 @@ use crate::{
     core::files::{self, FolderLock},
     core::record::Scored,
     core::text::count,
-    journal::recorded::Recorded,
+    journal::recorded::{self, Recorded},
     journal::shard::{read_shard_dir, Shard, SHARD_FILE},
     journal::verify::Replays,
     journal::{self, LineReader},
@@ -115,10 +115,10 @@ pub fn merge(dir: &Path, rules: &Rules) -> Result<Merged> {
         Error::Mismatch(format!("{}: {e}", season.display()))
     })?;
     let season_text = read_season(&found[0].dir)?;
-    let season: serde_json::Value = serde_json::from_str(&season_text)
+    let season = recorded::parse_season(&season_text)
         .map_err(|e| Error::Mismatch(format!("{}: {e}", found[0].dir.display())))?;
     for f in &found[1..] {
-        let other: serde_json::Value = serde_json::from_str(&read_season(&f.dir)?)
+        let other = recorded::parse_season(&read_season(&f.dir)?)
             .map_err(|e| Error::Mismatch(format!("{}: {e}", f.dir.display())))?;
         if other != season {
             return Err(Error::Mismatch(format!(

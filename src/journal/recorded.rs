@@ -78,6 +78,80 @@ fn control_text(season: &serde_json::Value) -> Option<(String, String)> {
     walk(season, String::new()).or_else(|| names.find_map(|(key, name)| walk(name, key)))
 }
 
+/// A `season.json` text read as JSON, refused where an object repeats a
+/// key: `serde_json::Value` would keep the last of them silently, and
+/// ladder writes each once, so a repeated key was not written by it.
+pub fn parse_season(text: &str) -> serde_json::Result<serde_json::Value> {
+    serde_json::from_str::<Unrepeated>(text)?;
+    serde_json::from_str(text)
+}
+
+/// Any JSON value whose objects repeat no key; nothing kept.
+struct Unrepeated;
+
+impl<'de> serde::Deserialize<'de> for Unrepeated {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(Unrepeated)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unrepeated {
+    type Value = Unrepeated;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_str<E>(self, _: &str) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<Unrepeated, E> {
+        Ok(Unrepeated)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut items: A,
+    ) -> std::result::Result<Unrepeated, A::Error> {
+        while items.next_element::<Unrepeated>()?.is_some() {}
+        Ok(Unrepeated)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut object: A,
+    ) -> std::result::Result<Unrepeated, A::Error> {
+        let mut keys = std::collections::HashSet::new();
+        while let Some(key) = object.next_key::<String>()? {
+            if keys.contains(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key `{key}` is repeated"
+                )));
+            }
+            object.next_value::<Unrepeated>()?;
+            keys.insert(key);
+        }
+        Ok(Unrepeated)
+    }
+}
+
 /// Why `dir`, whose `season.json` cannot be read (`e`), is no season's
 /// folder, and which folder to name instead: a ladder's season is a
 /// season's folder, or its divisions are; a season split in shards is
@@ -120,12 +194,11 @@ impl Recorded {
         let path = dir.join("season.json");
         let text =
             std::fs::read_to_string(&path).map_err(|e| Error::Usage(not_a_season(dir, &e)))?;
-        let season: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| Error::Damaged {
-                path: path.clone(),
-                line: e.line(),
-                message: e.to_string(),
-            })?;
+        let season = parse_season(&text).map_err(|e| Error::Damaged {
+            path: path.clone(),
+            line: e.line(),
+            message: e.to_string(),
+        })?;
         let bad = |what: &str| Error::Damaged {
             path: path.clone(),
             line: 1,
@@ -308,6 +381,31 @@ impl Recorded {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_repeated_in_any_object_is_refused_and_one_in_two_objects_is_not() {
+        let fine = r#"{"a": 1, "b": [{"a": null, "c": -2.5}, {"a": "x"}], "c": {"a": true}}"#;
+        assert_eq!(parse_season(fine).unwrap()["b"][1]["a"], "x");
+        for (text, key, line) in [
+            ("{\"a\": 1,\n\"a\": 2}", "a", 2),
+            ("{\"b\": [{\"c\": 1, \"c\": 1}]}", "c", 1),
+            (
+                "{\"b\": {\"x\": {}},\n \"d\": {\"e\": 0,\n\"e\": [1]}}",
+                "e",
+                3,
+            ),
+        ] {
+            let e = parse_season(text).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("the key `{key}` is repeated")),
+                "{e}"
+            );
+            assert_eq!(e.line(), line, "{text}");
+        }
+        // not JSON at all: serde_json's own error
+        assert!(parse_season("{\"a\": }").is_err());
+    }
 
     #[test]
     fn a_control_character_is_found_outside_the_params_and_the_bots_specs() {
