@@ -1292,4 +1292,37 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
         err.contains("has no seasons ([arena] season_games)"),
         "{err}"
     );
+
+    // season 2's export is the same whenever it is made: a bot that joins
+    // later and the batches after change none of its files
+    ladder(dir, &["arena", "add", "a", "late", "--builtin", "random"]);
+    run("a", "1", 2);
+    ladder(dir, &["arena", "export", "a", "s2-later", "--season", "2"]);
+    let files = |name: &str| -> std::collections::BTreeMap<String, Vec<u8>> {
+        let mut found = std::collections::BTreeMap::new();
+        let mut folders = vec![dir.join(name)];
+        while let Some(folder) = folders.pop() {
+            for entry in fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else {
+                    let key = path.strip_prefix(dir.join(name)).unwrap();
+                    found.insert(key.display().to_string(), fs::read(&path).unwrap());
+                }
+            }
+        }
+        found
+    };
+    let (then, later) = (files("s2"), files("s2-later"));
+    assert!(then.contains_key("events.jsonl"), "{:?}", then.keys());
+    for (file, text) in &then {
+        // the season's name is its folder's
+        let ours = String::from_utf8_lossy(text).replace("s2", "NAME");
+        let theirs = String::from_utf8_lossy(&later[file]).replace("s2-later", "NAME");
+        assert!(ours == theirs, "{file} differs:\n{ours}\n---\n{theirs}");
+    }
+    assert_eq!(then.len(), later.len());
+    let log = String::from_utf8(then["events.jsonl"].clone()).unwrap();
+    assert!(!log.contains("late"), "{log}");
 }

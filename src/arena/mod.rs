@@ -317,7 +317,9 @@ pub fn retire(dir: &Path, bot: &str) -> Result<Vec<String>> {
 /// which `ladder verify`, `report` and `replay` read, with the arena's
 /// event log beside them (`events.jsonl`, one event a line, in order); the
 /// games written. With `season`, that closed season's games alone: the
-/// folder's game 0 is the season's first.
+/// folder's game 0 is the season's first, and the bots and the log are
+/// the arena's as they stood when the season closed (up to the batch that
+/// finished its last game), so the export is the same whenever it is made.
 pub fn export<G: Game>(
     dir: &Path,
     out: &Path,
@@ -325,7 +327,8 @@ pub fn export<G: Game>(
     season: Option<u64>,
 ) -> Result<u64> {
     use crate::{journal::Journal, plan::schedule::Format};
-    let (store, league) = open(dir)?;
+    let (store, mut league) = open(dir)?;
+    let mut events = store.events()?;
     if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
         return Err(Error::Usage(format!(
             "{} is the arena's own folder; export into a new folder",
@@ -340,6 +343,13 @@ pub fn export<G: Game>(
             if games.len() as u64 != s.last - s.first + 1 {
                 return Err(store.damaged(format!("season {k}'s games are not all there")));
             }
+            let last = games.last().map(|g| g.batch);
+            let closed = events
+                .iter()
+                .position(|(_, e)| matches!(e, Event::Finished { number } if Some(*number) == last))
+                .ok_or_else(|| store.damaged(format!("season {k}'s last batch never finished")))?;
+            events.truncate(closed + 1);
+            league = League::from_events(&events).map_err(|m| store.damaged(m))?;
             (games, s.first)
         }
     };
@@ -391,7 +401,7 @@ pub fn export<G: Game>(
     journal.append_games(text.as_bytes())?;
     journal.finish()?;
     let mut log = String::new();
-    for (_, event) in store.events()? {
+    for (_, event) in events {
         log.push_str(&serde_json::to_string(&event).expect("events serialize"));
         log.push('\n');
     }
