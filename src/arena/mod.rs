@@ -327,7 +327,9 @@ pub fn export<G: Game>(
     season: Option<u64>,
 ) -> Result<u64> {
     use crate::{journal::Journal, plan::schedule::Format};
-    let (store, mut league) = open(dir)?;
+    // the log read once: written beside the games, and the league folded
+    // from the part of it the export keeps
+    let store = Store::open(dir)?;
     let mut events = store.events()?;
     if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
         return Err(Error::Usage(format!(
@@ -349,10 +351,10 @@ pub fn export<G: Game>(
                 .position(|(_, e)| matches!(e, Event::Finished { number } if Some(*number) == last))
                 .ok_or_else(|| store.damaged(format!("season {k}'s last batch never finished")))?;
             events.truncate(closed + 1);
-            league = League::from_events(&events).map_err(|m| store.damaged(m))?;
             (games, s.first)
         }
     };
+    let league = League::from_events(&events).map_err(|m| store.damaged(m))?;
     let base = config::base_plan(
         dir,
         &config::Settings::stored(&store)?.season,
