@@ -1299,20 +1299,10 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
     run("a", "1", 2);
     ladder(dir, &["arena", "export", "a", "s2-later", "--season", "2"]);
     let files = |name: &str| -> std::collections::BTreeMap<String, Vec<u8>> {
-        let mut found = std::collections::BTreeMap::new();
-        let mut folders = vec![dir.join(name)];
-        while let Some(folder) = folders.pop() {
-            for entry in fs::read_dir(&folder).unwrap().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else {
-                    let key = path.strip_prefix(dir.join(name)).unwrap();
-                    found.insert(key.display().to_string(), fs::read(&path).unwrap());
-                }
-            }
-        }
-        found
+        common::files_under(&dir.join(name))
+            .into_iter()
+            .map(|(path, bytes)| (path.display().to_string(), bytes))
+            .collect()
     };
     let (then, later) = (files("s2"), files("s2-later"));
     assert!(then.contains_key("events.jsonl"), "{:?}", then.keys());

@@ -453,25 +453,14 @@ fn shard_auto_reads_slurm_and_kubernetes_variables() {
 
 /// Every file under `dir`, by its path below it, except the shards and timing.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if name == "shards" || name == "timing.jsonl" {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let bytes = fs::read(&path).unwrap();
-                files.push((path.strip_prefix(dir).unwrap().to_path_buf(), bytes));
-            }
-        }
-    }
-    files.sort();
-    files
+    common::files_under(dir)
+        .into_iter()
+        .filter(|(path, _)| {
+            !path
+                .iter()
+                .any(|part| part == "shards" || part == "timing.jsonl")
+        })
+        .collect()
 }
 
 #[test]

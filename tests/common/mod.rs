@@ -22,6 +22,25 @@ pub fn journal_indices(path: &Path) -> Vec<u64> {
         .collect()
 }
 
+/// Every file under `dir`, by its path below it, with its bytes, sorted.
+pub fn files_under(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let bytes = fs::read(&path).unwrap();
+                files.push((path.strip_prefix(dir).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// Whether `real` holds the doc's `shown` lines: the same lines, where a
 /// `...` line stands for any lines.
 pub fn matches(shown: &[String], real: &[String]) -> bool {
