@@ -159,7 +159,9 @@ fn the_shipped_bidding_ladder_moves_bots_and_carries_ratings_over_three_seasons(
 fn the_top_of_a_lower_division_goes_up_and_the_bottom_of_a_higher_one_down() {
     let tmp = TempDir::new().unwrap();
     let config = write_config(tmp.path(), BIDDERS);
-    season(&config, tmp.path(), &[]).success();
+    season(&config, tmp.path(), &[])
+        .success()
+        .stderr(predicate::str::contains("note:").not());
     let s = state(tmp.path(), "bidders");
     // division 1: dp beats random; division 2: optimal beats random-wide
     assert_eq!(
@@ -178,6 +180,33 @@ fn the_top_of_a_lower_division_goes_up_and_the_bottom_of_a_higher_one_down() {
     assert_eq!(rows[0]["bot"], "dp");
     assert_eq!(rows[0]["next_division"], 1);
     assert_eq!(rows[1]["next_division"], 2);
+}
+
+#[test]
+fn promote_and_relegate_as_large_as_a_division_move_all_of_it_and_say_so() {
+    let tmp = TempDir::new().unwrap();
+    let text = BIDDERS.edit("divisions = 2\n", "divisions = 2\npromote = 2\n");
+    let config = write_config(tmp.path(), &text);
+    season(&config, tmp.path(), &[]).success().stderr(
+        predicate::str::contains(
+            "note: division 1 has 2 bots and `relegate = 2`: every one of them moves down \
+             after this season",
+        )
+        .and(predicate::str::contains(
+            "note: division 2 has 2 bots and `promote = 2`: every one of them moves up \
+             after this season",
+        )),
+    );
+    // as said: the two divisions changed places
+    assert_eq!(
+        divisions(&state(tmp.path(), "bidders")),
+        [
+            ("dp".to_string(), 2),
+            ("optimal".to_string(), 1),
+            ("random".to_string(), 2),
+            ("random-wide".to_string(), 1)
+        ]
+    );
 }
 
 /// A bidding ladder of `divisions` whose bots are `dp` and `random` placed

@@ -116,6 +116,9 @@ pub fn play<G: Game>(src: &ConfigFile, roster: &Roster<G>, opts: &Options) -> Re
         let Some(plan) = division_plan(&base, division, &settings, name)? else {
             continue;
         };
+        if let Some(note) = whole_division_moves(division, &settings) {
+            eprintln!("note: {note}");
+        }
         let mut opts = opts.clone();
         opts.fresh = false;
         opts.max_games = None;
@@ -315,6 +318,24 @@ fn division_plan<G: Game>(
     }))
 }
 
+/// What to tell a user whose `promote` or `relegate` takes in every bot of
+/// a division that plays: all of it moves after the season (a slip in the
+/// config, or a division that retirements shrank), or `None`.
+fn whole_division_moves(division: &Division, settings: &Settings) -> Option<String> {
+    let (d, size) = (division.division, division.bots.len());
+    let (way, key, count) = if d > 1 && settings.promote as usize >= size {
+        ("up", "promote", settings.promote)
+    } else if d < settings.divisions && settings.relegate as usize >= size {
+        ("down", "relegate", settings.relegate)
+    } else {
+        return None;
+    };
+    Some(format!(
+        "division {d} has {size} bots and `{key} = {count}`: every one of them moves {way} \
+         after this season"
+    ))
+}
+
 /// Records a complete season: each division's table, ratings carried over
 /// (Glicko-2, the season one rating period), promotion and relegation.
 fn finish_season(
@@ -463,6 +484,45 @@ fn results_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_when_promote_or_relegate_moves_a_whole_division() {
+        let settings = |promote, relegate| Settings {
+            divisions: 3,
+            promote,
+            relegate,
+            gauntlet: false,
+            active: Default::default(),
+            placement: Default::default(),
+        };
+        let division = |d, size: usize| Division {
+            division: d,
+            seed: 1,
+            seed_text: None,
+            bots: (0..size).map(|i| format!("b{i}")).collect(),
+            newcomers: Vec::new(),
+            results: Vec::new(),
+        };
+        let note = |d, size, promote, relegate| {
+            whole_division_moves(&division(d, size), &settings(promote, relegate))
+        };
+        // ordinary: some of a division moves
+        assert_eq!(note(2, 3, 1, 1), None);
+        // one up and one down of two: every bot moves, but not all one way
+        assert_eq!(note(2, 2, 1, 1), None);
+        // nobody above the first division, nobody below the last
+        assert_eq!(note(1, 2, 2, 0), None);
+        assert_eq!(note(3, 2, 0, 2), None);
+        assert_eq!(
+            note(2, 2, 2, 0).as_deref(),
+            Some("division 2 has 2 bots and `promote = 2`: every one of them moves up after this season")
+        );
+        assert_eq!(
+            note(1, 3, 1, 5).as_deref(),
+            Some("division 1 has 3 bots and `relegate = 5`: every one of them moves down after this season")
+        );
+        assert!(note(3, 2, 9, 9).unwrap().contains("moves up"));
+    }
 
     #[test]
     fn season_seeds_differ_by_season_and_division_and_repeat() {
