@@ -4,8 +4,10 @@
 //! CPU-heavy start-ups cannot time itself out; 500 games of bots that sleep
 //! a second a move finish with no loss on time; the open-file limit is
 //! raised, or a `--jobs` it cannot serve refused; `--jobs auto` grows past
-//! the core count for bots that sleep; an oversubscribed machine is warned
-//! about. The journal is the same at any `--jobs`.
+//! the core count for bots that sleep, and beside other work; bots kept
+//! waiting for a core are warned about, alone or beside other work, and
+//! bots that sleep beside other work are not. The journal is the same at
+//! any `--jobs`.
 //!
 //! The tests run one at a time: each measures the machine's CPU, which the
 //! others would disturb.
