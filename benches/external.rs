@@ -1,7 +1,9 @@
 //! External bots against raw baselines measured in the same run:
 //! - a move through the line protocol (`LineBot::choose`) against a raw pipe
 //!   ping-pong with the same compiled bot: the same request and move
-//!   (`raw_pipe_turn`) and a plain echo (`raw_pipe_round_trip`), and what
+//!   (`raw_pipe_turn`, and `..._started_as_ladder_starts_bots`, where only
+//!   the bot's start is ladder's) and a plain echo (`raw_pipe_round_trip`),
+//!   and what
 //!   ladder's reader adds between them (`reader_round_trip*`, and
 //!   `polled_pipe_round_trip_untimed` for what a poll before the read costs);
 //! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
@@ -324,10 +326,27 @@ fn echo_bot() -> (
 /// to: the same bot doing the same work, so what is left is ladder's.
 #[divan::bench]
 fn raw_pipe_turn(bencher: Bencher) {
+    raw_turn(bencher, StdCommand::new(testbot()));
+}
+
+/// The same, the bot started as ladder starts a line-protocol bot
+/// (`exec::command`: the exec helper, a process group of its own, and a
+/// session of its own only while ladder has a terminal): a bot's
+/// start that costs its every move shows here (a session of its own is a
+/// scheduling group of its own under autogroup, docs/PERFORMANCE.md).
+#[divan::bench]
+fn raw_pipe_turn_started_as_ladder_starts_bots(bencher: Bencher) {
+    let bot = testbot();
+    let cmd = ladder::external::process::exec::command(bot.as_ref(), Default::default(), true);
+    raw_turn(bencher, cmd);
+}
+
+/// `raw_pipe_turn` of the bot `cmd` starts.
+fn raw_turn(bencher: Bencher, mut cmd: StdCommand) {
     use ladder::external::protocol;
     let params = serde_json::to_value(CoordinationParams::default()).unwrap();
     let game = Coordination::new(&CoordinationParams::default()).unwrap();
-    let mut child = StdCommand::new(testbot())
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -1278,25 +1278,50 @@ committed_examples! {
 #[test]
 fn the_exec_helper_sets_limits_then_becomes_the_program() {
     // what ladder runs to start a bot:
-    // `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT STDOUT -- PROGRAM...`
+    // `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT STDOUT SESSION -- PROGRAM...`
     ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "-", "--", "sh", "-c"])
+        .args(["__exec-bot", "-", "-", "-", "-", "-", "-", "--", "sh", "-c"])
         .arg("ulimit -t; echo $$")
         .assert()
         .success()
         .stdout(predicate::str::starts_with("unlimited\n"));
     // a session of its own: no controlling terminal, its session id its pid
+    let session = "test \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ && echo own || echo ladders";
     ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "-", "--", "sh", "-c"])
-        .arg("test \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ && echo own-session")
+        .args([
+            "__exec-bot",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "session",
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg(session)
         .assert()
         .success()
-        .stdout("own-session\n");
+        .stdout("own\n");
+    // without: ladder's session (its caller made its process group)
+    ladder()
+        .args(["__exec-bot", "-", "-", "-", "-", "-", "-", "--", "sh", "-c"])
+        .arg(session)
+        .assert()
+        .success()
+        .stdout("ladders\n");
+    ladder()
+        .args(["__exec-bot", "-", "-", "-", "-", "-", "yes", "--", "true"])
+        .assert()
+        .code(127)
+        .stderr("ladder: cannot start the bot: its session is neither `session` nor `-`\n");
     // memory is what the bot writes to, not what it reserves
     ladder()
         .args([
             "__exec-bot",
             "64",
+            "-",
             "-",
             "-",
             "-",
@@ -1317,6 +1342,7 @@ fn the_exec_helper_sets_limits_then_becomes_the_program() {
             "7",
             "-",
             "-",
+            "-",
             "--",
             "sh",
             "-c",
@@ -1333,6 +1359,7 @@ fn the_exec_helper_sets_limits_then_becomes_the_program() {
     ladder()
         .args([
             "__exec-bot",
+            "-",
             "-",
             "-",
             "-",

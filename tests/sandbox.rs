@@ -579,6 +579,48 @@ fn no_bot_sandboxed_or_not_can_type_into_the_users_terminal() {
     }
 }
 
+#[test]
+fn a_bot_leads_a_process_group_and_leads_a_session_where_a_terminal_is() {
+    // ladder's terminal is this test's. Without one, a bot has none to
+    // reach and shares ladder's session (a session of its own would be a
+    // scheduling group of its own too); with one it leads a session of its
+    // own, in bwrap led with its group by the sandbox's first process
+    // (`--new-session`). Either way it cannot type into a terminal.
+    let terminal = fs::File::open("/dev/tty").is_ok();
+    // SAFETY: getsid has no preconditions
+    let ours = unsafe { libc::getsid(0) };
+    for sandbox in modes() {
+        let tmp = project("coordination", sandbox, ", \"--ids\", \"--tty\"", "", 2);
+        run(&tmp).success();
+        let log = spy_log(&tmp);
+        let ids = log
+            .lines()
+            .find_map(|l| l.strip_prefix("spy: ids: "))
+            .unwrap_or_else(|| panic!("{sandbox}: no ids in\n{log}"));
+        let id = |key: &str| -> i32 {
+            ids.split(' ')
+                .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{sandbox}: no {key} in {ids}"))
+        };
+        if *sandbox == "bwrap" {
+            // ids outside its PID namespace are 0 in it
+            let expected = if terminal { (1, 1) } else { (0, 0) };
+            assert_eq!((id("sid"), id("pgid")), expected, "{sandbox}: {ids}");
+        } else if terminal {
+            assert_eq!(id("pgid"), id("pid"), "{sandbox}: {ids}");
+            assert_eq!(id("sid"), id("pid"), "{sandbox}: {ids}");
+        } else {
+            assert_eq!(id("pgid"), id("pid"), "{sandbox}: {ids}");
+            assert_eq!(id("sid"), ours, "{sandbox}: {ids}");
+        }
+        assert!(
+            log.contains("cannot type into a terminal"),
+            "{sandbox}: {log}"
+        );
+    }
+}
+
 /// The System V shared memory segments with `key` on the machine.
 fn shm_segments(key: i32) -> usize {
     let key = key.to_string();

@@ -1,8 +1,8 @@
 //! A bot process owned by a value that cleans up after it.
 //!
-//! Every bot process runs without a shell in a session (and process group) of
-//! its own, without a controlling terminal, with
-//! stdout read in the caller's thread with a deadline on every read (lines
+//! Every bot process runs without a shell in a process group of its own,
+//! without a controlling terminal (in a session of its own where ladder has
+//! one, [`super::exec`]), with stdout read in the caller's thread with a deadline on every read (lines
 //! capped in length, so a flood cannot exhaust memory), and stderr always
 //! drained by a thread into a size-capped [`Log`]. Dropping a [`Child`] ends
 //! the whole group: SIGTERM, a short grace period, then SIGKILL, and the
@@ -92,7 +92,7 @@ impl Child {
             )));
         }
         let mut cmd = sandbox.command(argv, dir, long_lived);
-        // the bot makes its own session, and so its process group ([`super::exec`])
+        // the bot leads a process group, and a session where ladder has a terminal ([`super::exec`])
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

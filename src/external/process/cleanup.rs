@@ -200,9 +200,10 @@ pub(super) fn unregister(pgid: i32) {
 }
 
 /// Sends `signal` to process group `pgid` (gone already: nothing to do).
-/// A bot makes its group by starting a session of its own, a moment after
-/// it starts: until then the group does not exist, and the signal goes to
-/// its leader alone, which has started nothing yet.
+/// A bot that starts a session of its own (where ladder has a terminal)
+/// makes its group a moment after it starts: until then the group does not
+/// exist, and the signal goes to its leader alone, which has started
+/// nothing yet.
 pub(super) fn signal(pgid: i32, signal: Signal) {
     if let Some(pgid) = Pid::from_raw(pgid) {
         if kill_process_group(pgid, signal) == Err(Errno::SRCH) {

@@ -5,10 +5,14 @@
 //! While ladder has a controlling terminal, every bot starts a session of
 //! its own (`setsid`): it has no controlling terminal, so it cannot open
 //! `/dev/tty` and type into the user's shell (`TIOCSTI`), sandboxed or not
-//! (bwrap's `--new-session` does the same inside the sandbox). Its
+//! (bwrap's `--new-session` does the same in the sandbox, then). Its
 //! session's id is its process group's, which ladder ends as a whole.
-//! Without a terminal, a bot that needs nothing else set starts directly,
-//! in a process group of its own.
+//! Without a terminal there is none to reach, and a bot starts in a process
+//! group of its own (made as it is spawned) in ladder's session: a session
+//! of its own would also give it a scheduling group of its own where the
+//! kernel groups by session (`sched_autogroup_enabled`), and every switch
+//! between ladder and the bot would cost more, about 10% of a line-protocol
+//! move (docs/PERFORMANCE.md).
 //!
 //! Setting anything in a new process from Rust needs `pre_exec`, which makes
 //! the standard library `fork` ladder instead of using `posix_spawn`. A fork
@@ -113,28 +117,33 @@ pub fn command_passing(
     stdout: Stdout,
     own_session: bool,
 ) -> Command {
-    let Some(helper) = HELPER.get() else {
-        return with_pre_exec(program, limits, kill_with_parent);
-    };
     let session = own_session && has_terminal();
-    if limits.is_empty() && !kill_with_parent && stdout == Stdout::Keep && !session {
-        let mut cmd = Command::new(program);
+    let Some(helper) = HELPER.get() else {
+        return with_pre_exec(program, limits, kill_with_parent, session);
+    };
+    let mut cmd = if limits.is_empty() && !kill_with_parent && stdout == Stdout::Keep && !session {
+        Command::new(program)
+    } else {
+        let mut cmd = Command::new(helper);
+        cmd.args(helper_args(
+            limits,
+            kill_with_parent.then(std::process::id),
+            stdout,
+            session,
+        ))
+        .arg(program);
+        cmd
+    };
+    // a session's leader leads its group: the helper makes both
+    if !session {
         cmd.process_group(0);
-        return cmd;
     }
-    let mut cmd = Command::new(helper);
-    cmd.args(helper_args(
-        limits,
-        kill_with_parent.then(std::process::id),
-        stdout,
-    ))
-    .arg(program);
     cmd
 }
 
 /// Whether ladder has a controlling terminal (asked once): only then could
 /// a bot in ladder's session type into it.
-fn has_terminal() -> bool {
+pub fn has_terminal() -> bool {
     static TTY: OnceLock<bool> = OnceLock::new();
     *TTY.get_or_init(|| std::fs::File::open("/dev/tty").is_ok())
 }
@@ -159,8 +168,15 @@ pub enum Stdout {
 pub const PASSED_FD: i32 = 3;
 
 /// The helper's arguments before the program: `__exec-bot MEMORY PROCESSES
-/// CPU PARENT STDOUT --`, `-` for what is not set.
-pub fn helper_args(limits: Limits, parent: Option<u32>, stdout: Stdout) -> Vec<String> {
+/// CPU PARENT STDOUT SESSION --`, `-` for what is not set; SESSION is
+/// `session` for a session of its own (then the caller makes no process
+/// group: a group's leader cannot start a session).
+pub fn helper_args(
+    limits: Limits,
+    parent: Option<u32>,
+    stdout: Stdout,
+    session: bool,
+) -> Vec<String> {
     let [memory, processes, cpu] = limit_args(limits);
     vec![
         HELPER_ARG.to_string(),
@@ -174,6 +190,7 @@ pub fn helper_args(limits: Limits, parent: Option<u32>, stdout: Stdout) -> Vec<S
             Stdout::Take => "take",
         }
         .to_string(),
+        if session { "session" } else { "-" }.to_string(),
         "--".to_string(),
     ]
 }
@@ -237,17 +254,27 @@ fn redirect_stdout(how: Stdout) -> std::io::Result<()> {
     }
 }
 
-/// The command for `program`, with the limits and the parent-death signal
-/// set by `pre_exec` in the forked child.
-fn with_pre_exec(program: &OsStr, limits: Limits, kill_with_parent: bool) -> Command {
+/// The command for `program`, with the limits, the parent-death signal and
+/// with `session` a session of its own set by `pre_exec` in the forked
+/// child; without, a process group of its own.
+fn with_pre_exec(
+    program: &OsStr,
+    limits: Limits,
+    kill_with_parent: bool,
+    session: bool,
+) -> Command {
     let mut cmd = Command::new(program);
+    if !session {
+        cmd.process_group(0);
+    }
     // SAFETY: the closure runs between fork and exec, where only
     // async-signal-safe calls may be made: rustix's setsid, prctl and
     // setrlimit are single system calls, and the closure allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            // already a session leader (inside bwrap's new session) is fine
-            let _ = setsid();
+            if session {
+                setsid()?;
+            }
             if kill_with_parent {
                 set_parent_process_death_signal(Some(Signal::KILL))?;
             }
@@ -290,7 +317,9 @@ pub fn helper_main() -> Option<i32> {
         eprintln!("ladder: cannot start the bot: {why}");
         Some(127)
     };
-    let [_, memory, processes, cpu, parent, stdout, dashes, program, rest @ ..] = &args[..] else {
+    let [_, memory, processes, cpu, parent, stdout, session, dashes, program, rest @ ..] =
+        &args[..]
+    else {
         return fail("the helper's arguments are incomplete".to_string());
     };
     if dashes != "--" {
@@ -312,11 +341,20 @@ pub fn helper_main() -> Option<i32> {
         Some("take") => Stdout::Take,
         _ => return fail("its output is neither `-`, `pass` nor `take`".to_string()),
     };
+    let session = match session.to_str() {
+        Some("session") => true,
+        Some("-") => false,
+        _ => return fail("its session is neither `session` nor `-`".to_string()),
+    };
     if let Err(e) = redirect_stdout(stdout) {
         return fail(format!("passing its output on: {e}"));
     }
-    // no controlling terminal; inside bwrap's new session it leads one already
-    let _ = setsid();
+    // no controlling terminal, and a process group ladder ends as a whole
+    if session {
+        if let Err(e) = setsid() {
+            return fail(format!("starting a session of its own: {e}"));
+        }
+    }
     if let Some(parent) = parent {
         if let Err(e) = set_parent_process_death_signal(Some(Signal::KILL)) {
             return fail(format!("asking to die with ladder: {e}"));

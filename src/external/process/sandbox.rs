@@ -224,7 +224,7 @@ impl Sandbox {
                 exec::Stdout::Keep
             };
             cmd.arg(exe)
-                .args(exec::helper_args(self.limits, None, take));
+                .args(exec::helper_args(self.limits, None, take, false));
         }
         cmd.args(argv);
         // bwrap passes its own environment on to the bot
@@ -364,8 +364,11 @@ impl Sandbox {
         helper: Option<&Path>,
     ) -> Vec<OsString> {
         let words = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
-        // no capabilities, even when ladder runs as root; no terminal; its
-        // own processes, System V IPC, and no user namespaces of its own
+        // no capabilities, even when ladder runs as root; its own
+        // processes, System V IPC, and no user namespaces of its own; no
+        // terminal: where ladder has one, a session of its own keeps the bot
+        // from it (where it has none, the bot stays in ladder's session, as
+        // outside a sandbox: [`exec`])
         let mut args = words(&[
             "--unshare-user",
             "--disable-userns",
@@ -373,9 +376,11 @@ impl Sandbox {
             "ALL",
             "--unshare-pid",
             "--unshare-ipc",
-            "--new-session",
             "--die-with-parent",
         ]);
+        if exec::has_terminal() {
+            args.push("--new-session".into());
+        }
         if !self.network {
             args.push("--unshare-net".into());
         }
