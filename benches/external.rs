@@ -3,8 +3,7 @@
 //!   ping-pong with the same compiled bot: the same request and move
 //!   (`raw_pipe_turn`, and `..._started_as_ladder_starts_bots`, where only
 //!   the bot's start is ladder's) and a plain echo (`raw_pipe_round_trip`),
-//!   and what
-//!   ladder's reader adds between them (`reader_round_trip*`, and
+//!   and what ladder's reader adds between them (`reader_round_trip*`, and
 //!   `polled_pipe_round_trip_untimed` for what a poll before the read costs);
 //! - a HackerRank move (`HackerRankBot::choose`: spawn, four lines, one bid)
 //!   against a raw spawn-and-wait of the same program;

@@ -2,8 +2,9 @@
 //!
 //! Every bot process runs without a shell in a process group of its own,
 //! without a controlling terminal (in a session of its own where ladder has
-//! one, [`super::exec`]), with stdout read in the caller's thread with a deadline on every read (lines
-//! capped in length, so a flood cannot exhaust memory), and stderr always
+//! one, [`super::exec`]), with stdout read in the caller's thread with a
+//! deadline on every read (lines capped in length, so a flood cannot
+//! exhaust memory), and stderr always
 //! drained by a thread into a size-capped [`Log`]. Dropping a [`Child`] ends
 //! the whole group: SIGTERM, a short grace period, then SIGKILL, and the
 //! process is always reaped. Every live group is registered with

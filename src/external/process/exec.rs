@@ -118,23 +118,23 @@ pub fn command_passing(
     own_session: bool,
 ) -> Command {
     let session = own_session && has_terminal();
-    let Some(helper) = HELPER.get() else {
-        return with_pre_exec(program, limits, kill_with_parent, session);
+    let direct = limits.is_empty() && !kill_with_parent && stdout == Stdout::Keep && !session;
+    let mut cmd = match HELPER.get() {
+        None => with_pre_exec(program, limits, kill_with_parent, session),
+        Some(_) if direct => Command::new(program),
+        Some(helper) => {
+            let mut cmd = Command::new(helper);
+            cmd.args(helper_args(
+                limits,
+                kill_with_parent.then(std::process::id),
+                stdout,
+                session,
+            ))
+            .arg(program);
+            cmd
+        }
     };
-    let mut cmd = if limits.is_empty() && !kill_with_parent && stdout == Stdout::Keep && !session {
-        Command::new(program)
-    } else {
-        let mut cmd = Command::new(helper);
-        cmd.args(helper_args(
-            limits,
-            kill_with_parent.then(std::process::id),
-            stdout,
-            session,
-        ))
-        .arg(program);
-        cmd
-    };
-    // a session's leader leads its group: the helper makes both
+    // a session's leader leads its group: the new process makes both
     if !session {
         cmd.process_group(0);
     }
@@ -256,7 +256,7 @@ fn redirect_stdout(how: Stdout) -> std::io::Result<()> {
 
 /// The command for `program`, with the limits, the parent-death signal and
 /// with `session` a session of its own set by `pre_exec` in the forked
-/// child; without, a process group of its own.
+/// child.
 fn with_pre_exec(
     program: &OsStr,
     limits: Limits,
@@ -264,9 +264,6 @@ fn with_pre_exec(
     session: bool,
 ) -> Command {
     let mut cmd = Command::new(program);
-    if !session {
-        cmd.process_group(0);
-    }
     // SAFETY: the closure runs between fork and exec, where only
     // async-signal-safe calls may be made: rustix's setsid, prctl and
     // setrlimit are single system calls, and the closure allocates nothing.
