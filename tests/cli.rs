@@ -1275,79 +1275,47 @@ committed_examples! {
     the_gdl_bidding_example_is_what_its_config_gives: "gdl-bidding",
 }
 
+/// `ladder __exec-bot` with its six settings (MEMORY_MB PROCESSES CPU_S
+/// PARENT STDOUT SESSION, `-` for none), `--`, then `program`.
+fn exec_bot(settings: [&str; 6], program: &[&str]) -> Command {
+    let mut cmd = ladder();
+    cmd.arg("__exec-bot").args(settings).arg("--").args(program);
+    cmd
+}
+
 #[test]
 fn the_exec_helper_sets_limits_then_becomes_the_program() {
     // what ladder runs to start a bot:
     // `__exec-bot MEMORY_MB PROCESSES CPU_S PARENT STDOUT SESSION -- PROGRAM...`
-    ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "-", "-", "--", "sh", "-c"])
-        .arg("ulimit -t; echo $$")
+    let none = ["-"; 6];
+    exec_bot(none, &["sh", "-c", "ulimit -t; echo $$"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("unlimited\n"));
     // a session of its own: no controlling terminal, its session id its pid
     let session = "test \"$(ps -o sid= -p $$ | tr -d ' ')\" = $$ && echo own || echo ladders";
-    ladder()
-        .args([
-            "__exec-bot",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "session",
-            "--",
-            "sh",
-            "-c",
-        ])
-        .arg(session)
+    exec_bot(["-", "-", "-", "-", "-", "session"], &["sh", "-c", session])
         .assert()
         .success()
         .stdout("own\n");
     // without: ladder's session (its caller made its process group)
-    ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "-", "-", "--", "sh", "-c"])
-        .arg(session)
+    exec_bot(none, &["sh", "-c", session])
         .assert()
         .success()
         .stdout("ladders\n");
-    ladder()
-        .args(["__exec-bot", "-", "-", "-", "-", "-", "yes", "--", "true"])
+    exec_bot(["-", "-", "-", "-", "-", "yes"], &["true"])
         .assert()
         .code(127)
         .stderr("ladder: cannot start the bot: its session is neither `session` nor `-`\n");
     // memory is what the bot writes to, not what it reserves
-    ladder()
-        .args([
-            "__exec-bot",
-            "64",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "--",
-            "sh",
-            "-c",
-            "ulimit -d; ulimit -v",
-        ])
-        .assert()
-        .success()
-        .stdout("65536\nunlimited\n");
-    ladder()
-        .args([
-            "__exec-bot",
-            "-",
-            "-",
-            "7",
-            "-",
-            "-",
-            "-",
-            "--",
-            "sh",
-            "-c",
-            "ulimit -t",
-        ])
+    exec_bot(
+        ["64", "-", "-", "-", "-", "-"],
+        &["sh", "-c", "ulimit -d; ulimit -v"],
+    )
+    .assert()
+    .success()
+    .stdout("65536\nunlimited\n");
+    exec_bot(["-", "-", "7", "-", "-", "-"], &["sh", "-c", "ulimit -t"])
         .assert()
         .success()
         .stdout("7\n");
@@ -1356,18 +1324,7 @@ fn the_exec_helper_sets_limits_then_becomes_the_program() {
         .assert()
         .code(127)
         .stderr("ladder: cannot start the bot: the helper's arguments are incomplete\n");
-    ladder()
-        .args([
-            "__exec-bot",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "--",
-            "/nonexistent/bot",
-        ])
+    exec_bot(none, &["/nonexistent/bot"])
         .assert()
         .code(127)
         .stderr(predicate::str::contains(

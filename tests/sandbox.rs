@@ -607,12 +607,10 @@ fn a_bot_leads_a_process_group_and_leads_a_session_where_a_terminal_is() {
             // ids outside its PID namespace are 0 in it
             let expected = if terminal { (1, 1) } else { (0, 0) };
             assert_eq!((id("sid"), id("pgid")), expected, "{sandbox}: {ids}");
-        } else if terminal {
-            assert_eq!(id("pgid"), id("pid"), "{sandbox}: {ids}");
-            assert_eq!(id("sid"), id("pid"), "{sandbox}: {ids}");
         } else {
             assert_eq!(id("pgid"), id("pid"), "{sandbox}: {ids}");
-            assert_eq!(id("sid"), ours, "{sandbox}: {ids}");
+            let session = if terminal { id("pid") } else { ours };
+            assert_eq!(id("sid"), session, "{sandbox}: {ids}");
         }
         assert!(
             log.contains("cannot type into a terminal"),
