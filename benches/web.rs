@@ -12,9 +12,9 @@
 //!   request, and every request without the kept board).
 //! - `leaderboard_unchanged`: a board whose arena did nothing since.
 //! - `candidates_page`: the candidates' tallies and LLR trails (`b0@1` is
-//!   a candidate), only the games that name one read.
+//!   a candidate), only a candidate's games read.
 //! - `games_of_a_bot`: the newest 100 of one bot's games (a filter),
-//!   only the records that name it read; `games_in_a_range`: a range of
+//!   only its games read (the `seats` table lists them); `games_in_a_range`: a range of
 //!   game numbers, only those read; `games_until_long_ago`: a time no
 //!   game finished by, only the times looked at.
 //! - `bot_page`: one bot's page, its rating history fitted at up to 40
@@ -210,7 +210,7 @@ fn games_until_long_ago(bencher: Bencher) {
 }
 
 /// `GET /api/games?bot=b1@1`: the newest 100 of one bot's games (about 2%
-/// of them), only the records that name it read. Beside
+/// of them), only its games read. Beside
 /// `games_page_through_a_filter`.
 #[divan::bench(sample_count = 10)]
 fn games_of_a_bot(bencher: Bencher) {
@@ -218,8 +218,8 @@ fn games_of_a_bot(bencher: Bencher) {
 }
 
 /// `GET /api/candidates`: the one candidate (`b0@1`, in about 2% of the
-/// games) with its tally and LLR after each of its games; only the games
-/// that name it are read, the league from the server's kept board. Beside
+/// games) with its tally and LLR after each of its games; only its games
+/// are read, the league from the server's kept board. Beside
 /// `games_page_through_a_filter`, which reads every game once.
 #[divan::bench(sample_count = 10)]
 fn candidates_page(bencher: Bencher) {

@@ -1316,3 +1316,73 @@ fn an_arenas_seasons_close_every_n_games_whatever_the_jobs_kills_or_replays() {
     let log = String::from_utf8(then["events.jsonl"].clone()).unwrap();
     assert!(!log.contains("late"), "{log}");
 }
+
+/// An arena made by a ladder of layout 1, before each game was listed
+/// under the bots that played it, is brought to layout 2 the first time
+/// this ladder opens it, saying so once (as docs/ARENA.md shows); its
+/// table is as before, a filter on a bot finds that bot's games, and a
+/// ladder of layout 1 would now refuse it.
+#[test]
+fn an_arena_of_the_layout_before_gets_its_games_listed_under_their_bots_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ladder(dir, &["arena", "init", "a", "--game", "coordination"]);
+    for bot in ["left", "copycat", "random"] {
+        ladder(dir, &["arena", "add", "a", bot, "--builtin", bot]);
+    }
+    ladder(dir, &["arena", "run", "a", "-q", "--batches", "2"]);
+    let table = ladder(dir, &["arena", "show", "a"]);
+    let db = rusqlite::Connection::open(dir.join("a").join(arena::store::FILE)).unwrap();
+    db.execute_batch(
+        "DROP TABLE seats; DELETE FROM meta WHERE key = 'listed';
+         UPDATE meta SET value = '1' WHERE key = 'schema';",
+    )
+    .unwrap();
+    drop(db);
+
+    let show = || {
+        let out = Command::new(LADDER)
+            .current_dir(dir)
+            .args(["arena", "show", "a"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (text(out.stdout), text(out.stderr))
+    };
+    let (shown, said) = show();
+    assert_eq!(shown, table);
+    let note = "note: a/arena.db: listing its 32 games under their bots, once, \
+                for this ladder's layout 2\n";
+    assert_eq!(said, note);
+    let doc = fs::read_to_string(repo("docs/ARENA.md")).unwrap();
+    assert!(
+        doc.replace("\n", " ").contains(note.trim_end()),
+        "docs/ARENA.md shows the note"
+    );
+    assert_eq!(show(), (table, String::new()), "the second opening");
+
+    let db = rusqlite::Connection::open(dir.join("a").join(arena::store::FILE)).unwrap();
+    let layout: String = db
+        .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(layout, "2");
+    drop(db);
+    // each bot's games, as the records' seats say
+    let records = records(dir, "a");
+    let board = std::sync::Mutex::new(ladder::web::api::Board::default());
+    for bot in ["left@1", "copycat@1", "random@1"] {
+        let seat = format!("\"seats\":[\"{bot}\"");
+        let other = format!("\",\"{bot}\"]");
+        let played = records
+            .iter()
+            .filter(|r| r.contains(&seat) || r.contains(&other))
+            .count();
+        assert!(played > 0, "{bot}");
+        let query = [("bot".to_string(), bot.to_string())];
+        let answer = ladder::web::api::games(&dir.join("a"), &query, &board).unwrap();
+        assert_eq!(answer["total"].as_u64(), Some(played as u64), "{bot}");
+    }
+}

@@ -283,8 +283,8 @@ fn bot_page(store: &Store, followed: &show::Followed, who: &str, history: &Histo
         .filter(|&o| o != b && standings.vs[b][o].games > 0)
         .map(|o| tally_json(&league.versions[o].bot, &standings.vs[b][o]))
         .collect();
-    // its games are among those whose record names it, read a page at a
-    // time: the newest held, and its forfeits
+    // its games, listed under it in the store, read a page at a time:
+    // the newest held, and its forfeits
     let lines = store.forfeit_lines(&v.bot)?;
     let mut recent = Newest::new(RECENT);
     let mut forfeits = Vec::new();

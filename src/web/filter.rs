@@ -254,7 +254,7 @@ pub fn pages(
 
 /// The games `f` keeps, oldest first, `page` at a time with their scored
 /// forms: read from its range of game numbers and times, and from the
-/// records that name its bot's (or opponent's) versions when it names one.
+/// games of its bot's (or opponent's) versions when it names one.
 pub fn each_kept(
     store: &Store,
     league: &League,

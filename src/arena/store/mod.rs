@@ -2,10 +2,12 @@
 //! folder, that `arena run`, `add`, `retire`, `show` and `export` share
 //! (SQLite's write-ahead log lets one process write while others read).
 //!
-//! Five tables:
+//! Six tables:
 //! - `meta`: the arena's settings, fixed when it was made (`settings`: the
 //!   season table every batch is played under, as TOML; `game`; `seed`;
-//!   `batch_games`; `newcomer_games`; `season_games`, if set; `schema`);
+//!   `batch_games`; `newcomer_games`; `season_games`, if set; `schema`,
+//!   the database's layout), and `listed`: how many games, from the
+//!   first on, `seats` lists;
 //! - `events`: everything that changed the arena, in order ([`Event`]);
 //! - `games`: every finished game, numbered across the arena, as its
 //!   journal line. A batch's games go in with its `finished` event in one
@@ -15,7 +17,13 @@
 //!   with the batch's games. Arenas made before it get it when opened;
 //! - `seasons`: each closed season's table and ratings, as JSON
 //!   ([`super::seasons`]), kept with the batch that closed it. Arenas
-//!   made before it get it when opened.
+//!   made before it get it when opened;
+//! - `seats`: each game listed under the bots that played it, written
+//!   with the games ([`games`]). It came with layout 2: an arena of
+//!   layout 1 gets it, filled, when this ladder first opens it, and a
+//!   ladder that reads layout 1 refuses the arena from then on (one that
+//!   was running already may still record games: they are listed when
+//!   this ladder next opens the arena).
 
 use std::path::{Path, PathBuf};
 
@@ -23,15 +31,15 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::wal;
-use crate::core::{
-    error::{Error, Result},
-    record::Scored,
-};
+use crate::core::error::{Error, Result};
+
+mod games;
+pub use games::GameRow;
 
 /// The database's file in an arena's folder.
 pub const FILE: &str = "arena.db";
 /// The layout of the database this ladder writes.
-const SCHEMA: &str = "1";
+const SCHEMA: &str = "2";
 /// The most finished games read at once, by a catch-up with the games
 /// (the table's, the seasons') and a replay's check of its games.
 pub const PAGE: u64 = 4096;
@@ -74,41 +82,6 @@ pub enum Event {
     Finished { number: u64 },
 }
 
-/// A finished game: its number across the arena, its journal line, and
-/// when its batch was recorded (Unix seconds; `None` for games recorded
-/// before ladder kept the time). The time is for people browsing the
-/// games: nothing the arena decides depends on it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    pub number: u64,
-    pub batch: u64,
-    pub record: String,
-    pub finished: Option<u64>,
-}
-
-impl GameRow {
-    /// The game's result as the standings count it, its seats by their
-    /// index in `names` (the league's versions); an error that names the
-    /// game when its record is damaged or names a bot that never joined.
-    pub fn scored(&self, names: &[String]) -> std::result::Result<Scored, String> {
-        let scored = Scored::from_line(&self.record, names)
-            .map_err(|e| format!("the arena's record of game {} is damaged: {e}", self.number))?
-            .ok_or_else(|| {
-                format!(
-                    "the arena's record of game {} names a bot that never joined",
-                    self.number
-                )
-            })?;
-        if scored.index != self.number {
-            return Err(format!(
-                "the arena's record of game {} says it is game {}",
-                self.number, scored.index
-            ));
-        }
-        Ok(scored)
-    }
-}
-
 /// An open arena database.
 pub struct Store {
     conn: Connection,
@@ -144,7 +117,9 @@ impl Store {
         )
         .map_err(fail)?;
         tx.execute_batch(ADDED).map_err(fail)?;
-        for (key, value) in meta.iter().chain(&[("schema", SCHEMA.to_string())]) {
+        tx.execute_batch(games::SEATS).map_err(fail)?;
+        let layout = [("schema", SCHEMA.to_string()), ("listed", "0".to_string())];
+        for (key, value) in meta.iter().chain(&layout) {
             tx.execute("INSERT INTO meta VALUES (?1, ?2)", params![key, value])
                 .map_err(fail)?;
         }
@@ -161,13 +136,14 @@ impl Store {
                 dir.display()
             )));
         }
-        let store = Store::connect(&path)?;
+        let mut store = Store::connect(&path)?;
         let schema = store.meta("schema")?;
-        if schema != SCHEMA {
+        if schema != "1" && schema != SCHEMA {
             return Err(store.damaged(format!(
                 "made by another ladder (layout {schema}, this ladder reads {SCHEMA})"
             )));
         }
+        store.list_seats()?;
         store.conn.execute_batch(ADDED).map_err(store.fail())?;
         // arenas made before games kept their time get the column, empty
         let timed: bool = store
@@ -364,6 +340,16 @@ impl Store {
                 params![*n as i64, number as i64, record, now],
             )
             .map_err(fail)?;
+            games::index_seats(&tx, &path, *n, record)?;
+        }
+        if let (Some((first, _)), Some((last, _))) = (games.first(), games.last()) {
+            // the count of games listed moves on only from where it was: a
+            // gap an older ladder left is listed at the next opening
+            tx.execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'listed' AND value = ?2",
+                [(last + 1).to_string(), first.to_string()],
+            )
+            .map_err(fail)?;
         }
         for (n, bot, lines) in forfeits {
             tx.execute(
@@ -463,117 +449,6 @@ impl Store {
             .execute_batch("COMMIT; BEGIN")
             .map_err(self.fail())
     }
-
-    /// Finished game `number`, if there is one.
-    pub fn game(&self, number: u64) -> Result<Option<GameRow>> {
-        self.conn
-            .query_row(
-                "SELECT number, batch, record, finished FROM games WHERE number = ?1",
-                params![number as i64],
-                game_row,
-            )
-            .optional()
-            .map_err(self.fail())
-    }
-
-    /// Every finished game, in order.
-    pub fn games(&self) -> Result<Vec<GameRow>> {
-        self.games_from(0, u64::MAX)
-    }
-
-    /// How many games are finished, and of them the newest `most` after
-    /// skipping the `skip` newest, newest first: a page of the arena's
-    /// games without reading the others. Games are numbered from 0 without
-    /// gaps, so the count is the last number's successor (a count of the
-    /// rows would read them all).
-    pub fn newest_games(&self, skip: u64, most: u64) -> Result<(u64, Vec<GameRow>)> {
-        let total: i64 = self
-            .conn
-            .query_row("SELECT COALESCE(MAX(number) + 1, 0) FROM games", [], |r| {
-                r.get(0)
-            })
-            .map_err(self.fail())?;
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT number, batch, record, finished FROM games ORDER BY number DESC LIMIT ?1 OFFSET ?2",
-            )
-            .map_err(self.fail())?;
-        let [most, skip] = [most, skip].map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-        let rows = stmt
-            .query_map([most, skip], game_row)
-            .map_err(self.fail())?;
-        let page = rows.collect::<Result<_, _>>().map_err(self.fail())?;
-        Ok((total as u64, page))
-    }
-
-    /// The finished games from game `number` on, in order, at most `most`
-    /// of them, that name one of `bots` if given, and that finished within
-    /// `finished` (Unix seconds, both included) if given: a game recorded
-    /// before the arena kept times is then left out. A bot is looked for
-    /// as a JSON string in the record (`"dp@2"`): a bot's games without
-    /// reading every record's JSON; a record may name a bot elsewhere than
-    /// in its seats, so the caller checks the seats.
-    pub fn games_matching(
-        &self,
-        bots: Option<&[String]>,
-        number: u64,
-        most: u64,
-        finished: Option<(u64, u64)>,
-    ) -> Result<Vec<GameRow>> {
-        use rusqlite::types::Value;
-        let int = |n: u64| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
-        let mut sql =
-            "SELECT number, batch, record, finished FROM games WHERE number >= ?1".to_string();
-        let mut values = vec![int(number), int(most)];
-        if let Some((since, until)) = finished {
-            sql += " AND finished BETWEEN ?3 AND ?4";
-            values.extend([int(since), int(until)]);
-        }
-        if let Some(bots) = bots {
-            if bots.is_empty() {
-                return Ok(Vec::new());
-            }
-            let first = values.len() + 1;
-            let any: Vec<String> = (first..first + bots.len())
-                .map(|i| format!("instr(record, ?{i}) > 0"))
-                .collect();
-            sql += &format!(" AND ({})", any.join(" OR "));
-            values.extend(bots.iter().map(|b| Value::Text(format!("\"{b}\""))));
-        }
-        sql += " ORDER BY number LIMIT ?2";
-        let mut stmt = self.conn.prepare(&sql).map_err(self.fail())?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(values), game_row)
-            .map_err(self.fail())?;
-        rows.collect::<Result<_, _>>().map_err(self.fail())
-    }
-
-    /// The finished games from game `number` on, in order, at most `most`
-    /// of them.
-    pub fn games_from(&self, number: u64, most: u64) -> Result<Vec<GameRow>> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT number, batch, record, finished FROM games WHERE number >= ?1 ORDER BY number LIMIT ?2",
-            )
-            .map_err(self.fail())?;
-        let most = i64::try_from(most).unwrap_or(i64::MAX);
-        let rows = stmt
-            .query_map([number as i64, most], game_row)
-            .map_err(self.fail())?;
-        rows.collect::<Result<_, _>>().map_err(self.fail())
-    }
-}
-
-/// A `games` row read as `number, batch, record, finished`.
-fn game_row(r: &rusqlite::Row) -> rusqlite::Result<GameRow> {
-    Ok(GameRow {
-        number: r.get::<_, i64>(0)? as u64,
-        batch: r.get::<_, i64>(1)? as u64,
-        record: r.get(2)?,
-        finished: r.get::<_, Option<i64>>(3)?.map(|t| t as u64),
-    })
 }
 
 /// An error of the database at `path`, as ladder says it: bytes that are
@@ -636,7 +511,10 @@ mod tests {
                 })
             })
             .collect();
-        let record = "x".repeat(100_000);
+        let record = format!(
+            r#"{{"seats":["a@1","b@1"],"moves":"{}"}}"#,
+            "x".repeat(100_000)
+        );
         let log = dir.path().join(format!("{FILE}-wal"));
         let mut largest = 0;
         for n in 0..100u64 {
@@ -721,8 +599,8 @@ mod tests {
         };
         assert_eq!(store.append(&added).unwrap(), 1);
         let games = vec![
-            (0, "{\"index\":0}".to_string()),
-            (1, "{\"index\":1}".to_string()),
+            (0, "{\"index\":0,\"seats\":[\"a@1\",\"a@1\"]}".to_string()),
+            (1, "{\"index\":1,\"seats\":[\"a@1\",\"a@1\"]}".to_string()),
         ];
         store.finish_batch(0, &games, &[], &[]).unwrap();
         store.finish_batch(0, &games, &[], &[]).unwrap();
