@@ -25,8 +25,10 @@
 //!   request makes a bot's page from the same kept board; beside
 //!   `leaderboard_after_a_batch`.
 //! - `games_page`: the newest 100 games (`/api/games` without a filter),
-//!   the page alone read; its baseline, `games_page_through_a_filter`, the
-//!   same page through a filter that keeps every game (all read).
+//!   the page alone read; its baseline, `games_through_every_record`, a
+//!   filter only the records answer (all read and scored). Beside it too,
+//!   the filters the arena's lists answer: a range, a time, a bot, a
+//!   result, a termination, a length.
 //! - `replay`: one breakthrough game of 200 random turns as the API's JSON,
 //!   every position drawn; its baseline, `replay_as_text`, is `ladder
 //!   replay`'s text of the same game.
@@ -40,12 +42,18 @@ use std::{
 
 use divan::Bencher;
 use ladder::{
-    arena::store::{Event, Store},
+    arena::{
+        league::League,
+        store::{Event, Store},
+    },
     core::game::{random_turn, Game},
     core::record::Record,
     games::breakthrough::{Breakthrough, BreakthroughParams},
     journal::replay::plies,
-    web::api::{self, Board},
+    web::{
+        api::{self, Board},
+        filter::{each_kept, Filter, PAGE},
+    },
     Rng,
 };
 use rand::{Rng as _, SeedableRng};
@@ -177,14 +185,17 @@ fn games_asked(bencher: Bencher, query: &[(&str, &str)], total: impl Fn(u64) -> 
 }
 
 /// `GET /api/games` without a filter: the newest 100 of 1,000,016 games,
-/// the page alone read. Its baseline, `games_page_through_a_filter`, asks
-/// the same page through a filter that keeps every game, which reads and
-/// scores them all (as every request did before).
+/// the page alone read. Its baseline, `games_through_every_record`, reads
+/// and scores every game's record (as every filtered request did before
+/// the arena listed games by bot and ending).
 #[divan::bench(sample_count = 20)]
 fn games_page(bencher: Bencher) {
     games_asked(bencher, &[], |n| n == BATCHES * BATCH + 16);
 }
 
+/// `GET /api/games?since=2000-01-01`: the same page through a filter that
+/// keeps every game, the numbers read from the games' times, only the
+/// page's records. Beside `games_through_every_record`.
 #[divan::bench(sample_count = 3)]
 fn games_page_through_a_filter(bencher: Bencher) {
     games_asked(bencher, &[("since", "2000-01-01")], |n| {
@@ -192,8 +203,31 @@ fn games_page_through_a_filter(bencher: Bencher) {
     });
 }
 
+/// Every game's record read and scored through the filter of
+/// `games_page_through_a_filter`, as the server reads the games of a
+/// filter the arena's lists cannot answer (an opponent, a bot's wins) and
+/// as it read those of every filter before the lists: the baseline of the
+/// other filters.
+#[divan::bench(sample_count = 3)]
+fn games_through_every_record(bencher: Bencher) {
+    let (dir, _) = arena();
+    let store = Store::open(dir).unwrap();
+    let league = League::from_events(&store.events().unwrap()).unwrap();
+    let query = [("since".to_string(), "2000-01-01".to_string())];
+    let f = Filter::parse(&query).unwrap();
+    bencher.bench_local(|| {
+        let mut kept = 0;
+        each_kept(&store, &league, &f, PAGE, |page| {
+            kept += page.len() as u64;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(kept, BATCHES * BATCH + 16);
+    });
+}
+
 /// `GET /api/games?from=500000&to=500999`: a range of 1,000 game numbers,
-/// only those read. Beside `games_page_through_a_filter`.
+/// only those read. Beside `games_through_every_record`.
 #[divan::bench(sample_count = 10)]
 fn games_in_a_range(bencher: Bencher) {
     games_asked(bencher, &[("from", "500000"), ("to", "500999")], |n| {
@@ -203,24 +237,50 @@ fn games_in_a_range(bencher: Bencher) {
 
 /// `GET /api/games?until=2000-01-01`: a time no game finished by, the
 /// times looked at by the database, no record read. Beside
-/// `games_page_through_a_filter`.
+/// `games_through_every_record`.
 #[divan::bench(sample_count = 10)]
 fn games_until_long_ago(bencher: Bencher) {
     games_asked(bencher, &[("until", "2000-01-01")], |n| n == 0);
 }
 
 /// `GET /api/games?bot=b1@1`: the newest 100 of one bot's games (about 2%
-/// of them), only its games read. Beside
-/// `games_page_through_a_filter`.
+/// of them), found in the arena's list of seats, only the page's records
+/// read. Beside `games_through_every_record`.
 #[divan::bench(sample_count = 10)]
 fn games_of_a_bot(bencher: Bencher) {
     games_asked(bencher, &[("bot", "b1@1")], |n| n > 10_000);
 }
 
+/// `GET /api/games?result=first`: the newest 100 of the games the first
+/// seat won (about half of them), found in the arena's list of endings,
+/// only the page read. Beside `games_through_every_record`.
+#[divan::bench(sample_count = 10)]
+fn games_won_by_the_first_seat(bencher: Bencher) {
+    games_asked(bencher, &[("result", "first")], |n| {
+        n > 400_000 && n < 600_000
+    });
+}
+
+/// `GET /api/games?termination=forfeit`: no game here was forfeited;
+/// the list of endings says so without a record read. Beside
+/// `games_through_every_record`.
+#[divan::bench(sample_count = 10)]
+fn games_forfeited(bencher: Bencher) {
+    games_asked(bencher, &[("termination", "forfeit")], |n| n == 0);
+}
+
+/// `GET /api/games?min_plies=1`: every game here has 0 plies; the list
+/// of endings says so without a record read. Beside
+/// `games_through_every_record`.
+#[divan::bench(sample_count = 10)]
+fn games_of_a_length(bencher: Bencher) {
+    games_asked(bencher, &[("min_plies", "1")], |n| n == 0);
+}
+
 /// `GET /api/candidates`: the one candidate (`b0@1`, in about 2% of the
 /// games) with its tally and LLR after each of its games; only its games
 /// are read, the league from the server's kept board. Beside
-/// `games_page_through_a_filter`, which reads every game once.
+/// `games_through_every_record`, which reads every game once.
 #[divan::bench(sample_count = 10)]
 fn candidates_page(bencher: Bencher) {
     let (dir, board) = arena();
@@ -238,7 +298,7 @@ fn candidates_page(bencher: Bencher) {
 /// to 40 points of the arena's history, results per opponent, recent
 /// games and forfeits), by a server that kept the league but no rating
 /// chart yet (its first bot page): every game read. Beside
-/// `games_page_through_a_filter`, which reads every game once.
+/// `games_through_every_record`, which reads every game once.
 #[divan::bench(sample_count = 3)]
 fn bot_page(bencher: Bencher) {
     let (dir, _) = arena();

@@ -1334,7 +1334,8 @@ fn an_arena_of_the_layout_before_gets_its_games_listed_under_their_bots_once() {
     let table = ladder(dir, &["arena", "show", "a"]);
     let db = rusqlite::Connection::open(dir.join("a").join(arena::store::FILE)).unwrap();
     db.execute_batch(
-        "DROP TABLE seats; DELETE FROM meta WHERE key = 'listed';
+        "DROP TABLE seats; DROP TABLE endings;
+         DELETE FROM meta WHERE key = 'listed';
          UPDATE meta SET value = '1' WHERE key = 'schema';",
     )
     .unwrap();
@@ -1385,4 +1386,15 @@ fn an_arena_of_the_layout_before_gets_its_games_listed_under_their_bots_once() {
         let answer = ladder::web::api::games(&dir.join("a"), &query, &board).unwrap();
         assert_eq!(answer["total"].as_u64(), Some(played as u64), "{bot}");
     }
+    // and each result's games, as the records' results say
+    let mut all = 0;
+    for result in ["first", "second", "draw"] {
+        let said = format!("\"result\":\"{result}\"");
+        let ended = records.iter().filter(|r| r.contains(&said)).count();
+        let query = [("result".to_string(), result.to_string())];
+        let answer = ladder::web::api::games(&dir.join("a"), &query, &board).unwrap();
+        assert_eq!(answer["total"].as_u64(), Some(ended as u64), "{result}");
+        all += ended;
+    }
+    assert_eq!(all, records.len());
 }

@@ -15,7 +15,10 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use super::{
-    filter::{bad, each_kept, pages, termination_kind, versions, Filter, Newest, PAGE},
+    filter::{
+        bad, each_kept, each_number_kept, pages, termination_kind, versions, Filter, Newest,
+        NUMBERS, PAGE,
+    },
     history::{self, History},
     Failure, GameOf,
 };
@@ -24,7 +27,7 @@ use crate::{
         candidates, config,
         league::{League, Version},
         show,
-        store::{GameRow, Store},
+        store::{GameRow, Store, Wanted},
     },
     core::{
         game::GameResult,
@@ -377,12 +380,21 @@ pub fn games(dir: &Path, query: &[(String, String)], board: &Mutex<Board>) -> An
         // answer may show are held, not their records: an offset deep in a
         // long history held every record (700 MB for a million games)
         let mut newest = Newest::new(offset.saturating_add(limit));
-        each_kept(store, league, &f, PAGE, |page| {
-            for (g, _) in page {
-                newest.push(g.number);
-            }
-            Ok(())
-        })?;
+        if f.listed() {
+            // the arena's lists say which games it keeps: only the page's
+            // records are read
+            each_number_kept(store, league, &f, NUMBERS, |numbers| {
+                numbers.iter().for_each(|&n| newest.push(n));
+                Ok(())
+            })?;
+        } else {
+            each_kept(store, league, &f, PAGE, |page| {
+                for (g, _) in page {
+                    newest.push(g.number);
+                }
+                Ok(())
+            })?;
+        }
         let names = league.names();
         let page = newest
             .items
@@ -479,12 +491,15 @@ pub fn candidates(dir: &Path, board: &Mutex<Board>) -> Answer {
             .iter()
             .map(|v| v.tested.then(Default::default))
             .collect();
+        let wanted = Wanted {
+            bots: Some(&joined),
+            ..Wanted::default()
+        };
         pages(
             store,
             league.next_game,
-            Some(&joined),
+            &wanted,
             (0, u64::MAX),
-            None,
             PAGE,
             |rows| {
                 for g in rows {
@@ -605,10 +620,19 @@ mod tests {
                     2 | 3 => ("second", [0, 5]),
                     _ => ("draw", [2, 2]),
                 };
+                let termination = match (result, n % 4) {
+                    ("first", 0) => {
+                        r#"{"kind":"forfeit","seat":"second","reason":"crash","detail":"x"}"#
+                    }
+                    ("draw", 1) => r#"{"kind":"ply-limit"}"#,
+                    _ => r#"{"kind":"normal"}"#,
+                };
+                let plies = 1 + n % 3;
+                let moves = vec![r#"["left","right"]"#; plies as usize].join(",");
                 let line = format!(
                     "{{\"index\":{n},\"pair\":0,\"seats\":[\"{}\",\"{}\"],\"seed\":1,\
-                     \"result\":\"{result}\",\"goals\":[{},{}],\"termination\":{{\"kind\":\"normal\"}},\
-                     \"plies\":1,\"moves\":[[\"left\",\"right\"]]}}",
+                     \"result\":\"{result}\",\"goals\":[{},{}],\"termination\":{termination},\
+                     \"plies\":{plies},\"moves\":[{moves}]}}",
                     bots[p[0]], bots[p[1]], goals[0], goals[1]
                 );
                 (n, line)
@@ -676,7 +700,7 @@ mod tests {
                 scope.spawn(|| {
                     let store = Store::open(dir.path()).unwrap();
                     let mut read = Vec::new();
-                    pages(&store, 20, None, (0, u64::MAX), None, 5, |rows| {
+                    pages(&store, 20, &Wanted::default(), (0, u64::MAX), 5, |rows| {
                         most.fetch_max(reading.fetch_add(1, SeqCst) + 1, SeqCst);
                         // a page that takes a while to read
                         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -720,6 +744,20 @@ mod tests {
             vec![("until", "2000-01-01")],
             vec![("since", "2000-01-01"), ("until", &max), ("bot", "c")],
             vec![("since", &max)],
+            vec![("result", "first")],
+            vec![("result", "loss"), ("bot", "c@1")],
+            vec![("termination", "forfeit")],
+            vec![("termination", "ply-limit"), ("from", "5")],
+            vec![("termination", "adjudicated")],
+            vec![("min_plies", "2")],
+            vec![("max_plies", "1"), ("result", "second")],
+            vec![("min_plies", "2"), ("max_plies", "2"), ("bot", "a")],
+            vec![("min_plies", "3"), ("max_plies", "2")],
+            vec![
+                ("termination", "normal"),
+                ("result", "draw"),
+                ("opponent", "b"),
+            ],
         ];
         for query in filters {
             let query: Vec<(String, String)> = query
@@ -740,6 +778,15 @@ mod tests {
                 })
                 .unwrap();
                 assert_eq!(got, expected, "{query:?}, pages of {page}");
+                if f.listed() {
+                    let mut numbers = Vec::new();
+                    each_number_kept(&store, &league, &f, page, |kept| {
+                        numbers.extend_from_slice(kept);
+                        Ok(())
+                    })
+                    .unwrap();
+                    assert_eq!(numbers, expected, "{query:?}, numbers in pages of {page}");
+                }
             }
         }
         let mut newest = Newest::new(3);

@@ -9,7 +9,7 @@ use super::Failure;
 use crate::{
     arena::{
         league::{League, Version},
-        store::{GameRow, Store},
+        store::{GameRow, Store, Wanted},
     },
     core::{game::GameResult, record::Scored, referee::Termination},
 };
@@ -134,6 +134,12 @@ impl Filter {
     }
 
     /// Whether it keeps only some games (a custom leaderboard).
+    /// Whether the store's lists alone say which games it keeps: all but
+    /// an opponent and a result by the bot's seat (`win`, `loss`).
+    pub fn listed(&self) -> bool {
+        self.opponent.is_none() && !matches!(self.result.as_deref(), Some("win" | "loss"))
+    }
+
     pub fn narrows(&self) -> bool {
         Filter {
             limit: None,
@@ -206,25 +212,55 @@ pub fn termination_kind(t: &Termination) -> &'static str {
 /// The games the server reads at once.
 pub const PAGE: u64 = 4096;
 
+/// The game numbers the server reads at once, their records left unread.
+pub const NUMBERS: u64 = 16 * PAGE;
+
 /// Held while a page of a scan is read ([`pages`]).
 static SCANNING: Mutex<()> = Mutex::new(());
 
 /// The finished games numbered `from..=to` of the `known` the league
-/// knows (numbered below it), naming one of `bots` and finished within
-/// `finished` where given ([`Store::games_matching`]), in order, `page` at
-/// a time: `visit` sees each page, so memory holds one page, not the
-/// arena's history. Each page is read in a snapshot of its own
-/// ([`Store::renew`]; finished games never change, and the ones finished
-/// since are not read), so a long scan does not keep the arena's log
-/// from being checkpointed.
+/// knows (numbered below it), as `wanted` says ([`Store::games_matching`]),
+/// in order, `page` at a time: `visit` sees each page, so memory holds one
+/// page, not the arena's history. Each page is read in a snapshot of its
+/// own ([`Store::renew`]; finished games never change, and the ones
+/// finished since are not read), so a long scan does not keep the arena's
+/// log from being checkpointed.
 pub fn pages(
     store: &Store,
     known: u64,
-    bots: Option<&[String]>,
-    (from, to): (u64, u64),
-    finished: Option<(u64, u64)>,
+    wanted: &Wanted,
+    range: (u64, u64),
     page: u64,
-    mut visit: impl FnMut(&[GameRow]) -> Result<(), Failure>,
+    visit: impl FnMut(&[GameRow]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let read = |next, most| store.games_matching(wanted, next, most);
+    paged(store, known, range, page, read, |g| g.number, visit)
+}
+
+/// The numbers of [`pages`]' games, their records left unread
+/// ([`Store::numbers_matching`]).
+pub fn number_pages(
+    store: &Store,
+    known: u64,
+    wanted: &Wanted,
+    range: (u64, u64),
+    page: u64,
+    visit: impl FnMut(&[u64]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let read = |next, most| store.numbers_matching(wanted, next, most);
+    paged(store, known, range, page, read, |&n| n, visit)
+}
+
+/// [`pages`] of what `read(next, most)` reads from game `next` on, each
+/// item's game `number`.
+fn paged<T>(
+    store: &Store,
+    known: u64,
+    (from, to): (u64, u64),
+    page: u64,
+    read: impl Fn(u64, u64) -> crate::core::error::Result<Vec<T>>,
+    number: impl Fn(&T) -> u64,
+    mut visit: impl FnMut(&[T]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let Some(to) = known.checked_sub(1).map(|last| last.min(to)) else {
         return Ok(());
@@ -239,12 +275,12 @@ pub fn pages(
         // one page read at a time in the whole server, so scans share
         // one core and leave the rest to the arena's play
         let reading = SCANNING.lock().unwrap_or_else(PoisonError::into_inner);
-        let rows = store.games_matching(bots, next, most, finished)?;
+        let rows = read(next, most)?;
         visit(&rows)?;
         drop(reading);
-        match rows.last() {
-            Some(last) if rows.len() as u64 == most && last.number < to => {
-                next = last.number + 1;
+        match rows.last().map(&number) {
+            Some(last) if rows.len() as u64 == most && last < to => {
+                next = last + 1;
                 store.renew()?;
             }
             _ => return Ok(()),
@@ -253,8 +289,9 @@ pub fn pages(
 }
 
 /// The games `f` keeps, oldest first, `page` at a time with their scored
-/// forms: read from its range of game numbers and times, and from the
-/// games of its bot's (or opponent's) versions when it names one.
+/// forms: the store gives those of its range of game numbers and times,
+/// of its bot's (or opponent's) versions, and of its termination, length
+/// and result by seat, and [`kept`] checks each.
 pub fn each_kept(
     store: &Store,
     league: &League,
@@ -262,27 +299,65 @@ pub fn each_kept(
     page: u64,
     mut visit: impl FnMut(Vec<(&GameRow, Scored)>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let bots = match f.bot.as_ref().or(f.opponent.as_ref()) {
-        Some(who) => Some(
-            versions(league, who)?
-                .iter()
-                .map(|v| v.bot.clone())
-                .collect::<Vec<_>>(),
-        ),
-        None => None,
+    let bots = bots_of(league, f)?;
+    let wanted = wanted(f, bots.as_deref());
+    pages(store, league.next_game, &wanted, range(f), page, |rows| {
+        visit(kept(league, rows, f)?)
+    })
+}
+
+/// The numbers of the games `f` keeps, oldest first, `page` at a time,
+/// read from the store's lists alone: for a filter that is
+/// [`Filter::listed`], the numbers [`each_kept`] sees.
+pub fn each_number_kept(
+    store: &Store,
+    league: &League,
+    f: &Filter,
+    page: u64,
+    visit: impl FnMut(&[u64]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    debug_assert!(f.listed());
+    let bots = bots_of(league, f)?;
+    let wanted = wanted(f, bots.as_deref());
+    number_pages(store, league.next_game, &wanted, range(f), page, visit)
+}
+
+/// The versions (`name@N`) of `f`'s bot, or else of its opponent.
+fn bots_of(league: &League, f: &Filter) -> Result<Option<Vec<String>>, Failure> {
+    let Some(who) = f.bot.as_ref().or(f.opponent.as_ref()) else {
+        return Ok(None);
     };
-    let range = (f.from.unwrap_or(0), f.to.unwrap_or(u64::MAX));
+    Ok(Some(
+        versions(league, who)?
+            .iter()
+            .map(|v| v.bot.clone())
+            .collect(),
+    ))
+}
+
+/// What the store's lists can say of the games `f` keeps, the games of
+/// one of `bots` (`bots_of`).
+fn wanted<'a>(f: &'a Filter, bots: Option<&'a [String]>) -> Wanted<'a> {
+    let plies = (f.min_plies.is_some() || f.max_plies.is_some())
+        .then(|| (f.min_plies.unwrap_or(0), f.max_plies.unwrap_or(u32::MAX)));
     let finished = (f.since.is_some() || f.until.is_some())
         .then(|| (f.since.unwrap_or(0), f.until.unwrap_or(u64::MAX)));
-    pages(
-        store,
-        league.next_game,
-        bots.as_deref(),
-        range,
+    Wanted {
+        bots,
         finished,
-        page,
-        |rows| visit(kept(league, rows, f)?),
-    )
+        // `win` and `loss` depend on the bot's seat: `kept` alone keeps them
+        result: f
+            .result
+            .as_deref()
+            .filter(|r| ["first", "second", "draw"].contains(r)),
+        termination: f.termination.as_deref(),
+        plies,
+    }
+}
+
+/// The game numbers `f` asks for, both included.
+fn range(f: &Filter) -> (u64, u64) {
+    (f.from.unwrap_or(0), f.to.unwrap_or(u64::MAX))
 }
 
 /// The newest `most` of the items pushed, and how many were pushed.

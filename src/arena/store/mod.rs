@@ -2,12 +2,12 @@
 //! folder, that `arena run`, `add`, `retire`, `show` and `export` share
 //! (SQLite's write-ahead log lets one process write while others read).
 //!
-//! Six tables:
+//! Seven tables:
 //! - `meta`: the arena's settings, fixed when it was made (`settings`: the
 //!   season table every batch is played under, as TOML; `game`; `seed`;
 //!   `batch_games`; `newcomer_games`; `season_games`, if set; `schema`,
 //!   the database's layout), and `listed`: how many games, from the
-//!   first on, `seats` lists;
+//!   first on, `seats` and `endings` list;
 //! - `events`: everything that changed the arena, in order ([`Event`]);
 //! - `games`: every finished game, numbered across the arena, as its
 //!   journal line. A batch's games go in with its `finished` event in one
@@ -18,9 +18,10 @@
 //! - `seasons`: each closed season's table and ratings, as JSON
 //!   ([`super::seasons`]), kept with the batch that closed it. Arenas
 //!   made before it get it when opened;
-//! - `seats`: each game listed under the bots that played it, written
-//!   with the games ([`games`]). It came with layout 2: an arena of
-//!   layout 1 gets it, filled, when this ladder first opens it, and a
+//! - `seats` and `endings`: each game listed under the bots that played
+//!   it, and by its result, termination and plies, written with the
+//!   games ([`games`]). They came with layout 2: an arena of layout 1
+//!   gets them, filled, when this ladder first opens it, and a
 //!   ladder that reads layout 1 refuses the arena from then on (one that
 //!   was running already may still record games: they are listed when
 //!   this ladder next opens the arena).
@@ -34,7 +35,7 @@ use super::wal;
 use crate::core::error::{Error, Result};
 
 mod games;
-pub use games::GameRow;
+pub use games::{GameRow, Wanted};
 
 /// The database's file in an arena's folder.
 pub const FILE: &str = "arena.db";
@@ -117,7 +118,8 @@ impl Store {
         )
         .map_err(fail)?;
         tx.execute_batch(ADDED).map_err(fail)?;
-        tx.execute_batch(games::SEATS).map_err(fail)?;
+        tx.execute_batch(games::LISTS).map_err(fail)?;
+        tx.execute_batch(games::INDEXES).map_err(fail)?;
         let layout = [("schema", SCHEMA.to_string()), ("listed", "0".to_string())];
         for (key, value) in meta.iter().chain(&layout) {
             tx.execute("INSERT INTO meta VALUES (?1, ?2)", params![key, value])
@@ -340,7 +342,7 @@ impl Store {
                 params![*n as i64, number as i64, record, now],
             )
             .map_err(fail)?;
-            games::index_seats(&tx, &path, *n, record)?;
+            games::list_game(&tx, &path, *n, record)?;
         }
         if let (Some((first, _)), Some((last, _))) = (games.first(), games.last()) {
             // the count of games listed moves on only from where it was: a
@@ -478,6 +480,9 @@ mod tests {
 
     use super::*;
 
+    /// A game's record, `{}` for its number, as far as the store reads it.
+    const ENDED: &str = r#"{"index":{},"seats":["a@1","a@1"],"result":"draw","termination":{"kind":"normal"},"plies":0,"moves":[]}"#;
+
     /// Readers one after another, each holding its snapshot a moment, as
     /// a server's clients do: the log stays near its limit, where SQLite
     /// alone never found a moment to start it over and it grew with every
@@ -511,10 +516,8 @@ mod tests {
                 })
             })
             .collect();
-        let record = format!(
-            r#"{{"seats":["a@1","b@1"],"moves":"{}"}}"#,
-            "x".repeat(100_000)
-        );
+        let moves = format!("\"moves\":\"{}\"", "x".repeat(100_000));
+        let record = ENDED.replace("{}", "0").replace("\"moves\":[]", &moves);
         let log = dir.path().join(format!("{FILE}-wal"));
         let mut largest = 0;
         for n in 0..100u64 {
@@ -598,10 +601,7 @@ mod tests {
             against: None,
         };
         assert_eq!(store.append(&added).unwrap(), 1);
-        let games = vec![
-            (0, "{\"index\":0,\"seats\":[\"a@1\",\"a@1\"]}".to_string()),
-            (1, "{\"index\":1,\"seats\":[\"a@1\",\"a@1\"]}".to_string()),
-        ];
+        let games = vec![(0, ENDED.replace("{}", "0")), (1, ENDED.replace("{}", "1"))];
         store.finish_batch(0, &games, &[], &[]).unwrap();
         store.finish_batch(0, &games, &[], &[]).unwrap();
         let store = Store::open(dir.path()).unwrap();
