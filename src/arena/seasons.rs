@@ -72,6 +72,7 @@ pub struct Row {
 /// season game `next` is in, of its games before `next`. The standings of
 /// every game are the arena table's ([`super::show::Tallies::all`]), which
 /// the player keeps already.
+#[derive(Clone)]
 pub struct Closer {
     every: u64,
     season: Standings,
