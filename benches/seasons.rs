@@ -21,7 +21,10 @@ use std::sync::OnceLock;
 
 use divan::Bencher;
 use ladder::{
-    arena::{seasons::Closer, store::Store},
+    arena::{
+        seasons::{Closer, Season},
+        store::Store,
+    },
     core::record::Scored,
     stats::standings::Standings,
     Rng,
@@ -108,23 +111,24 @@ fn arena(history: u64, closing: bool) -> (Standings, Closer, Vec<(u64, String)>)
 
 #[divan::bench(sample_count = 100)]
 fn batch_closing_no_season(bencher: Bencher) {
-    let (before, closer, batch) = arena(1_000_000, false);
-    let store = store();
-    bencher
-        .with_inputs(|| closer.clone())
-        .bench_local_values(|mut closer| {
-            let first = batch[0].0;
-            let closed = closer
-                .close(&store, names(), &before, first, &batch)
-                .unwrap();
-            assert!(closed.is_empty());
-            closer
-        });
+    closing(bencher, 1_000_000, false, |closed| {
+        assert!(closed.is_empty())
+    });
 }
 
 #[divan::bench(args = [20_000, 1_000_000], sample_count = 20)]
 fn batch_closing_a_season(bencher: Bencher, history: u64) {
-    let (before, closer, batch) = arena(history, true);
+    closing(bencher, history, true, |closed| {
+        assert_eq!(closed.len(), 1);
+        assert_eq!(closed[0].last, history - 1);
+        assert_eq!(closed[0].rows.len(), BOTS);
+    });
+}
+
+/// The next batch after `history` games of [`arena`], each sample from
+/// the same closer, timed by `bencher`; `check` sees the seasons closed.
+fn closing(bencher: Bencher, history: u64, closes: bool, check: impl Fn(&[Season])) {
+    let (before, closer, batch) = arena(history, closes);
     let store = store();
     bencher
         .with_inputs(|| closer.clone())
@@ -133,9 +137,7 @@ fn batch_closing_a_season(bencher: Bencher, history: u64) {
             let closed = closer
                 .close(&store, names(), &before, first, &batch)
                 .unwrap();
-            assert_eq!(closed.len(), 1);
-            assert_eq!(closed[0].last, history - 1);
-            assert_eq!(closed[0].rows.len(), BOTS);
+            check(&closed);
             closer
         });
 }
