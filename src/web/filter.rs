@@ -133,13 +133,13 @@ impl Filter {
         Ok(f)
     }
 
-    /// Whether it keeps only some games (a custom leaderboard).
     /// Whether the store's lists alone say which games it keeps: all but
     /// an opponent and a result by the bot's seat (`win`, `loss`).
     pub fn listed(&self) -> bool {
         self.opponent.is_none() && !matches!(self.result.as_deref(), Some("win" | "loss"))
     }
 
+    /// Whether it keeps only some games (a custom leaderboard).
     pub fn narrows(&self) -> bool {
         Filter {
             limit: None,
@@ -237,20 +237,6 @@ pub fn pages(
     paged(store, known, range, page, read, |g| g.number, visit)
 }
 
-/// The numbers of [`pages`]' games, their records left unread
-/// ([`Store::numbers_matching`]).
-pub fn number_pages(
-    store: &Store,
-    known: u64,
-    wanted: &Wanted,
-    range: (u64, u64),
-    page: u64,
-    visit: impl FnMut(&[u64]) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    let read = |next, most| store.numbers_matching(wanted, next, most);
-    paged(store, known, range, page, read, |&n| n, visit)
-}
-
 /// [`pages`] of what `read(next, most)` reads from game `next` on, each
 /// item's game `number`.
 fn paged<T>(
@@ -306,8 +292,9 @@ pub fn each_kept(
     })
 }
 
-/// The numbers of the games `f` keeps, oldest first, `page` at a time,
-/// read from the store's lists alone: for a filter that is
+/// The numbers of the games `f` keeps, oldest first, `page` at a time
+/// as [`pages`] reads, from the store's lists alone, their records left
+/// unread ([`Store::numbers_matching`]): for a filter that is
 /// [`Filter::listed`], the numbers [`each_kept`] sees.
 pub fn each_number_kept(
     store: &Store,
@@ -319,7 +306,8 @@ pub fn each_number_kept(
     debug_assert!(f.listed());
     let bots = bots_of(league, f)?;
     let wanted = wanted(f, bots.as_deref());
-    number_pages(store, league.next_game, &wanted, range(f), page, visit)
+    let read = |next, most| store.numbers_matching(&wanted, next, most);
+    paged(store, league.next_game, range(f), page, read, |&n| n, visit)
 }
 
 /// The versions (`name@N`) of `f`'s bot, or else of its opponent.

@@ -73,15 +73,15 @@ impl GameRow {
 }
 
 impl Store {
-    /// Lists under their bots the games not listed yet: every game of an
-    /// arena of layout 1, which had no `seats` table, and the games a
+    /// Lists the games not listed yet ([`list_game`]): every game of an
+    /// arena of layout 1, which had no lists, and the games a
     /// ladder of layout 1 that was running already recorded after this
     /// ladder brought the arena to layout 2 (the `listed` setting counts
     /// the games listed from the first on). A ladder of layout 1 opening
     /// the arena from then on refuses it. Two small reads when nothing is
     /// missing; a note on stderr when it lists, as a large arena takes
     /// seconds. Each listing is one transaction: all or nothing.
-    pub(super) fn list_seats(&mut self) -> Result<()> {
+    pub(super) fn list_unlisted(&mut self) -> Result<()> {
         let path = self.path.clone();
         let fail = |e| sql_error(&path, e);
         let (schema, listed, total) = unlisted(&self.conn).map_err(fail)?;
@@ -568,7 +568,7 @@ mod tests {
         assert_eq!(got, expected);
         assert!(!got.is_empty());
         // a second call finds nothing to list
-        store.list_seats().unwrap();
+        store.list_unlisted().unwrap();
         let listed = |store: &Store| store.meta("listed").unwrap();
         assert_eq!(listed(&store), "12");
         // a batch recorded by this ladder is listed with its games

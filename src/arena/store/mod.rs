@@ -145,7 +145,7 @@ impl Store {
                 "made by another ladder (layout {schema}, this ladder reads {SCHEMA})"
             )));
         }
-        store.list_seats()?;
+        store.list_unlisted()?;
         store.conn.execute_batch(ADDED).map_err(store.fail())?;
         // arenas made before games kept their time get the column, empty
         let timed: bool = store
