@@ -3,7 +3,8 @@
 //! disk verifies after each one, and the season finished at the end is the
 //! uninterrupted season byte for byte. A season folder is run by one ladder
 //! at a time, and commands that only read it never change its journal and
-//! count each of its games once.
+//! count each of its games once. Its reports reach the disk before their
+//! names do, so a power cut leaves each old or new.
 
 use std::{
     fs,
@@ -396,4 +397,89 @@ fn every_command_that_reads_an_interrupted_season_sees_its_pending_games_once() 
     }
     run_in(tmp.path(), &[]).assert().success();
     verifies(&dir, "the resume");
+}
+
+/// Whether strace runs here (see [`common::require_tool`]).
+fn strace_runs() -> bool {
+    let ok = StdCommand::new("strace")
+        .args(["-o", "/dev/null", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    common::require_tool(ok, "strace", "strace")
+}
+
+/// The system calls that put files on disk, by name, in the order a run of
+/// `ladder run resume.toml -q` in `tmp` made them (`strace -f -y`: each
+/// descriptor with its file's path).
+fn disk_calls(tmp: &Path) -> Vec<String> {
+    let trace = tmp.join("trace");
+    let status = StdCommand::new("strace")
+        .current_dir(tmp)
+        .args(["-f", "-y", "-qq", "-o"])
+        .arg(&trace)
+        .args([
+            "-e",
+            "trace=fdatasync,fsync,sync_file_range,rename,renameat,renameat2",
+        ])
+        .arg(env!("CARGO_BIN_EXE_ladder"))
+        .args(["run", "resume.toml", "-q"])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    fs::read_to_string(trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains('('))
+        .map(|l| {
+            l.split_once(' ')
+                .map_or(l, |(_, call)| call)
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
+/// Where in `calls` the first call starting with `call` and naming `file`
+/// is.
+fn at(calls: &[String], call: &str, file: &str) -> usize {
+    calls
+        .iter()
+        .position(|c| c.starts_with(call) && c.contains(file))
+        .unwrap_or_else(|| panic!("no {call} of {file} in {calls:#?}"))
+}
+
+#[test]
+fn a_seasons_reports_start_to_disk_together_and_each_is_there_before_its_name() {
+    if !strace_runs() {
+        return;
+    }
+    let tmp = project();
+    let calls = disk_calls(tmp.path());
+    let mut started = Vec::new();
+    let mut flushed = Vec::new();
+    let mut named = Vec::new();
+    for report in &common::SEASON_FILES[2..] {
+        let tmp = format!("/reports/resume/.{report}.tmp>");
+        started.push(at(&calls, "sync_file_range(", &tmp));
+        flushed.push(at(&calls, "fdatasync(", &tmp));
+        named.push(at(
+            &calls,
+            "rename(",
+            &format!("\"reports/resume/{report}\""),
+        ));
+    }
+    // every report's writing started before any is waited for, so their
+    // flushes wait for one commit of the file system together
+    let last_start = started.iter().max().unwrap();
+    assert!(flushed.iter().all(|f| f > last_start), "{calls:#?}");
+    // each on disk before its name is given, the folder synced after the last
+    let last_flush = flushed.iter().max().unwrap();
+    assert!(named.iter().all(|n| n > last_flush), "{calls:#?}");
+    let folder = calls
+        .iter()
+        .rposition(|c| c.starts_with("fsync(") && c.ends_with("/reports/resume>) = 0"))
+        .unwrap_or_else(|| panic!("the folder is never synced: {calls:#?}"));
+    assert!(named.iter().all(|&n| n < folder), "{calls:#?}");
+    verifies(&tmp.path().join("reports/resume"), "the season");
 }
