@@ -871,6 +871,8 @@ fn descriptions_that_nest_too_deep_break_goal_ranges_or_ground_past_the_budget_a
     let text = format!("{TWO_ROLES}(score 7) (score 700)\n(<= (goal a ?x) (score ?x)) (goal b 0)");
     let err = refused(&text, "");
     assert!(err.contains("the rules give `700`"), "{err}");
+    // named at the rule that gives it
+    assert!(err.contains("bad.kif: line 4, column 1: a goal"), "{err}");
     // a rule whose grounding explodes, refused at the rule's place
     let text = exploding();
     let err = refused(&text, "ground_steps = 1000000");

@@ -217,9 +217,19 @@ impl Machine {
             let v = match text.parse::<i32>() {
                 Ok(v) if (0..=100).contains(&v) => v,
                 _ => {
+                    // named at the first rule written that gives it
+                    let at = heads
+                        .of(props.id(goal) as usize)
+                        .iter()
+                        .filter_map(|&r| d.rules.get(from[r as usize]))
+                        .map(|rule| rule.pos)
+                        .min_by_key(|pos| (pos.line, pos.column))
+                        .map_or(String::new(), |pos| {
+                            format!("line {}, column {}: ", pos.line, pos.column)
+                        });
                     return Err(format!(
-                        "a goal is a whole number from 0 to 100, but the rules give `{text}` (GDL's own relations)"
-                    ))
+                        "{at}a goal is a whole number from 0 to 100, but the rules give `{text}` (GDL's own relations)"
+                    ));
                 }
             };
             goals[r].push((props.id(goal), v));
