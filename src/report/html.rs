@@ -179,10 +179,18 @@ pub fn season_page(h: &Header, s: &Standings, place: &Place) -> String {
         }
     }
     body.push_str(&los_section(s));
+    let cut = if s.bots.len() > MATRIX_MOST {
+        cut_note(
+            s.bots.len(),
+            "<code>leaderboard.md</code> and <code>standings.json</code> have",
+        )
+    } else {
+        String::new()
+    };
     let _ = write!(
         body,
         "<h2>Crosstable</h2>\n<p class=\"note\">The row bot's points against the column bot, out of \
-         their games; green where it scored more than half.</p>\n{}\n",
+         their games; green where it scored more than half.</p>\n{cut}{}\n",
         heatmap_svg(s)
     );
     body.push_str("<h2>Terminations</h2>\n");
@@ -210,10 +218,36 @@ pub fn season_page(h: &Header, s: &Standings, place: &Place) -> String {
     page(&title, &body)
 }
 
+/// The most bots the page's matrices (the likelihood of superiority, the
+/// crosstable heatmap and `crosstable.svg`) show: a larger field's show
+/// the bots ranked first, and `leaderboard.md` and `standings.json` have
+/// every pair. A matrix grows with the square of the field: 600 bots' whole
+/// heatmap was 68 MB, more than a browser shows.
+pub const MATRIX_MOST: usize = 40;
+
+/// The note under a matrix cut to [`MATRIX_MOST`] of `all` bots.
+fn cut_note(all: usize, whole_in: &str) -> String {
+    format!(
+        "<p class=\"note\">The {MATRIX_MOST} bots ranked first of {all}; {whole_in} every \
+         pair.</p>\n"
+    )
+}
+
 /// The likelihood-of-superiority matrix of the rated bots.
 fn los_section(s: &Standings) -> String {
-    let Some((header, rows)) = report::los_rows(s) else {
+    let Some((mut header, mut rows)) = report::los_rows(s) else {
         return String::new();
+    };
+    let all = rows.len();
+    let cut = if all > MATRIX_MOST {
+        rows.truncate(MATRIX_MOST);
+        header.truncate(MATRIX_MOST + 1);
+        for row in &mut rows {
+            row.truncate(MATRIX_MOST + 1);
+        }
+        cut_note(all, "<code>standings.json</code> (<code>los</code>) has")
+    } else {
+        String::new()
     };
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let note = if report::los_has_bounds(&rows) {
@@ -226,7 +260,7 @@ fn los_section(s: &Standings) -> String {
     };
     format!(
         "<h2>Likelihood of superiority</h2>\n<p class=\"note\">The probability that the row bot is \
-         stronger than the column bot, from the rating fit.</p>\n{}{note}",
+         stronger than the column bot, from the rating fit.</p>\n{cut}{}{note}",
         table(&header, &rows)
     )
 }
@@ -244,10 +278,18 @@ fn score_colour(score: f64) -> String {
     format!("rgb({},{},{})", r as u8, g as u8, b as u8)
 }
 
-/// The crosstable as an SVG heatmap, bots in ranking order.
+/// The crosstable as an SVG heatmap, bots in ranking order (the first
+/// [`MATRIX_MOST`] of a larger field).
 pub fn heatmap_svg(s: &Standings) -> String {
-    let order = s.ranking();
+    let mut order = s.ranking();
+    let all = order.len();
+    order.truncate(MATRIX_MOST);
     let n = order.len();
+    let what = if all > n {
+        format!("crosstable heatmap of the {n} bots ranked first of {all}")
+    } else {
+        "crosstable heatmap".to_string()
+    };
     let label = 8 * order
         .iter()
         .map(|&b| s.bots[b].len())
@@ -259,7 +301,7 @@ pub fn heatmap_svg(s: &Standings) -> String {
     // room on the right for the slanted column names
     let (w, h) = (2 * label + cell * n, label + cell * n + 10);
     let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"crosstable heatmap\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{what}\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
     );
     for (k, &b) in order.iter().enumerate() {
         let name = escape(&s.bots[b]);
@@ -378,6 +420,83 @@ pub fn files(dir: &Path, h: &Header, s: &Standings) -> [(&'static str, String); 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{
+        core::record::Scored,
+        core::{game::GameResult, referee::Termination, seat::BySeat},
+    };
+
+    /// A round robin of `n` bots, each pair once won by each: every bot rated.
+    fn field(n: usize) -> Standings {
+        let bots: Vec<String> = (0..n).map(|i| format!("bot-{i}")).collect();
+        let mut games = Vec::new();
+        for i in 0..n {
+            for j in (i + 1)..n {
+                for result in [GameResult::First, GameResult::Second] {
+                    games.push(Scored {
+                        index: games.len() as u64,
+                        seats: BySeat::new(i, j),
+                        seed: 0,
+                        result,
+                        goals: match result {
+                            GameResult::First => BySeat::new(100, 0),
+                            _ => BySeat::new(0, 100),
+                        },
+                        termination: Termination::Normal,
+                        plies: 5,
+                    });
+                }
+            }
+        }
+        Standings::new(&bots, &games)
+    }
+
+    #[test]
+    fn a_large_fields_matrices_show_the_bots_ranked_first_and_say_so() {
+        let header = Header {
+            season: "s".into(),
+            game: "g".into(),
+            format: "round-robin".into(),
+            scheduled: 0,
+            sprt: None,
+            settings: Vec::new(),
+        };
+        let section = |page: &str, from: &str, to: &str| -> String {
+            let start = page.find(from).unwrap();
+            let end = start + page[start..].find(to).unwrap();
+            page[start..end].to_string()
+        };
+        for (n, shown) in [(MATRIX_MOST, MATRIX_MOST), (MATRIX_MOST + 5, MATRIX_MOST)] {
+            let s = field(n);
+            let page = season_page(&header, &s, &Place::of(Path::new("no-such-folder")));
+            let los = section(&page, "<h2>Likelihood of superiority", "<h2>Crosstable");
+            // a header row and a row a bot shown, each with a cell a bot shown
+            assert_eq!(los.matches("<tr>").count(), shown + 1, "{n} bots");
+            assert_eq!(los.matches("<th>").count(), shown + 1, "{n} bots");
+            let heatmap = heatmap_svg(&s);
+            assert_eq!(
+                heatmap.matches("<rect x=").count(),
+                shown * shown,
+                "{n} bots"
+            );
+            let cut = format!("The {MATRIX_MOST} bots ranked first of {n}");
+            if n > MATRIX_MOST {
+                assert_eq!(page.matches(&cut).count(), 2, "{page}");
+                assert!(heatmap.contains(&format!(
+                    "aria-label=\"crosstable heatmap of the {MATRIX_MOST} bots ranked first of {n}\""
+                )));
+                // the first shown are the first ranked
+                let first = &s.bots[s.ranking()[0]];
+                assert!(los.contains(&format!("<th>{first}</th>")), "{los}");
+            } else {
+                assert!(!page.contains("ranked first of"), "{n} bots");
+                assert!(heatmap.contains("aria-label=\"crosstable heatmap\""));
+            }
+            // every bot keeps its own section
+            for i in 0..n {
+                assert!(page.contains(&format!("<h2>bot-{i}</h2>")), "bot-{i}");
+            }
+        }
+    }
 
     #[test]
     fn text_is_escaped_and_colours_run_from_red_to_green() {
