@@ -189,7 +189,7 @@ fn written_whole(
 /// that their flushes wait for one commit of the file system's journal
 /// instead of one each (docs/PERFORMANCE.md). It only starts: a flush
 /// (`sync_data`) still follows, and alone makes the data safe.
-pub fn start_flush(file: &File) {
+fn start_flush(file: &File) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
